@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { DatabaseConfigError, describeDatabase, redactUrl, resolveDatabaseConfig } from "./config";
+
+describe("resolveDatabaseConfig", () => {
+  it("defaults to an embedded PGlite folder under .data when DATABASE_URL is unset", () => {
+    expect(resolveDatabaseConfig({}, "/srv/app")).toEqual({ kind: "pglite", dataDir: "/srv/app/.data/pglite" });
+    expect(resolveDatabaseConfig({ DATABASE_URL: "  " }, "/srv/app")).toEqual({
+      kind: "pglite",
+      dataDir: "/srv/app/.data/pglite",
+    });
+  });
+
+  it("lets PGLITE_DIR move the embedded folder", () => {
+    expect(resolveDatabaseConfig({ PGLITE_DIR: "tmp/db" }, "/srv/app")).toEqual({
+      kind: "pglite",
+      dataDir: "/srv/app/tmp/db",
+    });
+  });
+
+  it("accepts pglite:memory and pglite:<folder>", () => {
+    expect(resolveDatabaseConfig({ DATABASE_URL: "pglite:memory" })).toEqual({ kind: "pglite", dataDir: null });
+    expect(resolveDatabaseConfig({ DATABASE_URL: "pglite:/var/db" })).toEqual({ kind: "pglite", dataDir: "/var/db" });
+  });
+
+  it("uses a Postgres server for postgres:// and postgresql:// URLs", () => {
+    for (const url of ["postgres://u@h:5432/d", "postgresql://u@h/d"]) {
+      expect(resolveDatabaseConfig({ DATABASE_URL: url })).toEqual({ kind: "postgres", url });
+    }
+  });
+
+  it("rejects other URLs with a message that does not leak the password", () => {
+    expect(() => resolveDatabaseConfig({ DATABASE_URL: "mysql://root:hunter2@h/d" })).toThrow(DatabaseConfigError);
+    expect(() => resolveDatabaseConfig({ DATABASE_URL: "mysql://root:hunter2@h/d" })).toThrow(/root:\*\*\*@h/);
+  });
+});
+
+describe("redactUrl and describeDatabase", () => {
+  it("hide passwords", () => {
+    expect(redactUrl("postgres://user:secret@host:5432/db")).toBe("postgres://user:***@host:5432/db");
+    expect(redactUrl("postgres://user@host/db")).toBe("postgres://user@host/db");
+    expect(describeDatabase({ kind: "postgres", url: "postgres://a:b@h/d" })).toBe("Postgres at postgres://a:***@h/d");
+    expect(describeDatabase({ kind: "pglite", dataDir: null })).toBe("embedded PGlite in memory");
+  });
+});

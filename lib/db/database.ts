@@ -1,0 +1,83 @@
+// Opens Tandem's database (embedded PGlite or a Postgres server), applies pending migrations, and
+// hands out one process-wide handle: Prisma for CRUD, a SQL client for the runtime, notifications.
+import "server-only";
+import fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import postgres from "postgres";
+import { type DatabaseConfig, resolveDatabaseConfig } from "./config";
+import { PrismaClient } from "./generated/prisma/client";
+import { applyMigrations } from "./migrations";
+import { type NotificationBus, notificationBusFromPGlite, notificationBusFromPostgres } from "./notifications";
+import { type SqlClient, sqlClientFromPGlite, sqlClientFromPostgres } from "./sql-client";
+
+export interface Database {
+  readonly config: DatabaseConfig;
+  readonly prisma: PrismaClient;
+  readonly sql: SqlClient;
+  readonly notifications: NotificationBus;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Apply pending migrations on open (default true; idempotent and guarded by an advisory lock). */
+  migrate?: boolean;
+  /** Pool size for a Postgres server (default 10). */
+  maxConnections?: number;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const database = config.kind === "postgres" ? openPostgres(config, options) : await openPGlite(config);
+  if (options.migrate ?? true) await applyMigrations(database.sql);
+  return database;
+}
+
+function openPostgres(config: Extract<DatabaseConfig, { kind: "postgres" }>, options: OpenDatabaseOptions): Database {
+  const sql = postgres(config.url, {
+    max: options.maxConnections ?? 10,
+    onnotice: () => {},
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.url }) });
+  return {
+    config,
+    prisma,
+    sql: sqlClientFromPostgres(sql),
+    notifications: notificationBusFromPostgres(sql),
+    async close() {
+      await Promise.allSettled([prisma.$disconnect(), sql.end({ timeout: 5 })]);
+    },
+  };
+}
+
+async function openPGlite(config: Extract<DatabaseConfig, { kind: "pglite" }>): Promise<Database> {
+  if (config.dataDir) fs.mkdirSync(config.dataDir, { recursive: true });
+  const pglite = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    config,
+    prisma,
+    sql: sqlClientFromPGlite(pglite),
+    notifications: notificationBusFromPGlite(pglite),
+    async close() {
+      await prisma.$disconnect().catch(() => {});
+      await pglite.close();
+    },
+  };
+}
+
+type DatabaseGlobal = typeof globalThis & { __tandemDatabase?: Promise<Database> };
+
+/**
+ * The process-wide database, opened once from the environment. Kept on globalThis so Next's dev
+ * hot reload reuses it instead of opening a second PGlite on the same folder (which would fail).
+ */
+export function getDatabase(): Promise<Database> {
+  const holder = globalThis as DatabaseGlobal;
+  holder.__tandemDatabase ??= openDatabase(resolveDatabaseConfig(process.env)).catch((error: unknown) => {
+    holder.__tandemDatabase = undefined;
+    throw error;
+  });
+  return holder.__tandemDatabase;
+}

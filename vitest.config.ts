@@ -1,0 +1,39 @@
+// Test projects: `unit` (pure code, no database) and `integration` (HTTP + a real database:
+// the server named by DATABASE_URL, or an in-memory PGlite per test file when it is unset).
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Tests run server code outside Next, so "server-only" resolves to its no-op server build here.
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "runtime/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.ts"],
+          exclude: ["node_modules/**", ".data/**"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          globalSetup: ["./test/global-setup.ts"],
+        },
+      },
+    ],
+  },
+});
