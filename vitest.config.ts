@@ -17,7 +17,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "runtime/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "runtime/**/*.test.ts",
+            "components/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           exclude: ["**/*.integration.test.ts", "node_modules/**"],
           environment: "node",
         },

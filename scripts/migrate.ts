@@ -23,7 +23,9 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const created = await createMigration(name);
-    console.log(created ? `Created prisma/migrations/${created}/migration.sql` : "No schema changes: nothing created.");
+    console.log(
+      created ? `Created prisma/migrations/${created}/migration.sql` : "No schema changes: nothing created.",
+    );
     return 0;
   }
   if (command !== "deploy" && command !== "status") {
@@ -38,7 +40,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === "status") {
       const rows = await database.sql
-        .query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`)
+        .query<{ migration_name: string }>(
+          `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`,
+        )
         .catch(() => []);
       const applied = new Set(rows.map((row) => row.migration_name));
       for (const migration of readMigrationFiles()) {

@@ -27,7 +27,10 @@ interface SchemaEngineGlue {
 async function loadSchemaEngine(): Promise<SchemaEngineGlue> {
   const require = createRequire(import.meta.url);
   const glue = (await import("@prisma/schema-engine-wasm/schema_engine_bg" as string)) as SchemaEngineGlue;
-  const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm")), "schema_engine_bg.wasm");
+  const wasmPath = path.join(
+    path.dirname(require.resolve("@prisma/schema-engine-wasm")),
+    "schema_engine_bg.wasm",
+  );
   const module = new WebAssembly.Module(fs.readFileSync(wasmPath));
   const imports: Record<string, Record<string, unknown>> = {};
   for (const entry of WebAssembly.Module.imports(module)) {
@@ -51,13 +54,19 @@ function readMigrationsForEngine() {
   const lockPath = path.join(migrationsDir, "migration_lock.toml");
   return {
     baseDir: migrationsDir,
-    lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null },
+    lockfile: {
+      path: "migration_lock.toml",
+      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null,
+    },
     shadowDbInitScript: "",
     migrationDirectories: directories.map((name) => ({
       path: name,
       migrationFile: {
         path: "migration.sql",
-        content: { tag: "ok", value: fs.readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8") },
+        content: {
+          tag: "ok",
+          value: fs.readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8"),
+        },
       },
     })),
   };

@@ -3,7 +3,10 @@ import { DatabaseConfigError, describeDatabase, redactUrl, resolveDatabaseConfig
 
 describe("resolveDatabaseConfig", () => {
   it("defaults to an embedded PGlite folder under .data when DATABASE_URL is unset", () => {
-    expect(resolveDatabaseConfig({}, "/srv/app")).toEqual({ kind: "pglite", dataDir: "/srv/app/.data/pglite" });
+    expect(resolveDatabaseConfig({}, "/srv/app")).toEqual({
+      kind: "pglite",
+      dataDir: "/srv/app/.data/pglite",
+    });
     expect(resolveDatabaseConfig({ DATABASE_URL: "  " }, "/srv/app")).toEqual({
       kind: "pglite",
       dataDir: "/srv/app/.data/pglite",
@@ -18,8 +21,14 @@ describe("resolveDatabaseConfig", () => {
   });
 
   it("accepts pglite:memory and pglite:<folder>", () => {
-    expect(resolveDatabaseConfig({ DATABASE_URL: "pglite:memory" })).toEqual({ kind: "pglite", dataDir: null });
-    expect(resolveDatabaseConfig({ DATABASE_URL: "pglite:/var/db" })).toEqual({ kind: "pglite", dataDir: "/var/db" });
+    expect(resolveDatabaseConfig({ DATABASE_URL: "pglite:memory" })).toEqual({
+      kind: "pglite",
+      dataDir: null,
+    });
+    expect(resolveDatabaseConfig({ DATABASE_URL: "pglite:/var/db" })).toEqual({
+      kind: "pglite",
+      dataDir: "/var/db",
+    });
   });
 
   it("uses a Postgres server for postgres:// and postgresql:// URLs", () => {
@@ -29,8 +38,12 @@ describe("resolveDatabaseConfig", () => {
   });
 
   it("rejects other URLs with a message that does not leak the password", () => {
-    expect(() => resolveDatabaseConfig({ DATABASE_URL: "mysql://root:hunter2@h/d" })).toThrow(DatabaseConfigError);
-    expect(() => resolveDatabaseConfig({ DATABASE_URL: "mysql://root:hunter2@h/d" })).toThrow(/root:\*\*\*@h/);
+    expect(() => resolveDatabaseConfig({ DATABASE_URL: "mysql://root:hunter2@h/d" })).toThrow(
+      DatabaseConfigError,
+    );
+    expect(() => resolveDatabaseConfig({ DATABASE_URL: "mysql://root:hunter2@h/d" })).toThrow(
+      /root:\*\*\*@h/,
+    );
   });
 });
 
@@ -38,7 +51,9 @@ describe("redactUrl and describeDatabase", () => {
   it("hide passwords", () => {
     expect(redactUrl("postgres://user:secret@host:5432/db")).toBe("postgres://user:***@host:5432/db");
     expect(redactUrl("postgres://user@host/db")).toBe("postgres://user@host/db");
-    expect(describeDatabase({ kind: "postgres", url: "postgres://a:b@h/d" })).toBe("Postgres at postgres://a:***@h/d");
+    expect(describeDatabase({ kind: "postgres", url: "postgres://a:b@h/d" })).toBe(
+      "Postgres at postgres://a:***@h/d",
+    );
     expect(describeDatabase({ kind: "pglite", dataDir: null })).toBe("embedded PGlite in memory");
   });
 });

@@ -21,7 +21,8 @@ export function resolveDatabaseConfig(
     return { kind: "pglite", dataDir: path.resolve(cwd, env.PGLITE_DIR?.trim() || DEFAULT_PGLITE_DIR) };
   }
   if (url === "pglite:memory") return { kind: "pglite", dataDir: null };
-  if (url.startsWith("pglite:")) return { kind: "pglite", dataDir: path.resolve(cwd, url.slice("pglite:".length)) };
+  if (url.startsWith("pglite:"))
+    return { kind: "pglite", dataDir: path.resolve(cwd, url.slice("pglite:".length)) };
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return { kind: "postgres", url };
   throw new DatabaseConfigError(
     `DATABASE_URL must be a postgres:// or postgresql:// URL, "pglite:memory" or "pglite:<folder>"; got "${redactUrl(url)}".`,

@@ -13,7 +13,9 @@ describe.each(backends)("database on %s", (backend) => {
 
   beforeAll(async () => {
     database =
-      backend === "pglite" ? await openDatabase({ kind: "pglite", dataDir: null }) : await openIsolatedDatabase();
+      backend === "pglite"
+        ? await openDatabase({ kind: "pglite", dataDir: null })
+        : await openIsolatedDatabase();
   });
   afterAll(async () => {
     await database?.close();
@@ -26,7 +28,9 @@ describe.each(backends)("database on %s", (backend) => {
     const rows = await database.sql.query<{ migration_name: string; checksum: string }>(
       `SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`,
     );
-    expect(rows.map((row) => row.checksum)).toEqual(readMigrationFiles().map((migration) => migration.checksum));
+    expect(rows.map((row) => row.checksum)).toEqual(
+      readMigrationFiles().map((migration) => migration.checksum),
+    );
   });
 
   it("refuses a migration whose file changed after it was applied", async () => {
@@ -44,11 +48,20 @@ describe.each(backends)("database on %s", (backend) => {
         name: "Demo",
         currentVersion: 1,
         versions: {
-          create: { id: randomUUID(), version: 1, graph: { nodes: [] }, definitions: { agents: [] }, diagnostics: [] },
+          create: {
+            id: randomUUID(),
+            version: 1,
+            graph: { nodes: [] },
+            definitions: { agents: [] },
+            diagnostics: [],
+          },
         },
       },
     });
-    const loaded = await database.prisma.project.findUnique({ where: { id: projectId }, include: { versions: true } });
+    const loaded = await database.prisma.project.findUnique({
+      where: { id: projectId },
+      include: { versions: true },
+    });
     expect(loaded?.versions[0]?.definitions).toEqual({ agents: [] });
     await database.prisma.project.delete({ where: { id: projectId } });
     const [{ count }] = (await database.sql.query<{ count: number }>(

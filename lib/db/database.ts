@@ -9,7 +9,11 @@ import postgres from "postgres";
 import { type DatabaseConfig, resolveDatabaseConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { applyMigrations } from "./migrations";
-import { type NotificationBus, notificationBusFromPGlite, notificationBusFromPostgres } from "./notifications";
+import {
+  type NotificationBus,
+  notificationBusFromPGlite,
+  notificationBusFromPostgres,
+} from "./notifications";
 import { type SqlClient, sqlClientFromPGlite, sqlClientFromPostgres } from "./sql-client";
 
 export interface Database {
@@ -27,13 +31,19 @@ export interface OpenDatabaseOptions {
   maxConnections?: number;
 }
 
-export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: OpenDatabaseOptions = {},
+): Promise<Database> {
   const database = config.kind === "postgres" ? openPostgres(config, options) : await openPGlite(config);
   if (options.migrate ?? true) await applyMigrations(database.sql);
   return database;
 }
 
-function openPostgres(config: Extract<DatabaseConfig, { kind: "postgres" }>, options: OpenDatabaseOptions): Database {
+function openPostgres(
+  config: Extract<DatabaseConfig, { kind: "postgres" }>,
+  options: OpenDatabaseOptions,
+): Database {
   const sql = postgres(config.url, {
     max: options.maxConnections ?? 10,
     onnotice: () => {},

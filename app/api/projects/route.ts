@@ -1,0 +1,25 @@
+// GET /api/projects — list; POST /api/projects — create from a name, definitions and/or a graph.
+import { z } from "zod";
+import { GraphSchema } from "@/lib/graph";
+import { getRuntime } from "@/runtime/runtime";
+import { handle, readJson } from "../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+const CreateProjectBody = z.object({
+  name: z.string({ error: "name is required (a string)" }),
+  definitions: z.unknown().optional(),
+  graph: GraphSchema.optional(),
+});
+
+export const GET = handle(async () => {
+  const runtime = await getRuntime();
+  return Response.json({ projects: await runtime.projects.list() });
+});
+
+export const POST = handle(async (request: Request) => {
+  const body = await readJson(request, CreateProjectBody);
+  const runtime = await getRuntime();
+  const project = await runtime.projects.create(body);
+  return Response.json(project, { status: 201 });
+});

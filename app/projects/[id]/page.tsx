@@ -1,0 +1,37 @@
+// A project's current version: its definitions at a glance and the problems found in them.
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DefinitionsSummary } from "@/components/projects/DefinitionsSummary";
+import { ProblemsList } from "@/components/projects/ProblemsList";
+import { AppFrame } from "@/components/ui/AppFrame";
+import { NotFoundError } from "@/runtime/errors";
+import { getRuntime } from "@/runtime/runtime";
+
+export const dynamic = "force-dynamic";
+
+export default async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const runtime = await getRuntime();
+  const project = await runtime.projects.get(id).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  return (
+    <AppFrame title={<span className="font-medium">{project.name}</span>}>
+      <div className="mx-auto flex max-w-5xl flex-col gap-6 px-6 py-8">
+        <div className="flex items-baseline justify-between">
+          <h1 className="text-xl font-semibold">{project.name}</h1>
+          <span className="text-sm text-muted">version {project.version}</span>
+        </div>
+        <DefinitionsSummary definitions={project.definitions} />
+        <ProblemsList diagnostics={project.diagnostics} />
+        <p className="text-xs text-muted">
+          JSON:{" "}
+          <Link className="underline" href={`/api/projects/${project.id}`}>
+            /api/projects/{project.id}
+          </Link>
+        </p>
+      </div>
+    </AppFrame>
+  );
+}

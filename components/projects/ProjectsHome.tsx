@@ -1,0 +1,151 @@
+"use client";
+// The project list: create, open, rename and delete projects through the HTTP API.
+import Link from "next/link";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { ApiError, createApiClient } from "@/lib/api/client";
+import type { ProjectSummary } from "@/lib/api/schemas";
+import { Button } from "../ui/Button";
+import { ProjectRow } from "./ProjectRow";
+
+const api = createApiClient();
+
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function ProjectsHome() {
+  const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [newName, setNewName] = useState("");
+  const [creating, setCreating] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    try {
+      setProjects(await api.projects.list());
+    } catch (error) {
+      setLoadError(describeError(error));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function createProject(event: FormEvent) {
+    event.preventDefault();
+    const name = newName.trim();
+    if (!name) {
+      setActionError("Give the new project a name.");
+      return;
+    }
+    setCreating(true);
+    setActionError(null);
+    try {
+      const project = await api.projects.create(name);
+      setProjects((current) => [project, ...(current ?? [])]);
+      setNewName("");
+    } catch (error) {
+      setActionError(describeError(error));
+    } finally {
+      setCreating(false);
+    }
+  }
+
+  async function renameProject(id: string, name: string): Promise<boolean> {
+    setActionError(null);
+    try {
+      const renamed = await api.projects.rename(id, name);
+      setProjects((current) => (current ?? []).map((project) => (project.id === id ? renamed : project)));
+      return true;
+    } catch (error) {
+      setActionError(describeError(error));
+      return false;
+    }
+  }
+
+  async function deleteProject(id: string) {
+    setActionError(null);
+    try {
+      await api.projects.remove(id);
+      setProjects((current) => (current ?? []).filter((project) => project.id !== id));
+    } catch (error) {
+      setActionError(describeError(error));
+    }
+  }
+
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-5 px-6 py-8">
+      <div>
+        <h1 className="text-xl font-semibold">Projects</h1>
+        <p className="text-muted">
+          Each project holds agents, prompts, tools and models, saved as immutable versions.
+        </p>
+      </div>
+
+      <form onSubmit={createProject} className="flex gap-2" aria-label="Create project">
+        <label htmlFor="new-project-name" className="sr-only">
+          New project name
+        </label>
+        <input
+          id="new-project-name"
+          value={newName}
+          onChange={(event) => setNewName(event.target.value)}
+          placeholder="New project name"
+          maxLength={200}
+          className="h-8 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent"
+        />
+        <Button type="submit" tone="primary" disabled={creating}>
+          {creating ? "Creating…" : "Create project"}
+        </Button>
+      </form>
+
+      {actionError ? (
+        <p role="alert" className="rounded-md border border-danger/40 bg-danger/5 px-3 py-2 text-danger">
+          {actionError}
+        </p>
+      ) : null}
+
+      {loadError ? (
+        <div
+          role="alert"
+          className="flex items-center justify-between rounded-md border border-danger/40 px-3 py-2"
+        >
+          <span className="text-danger">Could not load projects: {loadError}</span>
+          <Button onClick={() => void load()}>Retry</Button>
+        </div>
+      ) : projects === null ? (
+        <p className="text-muted" aria-live="polite">
+          Loading projects…
+        </p>
+      ) : projects.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-border px-6 py-10 text-center">
+          <p className="font-medium">No projects yet</p>
+          <p className="text-muted">Name your first project above and press “Create project”.</p>
+        </div>
+      ) : (
+        <ul
+          aria-label="Projects"
+          className="divide-y divide-border rounded-lg border border-border bg-surface"
+        >
+          {projects.map((project) => (
+            <ProjectRow
+              key={project.id}
+              project={project}
+              onRename={renameProject}
+              onDelete={deleteProject}
+            />
+          ))}
+        </ul>
+      )}
+      <p className="text-xs text-muted">
+        API:{" "}
+        <Link href="/api/projects" className="underline">
+          /api/projects
+        </Link>
+      </p>
+    </div>
+  );
+}

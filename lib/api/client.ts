@@ -1,0 +1,84 @@
+// A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
+import type { z } from "zod";
+import {
+  ApiErrorBodySchema,
+  type ProjectDetail,
+  ProjectDetailSchema,
+  ProjectListSchema,
+  type ProjectSummary,
+  ProjectSummarySchema,
+} from "./schemas";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = options.baseUrl ?? "";
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+
+  async function request<Schema extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: Schema,
+    body?: unknown,
+  ): Promise<z.output<Schema>> {
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, {
+        method,
+        headers: body === undefined ? undefined : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new ApiError(
+        0,
+        "network_error",
+        `Could not reach the Tandem server (${(error as Error).message}).`,
+        null,
+      );
+    }
+    const payload: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      const parsed = ApiErrorBodySchema.safeParse(payload);
+      throw new ApiError(
+        response.status,
+        parsed.success ? (parsed.data.code ?? "error") : "error",
+        parsed.success ? parsed.data.error : `The server answered ${response.status}.`,
+        payload,
+      );
+    }
+    return schema.parse(payload);
+  }
+
+  return {
+    projects: {
+      list: async (): Promise<ProjectSummary[]> =>
+        (await request("GET", "/api/projects", ProjectListSchema)).projects,
+      create: (name: string): Promise<ProjectSummary> =>
+        request("POST", "/api/projects", ProjectSummarySchema, { name }),
+      get: (id: string): Promise<ProjectDetail> =>
+        request("GET", `/api/projects/${encodeURIComponent(id)}`, ProjectDetailSchema),
+      rename: (id: string, name: string): Promise<ProjectSummary> =>
+        request("PATCH", `/api/projects/${encodeURIComponent(id)}`, ProjectSummarySchema, { name }),
+      remove: async (id: string): Promise<void> => {
+        await request("DELETE", `/api/projects/${encodeURIComponent(id)}`, ApiErrorBodySchema.partial());
+      },
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,6 @@
+// The canvas document model and its pure transformations (no React, no database).
+export * from "./compile";
+export * from "./decompile";
+export * from "./document";
+export * from "./edges";
+export * from "./layout";

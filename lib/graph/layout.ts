@@ -1,0 +1,56 @@
+// Automatic layout for graphs made from definitions (import, PUT definitions): a layered layout
+// along the derived edges — agents left, then their prompts, then tools, sub-agents and models.
+// Deterministic, so the same bundle always lays out the same way.
+import type { Graph, GraphNode } from "./document";
+import type { GraphEdge } from "./edges";
+
+export const LAYOUT_COLUMN_WIDTH = 340;
+export const LAYOUT_ROW_GAP = 40;
+
+const ESTIMATED_HEIGHT: Record<GraphNode["type"], number> = {
+  agent: 200,
+  prompt: 120,
+  tool: 80,
+  model: 80,
+  note: 100,
+};
+
+/** Rank = length of the longest edge path reaching the node (cycles are cut), so callees sit right of callers. */
+function rankNodes(nodes: GraphNode[], edges: GraphEdge[]): Map<string, number> {
+  const outgoing = new Map<string, string[]>();
+  for (const edge of edges) {
+    if (edge.source === edge.target) continue;
+    outgoing.set(edge.source, [...(outgoing.get(edge.source) ?? []), edge.target]);
+  }
+  const rank = new Map<string, number>(nodes.map((node) => [node.id, 0]));
+  const limit = nodes.length;
+  // Bellman-Ford style relaxation bounded by the node count: terminates on cycles.
+  for (let round = 0; round < limit; round++) {
+    let changed = false;
+    for (const [source, targets] of outgoing) {
+      const next = (rank.get(source) ?? 0) + 1;
+      for (const target of targets) {
+        if (next > (rank.get(target) ?? 0) && next < limit) {
+          rank.set(target, next);
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return rank;
+}
+
+/** Places every node whose id is in `toPlace` (default: all), keeping the others where they are. */
+export function layoutGraph(graph: Graph, edges: GraphEdge[], toPlace?: ReadonlySet<string>): Graph {
+  const rank = rankNodes(graph.nodes, edges);
+  const nextY = new Map<number, number>();
+  const nodes = graph.nodes.map((node) => {
+    if (toPlace && !toPlace.has(node.id)) return node;
+    const column = node.type === "note" ? -1 : (rank.get(node.id) ?? 0);
+    const y = nextY.get(column) ?? 0;
+    nextY.set(column, y + (node.height ?? ESTIMATED_HEIGHT[node.type]) + LAYOUT_ROW_GAP);
+    return { ...node, position: { x: column * LAYOUT_COLUMN_WIDTH, y } };
+  });
+  return { ...graph, nodes };
+}

@@ -1,0 +1,62 @@
+// Typed errors the runtime raises. Each has a stable machine code and a kind; the HTTP layer maps
+// kinds to status codes in one place (app/api/_lib/http.ts). Messages say what to do next.
+import type { GraphDiagnostic } from "@/lib/graph";
+
+export type TandemErrorKind =
+  | "invalid_input"
+  | "not_found"
+  | "conflict"
+  | "invalid_definitions"
+  | "terminated"
+  | "payload_too_large";
+
+export class TandemError extends Error {
+  constructor(
+    readonly kind: TandemErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidInputError extends TandemError {
+  constructor(message: string, details: Record<string, unknown> = {}, code = "invalid_input") {
+    super("invalid_input", code, message, details);
+  }
+}
+
+export class NotFoundError extends TandemError {
+  constructor(what: string, id: string) {
+    super("not_found", `${what.toLowerCase().replaceAll(" ", "_")}_not_found`, `${what} not found: ${id}`);
+  }
+}
+
+export class ConflictError extends TandemError {
+  constructor(message: string, details: Record<string, unknown> = {}, code = "conflict") {
+    super("conflict", code, message, details);
+  }
+}
+
+export class InvalidDefinitionsError extends TandemError {
+  constructor(readonly diagnostics: GraphDiagnostic[]) {
+    const errors = diagnostics.filter((d) => d.severity === "error");
+    const first = errors[0];
+    super(
+      "invalid_definitions",
+      "invalid_definitions",
+      first
+        ? `The definitions have ${errors.length} error(s); first: ${first.path}: ${first.message}`
+        : "The definitions are invalid.",
+      { diagnostics },
+    );
+  }
+}
+
+export class PayloadTooLargeError extends TandemError {
+  constructor(limitBytes: number) {
+    super("payload_too_large", "payload_too_large", `The request body is larger than ${limitBytes} bytes.`);
+  }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite, in order — lint/format check, type check, unit tests, production
+// build, integration tests (real HTTP, a real database), end-to-end tests in Chromium.
+// Database: the Postgres server named by DATABASE_URL, or PGlite when it is unset.
+// TANDEM_TEST_STAGES=unit,integration (comma list) runs only some stages.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ALL_STAGES = ["lint", "typecheck", "unit", "build", "integration", "e2e"];
+const requested = (process.env.TANDEM_TEST_STAGES ?? ALL_STAGES.join(","))
+  .split(",")
+  .map((stage) => stage.trim())
+  .filter(Boolean);
+const unknown = requested.filter((stage) => !ALL_STAGES.includes(stage));
+if (unknown.length > 0) {
+  console.error(`Unknown test stage(s): ${unknown.join(", ")}. Stages: ${ALL_STAGES.join(", ")}`);
+  process.exit(2);
+}
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  CHECKPOINT_DISABLE: "1",
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+};
+fs.mkdirSync("test-results", { recursive: true });
+fs.mkdirSync("e2e-artifacts", { recursive: true });
+
+const results = [];
+let passedTests = 0;
+let failedTests = 0;
+
+function run(command, args) {
+  const started = Date.now();
+  const outcome = spawnSync(command, args, { stdio: "inherit", env });
+  return { ok: outcome.status === 0, seconds: (Date.now() - started) / 1000 };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+function vitestStage(project) {
+  const report = path.join("test-results", `${project}.json`);
+  fs.rmSync(report, { force: true });
+  const outcome = run("npx", [
+    "vitest",
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ]);
+  const json = readJson(report);
+  const passed = json?.numPassedTests ?? 0;
+  const failed = (json?.numFailedTests ?? 0) + (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0);
+  passedTests += passed;
+  failedTests += failed;
+  const ran = passed + failed > 0;
+  return {
+    ...outcome,
+    ok: outcome.ok && ran && failed === 0,
+    detail: `${passed} passed, ${failed} failed or skipped`,
+  };
+}
+
+/** On a fresh Debian machine as root, fetch Debian's Chromium (the registry's browsers need the internet). */
+function installDebianChromium() {
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (!isRoot || !fs.existsSync("/usr/bin/apt-get")) return;
+  console.log(
+    "Chromium is missing: installing Debian's package for the browser tests (apt-get install -y chromium)…",
+  );
+  spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+  spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], {
+    stdio: "inherit",
+    env: { ...env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+}
+
+function chromiumPath() {
+  return env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+}
+
+const stages = {
+  lint: () => run("npx", ["biome", "check", "."]),
+  typecheck: () => run("npx", ["tsc", "--noEmit", "-p", "."]),
+  unit: () => vitestStage("unit"),
+  build: () => run("npx", ["next", "build"]),
+  integration: () => vitestStage("integration"),
+  e2e: () => {
+    if (!fs.existsSync(chromiumPath()) && !env.CHROMIUM_PATH) installDebianChromium();
+    if (!fs.existsSync(chromiumPath())) {
+      console.error(
+        `No Chromium at ${chromiumPath()}. Install Debian's: \`sudo apt-get install -y chromium\`, ` +
+          "or point CHROMIUM_PATH at a Chromium/Chrome binary. (Never `npx playwright install`: it needs the internet.)",
+      );
+      return { ok: false, seconds: 0, detail: "no browser" };
+    }
+    const report = path.join("test-results", "e2e-report.json");
+    fs.rmSync(report, { force: true });
+    const outcome = run("npx", ["playwright", "test"]);
+    const stats = readJson(report)?.stats ?? {};
+    const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
+    const failed = (stats.unexpected ?? 0) + (stats.skipped ?? 0);
+    passedTests += passed;
+    failedTests += failed;
+    return {
+      ...outcome,
+      ok: outcome.ok && passed + failed > 0 && failed === 0,
+      detail: `${passed} passed, ${failed} failed or skipped`,
+    };
+  },
+};
+
+let buildFailed = false;
+for (const stage of ALL_STAGES.filter((name) => requested.includes(name))) {
+  if (buildFailed && (stage === "integration" || stage === "e2e")) {
+    results.push({ stage, ok: false, seconds: 0, detail: "not run: the build failed" });
+    continue;
+  }
+  console.log(`\n━━ ${stage} ━━`);
+  const result = stages[stage]();
+  results.push({ stage, ...result });
+  if (stage === "build" && !result.ok) buildFailed = true;
+}
+
+console.log("\n━━ summary ━━");
+for (const result of results) {
+  console.log(
+    `${result.ok ? "ok  " : "FAIL"} ${result.stage.padEnd(12)} ${result.seconds.toFixed(1).padStart(6)} s${result.detail ? `  ${result.detail}` : ""}`,
+  );
+}
+const failedStages = results.filter((result) => !result.ok);
+// Stages without test counts (lint, typecheck, build) count as one check each when they fail.
+const failedChecks = failedStages.filter(
+  (result) => !["unit", "integration", "e2e"].includes(result.stage),
+).length;
+console.log(`tests: ${passedTests} passed, ${failedTests + failedChecks} failed`);
+process.exit(failedStages.length === 0 && failedTests === 0 ? 0 : 1);
