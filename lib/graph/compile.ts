@@ -5,10 +5,7 @@ import { type Bundle, type Diagnostic, parseBundle } from "@/lib/spec";
 import { type DefinitionNodeKind, type Graph, isDefinitionNode } from "./document";
 import { deriveEdges, fallbackEdgeId, includeEdgeId, modelEdgeId, sideEdgeId, toolEdgeId } from "./edges";
 
-export interface GraphDiagnostic extends Diagnostic {
-  node_id?: string;
-  edge_id?: string;
-}
+export type GraphDiagnostic = Diagnostic & { node_id?: string; edge_id?: string };
 
 export interface CompileResult {
   /** The validated bundle when there are no errors; otherwise the definitions as drawn. */
@@ -43,9 +40,8 @@ export function compileGraph(graph: Graph): CompileResult {
   const parsed = parseBundle(raw);
   const edgeIds = new Set(deriveEdges(graph).map((edge) => edge.id));
   const diagnostics = parsed.diagnostics.map((diagnostic) => locate(diagnostic, nodeIdAt, edgeIds));
-  return parsed.ok
-    ? { bundle: parsed.bundle, diagnostics, valid: !diagnostics.some((d) => d.severity === "error") }
-    : { bundle: raw as unknown as Bundle, diagnostics, valid: false };
+  const bundle = parsed.bundle ?? (raw as unknown as Bundle);
+  return { bundle, diagnostics, valid: parsed.ok };
 }
 
 const PATH_HEAD = /^(agents|prompts|models|tools)\[(\d+)\](.*)$/;
