@@ -39,7 +39,7 @@ test("creates, renames and deletes a project", async ({ page }) => {
 test("refuses an empty project name with a clear message", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Give the new project a name.");
+  await expect(page.getByRole("alert").filter({ hasText: "Give the new project a name." })).toBeVisible();
 });
 
 test("opens a project and shows its definitions and problems", async ({ page, request }) => {

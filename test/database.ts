@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { type DatabaseConfig, resolveDatabaseConfig } from "../lib/db/config";
-import { type Database, openDatabase } from "../lib/db/database";
 import { applyMigrations } from "../lib/db/migrations";
 import { sqlClientFromPostgres } from "../lib/db/sql-client";
 
@@ -73,21 +72,6 @@ export async function createIsolatedDatabaseConfig(): Promise<{
     env: { DATABASE_URL: `pglite:${dataDir}` },
     async drop() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Opens an isolated, migrated database in this process; close() also drops it. */
-export async function openIsolatedDatabase(): Promise<Database> {
-  const base = resolveDatabaseConfig(process.env);
-  if (base.kind === "pglite") return openDatabase({ kind: "pglite", dataDir: null });
-  const isolated = await createIsolatedDatabaseConfig();
-  const database = await openDatabase(isolated.config);
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      await isolated.drop();
     },
   };
 }

@@ -2,7 +2,8 @@
 // runs; the Postgres server case runs when DATABASE_URL names one (CI runs both modes).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openIsolatedDatabase, testBackend } from "../../test/database";
+import { testBackend } from "../../test/database";
+import { openIsolatedDatabase } from "../../test/open-database";
 import { type Database, openDatabase } from "./database";
 import { applyMigrations, MigrationError, readMigrationFiles } from "./migrations";
 

@@ -21,7 +21,12 @@ export class MigrationError extends Error {
   readonly code = "migration_failed";
 }
 
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
+/** Tandem runs from the project root (npm scripts, `next start`); bundled code has no module path. */
+export const DEFAULT_MIGRATIONS_DIR = path.join(
+  /*turbopackIgnore: true*/ process.cwd(),
+  "prisma",
+  "migrations",
+);
 
 /** Prisma takes this advisory lock key too, so our deploy and Prisma's never run at once. */
 const MIGRATION_LOCK_KEY = 72707369;
