@@ -10,7 +10,18 @@ export type TandemErrorKind =
   | "terminated"
   | "payload_too_large";
 
+/** Brand that survives bundling: Next.js may load this module once per route chunk, so `instanceof` is unreliable. */
+const TANDEM_ERROR = Symbol.for("tandem.error");
+
+export function isTandemError(error: unknown): error is TandemError {
+  return (
+    typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[TANDEM_ERROR] === true
+  );
+}
+
 export class TandemError extends Error {
+  readonly [TANDEM_ERROR] = true;
+
   constructor(
     readonly kind: TandemErrorKind,
     readonly code: string,

@@ -53,8 +53,14 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = spawned;
-    spawned.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    spawned.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const logFile = path.join(ROOT, "test-results", `server-${port}.log`);
+    fs.mkdirSync(path.dirname(logFile), { recursive: true });
+    const record = (chunk: Buffer) => {
+      log += chunk.toString();
+      fs.appendFileSync(logFile, chunk);
+    };
+    spawned.stdout?.on("data", record);
+    spawned.stderr?.on("data", record);
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (spawned.exitCode !== null) throw new Error(`Server exited with ${spawned.exitCode}:\n${log}`);

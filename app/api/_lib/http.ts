@@ -1,7 +1,7 @@
 // The HTTP edge: parse request bodies with zod, and map every typed error to a status code and a
 // JSON body `{ error, code, ...details }` in this one place. Bad input never becomes a 500.
 import { z } from "zod";
-import { PayloadTooLargeError, TandemError, type TandemErrorKind } from "@/runtime/errors";
+import { isTandemError, PayloadTooLargeError, type TandemErrorKind } from "@/runtime/errors";
 
 const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   invalid_input: 400,
@@ -25,10 +25,10 @@ export function jsonError(
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof TandemError) {
+  if (isTandemError(error)) {
     return jsonError(STATUS_FOR_KIND[error.kind], error.code, error.message, error.details);
   }
-  if (error instanceof z.ZodError) {
+  if (isZodError(error)) {
     return jsonError(400, "invalid_request", describeZodError(error), { issues: zodIssues(error) });
   }
   console.error("[tandem] unexpected error while handling a request:", error);
@@ -46,6 +46,13 @@ export function handle<Args extends unknown[]>(
       return errorResponse(error);
     }
   };
+}
+
+function isZodError(error: unknown): error is z.ZodError {
+  return (
+    error instanceof z.ZodError ||
+    (error instanceof Error && error.name === "ZodError" && Array.isArray((error as z.ZodError).issues))
+  );
 }
 
 function zodIssues(error: z.ZodError) {

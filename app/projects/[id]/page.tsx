@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { DefinitionsSummary } from "@/components/projects/DefinitionsSummary";
 import { ProblemsList } from "@/components/projects/ProblemsList";
 import { AppFrame } from "@/components/ui/AppFrame";
-import { NotFoundError } from "@/runtime/errors";
+import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
   const { id } = await params;
   const runtime = await getRuntime();
   const project = await runtime.projects.get(id).catch((error: unknown) => {
-    if (error instanceof NotFoundError) notFound();
+    if (isTandemError(error) && error.kind === "not_found") notFound();
     throw error;
   });
   return (

@@ -1,0 +1,132 @@
+// GET /api/threads/:id/events — Server-Sent Events for the thread and all its descendants. Every
+// persisted event carries its log id; reconnecting with Last-Event-ID (or ?after=) replays what
+// came after it, with no gap and nothing twice. Token chunks (`message_chunk`) are live-only.
+import { readEventsAfter, type StoredEvent } from "@/runtime/events/event-log";
+import { getRuntime } from "@/runtime/runtime";
+import { handle, jsonError } from "../../../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+const KEEP_ALIVE_MS = 15_000;
+const encoder = new TextEncoder();
+
+function frame(event: StoredEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+export const GET = handle(async (request: Request, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const url = new URL(request.url);
+  const resumeFrom = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
+  if (!/^\d+$/.test(resumeFrom.trim())) {
+    return jsonError(
+      400,
+      "invalid_request",
+      "Last-Event-ID (or ?after=) must be a non-negative integer event id.",
+    );
+  }
+  const runtime = await getRuntime();
+  const thread = await runtime.threads.require(id);
+  const db = runtime.database.sql;
+  // For a thread below the root, only its own subtree's events are sent; the set grows as children appear.
+  const subtree: Set<string> | null =
+    thread.root_id === thread.id
+      ? null
+      : new Set(
+          (
+            await db.query<{ id: string }>(
+              `WITH RECURSIVE s AS (SELECT id FROM threads WHERE id = $1
+                 UNION ALL SELECT t.id FROM threads t JOIN s ON t.parent_id = s.id) SELECT id FROM s`,
+              [id],
+            )
+          ).map((row) => row.id),
+        );
+  const belongs = (event: StoredEvent) => {
+    if (!subtree) return true;
+    const data = event.data as { id?: string; parent_id?: string | null };
+    if (event.type === "thread" && data.parent_id && subtree.has(data.parent_id) && data.id)
+      subtree.add(data.id);
+    return subtree.has(event.thread_id);
+  };
+
+  let cursor = Number(resumeFrom);
+  let closed = false;
+  let pending = true;
+  let wake: (() => void) | null = null;
+  let unsubscribe: (() => void) | null = null;
+
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe?.();
+        wake?.();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      request.signal.addEventListener("abort", close);
+      unsubscribe = await runtime.events.subscribe(thread.root_id, {
+        onEventsAvailable: () => {
+          pending = true;
+          wake?.();
+        },
+        onChunk: (chunk) => {
+          if (subtree && !subtree.has(chunk.threadId)) return;
+          send(
+            `event: message_chunk\ndata: ${JSON.stringify({ thread_id: chunk.threadId, message_id: chunk.messageId, chunk: chunk.chunk })}\n\n`,
+          );
+        },
+      });
+      send("retry: 1000\n: connected\n\n");
+      try {
+        while (!closed) {
+          if (pending) {
+            pending = false;
+            for (;;) {
+              const events = await readEventsAfter(db, thread.root_id, cursor, 500);
+              for (const event of events) {
+                cursor = event.id;
+                if (belongs(event)) send(frame(event));
+              }
+              if (events.length < 500) break;
+            }
+            continue;
+          }
+          const timedOut = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(true), KEEP_ALIVE_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(false);
+            };
+          });
+          wake = null;
+          if (timedOut) send(": keep-alive\n\n");
+        }
+      } catch (error) {
+        console.error("[tandem] event stream failed:", error instanceof Error ? error.message : error);
+        close();
+      }
+    },
+    cancel() {
+      closed = true;
+      unsubscribe?.();
+      wake?.();
+    },
+  });
+
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+});

@@ -1,0 +1,45 @@
+// GET /api/threads/:id/messages — chronological messages; POST — queue a message (202 after commit).
+import { z } from "zod";
+import { getRuntime } from "@/runtime/runtime";
+import { handle, integerParam, readJson } from "../../../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+const PostMessageBody = z.object({
+  content: z.string({ error: "content is required (a string)" }),
+  role: z.enum(["user", "assistant"]).optional(),
+  silent: z.boolean().optional(),
+  attachments: z.array(z.unknown()).max(0, "message attachments are not supported yet").optional(),
+});
+
+export const GET = handle(async (request: Request, context: Context) => {
+  const { id } = await context.params;
+  const url = new URL(request.url);
+  const includeSilent = ["1", "true", "yes"].includes(
+    (url.searchParams.get("includeSilent") ?? "").toLowerCase(),
+  );
+  const limit = integerParam(url, "limit", { min: 1, max: 10_000 });
+  const offset = integerParam(url, "offset", { min: 0 });
+  const runtime = await getRuntime();
+  return Response.json(
+    await runtime.threads.messages(id, {
+      includeSilent,
+      ...(limit !== undefined ? { limit } : {}),
+      ...(offset !== undefined ? { offset } : {}),
+    }),
+  );
+});
+
+export const POST = handle(async (request: Request, context: Context) => {
+  const { id } = await context.params;
+  const body = await readJson(request, PostMessageBody);
+  const runtime = await getRuntime();
+  const queued = await runtime.threads.postMessage(id, {
+    content: body.content,
+    ...(body.role ? { role: body.role } : {}),
+    ...(body.silent !== undefined ? { silent: body.silent } : {}),
+  });
+  return Response.json(queued, { status: 202 });
+});

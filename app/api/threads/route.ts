@@ -1,0 +1,56 @@
+// POST /api/threads — start a thread of an agent (pinned to the project's current version);
+// GET /api/threads — list threads (filters: project_id, parent_id; paging: limit, offset).
+import { z } from "zod";
+import { getRuntime } from "@/runtime/runtime";
+import { handle, integerParam, readJson } from "../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+const EnvSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "env names are letters, digits and underscores"),
+    z.string(),
+  )
+  .optional();
+
+const CreateThreadBody = z.object({
+  project_id: z.string({ error: "project_id is required" }),
+  agent_id: z.string({ error: "agent_id is required (an agent name)" }).min(1),
+  message: z.string().optional(),
+  initial_messages: z
+    .array(
+      z.object({ role: z.enum(["user", "assistant"]), content: z.string(), silent: z.boolean().optional() }),
+    )
+    .max(1000)
+    .optional(),
+  attachments: z.array(z.unknown()).max(0, "attachments on thread creation are not supported yet").optional(),
+  env: EnvSchema,
+  name: z.string().max(200).optional(),
+});
+
+export const POST = handle(async (request: Request) => {
+  const body = await readJson(request, CreateThreadBody);
+  const runtime = await getRuntime();
+  const created = await runtime.threads.create({
+    projectId: body.project_id,
+    agentName: body.agent_id,
+    ...(body.message !== undefined ? { message: body.message } : {}),
+    ...(body.initial_messages ? { initialMessages: body.initial_messages } : {}),
+    ...(body.env ? { env: body.env } : {}),
+    ...(body.name ? { name: body.name } : {}),
+  });
+  return Response.json(created, { status: 201 });
+});
+
+export const GET = handle(async (request: Request) => {
+  const url = new URL(request.url);
+  const runtime = await getRuntime();
+  return Response.json(
+    await runtime.threads.list({
+      projectId: url.searchParams.get("project_id") ?? undefined,
+      parentId: url.searchParams.get("parent_id") ?? undefined,
+      limit: integerParam(url, "limit", { min: 1, max: 500 }) ?? 50,
+      offset: integerParam(url, "offset", { min: 0 }) ?? 0,
+    }),
+  );
+});

@@ -1,0 +1,87 @@
+// The runtime's view of stored messages (the spec's message model plus side and sequence) and the
+// thread's execution state between steps.
+import { z } from "zod";
+
+export const SideSchema = z.enum(["a", "b"]);
+export type Side = z.infer<typeof SideSchema>;
+
+export const StoredToolCallSchema = z.object({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+export type StoredToolCall = z.infer<typeof StoredToolCallSchema>;
+
+export const AttachmentRefSchema = z.object({
+  id: z.string(),
+  type: z.literal("file"),
+  path: z.string(),
+  name: z.string(),
+  mimeType: z.string(),
+  size: z.number(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  description: z.string().optional(),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
+
+export interface StoredMessage {
+  id: string;
+  seq: number;
+  role: "system" | "user" | "assistant" | "tool";
+  /** Which side wrote it: "a", "b", or null for input from outside (a human, a parent, a hook). */
+  side: Side | null;
+  content: string | null;
+  name: string | null;
+  tool_calls: StoredToolCall[] | null;
+  tool_call_id: string | null;
+  tool_status: "success" | "error" | null;
+  parent_id: string | null;
+  depth: number;
+  silent: boolean;
+  metadata: Record<string, unknown>;
+  subagent_id: string | null;
+  attachments: AttachmentRef[];
+  prompt: string | null;
+  created_at: number;
+}
+
+export const ExecutionStateSchema = z.object({
+  currentSide: SideSchema,
+  stepCount: z.number().int().nonnegative(),
+  sideASteps: z.number().int().nonnegative(),
+  sideBSteps: z.number().int().nonnegative(),
+  /** Steps taken in the current turn of the current side (for maxSteps). */
+  turnSteps: z.number().int().nonnegative(),
+  /** Completed turns per side; a session turn ("exchange") is min(turnsA, turnsB). */
+  turnsA: z.number().int().nonnegative(),
+  turnsB: z.number().int().nonnegative(),
+  /** The first message sequence number of the current turn (context for includeChat: false). */
+  turnStartSeq: z.number().int().nonnegative(),
+});
+export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
+
+export function initialExecutionState(): ExecutionState {
+  return {
+    currentSide: "a",
+    stepCount: 0,
+    sideASteps: 0,
+    sideBSteps: 0,
+    turnSteps: 0,
+    turnsA: 0,
+    turnsB: 0,
+    turnStartSeq: 0,
+  };
+}
+
+export function otherSide(side: Side): Side {
+  return side === "a" ? "b" : "a";
+}
+
+export function parseToolCallArguments(call: StoredToolCall): unknown {
+  try {
+    return JSON.parse(call.function.arguments);
+  } catch {
+    return call.function.arguments;
+  }
+}

@@ -1,0 +1,726 @@
+// One step of one thread (spec runtime §3), as a short sequence of transactions so that a crash
+// re-runs at most the model call or the tool call in flight:
+//   1. drain the inbox into messages (a new turn starts for the side the first input addresses)
+//   2. assemble context → one model call (text streamed as ephemeral chunks)
+//   3. commit the assistant message, its model-call log, usage and counters
+//   4. run tool calls one at a time in returned order, committing each result; the last commit also
+//      evaluates the stop rules and moves the thread on (continue, switch side, park, end)
+// Every commit checks that this process still holds the thread's lease and that it is not terminated.
+import { randomUUID } from "node:crypto";
+import type { Database } from "@/lib/db/database";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import {
+  type AgentDefinition,
+  type ResolvedSideConfig,
+  resolvePromptOptions,
+  resolveSideConfig,
+} from "@/lib/spec";
+import { appendEvents, type NewEvent } from "../events/event-log";
+import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../models/types";
+import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
+import { drainInbox, hasPendingInput } from "../threads/inbox";
+import { insertMessages, readMessages, toMessageView } from "../threads/message-store";
+import { nowMicroseconds, type ThreadRow, toThreadView } from "../threads/thread-row";
+import { lockThread, type ThreadChanges, updateThread } from "../threads/thread-store";
+import { assembleContext } from "./context";
+import {
+  type ExecutionState,
+  otherSide,
+  type Side,
+  type StoredMessage,
+  type StoredToolCall,
+} from "./messages";
+import { renderPromptContent } from "./prompt-render";
+import { type ExecutedToolCall, evaluateStop, type StopDecision, sessionTurnLimitReason } from "./stop-rules";
+import { buildToolCatalog, type ToolCatalog } from "./tool-catalog";
+import { executeToolCall } from "./tool-executor";
+
+/** A runaway turn stops here even without maxSteps (the reference runtime's cap). */
+export const MAX_STEPS_PER_TURN = 250;
+
+export const EMPTY_RESPONSE_RESULT =
+  "You must reply. Empty response was rejected. Return non-empty content, call a tool, or include attachments.";
+
+export type StepOutcome = "continue" | "parked" | "lease_lost" | "terminated" | "aborted";
+
+export type CallModelFunction = (
+  modelName: string,
+  models: LoadedDefinitions["bundle"]["models"],
+  request: ModelCallRequest,
+  options: { onTelemetry?: (event: ModelTelemetry) => void },
+) => Promise<ModelCallResult>;
+
+export interface StepRunnerDependencies {
+  database: Database;
+  definitions: DefinitionsCache;
+  callModel: CallModelFunction;
+  leaseOwner: string;
+  /** Ephemeral token chunks for live views (never persisted). */
+  publishChunk?: (chunk: { rootId: string; threadId: string; messageId: string; chunk: string }) => void;
+}
+
+class LeaseLost extends Error {}
+class ThreadTerminated extends Error {}
+class StoppedByUser extends Error {}
+
+interface ActiveSide {
+  agent: AgentDefinition;
+  side: Side;
+  sideConfig: ResolvedSideConfig;
+  definitions: LoadedDefinitions;
+}
+
+export class StepRunner {
+  constructor(private readonly deps: StepRunnerDependencies) {}
+
+  private get db() {
+    return this.deps.database.sql;
+  }
+
+  /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
+  async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
+    try {
+      return await this.step(threadId, abortSignal);
+    } catch (error) {
+      if (error instanceof LeaseLost) return "lease_lost";
+      if (error instanceof ThreadTerminated) return "terminated";
+      if (error instanceof StoppedByUser) return "aborted";
+      throw error;
+    }
+  }
+
+  /** Runs `work` in a transaction holding the thread's row lock, after checking lease and termination. */
+  private async guarded<T>(
+    threadId: string,
+    work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
+    options: { allowUserStopped?: boolean } = {},
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const row = await lockThread(tx, threadId);
+      if (!row || row.terminated_at !== null) throw new ThreadTerminated();
+      if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
+      // A user stop wins over work in flight: nothing this step produced after it is committed.
+      if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
+      return work(tx, row);
+    });
+  }
+
+  private async step(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
+    const started = await this.guarded(threadId, (tx, row) => this.startStep(tx, row), {
+      allowUserStopped: true,
+    });
+    if (started.kind === "parked") return "parked";
+    const row = started.row;
+    const active = await this.activeSide(row);
+    if (typeof active === "string") {
+      await this.guarded(threadId, (tx, current) =>
+        this.finish(tx, current, { status: "failed", failure: active, stopReason: active }),
+      );
+      return "parked";
+    }
+    const history = (await readMessages(this.db, threadId, { includeSilent: true, maxDepth: 0 })).messages;
+    const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
+    if (!prompt) return "parked"; // activeSide checked it
+    const catalog = buildToolCatalog(prompt, active.sideConfig, active.definitions.index);
+
+    const pending = unansweredToolCalls(history, active.side);
+    if (pending) return this.runTools(row.id, pending.message, pending.calls, active, catalog, abortSignal);
+
+    if (abortSignal.aborted) return "aborted";
+    const options = resolvePromptOptions(prompt);
+    const env = { ...(active.agent.env ?? {}), ...(prompt.env ?? {}), ...row.env };
+    const system = renderPromptContent({
+      prompt,
+      findPrompt: (name) => active.definitions.index.prompts.get(name)?.definition,
+      resolveEnv: (name) => env[name],
+    });
+    const messages = assembleContext({
+      systemPrompt: system,
+      messages: history,
+      actingSide: active.side,
+      turnStartSeq: row.execution.turnStartSeq,
+      options,
+    });
+    const assistantId = randomUUID();
+    const telemetry: ModelTelemetry[] = [];
+    const scriptedCallIndex = await this.countModelCalls(row.id, active.side, prompt.model);
+    const startedAt = nowMicroseconds();
+    let result: ModelCallResult;
+    try {
+      result = await this.deps.callModel(
+        prompt.model,
+        active.definitions.bundle.models,
+        {
+          messages,
+          tools: catalog.specs,
+          toolChoice: options.toolChoice,
+          parallelToolCalls: options.parallelToolCalls,
+          ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
+          abortSignal,
+          scriptedCallIndex,
+          onTextDelta: (chunk) =>
+            this.deps.publishChunk?.({
+              rootId: row.root_id,
+              threadId: row.id,
+              messageId: assistantId,
+              chunk,
+            }),
+        },
+        { onTelemetry: (event) => telemetry.push(event) },
+      );
+    } catch (error) {
+      if (abortSignal.aborted) return "aborted";
+      const reason = `Error: ${describeModelFailure(error)}`;
+      await this.guarded(row.id, async (tx, current) => {
+        await this.logModelCall(
+          tx,
+          current.id,
+          active.side,
+          prompt.model,
+          messages,
+          catalog,
+          null,
+          reason,
+          startedAt,
+        );
+        return this.finish(
+          tx,
+          current,
+          { status: "failed", failure: reason, stopReason: reason },
+          telemetryEvents(current, telemetry),
+        );
+      });
+      return "parked";
+    }
+    if (abortSignal.aborted) return "aborted";
+
+    // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
+    const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
+    const unique: ModelCallResult = {
+      ...result,
+      toolCalls: result.toolCalls.map((call) =>
+        usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
+      ),
+    };
+    return this.commitAssistant(
+      row.id,
+      active,
+      catalog,
+      prompt.model,
+      messages,
+      unique,
+      assistantId,
+      telemetry,
+      startedAt,
+      abortSignal,
+    );
+  }
+
+  /** Drains the inbox; decides whether there is anything to do. */
+  private async startStep(
+    tx: SqlExecutor,
+    row: ThreadRow,
+  ): Promise<{ kind: "parked" } | { kind: "run"; row: ThreadRow }> {
+    if (row.user_stopped) {
+      const human = await tx.query(
+        "SELECT 1 FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL AND (payload->>'fromHuman')::boolean LIMIT 1",
+        [row.id],
+      );
+      if (human.length === 0) {
+        await this.finish(tx, row, {});
+        return { kind: "parked" };
+      }
+    }
+    const definitions = await this.deps.definitions.load(row.project_id, row.project_version);
+    const agent = definitions?.index.agents.get(row.agent_name)?.definition;
+    const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
+    const items = await drainInbox(tx, row.id);
+    if (items.length === 0) {
+      if (row.status === "running") return { kind: "run", row };
+      await this.finish(tx, row, {});
+      return { kind: "parked" };
+    }
+    const stored = await insertMessages(
+      tx,
+      row.id,
+      items.map((item) => ({
+        id: item.payload.messageId,
+        role: item.payload.role,
+        side: item.payload.role === "assistant" ? "a" : isHumanChat ? "b" : null,
+        content: item.payload.content,
+        silent: item.payload.silent,
+        metadata: item.payload.metadata,
+        attachments: item.payload.attachments,
+        subagent_id:
+          typeof item.payload.metadata.subagent_id === "string" ? item.payload.metadata.subagent_id : null,
+      })),
+    );
+    const first = items[0]!;
+    const acting: Side = isHumanChat ? "a" : first.payload.role === "assistant" ? "b" : "a";
+    const humanTurns = isHumanChat && items.some((item) => item.payload.fromHuman) ? 1 : 0;
+    const execution: ExecutionState = {
+      ...row.execution,
+      currentSide: acting,
+      turnStartSeq: stored[0]!.seq,
+      turnSteps: 0,
+      turnsB: row.execution.turnsB + humanTurns,
+    };
+    const updated = await updateThread(tx, row.id, {
+      status: "running",
+      execution,
+      runnable: true,
+      ...(humanTurns > 0 || items.some((item) => item.payload.fromHuman)
+        ? { userStopped: false, stopReason: null }
+        : {}),
+    });
+    await appendEvents(tx, [
+      ...stored.map((message) => messageEvent(updated, message)),
+      threadEvent(updated),
+    ]);
+    return { kind: "run", row: updated };
+  }
+
+  private async activeSide(row: ThreadRow): Promise<ActiveSide | string> {
+    const definitions = await this.deps.definitions.load(row.project_id, row.project_version);
+    if (!definitions) return `Project version ${row.project_version} of this thread no longer exists.`;
+    const agent = definitions.index.agents.get(row.agent_name)?.definition;
+    if (!agent) return `Agent "${row.agent_name}" is not defined in version ${row.project_version}.`;
+    const side = row.execution.currentSide;
+    const rawSide = side === "a" ? agent.sideA : agent.sideB;
+    if (!rawSide) return `Agent "${agent.name}" has no side ${side.toUpperCase()}.`;
+    const sideConfig = resolveSideConfig(rawSide);
+    if (!definitions.index.prompts.has(sideConfig.prompt)) {
+      return `Side ${side.toUpperCase()} of agent "${agent.name}" uses prompt "${sideConfig.prompt}", which is not defined.`;
+    }
+    return { agent, side, sideConfig, definitions };
+  }
+
+  private async countModelCalls(threadId: string, side: Side, modelName: string): Promise<number> {
+    const rows = await this.db.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM model_calls WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL",
+      [threadId, side, modelName],
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  private async logModelCall(
+    tx: SqlExecutor,
+    threadId: string,
+    side: Side,
+    modelName: string,
+    messages: ModelCallRequest["messages"],
+    catalog: ToolCatalog,
+    result: ModelCallResult | null,
+    error: string | null,
+    startedAt: number,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
+         input_tokens, output_tokens, cost_usd, latency_ms, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $14)`,
+      [
+        randomUUID(),
+        threadId,
+        side,
+        modelName,
+        result?.modelName ?? null,
+        result?.providerModelId ?? null,
+        JSON.stringify({ messages, tools: catalog.specs }),
+        result
+          ? JSON.stringify({ text: result.text, toolCalls: result.toolCalls, usage: result.usage })
+          : null,
+        error,
+        result?.usage.inputTokens ?? 0,
+        result?.usage.outputTokens ?? 0,
+        result?.costUsd ?? 0,
+        result?.latencyMs ?? Math.round((nowMicroseconds() - startedAt) / 1000),
+        startedAt,
+      ],
+    );
+  }
+
+  private async commitAssistant(
+    threadId: string,
+    active: ActiveSide,
+    catalog: ToolCatalog,
+    modelName: string,
+    requestMessages: ModelCallRequest["messages"],
+    result: ModelCallResult,
+    assistantId: string,
+    telemetry: ModelTelemetry[],
+    startedAt: number,
+    abortSignal: AbortSignal,
+  ): Promise<StepOutcome> {
+    const empty = result.text.trim() === "" && result.toolCalls.length === 0;
+    const toolCalls: StoredToolCall[] = empty
+      ? [
+          {
+            id: `invalid_${assistantId}`,
+            type: "function",
+            function: {
+              name: "invalid_assistant_response",
+              arguments: JSON.stringify({ reason: "empty_response", assistantMessageId: assistantId }),
+            },
+          },
+        ]
+      : result.toolCalls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: {
+            name: call.name,
+            arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+          },
+        }));
+
+    const committed = await this.guarded(threadId, async (tx, row) => {
+      await this.logModelCall(
+        tx,
+        row.id,
+        active.side,
+        modelName,
+        requestMessages,
+        catalog,
+        result,
+        null,
+        startedAt,
+      );
+      const [assistant] = await insertMessages(tx, row.id, [
+        {
+          id: assistantId,
+          role: active.side === "a" ? "assistant" : "user",
+          side: active.side,
+          content: result.text,
+          tool_calls: toolCalls.length > 0 ? toolCalls : null,
+          prompt: active.sideConfig.prompt,
+        },
+      ]);
+      const extra = empty
+        ? await insertMessages(tx, row.id, [
+            {
+              role: "tool",
+              side: active.side,
+              content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
+              name: "invalid_assistant_response",
+              tool_call_id: toolCalls[0]!.id,
+              tool_status: "error",
+            },
+          ])
+        : [];
+      const execution = countStep(row.execution, active.side);
+      const usage = {
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        costUsd: result.costUsd,
+      };
+      const events: NewEvent[] = [
+        ...telemetryEvents(row, [{ type: "llm_request", model: modelName, attempt: 1 }, ...telemetry]),
+        telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
+        messageEvent(row, assistant!),
+        ...extra.map((message) => messageEvent(row, message)),
+      ];
+      if (toolCalls.length > 0 && !empty) {
+        const updated = await updateThread(tx, row.id, { execution, usage });
+        await appendEvents(tx, [...events, threadEvent(updated)]);
+        return { toolsPending: true as const, assistant: assistant! };
+      }
+      const decision = empty
+        ? ({ kind: "continue" } as const)
+        : evaluateStop(
+            { text: result.text, toolCalls: [] },
+            {
+              side: active.side,
+              sideConfig: active.sideConfig,
+              turnSteps: execution.turnSteps,
+            },
+          );
+      await this.applyDecision(tx, row, execution, decision, active, usage, events);
+      return { toolsPending: false as const, decision };
+    });
+    if (!committed.toolsPending)
+      return committed.decision.kind === "continue" || isSideSwitch(committed.decision, active)
+        ? "continue"
+        : "parked";
+    return this.runTools(threadId, committed.assistant, toolCalls, active, catalog, abortSignal);
+  }
+
+  private async runTools(
+    threadId: string,
+    assistant: StoredMessage,
+    calls: StoredToolCall[],
+    active: ActiveSide,
+    catalog: ToolCatalog,
+    abortSignal: AbortSignal,
+  ): Promise<StepOutcome> {
+    const all = assistant.tool_calls ?? [];
+    for (const call of calls) {
+      if (abortSignal.aborted) return "aborted";
+      const startedAt = nowMicroseconds();
+      const execution = await executeToolCall(call, { threadId, db: this.db, catalog, abortSignal });
+      if (abortSignal.aborted) return "aborted";
+      const isLast = call.id === all[all.length - 1]?.id;
+      const outcome = await this.guarded(threadId, async (tx, row) => {
+        const [message] = await insertMessages(tx, row.id, [
+          {
+            role: "tool",
+            side: active.side,
+            content: execution.content,
+            name: call.function.name,
+            tool_call_id: call.id,
+            tool_status: execution.status,
+            prompt: active.sideConfig.prompt,
+          },
+        ]);
+        await tx.query(
+          `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+           VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
+          [
+            randomUUID(),
+            row.id,
+            call.id,
+            call.function.name,
+            JSON.stringify(execution.args ?? null),
+            execution.status,
+            execution.content,
+            startedAt,
+            nowMicroseconds(),
+          ],
+        );
+        const events: NewEvent[] = [
+          telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: execution.status }),
+          messageEvent(row, message!),
+        ];
+        const statusChange: ThreadChanges =
+          execution.statusText !== undefined ? { statusText: execution.statusText } : {};
+        if (!isLast) {
+          const updated = await updateThread(tx, row.id, statusChange);
+          await appendEvents(tx, [
+            ...events,
+            ...(execution.statusText !== undefined ? [threadEvent(updated)] : []),
+          ]);
+          return null;
+        }
+        const executed = await executedCalls(tx, row.id, assistant);
+        const decision = evaluateStop(
+          { text: assistant.content ?? "", toolCalls: executed },
+          { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
+        );
+        if (
+          decision.kind === "turn_ended" &&
+          decision.responseText !== undefined &&
+          !(assistant.content ?? "").trim()
+        ) {
+          await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [
+            decision.responseText,
+            assistant.id,
+          ]);
+        }
+        await this.applyDecision(tx, row, row.execution, decision, active, undefined, events, statusChange);
+        return decision;
+      });
+      if (outcome)
+        return outcome.kind === "continue" || isSideSwitch(outcome, active) ? "continue" : "parked";
+    }
+    return "continue";
+  }
+
+  /** Moves the thread on after a step, in the step's last transaction. */
+  private async applyDecision(
+    tx: SqlExecutor,
+    row: ThreadRow,
+    execution: ExecutionState,
+    decision: StopDecision,
+    active: ActiveSide,
+    usage: ThreadChanges["usage"],
+    events: NewEvent[],
+    extra: ThreadChanges = {},
+  ): Promise<void> {
+    const base: ThreadChanges = { ...extra, execution, ...(usage ? { usage } : {}) };
+    const side = active.side;
+    if (decision.kind === "session_completed") {
+      return this.finish(
+        tx,
+        row,
+        { ...base, status: "completed", result: decision.result, stopReason: "Session completed" },
+        events,
+        side,
+      );
+    }
+    if (decision.kind === "session_failed") {
+      return this.finish(
+        tx,
+        row,
+        { ...base, status: "failed", failure: decision.failure, stopReason: "Session failed" },
+        events,
+        side,
+      );
+    }
+    if (decision.kind === "limit") {
+      return this.finish(tx, row, { ...base, status: "stopped", stopReason: decision.reason }, events, side);
+    }
+    if (decision.kind === "continue") {
+      if (execution.turnSteps >= MAX_STEPS_PER_TURN) {
+        const reason = `Maximum steps reached (${MAX_STEPS_PER_TURN})`;
+        return this.finish(tx, row, { ...base, status: "stopped", stopReason: reason }, events, side);
+      }
+      const updated = await updateThread(tx, row.id, { ...base, status: "running", runnable: true });
+      await appendEvents(tx, [...events, threadEvent(updated)]);
+      return;
+    }
+    // The side's turn ended.
+    const turns =
+      side === "a"
+        ? { ...execution, turnsA: execution.turnsA + 1 }
+        : { ...execution, turnsB: execution.turnsB + 1 };
+    const limit = sessionTurnLimitReason(turns.turnsA, turns.turnsB, active.agent.maxSessionTurns);
+    if (limit)
+      return this.finish(
+        tx,
+        row,
+        { ...base, execution: turns, status: "stopped", stopReason: limit },
+        events,
+        side,
+      );
+    if ((active.agent.type ?? "ai_human") === "ai_human") {
+      return this.finish(tx, row, { ...base, execution: turns, status: "idle", stopReason: null }, events);
+    }
+    const [{ next }] = (await tx.query<{ next: number }>(
+      "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
+      [row.id],
+    )) as [{ next: number }];
+    const switched: ExecutionState = {
+      ...turns,
+      currentSide: otherSide(side),
+      turnSteps: 0,
+      turnStartSeq: Number(next),
+    };
+    const updated = await updateThread(tx, row.id, {
+      ...base,
+      execution: switched,
+      status: "running",
+      runnable: true,
+    });
+    await appendEvents(tx, [...events, threadEvent(updated)]);
+  }
+
+  /** Parks the thread: applies the changes, releases the lease, stays runnable only if input waits. */
+  private async finish(
+    tx: SqlExecutor,
+    row: ThreadRow,
+    changes: ThreadChanges,
+    events: NewEvent[] = [],
+    side?: Side,
+  ): Promise<void> {
+    // A user stop parks queued input until the next human message (which marks the thread runnable).
+    const stoppedByUser = changes.userStopped ?? row.user_stopped;
+    const pending = !stoppedByUser && (await hasPendingInput(tx, row.id));
+    const updated = await updateThread(tx, row.id, { ...changes, runnable: pending, releaseLease: true });
+    const stopped =
+      changes.status &&
+      changes.status !== row.status &&
+      ["completed", "failed", "stopped"].includes(changes.status)
+        ? [
+            telemetryEvent(row, {
+              type: "stopped",
+              reason: changes.stopReason ?? changes.status,
+              side: side ?? null,
+            }),
+          ]
+        : [];
+    await appendEvents(tx, [...events, ...stopped, threadEvent(updated)]);
+  }
+}
+
+/** The model layer's message plus the last provider error it wraps, so users see the real cause. */
+function describeModelFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const details = (error as { details?: { lastError?: unknown } }).details;
+  return typeof details?.lastError === "string"
+    ? `${error.message} (last error: ${details.lastError})`
+    : error.message;
+}
+
+function isSideSwitch(decision: StopDecision, active: ActiveSide): boolean {
+  return decision.kind === "turn_ended" && (active.agent.type ?? "ai_human") === "dual_ai";
+}
+
+function countStep(execution: ExecutionState, side: Side): ExecutionState {
+  return {
+    ...execution,
+    stepCount: execution.stepCount + 1,
+    sideASteps: execution.sideASteps + (side === "a" ? 1 : 0),
+    sideBSteps: execution.sideBSteps + (side === "b" ? 1 : 0),
+    turnSteps: execution.turnSteps + 1,
+  };
+}
+
+/** The latest message of this side with tool calls that still lack results (after a crash or stop). */
+export function unansweredToolCalls(
+  history: readonly StoredMessage[],
+  side: Side,
+): { message: StoredMessage; calls: StoredToolCall[] } | null {
+  const own = history.filter(
+    (message) => message.side === side && message.role !== "tool" && message.depth === 0,
+  );
+  const last = own[own.length - 1];
+  if (!last?.tool_calls?.length) return null;
+  const answered = new Set(
+    history
+      .filter((message) => message.role === "tool" && message.seq > last.seq)
+      .map((message) => message.tool_call_id),
+  );
+  const calls = last.tool_calls.filter((call) => !answered.has(call.id));
+  return calls.length > 0 ? { message: last, calls } : null;
+}
+
+async function executedCalls(
+  tx: SqlExecutor,
+  threadId: string,
+  assistant: StoredMessage,
+): Promise<ExecutedToolCall[]> {
+  const results = await tx.query<{ tool_call_id: string; tool_status: "success" | "error" }>(
+    "SELECT tool_call_id, tool_status FROM messages WHERE thread_id = $1 AND role = 'tool' AND seq > $2",
+    [threadId, assistant.seq],
+  );
+  const status = new Map(results.map((result) => [result.tool_call_id, result.tool_status]));
+  return (assistant.tool_calls ?? []).map((call) => ({
+    id: call.id,
+    name: call.function.name,
+    args: safeJson(call.function.arguments),
+    status: status.get(call.id) ?? "error",
+  }));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
+  return {
+    rootId: row.root_id,
+    threadId: row.id,
+    type: "message",
+    data: { thread_id: row.id, message: toMessageView(message) },
+  };
+}
+
+export function threadEvent(row: ThreadRow): NewEvent {
+  return { rootId: row.root_id, threadId: row.id, type: "thread", data: toThreadView(row) };
+}
+
+function telemetryEvent(row: ThreadRow, data: Record<string, unknown>): NewEvent {
+  return {
+    rootId: row.root_id,
+    threadId: row.id,
+    type: "telemetry",
+    data: { thread_id: row.id, ...data, timestamp: nowMicroseconds() },
+  };
+}
+
+function telemetryEvents(row: ThreadRow, events: ModelTelemetry[]): NewEvent[] {
+  return events.map((event) => telemetryEvent(row, { ...event }));
+}

@@ -1,0 +1,127 @@
+// The tools one side offers its model: the prompt's tools entries plus the side's session-binding
+// tools (offered automatically, synthesized when no tool of that name is defined). Pure.
+import {
+  type BundleIndex,
+  type ClassifiedToolEntry,
+  classifyToolEntry,
+  type PromptDefinition,
+  type ResolvedSessionBinding,
+  type ResolvedSideConfig,
+  type ToolDefinition,
+} from "@/lib/spec";
+import type { ModelToolSpec } from "../models/types";
+import { BUILTIN_TOOL_SCHEMAS } from "./builtin-tools";
+
+export type CatalogEntry =
+  | {
+      kind: "binding";
+      name: string;
+      binding: ResolvedSessionBinding;
+      role: "sessionStop" | "sessionFail" | "sessionStatus";
+      tool?: ToolDefinition;
+    }
+  | { kind: "tool"; name: string; tool: ToolDefinition }
+  | { kind: "unsupported"; name: string; what: string };
+
+export interface ToolCatalog {
+  specs: ModelToolSpec[];
+  entries: ReadonlyMap<string, CatalogEntry>;
+}
+
+const EMPTY_OBJECT_SCHEMA = { type: "object", properties: {} };
+
+function bindingSchema(binding: ResolvedSessionBinding): Record<string, unknown> {
+  const properties: Record<string, unknown> = {
+    [binding.messageProperty]: { type: "string", description: "The message to report." },
+  };
+  if (binding.attachmentsProperty) {
+    properties[binding.attachmentsProperty] = {
+      type: "array",
+      items: { type: "string" },
+      description: "Paths of files in this thread's filesystem to hand over.",
+    };
+  }
+  return { type: "object", properties, required: [binding.messageProperty] };
+}
+
+function bindingDescription(role: "sessionStop" | "sessionFail" | "sessionStatus"): string {
+  if (role === "sessionStop") return "Finish this session successfully and report the result.";
+  if (role === "sessionFail") return "End this session as failed and report why.";
+  return "Publish a short status update without ending the session.";
+}
+
+function toolSchema(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.kind === "builtin") return BUILTIN_TOOL_SCHEMAS[tool.builtin];
+  return (tool.args as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA;
+}
+
+function describeUnsupported(entry: ClassifiedToolEntry): string {
+  if (entry.kind === "prompt") return "sub-prompt tools";
+  if (entry.kind === "subagent") return "subagent tools";
+  if (entry.kind === "handoff") return "handoff tools";
+  return "this kind of tool";
+}
+
+export function buildToolCatalog(
+  prompt: PromptDefinition,
+  side: ResolvedSideConfig,
+  index: BundleIndex,
+): ToolCatalog {
+  const entries = new Map<string, CatalogEntry>();
+  const specs: ModelToolSpec[] = [];
+  const add = (entry: CatalogEntry, spec: ModelToolSpec) => {
+    if (entries.has(entry.name)) return;
+    entries.set(entry.name, entry);
+    specs.push(spec);
+  };
+  const bindings = [
+    ["sessionStop", side.sessionStop],
+    ["sessionFail", side.sessionFail],
+    ["sessionStatus", side.sessionStatus],
+  ] as const;
+  const bindingByName = new Map(
+    bindings.flatMap(([role, binding]) => (binding ? [[binding.name, { role, binding }] as const] : [])),
+  );
+
+  for (const raw of prompt.tools ?? []) {
+    const entry = classifyToolEntry(raw, index, prompt.name);
+    const binding = bindingByName.get(entry.name);
+    if (binding) continue; // offered below with binding semantics
+    if (entry.kind === "tool") {
+      add(
+        { kind: "tool", name: entry.name, tool: entry.tool },
+        {
+          name: entry.name,
+          description: entry.tool.description,
+          inputSchema: toolSchema(entry.tool),
+        },
+      );
+    } else if (entry.kind === "prompt" || entry.kind === "subagent" || entry.kind === "handoff") {
+      const description =
+        entry.kind === "prompt"
+          ? entry.prompt.toolDescription
+          : (entry.agent.toolDescription ?? entry.agent.description ?? entry.name);
+      add(
+        { kind: "unsupported", name: entry.name, what: describeUnsupported(entry) },
+        {
+          name: entry.name,
+          description,
+          inputSchema: EMPTY_OBJECT_SCHEMA,
+        },
+      );
+    }
+  }
+  for (const [role, binding] of bindings) {
+    if (!binding) continue;
+    const defined = index.tools.get(binding.name)?.definition;
+    add(
+      { kind: "binding", name: binding.name, binding, role, ...(defined ? { tool: defined } : {}) },
+      {
+        name: binding.name,
+        description: defined?.description ?? bindingDescription(role),
+        inputSchema: defined ? toolSchema(defined) : bindingSchema(binding),
+      },
+    );
+  }
+  return { specs, entries };
+}

@@ -1,0 +1,194 @@
+// Runs one tool call and turns any outcome — success, invalid arguments, unknown tool, exception —
+// into a tool result; nothing here may crash the step loop (spec runtime §5.2). Result texts follow
+// the reference runtime's templates.
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import {
+  deleteThreadFile,
+  grepThreadFiles,
+  listThreadFiles,
+  readThreadFile,
+  writeThreadFile,
+} from "../threads/file-store";
+import { BuiltinArgs } from "./builtin-tools";
+import type { StoredToolCall } from "./messages";
+import { bindingMessage } from "./stop-rules";
+import type { CatalogEntry, ToolCatalog } from "./tool-catalog";
+
+export interface ToolExecution {
+  status: "success" | "error";
+  /** The stored tool message content. */
+  content: string;
+  args: unknown;
+  /** Set by a sessionStatus call: the thread's new status text. */
+  statusText?: string;
+}
+
+export interface ToolExecutionContext {
+  threadId: string;
+  db: SqlExecutor;
+  catalog: ToolCatalog;
+  abortSignal?: AbortSignal;
+}
+
+export function successContent(result: string): string {
+  return result.trim() || "Tool executed successfully";
+}
+
+export function errorContent(error: string): string {
+  return `Failed to execute tool: ${error.trim() || "Tool execution failed"}`;
+}
+
+export function notAvailableMessage(name: string): string {
+  return `Tool "${name}" is not available for this prompt. You can only use tools that were explicitly configured for this prompt.`;
+}
+
+function parseArguments(call: StoredToolCall): { ok: true; args: unknown } | { ok: false; error: string } {
+  try {
+    const args = call.function.arguments.trim() === "" ? {} : JSON.parse(call.function.arguments);
+    if (args === null || typeof args !== "object" || Array.isArray(args)) {
+      return { ok: false, error: "Tool argument validation failed: [root] arguments must be a JSON object" };
+    }
+    return { ok: true, args };
+  } catch (error) {
+    return {
+      ok: false,
+      error: `Tool argument validation failed: [root] invalid JSON (${(error as Error).message})`,
+    };
+  }
+}
+
+export async function executeToolCall(
+  call: StoredToolCall,
+  context: ToolExecutionContext,
+): Promise<ToolExecution> {
+  const parsed = parseArguments(call);
+  const entry = context.catalog.entries.get(call.function.name);
+  if (!entry)
+    return {
+      status: "error",
+      content: errorContent(notAvailableMessage(call.function.name)),
+      args: parsed.ok ? parsed.args : call.function.arguments,
+    };
+  if (!parsed.ok)
+    return { status: "error", content: errorContent(parsed.error), args: call.function.arguments };
+  try {
+    return await run(entry, parsed.args, context);
+  } catch (error) {
+    return {
+      status: "error",
+      content: errorContent(error instanceof Error ? error.message : String(error)),
+      args: parsed.args,
+    };
+  }
+}
+
+async function run(
+  entry: CatalogEntry,
+  args: unknown,
+  context: ToolExecutionContext,
+): Promise<ToolExecution> {
+  if (entry.kind === "unsupported") {
+    return {
+      status: "error",
+      content: errorContent(
+        `"${entry.name}" uses ${entry.what}, which this Tandem runtime does not run yet.`,
+      ),
+      args,
+    };
+  }
+  if (entry.kind === "binding") {
+    if (entry.tool) {
+      const underlying = await run({ kind: "tool", name: entry.name, tool: entry.tool }, args, context);
+      if (underlying.status === "error") return underlying;
+    }
+    const message = bindingMessage(entry.binding, args);
+    if (entry.role === "sessionStatus") {
+      return {
+        status: "success",
+        content: successContent(message ? `Status updated: ${message}` : "Status updated"),
+        args,
+        statusText: message,
+      };
+    }
+    return {
+      status: "success",
+      content: successContent(entry.role === "sessionStop" ? "Session completed" : "Session ended as failed"),
+      args,
+    };
+  }
+  const tool = entry.tool;
+  if (tool.kind === "builtin") return { ...(await runBuiltin(tool.builtin, args, context)), args };
+  return {
+    status: "error",
+    content: errorContent(`${tool.kind} tools are not run by this Tandem runtime yet.`),
+    args,
+  };
+}
+
+function validation(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return `Tool argument validation failed: ${error.issues
+    .map((issue) => `[${issue.path.map(String).join(".") || "root"}] ${issue.message}`)
+    .join("; ")}`;
+}
+
+async function runBuiltin(
+  builtin: keyof typeof BuiltinArgs,
+  args: unknown,
+  { db, threadId }: ToolExecutionContext,
+): Promise<Omit<ToolExecution, "args">> {
+  const schema = BuiltinArgs[builtin];
+  const parsed = schema.safeParse(args);
+  if (!parsed.success) return { status: "error", content: errorContent(validation(parsed.error)) };
+  const input = parsed.data as Record<string, string | undefined>;
+  switch (builtin) {
+    case "fs_write": {
+      const record = await writeThreadFile(
+        db,
+        threadId,
+        input.path ?? "",
+        Buffer.from(input.content ?? "", "utf8"),
+        input.mimeType ?? "text/plain",
+      );
+      return { status: "success", content: successContent(`Wrote ${record.size} bytes to ${record.path}`) };
+    }
+    case "fs_read": {
+      const file = await readThreadFile(db, threadId, input.path ?? "");
+      if (!file) return { status: "error", content: errorContent(`No file at ${input.path}`) };
+      return { status: "success", content: successContent(Buffer.from(file.data).toString("utf8")) };
+    }
+    case "fs_list": {
+      const entries = await listThreadFiles(db, threadId, input.path ?? "/");
+      return {
+        status: "success",
+        content: successContent(
+          entries.length === 0
+            ? "(empty)"
+            : entries
+                .map((entry) =>
+                  entry.isDirectory ? `${entry.path}/` : `${entry.path} (${entry.size} bytes)`,
+                )
+                .join("\n"),
+        ),
+      };
+    }
+    case "fs_delete": {
+      const deleted = await deleteThreadFile(db, threadId, input.path ?? "");
+      return deleted
+        ? { status: "success", content: successContent(`Deleted ${input.path}`) }
+        : { status: "error", content: errorContent(`No file at ${input.path}`) };
+    }
+    case "fs_grep": {
+      const hits = await grepThreadFiles(db, threadId, input.pattern ?? "");
+      return {
+        status: "success",
+        content: successContent(
+          hits.length === 0
+            ? "No matches"
+            : hits
+                .flatMap((hit) => hit.matches.map((line, i) => `${hit.path}:${hit.lineNumbers[i]}: ${line}`))
+                .join("\n"),
+        ),
+      };
+    }
+  }
+}

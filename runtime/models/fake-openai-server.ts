@@ -1,0 +1,142 @@
+// Test support: a local OpenAI chat-completions server (SSE `chat.completion.chunk`s) that records what it received.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+
+const ChatRequestSchema = z.looseObject({
+  model: z.string(),
+  messages: z.array(z.looseObject({ role: z.string() })),
+  tools: z.array(z.looseObject({ type: z.string() })).optional(),
+  stream: z.boolean().optional(),
+});
+export type RecordedChatRequest = z.infer<typeof ChatRequestSchema> & {
+  path: string;
+  authorization?: string;
+};
+
+export type FakeReply = { status: number; body: unknown } | { chunks: unknown[]; pauseMs?: number };
+export type FakeResponder = (request: RecordedChatRequest, index: number) => FakeReply;
+
+export interface FakeOpenAIServer {
+  baseURL: string;
+  requests: RecordedChatRequest[];
+  close(): Promise<void>;
+}
+
+export interface FakeUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens?: number;
+}
+
+function chunk(model: string, delta: Record<string, unknown>, finishReason: string | null = null) {
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+}
+
+function usageChunk(model: string, usage: FakeUsage) {
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion.chunk",
+    created: 1_700_000_000,
+    model,
+    choices: [],
+    usage: {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+    },
+  };
+}
+
+export function textReply(model: string, pieces: string[], usage: FakeUsage): FakeReply {
+  return {
+    chunks: [
+      chunk(model, { role: "assistant", content: "" }),
+      ...pieces.map((piece) => chunk(model, { content: piece })),
+      chunk(model, {}, "stop"),
+      usageChunk(model, usage),
+    ],
+  };
+}
+
+export function toolCallReply(
+  model: string,
+  call: { id: string; name: string; argumentFragments: string[] },
+  usage: FakeUsage,
+): FakeReply {
+  const [first = "", ...rest] = call.argumentFragments;
+  return {
+    chunks: [
+      chunk(model, {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { index: 0, id: call.id, type: "function", function: { name: call.name, arguments: first } },
+        ],
+      }),
+      ...rest.map((fragment) =>
+        chunk(model, { tool_calls: [{ index: 0, function: { arguments: fragment } }] }),
+      ),
+      chunk(model, {}, "tool_calls"),
+      usageChunk(model, usage),
+    ],
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of request) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString("utf8");
+}
+
+async function writeReply(response: ServerResponse, reply: FakeReply): Promise<void> {
+  if ("status" in reply) {
+    response.writeHead(reply.status, { "content-type": "application/json" });
+    response.end(JSON.stringify(reply.body));
+    return;
+  }
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const item of reply.chunks) {
+    response.write(`data: ${JSON.stringify(item)}\n\n`);
+    // Separate network writes, so the client really receives a stream of pieces.
+    await new Promise((resolve) => setTimeout(resolve, reply.pauseMs ?? 2));
+    if (response.destroyed) return;
+  }
+  response.end("data: [DONE]\n\n");
+}
+
+export async function startFakeOpenAIServer(respond: FakeResponder): Promise<FakeOpenAIServer> {
+  const requests: RecordedChatRequest[] = [];
+  const server = createServer((request, response) => {
+    void (async () => {
+      const parsed = ChatRequestSchema.safeParse(JSON.parse(await readBody(request)));
+      if (!request.url?.endsWith("/chat/completions") || !parsed.success) {
+        response.writeHead(404, { "content-type": "application/json" });
+        response.end(JSON.stringify({ error: { message: `unexpected request to ${request.url}` } }));
+        return;
+      }
+      const recorded: RecordedChatRequest = { ...parsed.data, path: request.url };
+      if (request.headers.authorization) recorded.authorization = request.headers.authorization;
+      requests.push(recorded);
+      await writeReply(response, respond(recorded, requests.length - 1));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

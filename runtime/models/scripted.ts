@@ -1,0 +1,88 @@
+// The scripted model provider (API.md "The scripted model provider"): deterministic answers from a model's `script`.
+import type { ModelDefinition, ScriptStep } from "@/lib/spec";
+import { abortableSleep } from "./abortable-sleep";
+import { ModelProviderError } from "./errors";
+import { interpolateDeep, interpolateText, messageText, placeholdersFor } from "./scripted-interpolation";
+import type { ModelCallRequest, ModelMessage, ModelToolCall, ModelUsage, ProviderAnswer } from "./types";
+
+export const SCRIPT_EXHAUSTED_TEXT = "(script exhausted)";
+
+/** A delayed answer streams its text in this many pieces (fewer for very short texts). */
+const DELAYED_TEXT_CHUNKS = 4;
+const CHARACTERS_PER_TOKEN = 4;
+
+/** The step answering call number `index` (counting from 0); past the end, the exhausted answer. */
+export function scriptStepAt(definition: Pick<ModelDefinition, "script">, index: number): ScriptStep {
+  return definition.script?.[index] ?? { text: SCRIPT_EXHAUSTED_TEXT };
+}
+
+/** Ids are derived from the call index and the position in the step, so a replayed call yields the same ids. */
+export function scriptedToolCallId(callIndex: number, position: number): string {
+  return `call_${callIndex}_${position}`;
+}
+
+/** Usage as a real provider would report it, at roughly four characters per token. */
+export function estimateScriptedUsage(
+  messages: ModelMessage[],
+  text: string,
+  toolCalls: ModelToolCall[],
+): ModelUsage {
+  const inputCharacters = messages.reduce((total, message) => total + messageText(message).length, 0);
+  const outputCharacters = text.length + (toolCalls.length > 0 ? JSON.stringify(toolCalls).length : 0);
+  return {
+    inputTokens: Math.ceil(inputCharacters / CHARACTERS_PER_TOKEN),
+    outputTokens: Math.ceil(outputCharacters / CHARACTERS_PER_TOKEN),
+    cachedInputTokens: 0,
+  };
+}
+
+/** Splits text into up to `count` consecutive pieces of near-equal length (whole code points). */
+export function splitIntoChunks(text: string, count: number): string[] {
+  const characters = Array.from(text);
+  const pieces = Math.max(1, Math.min(count, characters.length));
+  const size = Math.ceil(characters.length / pieces);
+  const chunks: string[] = [];
+  for (let start = 0; start < characters.length; start += size) {
+    chunks.push(characters.slice(start, start + size).join(""));
+  }
+  return chunks;
+}
+
+export async function callScriptedModel(
+  definition: ModelDefinition,
+  request: ModelCallRequest,
+): Promise<ProviderAnswer> {
+  const callIndex = request.scriptedCallIndex ?? 0;
+  const step = scriptStepAt(definition, callIndex);
+  const placeholders = placeholdersFor(request.messages);
+  if (step.error !== undefined) {
+    // A failing step streams nothing: a failed attempt must not leave partial text behind.
+    if (step.delayMs) await abortableSleep(step.delayMs, request.abortSignal);
+    throw new ModelProviderError(definition.name, step.error, { scripted: true, callIndex });
+  }
+
+  const text = step.text === undefined ? "" : interpolateText(step.text, placeholders);
+  await streamText(text, step.delayMs ?? 0, request);
+
+  const toolCalls: ModelToolCall[] = (step.toolCalls ?? []).map((call, position) => ({
+    id: scriptedToolCallId(callIndex, position),
+    name: call.name,
+    args: interpolateDeep(call.args, placeholders),
+  }));
+  return { text, toolCalls, usage: estimateScriptedUsage(request.messages, text, toolCalls) };
+}
+
+/** Emits the text through onTextDelta: at once without a delay, otherwise in pieces spread over the delay. */
+async function streamText(text: string, delayMs: number, request: ModelCallRequest): Promise<void> {
+  if (delayMs <= 0) {
+    if (text !== "") request.onTextDelta?.(text);
+    return;
+  }
+  const chunks = text === "" ? [] : splitIntoChunks(text, DELAYED_TEXT_CHUNKS);
+  const pause = delayMs / Math.max(1, chunks.length);
+  if (chunks.length === 0) await abortableSleep(delayMs, request.abortSignal);
+  for (const chunk of chunks) {
+    await abortableSleep(pause, request.abortSignal);
+    request.onTextDelta?.(chunk);
+  }
+}

@@ -1,0 +1,117 @@
+// Messages of a thread: insert (under the thread's row lock, so sequence numbers never collide),
+// read in order, and the API shape (the spec's message model; tool_calls JSON-encoded as in the spec).
+import { randomUUID } from "node:crypto";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "../engine/messages";
+import { nowMicroseconds } from "./thread-row";
+
+export interface NewMessage {
+  role: StoredMessage["role"];
+  side: Side | null;
+  content: string | null;
+  name?: string | null;
+  tool_calls?: StoredToolCall[] | null;
+  tool_call_id?: string | null;
+  tool_status?: "success" | "error" | null;
+  parent_id?: string | null;
+  depth?: number;
+  silent?: boolean;
+  metadata?: Record<string, unknown>;
+  subagent_id?: string | null;
+  attachments?: AttachmentRef[];
+  prompt?: string | null;
+  id?: string;
+}
+
+const MESSAGE_COLUMNS = `id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status, parent_id, depth,
+  silent, metadata, subagent_id, attachments, prompt, created_at`;
+
+function toStoredMessage(raw: Record<string, unknown>): StoredMessage {
+  const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+  return {
+    ...(raw as unknown as StoredMessage),
+    seq: Number(raw.seq),
+    tool_calls: (json(raw.tool_calls) ?? null) as StoredToolCall[] | null,
+    metadata: (json(raw.metadata) ?? {}) as Record<string, unknown>,
+    attachments: (json(raw.attachments) ?? []) as AttachmentRef[],
+    created_at: Number(raw.created_at),
+  };
+}
+
+/** Inserts messages in order. The caller holds the thread's row lock (see lockThread). */
+export async function insertMessages(
+  tx: SqlExecutor,
+  threadId: string,
+  messages: NewMessage[],
+): Promise<StoredMessage[]> {
+  if (messages.length === 0) return [];
+  const [{ next }] = (await tx.query<{ next: number }>(
+    "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
+    [threadId],
+  )) as [{ next: number }];
+  const stored: StoredMessage[] = [];
+  let seq = Number(next);
+  for (const message of messages) {
+    const createdAt = nowMicroseconds();
+    const rows = await tx.query(
+      `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+         parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb, $9, $10, $11, $12, $13, $14::text::jsonb, $15, $16::text::jsonb, $17, $18)
+       RETURNING ${MESSAGE_COLUMNS}`,
+      [
+        message.id ?? randomUUID(),
+        threadId,
+        seq,
+        message.role,
+        message.side,
+        message.content,
+        message.name ?? null,
+        message.tool_calls ? JSON.stringify(message.tool_calls) : null,
+        message.tool_call_id ?? null,
+        message.tool_status ?? null,
+        message.parent_id ?? null,
+        message.depth ?? 0,
+        message.silent ?? false,
+        JSON.stringify(message.metadata ?? {}),
+        message.subagent_id ?? null,
+        JSON.stringify(message.attachments ?? []),
+        message.prompt ?? null,
+        createdAt,
+      ],
+    );
+    stored.push(toStoredMessage(rows[0] as Record<string, unknown>));
+    seq += 1;
+  }
+  return stored;
+}
+
+export async function readMessages(
+  db: SqlExecutor,
+  threadId: string,
+  options: { includeSilent?: boolean; limit?: number; offset?: number; maxDepth?: number } = {},
+): Promise<{ messages: StoredMessage[]; total: number }> {
+  const conditions = ["thread_id = $1"];
+  if (!options.includeSilent) conditions.push("silent = false");
+  if (options.maxDepth !== undefined)
+    conditions.push(`depth <= ${Math.max(0, Math.floor(options.maxDepth))}`);
+  const where = conditions.join(" AND ");
+  const [{ total }] = (await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM messages WHERE ${where}`,
+    [threadId],
+  )) as [{ total: number }];
+  const limit = options.limit ?? 1_000_000;
+  const rows = await db.query(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${where} ORDER BY seq LIMIT $2 OFFSET $3`,
+    [threadId, limit, options.offset ?? 0],
+  );
+  return { messages: rows.map((row) => toStoredMessage(row as Record<string, unknown>)), total };
+}
+
+export interface MessageView extends Omit<StoredMessage, "tool_calls" | "prompt"> {
+  tool_calls: string | null;
+}
+
+export function toMessageView(message: StoredMessage): MessageView {
+  const { prompt: _prompt, tool_calls, ...rest } = message;
+  return { ...rest, tool_calls: tool_calls ? JSON.stringify(tool_calls) : null };
+}

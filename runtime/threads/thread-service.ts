@@ -1,0 +1,367 @@
+// Threads through the API: create (pinned to the project's current version), post messages (into
+// the durable inbox; the answer comes after the commit), read, list, stop and terminate.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Database } from "@/lib/db/database";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { initialExecutionState } from "../engine/messages";
+import { messageEvent, threadEvent, unansweredToolCalls } from "../engine/step-runner";
+import { ConflictError, InvalidInputError, NotFoundError, TandemError } from "../errors";
+import { appendEvents } from "../events/event-log";
+import { isUuid } from "../projects/project-service";
+import { ABORT_CHANNEL } from "../scheduler/scheduler";
+import type { DefinitionsCache } from "./definitions";
+import { enqueue } from "./inbox";
+import { insertMessages, readMessages, toMessageView } from "./message-store";
+import { type ThreadRow, type ThreadView, toThreadView } from "./thread-row";
+import { findThread, insertThread, lockThread, updateThread } from "./thread-store";
+
+export class ThreadTerminatedError extends TandemError {
+  constructor(threadId: string, terminatedAt: number) {
+    super(
+      "terminated",
+      "thread_terminated",
+      `Thread ${threadId} is terminated (terminated_at=${terminatedAt}); it accepts no new work.`,
+    );
+  }
+}
+
+export const STOPPED_BY_USER = "Execution stopped by user";
+
+export interface CreateThreadInput {
+  projectId: string;
+  agentName: string;
+  message?: string;
+  initialMessages?: { role: "user" | "assistant"; content: string; silent?: boolean }[];
+  env?: Record<string, string>;
+  name?: string;
+}
+
+export class ThreadService {
+  constructor(
+    private readonly database: Database,
+    private readonly definitions: DefinitionsCache,
+    private readonly abortLocally: (threadId: string) => void = () => {},
+  ) {}
+
+  private get sql() {
+    return this.database.sql;
+  }
+
+  async create(
+    input: CreateThreadInput,
+  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView }> {
+    if (!isUuid(input.projectId)) throw new NotFoundError("Project", input.projectId);
+    const projects = await this.sql.query<{ current_version: number }>(
+      "SELECT current_version FROM projects WHERE id = $1",
+      [input.projectId],
+    );
+    const project = projects[0];
+    if (!project) throw new NotFoundError("Project", input.projectId);
+    const version = Number(project.current_version);
+    const definitions = await this.definitions.load(input.projectId, version);
+    const agent = definitions?.index.agents.get(input.agentName)?.definition;
+    if (!definitions || !agent) throw new NotFoundError("Agent", input.agentName);
+    const unusable = await this.sql.query<{ diagnostics: unknown }>(
+      "SELECT diagnostics FROM project_versions WHERE project_id = $1 AND version = $2",
+      [input.projectId, version],
+    );
+    const diagnostics = parseJson(unusable[0]?.diagnostics) as
+      | { severity: string; path: string; message: string }[]
+      | undefined;
+    const errors = (diagnostics ?? []).filter((diagnostic) => diagnostic.severity === "error");
+    if (errors.length > 0) {
+      throw new ConflictError(
+        `Version ${version} of this project has ${errors.length} definition error(s), so it cannot run. First: ${errors[0]!.path}: ${errors[0]!.message}`,
+        { diagnostics: errors },
+        "definitions_have_errors",
+      );
+    }
+    const inputs = [
+      ...(input.initialMessages ?? []),
+      ...(input.message !== undefined ? [{ role: "user" as const, content: input.message }] : []),
+    ];
+    const id = randomUUID();
+    const thread = await this.sql.transaction(async (tx) => {
+      const row = await insertThread(tx, {
+        id,
+        projectId: input.projectId,
+        projectVersion: version,
+        agentName: agent.name,
+        parentId: null,
+        rootId: id,
+        depth: 0,
+        name: input.name ?? null,
+        status: inputs.length > 0 ? "queued" : "idle",
+        execution: initialExecutionState(),
+        env: input.env ?? {},
+      });
+      for (const message of inputs) {
+        await enqueue(tx, id, {
+          role: message.role,
+          content: message.content,
+          attachments: [],
+          silent: "silent" in message ? (message.silent ?? false) : false,
+          metadata: {},
+          fromHuman: message.role === "user",
+          messageId: randomUUID(),
+        });
+      }
+      await appendEvents(tx, [threadEvent(row)]);
+      return row;
+    });
+    return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
+  }
+
+  async get(id: string): Promise<ThreadView> {
+    return toThreadView(await this.require(id));
+  }
+
+  async list(filter: { projectId?: string; parentId?: string; limit: number; offset: number }) {
+    const conditions: string[] = [];
+    const values: unknown[] = [];
+    if (filter.projectId) {
+      if (!isUuid(filter.projectId)) return { threads: [], total: 0, hasMore: false };
+      values.push(filter.projectId);
+      conditions.push(`project_id = $${values.length}`);
+    }
+    if (filter.parentId) {
+      if (!isUuid(filter.parentId)) return { threads: [], total: 0, hasMore: false };
+      values.push(filter.parentId);
+      conditions.push(`parent_id = $${values.length}`);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+    const [{ total }] = (await this.sql.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM threads ${where}`,
+      values as never[],
+    )) as [{ total: number }];
+    const rows = await this.sql.query<Record<string, unknown>>(
+      `SELECT id FROM threads ${where} ORDER BY created_at DESC, id LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      [...values, filter.limit, filter.offset] as never[],
+    );
+    const threads: ThreadView[] = [];
+    for (const row of rows) {
+      const thread = await findThread(this.sql, String(row.id));
+      if (thread) threads.push(toThreadView(thread));
+    }
+    return { threads, total: Number(total), hasMore: filter.offset + threads.length < Number(total) };
+  }
+
+  async messages(id: string, options: { includeSilent: boolean; limit?: number; offset?: number }) {
+    await this.require(id);
+    const { messages, total } = await readMessages(this.sql, id, options);
+    return {
+      messages: messages.map(toMessageView),
+      total,
+      hasMore: (options.offset ?? 0) + messages.length < total,
+    };
+  }
+
+  async postMessage(id: string, input: { content: string; silent?: boolean; role?: "user" | "assistant" }) {
+    if (input.content.trim() === "")
+      throw new InvalidInputError("Message content is required.", { field: "content" });
+    const messageId = randomUUID();
+    return this.sql.transaction(async (tx) => {
+      const row = await this.lockExisting(tx, id);
+      if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
+      const item = await enqueue(tx, id, {
+        role: input.role ?? "user",
+        content: input.content,
+        attachments: [],
+        silent: input.silent ?? false,
+        metadata: {},
+        fromHuman: (input.role ?? "user") === "user",
+        messageId,
+      });
+      if (row.status !== "running") {
+        const updated = await updateThread(tx, id, { status: "queued" });
+        await appendEvents(tx, [threadEvent(updated)]);
+      }
+      return { status: "queued" as const, queueId: item?.id ?? null, messageId };
+    });
+  }
+
+  /** User stop: abort the run in flight, answer its open tool calls, keep the thread usable. */
+  async stop(id: string): Promise<{ status: "stopped"; message: string; thread: ThreadView }> {
+    const thread = await this.sql.transaction(async (tx) => {
+      const row = await this.lockExisting(tx, id);
+      if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
+      const history = (await readMessages(tx, id, { includeSilent: true, maxDepth: 0 })).messages;
+      const stopMessages = (["a", "b"] as const).flatMap((side) => {
+        const open = unansweredToolCalls(history, side);
+        return (open?.calls ?? []).map((call) => ({
+          role: "tool" as const,
+          side,
+          content: STOPPED_BY_USER,
+          name: call.function.name,
+          tool_call_id: call.id,
+          tool_status: "error" as const,
+        }));
+      });
+      const inserted = await insertMessages(tx, id, [
+        ...stopMessages,
+        { role: "system", side: null, content: STOPPED_BY_USER, silent: true },
+      ]);
+      const updated = await updateThread(tx, id, {
+        userStopped: true,
+        status: "stopped",
+        stopReason: "Stopped by user",
+        runnable: false,
+        releaseLease: true,
+      });
+      await appendEvents(tx, [
+        ...inserted.map((message) => messageEvent(updated, message)),
+        {
+          rootId: updated.root_id,
+          threadId: id,
+          type: "telemetry",
+          data: {
+            thread_id: id,
+            type: "stopped",
+            reason: "Stopped by user",
+            side: null,
+            timestamp: Date.now() * 1000,
+          },
+        },
+        threadEvent(updated),
+      ]);
+      await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, id]);
+      return updated;
+    });
+    this.abortLocally(id);
+    return { status: "stopped", message: "Thread execution stopped", thread: toThreadView(thread) };
+  }
+
+  /** Spec terminate(): permanent; aborts in-flight work and rejects new work, for the whole subtree. */
+  async terminate(id: string): Promise<{ status: "terminated"; terminated: string[]; thread: ThreadView }> {
+    const result = await this.sql.transaction(async (tx) => {
+      await this.lockExisting(tx, id);
+      const subtree = await tx.query<{ id: string }>(
+        `WITH RECURSIVE subtree AS (
+           SELECT id FROM threads WHERE id = $1
+           UNION ALL SELECT t.id FROM threads t JOIN subtree s ON t.parent_id = s.id
+         ) SELECT id FROM subtree`,
+        [id],
+      );
+      const now = Date.now() * 1000;
+      const terminated: string[] = [];
+      const events = [];
+      let root: ThreadRow | null = null;
+      // Lock every row first and append events last, so no lock is taken while the event lock is held.
+      for (const { id: member } of subtree) {
+        const row = await lockThread(tx, member);
+        if (!row) continue;
+        if (row.terminated_at === null) {
+          const updated = await updateThread(tx, member, {
+            terminatedAt: now,
+            status: "terminated",
+            runnable: false,
+            releaseLease: true,
+            stopReason: "Terminated",
+          });
+          events.push(threadEvent(updated));
+          terminated.push(member);
+          if (member === id) root = updated;
+        } else if (member === id) {
+          root = row;
+        }
+      }
+      await appendEvents(tx, events);
+      for (const member of terminated) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, member]);
+      return { terminated, root: root! };
+    });
+    for (const member of result.terminated) this.abortLocally(member);
+    return { status: "terminated", terminated: result.terminated, thread: toThreadView(result.root) };
+  }
+
+  async logs(id: string) {
+    await this.require(id);
+    const modelCalls = await this.sql.query<Record<string, unknown>>(
+      `SELECT id, side, model_name, answered_by, provider_model_id, request, response, error, input_tokens, output_tokens,
+              cost_usd, latency_ms, created_at
+       FROM model_calls WHERE thread_id = $1 ORDER BY created_at, id`,
+      [id],
+    );
+    const toolCalls = await this.sql.query<Record<string, unknown>>(
+      `SELECT id, tool_call_id, name, args, status, result, started_at, finished_at
+       FROM tool_runs WHERE thread_id = $1 ORDER BY started_at, id`,
+      [id],
+    );
+    return {
+      model_calls: modelCalls.map((row) => ({
+        ...row,
+        request: parseJson(row.request),
+        response: parseJson(row.response),
+        cost_usd: Number(row.cost_usd),
+        created_at: Number(row.created_at),
+      })),
+      tool_calls: toolCalls.map((row) => ({
+        ...row,
+        args: parseJson(row.args),
+        started_at: Number(row.started_at),
+        finished_at: row.finished_at === null ? null : Number(row.finished_at),
+        duration_ms:
+          row.finished_at === null ? null : (Number(row.finished_at) - Number(row.started_at)) / 1000,
+      })),
+    };
+  }
+
+  async tree(id: string) {
+    const root = await this.require(id);
+    const rows = await this.sql.query<{ id: string }>(
+      `WITH RECURSIVE subtree AS (
+         SELECT id, 0 AS level FROM threads WHERE id = $1
+         UNION ALL SELECT t.id, s.level + 1 FROM threads t JOIN subtree s ON t.parent_id = s.id
+       ) SELECT id FROM subtree ORDER BY level`,
+      [root.id],
+    );
+    type TreeNode = {
+      id: string;
+      agent_id: string;
+      name: string | null;
+      status: string;
+      blocking: boolean | null;
+      resumable: boolean | null;
+      parent_id: string | null;
+      depth: number;
+      usage: ThreadView["usage"];
+      children: TreeNode[];
+    };
+    const nodes = new Map<string, TreeNode>();
+    for (const { id: member } of rows) {
+      const row = await findThread(this.sql, member);
+      if (!row) continue;
+      const node: TreeNode = {
+        id: row.id,
+        agent_id: row.agent_name,
+        name: row.name,
+        status: row.status,
+        blocking: null,
+        resumable: null,
+        parent_id: row.parent_id,
+        depth: row.depth,
+        usage: toThreadView(row).usage,
+        children: [],
+      };
+      nodes.set(row.id, node);
+      if (row.parent_id) nodes.get(row.parent_id)?.children.push(node);
+    }
+    return { root: nodes.get(root.id)! };
+  }
+
+  async require(id: string): Promise<ThreadRow> {
+    const row = isUuid(id) ? await findThread(this.sql, id) : null;
+    if (!row) throw new NotFoundError("Thread", id);
+    return row;
+  }
+
+  private async lockExisting(tx: SqlExecutor, id: string): Promise<ThreadRow> {
+    const row = isUuid(id) ? await lockThread(tx, id) : null;
+    if (!row) throw new NotFoundError("Thread", id);
+    return row;
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}

@@ -1,0 +1,130 @@
+// Thread rows: insert, read, lock and update. Every change to a thread's state happens in a
+// transaction that first locks its row (`lockThread`), which serialises writers across processes.
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { ExecutionState } from "../engine/messages";
+import {
+  nowMicroseconds,
+  THREAD_COLUMNS,
+  type ThreadRow,
+  type ThreadStatus,
+  toThreadRow,
+} from "./thread-row";
+
+export const WORK_CHANNEL = "tandem_work";
+
+export interface NewThread {
+  id: string;
+  projectId: string;
+  projectVersion: number;
+  agentName: string;
+  parentId: string | null;
+  rootId: string;
+  depth: number;
+  name: string | null;
+  status: ThreadStatus;
+  execution: ExecutionState;
+  env: Record<string, string>;
+  scopedEnv?: Record<string, string>;
+}
+
+export async function insertThread(tx: SqlExecutor, thread: NewThread): Promise<ThreadRow> {
+  const now = nowMicroseconds();
+  const rows = await tx.query<Record<string, unknown>>(
+    `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
+       execution, env, scoped_env, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::jsonb, $11::text::jsonb, $12::text::jsonb, $13, $13)
+     RETURNING ${THREAD_COLUMNS}`,
+    [
+      thread.id,
+      thread.projectId,
+      thread.projectVersion,
+      thread.agentName,
+      thread.parentId,
+      thread.rootId,
+      thread.depth,
+      thread.name,
+      thread.status,
+      JSON.stringify(thread.execution),
+      JSON.stringify(thread.env),
+      JSON.stringify(thread.scopedEnv ?? {}),
+      now,
+    ],
+  );
+  return toThreadRow(rows[0] as Record<string, unknown>);
+}
+
+export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ? toThreadRow(rows[0]) : null;
+}
+
+export async function lockThread(tx: SqlExecutor, id: string): Promise<ThreadRow | null> {
+  const rows = await tx.query<Record<string, unknown>>(
+    `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0] ? toThreadRow(rows[0]) : null;
+}
+
+export interface ThreadChanges {
+  status?: ThreadStatus;
+  statusText?: string | null;
+  execution?: ExecutionState;
+  agentName?: string;
+  result?: string | null;
+  failure?: string | null;
+  stopReason?: string | null;
+  runnable?: boolean;
+  userStopped?: boolean;
+  terminatedAt?: number;
+  usage?: { inputTokens: number; outputTokens: number; costUsd: number };
+  releaseLease?: boolean;
+}
+
+const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">, string> = {
+  status: "status",
+  statusText: "status_text",
+  execution: "execution",
+  agentName: "agent_name",
+  result: "result",
+  failure: "failure",
+  stopReason: "stop_reason",
+  runnable: "runnable",
+  userStopped: "user_stopped",
+  terminatedAt: "terminated_at",
+};
+
+export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadChanges): Promise<ThreadRow> {
+  const sets: string[] = [];
+  const values: unknown[] = [id];
+  for (const [key, column] of Object.entries(COLUMN_FOR) as [keyof typeof COLUMN_FOR, string][]) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    values.push(key === "execution" ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${values.length}${key === "execution" ? "::text::jsonb" : ""}`);
+  }
+  if (changes.usage) {
+    values.push(changes.usage.inputTokens, changes.usage.outputTokens, changes.usage.costUsd);
+    const n = values.length;
+    sets.push(
+      `input_tokens = input_tokens + $${n - 2}`,
+      `output_tokens = output_tokens + $${n - 1}`,
+      `cost_usd = cost_usd + $${n}`,
+    );
+  }
+  if (changes.releaseLease) sets.push("lease_owner = NULL", "lease_expires_at = NULL");
+  values.push(nowMicroseconds());
+  sets.push(`updated_at = $${values.length}`);
+  const rows = await tx.query<Record<string, unknown>>(
+    `UPDATE threads SET ${sets.join(", ")} WHERE id = $1 RETURNING ${THREAD_COLUMNS}`,
+    values as never[],
+  );
+  return toThreadRow(rows[0] as Record<string, unknown>);
+}
+
+export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
+  await tx.query("SELECT pg_notify($1, $2)", [WORK_CHANNEL, threadId]);
+}

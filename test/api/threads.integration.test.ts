@@ -1,0 +1,422 @@
+// The runtime through the thread routes of API.md: real HTTP, the built server, a real database,
+// scripted models. Each test builds the bundle it needs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIsolatedDatabaseConfig } from "../database";
+import { requestJson } from "../http";
+import { startTestServer, type TestServer } from "../server";
+
+type Message = {
+  id: string;
+  seq: number;
+  role: string;
+  side: string | null;
+  content: string | null;
+  name: string | null;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_status: string | null;
+  silent: boolean;
+  created_at: number;
+};
+type Thread = {
+  id: string;
+  status: string;
+  result: string | null;
+  failure: string | null;
+  stop_reason: string | null;
+  status_text: string | null;
+  terminated: number | null;
+  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+};
+
+let server: TestServer;
+let dropDatabase: () => Promise<void>;
+
+beforeAll(async () => {
+  const database = await createIsolatedDatabaseConfig();
+  dropDatabase = database.drop;
+  server = await startTestServer(database.env);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await dropDatabase?.();
+});
+
+const api = <Body = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+  requestJson<Body>(server.baseUrl, method, path, body);
+
+function chatBundle(
+  script: unknown[],
+  extra: { tools?: unknown[]; promptTools?: unknown[]; side?: Record<string, unknown> } = {},
+) {
+  return {
+    agents: [{ name: "assistant", sideA: { prompt: "assistant_chat", ...extra.side } }],
+    prompts: [
+      {
+        name: "assistant_chat",
+        toolDescription: "Chats",
+        prompt: "You are helpful.",
+        model: "demo",
+        includeChat: true,
+        ...(extra.promptTools ? { tools: extra.promptTools } : {}),
+      },
+    ],
+    models: [
+      { name: "demo", provider: "scripted", model: "scripted", inputPrice: 1, outputPrice: 2, script },
+    ],
+    tools: extra.tools ?? [],
+  };
+}
+
+async function projectWith(definitions: unknown): Promise<string> {
+  const created = await api<{ id: string }>("POST", "/api/projects", { name: `p${Date.now()}`, definitions });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
+async function startThread(projectId: string, agent: string, message?: string): Promise<string> {
+  const created = await api<{ threadId: string; agent_id: string }>("POST", "/api/threads", {
+    project_id: projectId,
+    agent_id: agent,
+    ...(message !== undefined ? { message } : {}),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.agent_id).toBe(agent);
+  return created.body.threadId;
+}
+
+async function waitFor(threadId: string, statuses: string[], timeoutMs = 20_000): Promise<Thread> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Thread | undefined;
+  while (Date.now() < deadline) {
+    const response = await api<{ thread: Thread }>("GET", `/api/threads/${threadId}`);
+    last = response.body.thread;
+    if (statuses.includes(last.status)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`thread ${threadId} did not reach ${statuses.join("/")}; last: ${JSON.stringify(last)}`);
+}
+
+async function messagesOf(threadId: string, includeSilent = false): Promise<Message[]> {
+  const response = await api<{ messages: Message[]; total: number }>(
+    "GET",
+    `/api/threads/${threadId}/messages${includeSilent ? "?includeSilent=true" : ""}`,
+  );
+  expect(response.status).toBe(200);
+  return response.body.messages;
+}
+
+describe("ai_human conversations", () => {
+  it("answers each human message in turn, parks idle between turns, and records usage and cost", async () => {
+    const projectId = await projectWith(
+      chatBundle([{ text: "Hello, you said: {{input}}" }, { text: "Second answer" }]),
+    );
+    const threadId = await startThread(projectId, "assistant", "Hi there");
+    const idle = await waitFor(threadId, ["idle"]);
+    expect(idle.usage.input_tokens).toBeGreaterThan(0);
+    expect(idle.usage.cost_usd).toBeGreaterThan(0);
+    expect((await messagesOf(threadId)).map((m) => [m.role, m.content])).toEqual([
+      ["user", "Hi there"],
+      ["assistant", "Hello, you said: Hi there"],
+    ]);
+
+    const posted = await api<{ status: string; messageId: string; queueId: string }>(
+      "POST",
+      `/api/threads/${threadId}/messages`,
+      {
+        content: "And again",
+      },
+    );
+    expect(posted.status).toBe(202);
+    expect(posted.body.status).toBe("queued");
+    await waitFor(threadId, ["idle"]);
+    const messages = await messagesOf(threadId);
+    expect(messages.map((m) => m.content)).toEqual([
+      "Hi there",
+      "Hello, you said: Hi there",
+      "And again",
+      "Second answer",
+    ]);
+    expect(messages.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    expect(messages[2]!.id).toBe(posted.body.messageId);
+    for (const message of messages) expect(message.created_at).toBeGreaterThan(1_000_000_000_000_000);
+  });
+
+  it("runs tools in order, feeds results back, and turns tool failures into error results", async () => {
+    const bundle = chatBundle(
+      [
+        {
+          toolCalls: [
+            { name: "write_note", args: { path: "/notes.md", content: "remember {{input}}" } },
+            { name: "no_such_tool", args: {} },
+            { name: "read_note", args: { path: "/notes.md" } },
+          ],
+        },
+        { text: "The note says: {{tool_result}}" },
+      ],
+      {
+        tools: [
+          { name: "write_note", description: "Writes a note", kind: "builtin", builtin: "fs_write" },
+          { name: "read_note", description: "Reads a note", kind: "builtin", builtin: "fs_read" },
+        ],
+        promptTools: ["write_note", "read_note"],
+      },
+    );
+    const threadId = await startThread(await projectWith(bundle), "assistant", "milk");
+    await waitFor(threadId, ["idle"]);
+    const messages = await messagesOf(threadId);
+    expect(messages.map((m) => [m.role, m.name, m.tool_status])).toEqual([
+      ["user", null, null],
+      ["assistant", null, null],
+      ["tool", "write_note", "success"],
+      ["tool", "no_such_tool", "error"],
+      ["tool", "read_note", "success"],
+      ["assistant", null, null],
+    ]);
+    const calls = JSON.parse(messages[1]!.tool_calls!) as { id: string; function: { name: string } }[];
+    expect(calls.map((call) => call.function.name)).toEqual(["write_note", "no_such_tool", "read_note"]);
+    expect(messages.slice(2, 5).map((m) => m.tool_call_id)).toEqual(calls.map((call) => call.id));
+    expect(messages[3]!.content).toBe(
+      'Failed to execute tool: Tool "no_such_tool" is not available for this prompt. You can only use tools that were explicitly configured for this prompt.',
+    );
+    expect(messages[5]!.content).toBe("The note says: remember milk");
+  });
+
+  it("rejects an empty reply with the spec's error and lets the model try again", async () => {
+    const threadId = await startThread(
+      await projectWith(chatBundle([{ text: "" }, { text: "Sorry, here I am" }])),
+      "assistant",
+      "hello?",
+    );
+    await waitFor(threadId, ["idle"]);
+    const messages = await messagesOf(threadId);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(messages[2]).toMatchObject({
+      name: "invalid_assistant_response",
+      tool_status: "error",
+      content:
+        "Failed to execute tool: You must reply. Empty response was rejected. Return non-empty content, call a tool, or include attachments.",
+    });
+    expect(messages[3]!.content).toBe("Sorry, here I am");
+  });
+
+  it("stops cleanly with a reason at maxSteps", async () => {
+    const bundle = chatBundle(
+      [
+        { text: "one", toolCalls: [{ name: "list", args: {} }] },
+        { text: "two", toolCalls: [{ name: "list", args: {} }] },
+      ],
+      {
+        tools: [{ name: "list", description: "Lists files", kind: "builtin", builtin: "fs_list" }],
+        promptTools: ["list"],
+        side: { maxSteps: 2 },
+      },
+    );
+    const threadId = await startThread(await projectWith(bundle), "assistant", "loop");
+    const stopped = await waitFor(threadId, ["stopped"]);
+    expect(stopped.stop_reason).toBe("Side a reached max steps (2)");
+    expect(stopped.failure).toBeNull();
+  });
+
+  it("completes the session through a sessionStop binding the runtime synthesizes", async () => {
+    const bundle = chatBundle([{ toolCalls: [{ name: "finish", args: { message: "all done" } }] }], {
+      side: { sessionStop: "finish" },
+    });
+    const threadId = await startThread(await projectWith(bundle), "assistant", "wrap up");
+    const done = await waitFor(threadId, ["completed"]);
+    expect(done.result).toBe("all done");
+  });
+
+  it("fails the thread with the provider's error after retries when every model fails", async () => {
+    const threadId = await startThread(
+      await projectWith(chatBundle([{ error: "simulated outage" }])),
+      "assistant",
+      "hi",
+    );
+    const failed = await waitFor(threadId, ["failed"], 30_000);
+    expect(failed.failure).toContain("simulated outage");
+    const logs = await api<{ model_calls: { error: string | null }[] }>(
+      "GET",
+      `/api/threads/${threadId}/logs`,
+    );
+    expect(logs.body.model_calls.at(-1)?.error).toContain("All retry attempts exhausted");
+  }, 40_000);
+});
+
+describe("dual_ai conversations", () => {
+  const assetBundle = (reviewerScript: unknown[]) => ({
+    agents: [
+      {
+        name: "asset_subagent",
+        type: "dual_ai",
+        maxSessionTurns: 3,
+        exposeAsTool: true,
+        toolDescription: "Generate and QA assets.",
+        sideA: { label: "Worker", prompt: "asset_worker", stopOnResponse: true },
+        sideB: {
+          label: "Reviewer",
+          prompt: "asset_reviewer",
+          stopOnResponse: true,
+          sessionStop: { name: "approve_asset", messageProperty: "summary" },
+          sessionStatus: { name: "update_asset_status", messageProperty: "status" },
+        },
+      },
+    ],
+    prompts: [
+      {
+        name: "asset_worker",
+        toolDescription: "w",
+        prompt: "Make assets.",
+        model: "worker_model",
+        includeChat: true,
+      },
+      {
+        name: "asset_reviewer",
+        toolDescription: "r",
+        prompt: "Review assets.",
+        model: "reviewer_model",
+        includeChat: true,
+        tools: ["approve_asset", "update_asset_status"],
+      },
+    ],
+    models: [
+      {
+        name: "worker_model",
+        provider: "scripted",
+        model: "s",
+        script: [{ text: "Draft of {{input}}" }, { text: "Fixed draft" }],
+      },
+      { name: "reviewer_model", provider: "scripted", model: "s", script: reviewerScript },
+    ],
+    tools: [],
+  });
+
+  it("alternates sides with each seeing its own perspective, and completes via sessionStop", async () => {
+    // The reviewer publishes a status, asks for a fix (a response ends its turn), then approves.
+    const bundle = assetBundle([
+      { toolCalls: [{ name: "update_asset_status", args: { status: "reviewing: {{input}}" } }] },
+      { text: "Please fix the shadow" },
+      { toolCalls: [{ name: "approve_asset", args: { summary: "Approved: {{input}}" } }] },
+    ]);
+    const threadId = await startThread(await projectWith(bundle), "asset_subagent", "a tree sprite");
+    const done = await waitFor(threadId, ["completed"]);
+    expect(done.result).toBe("Approved: Fixed draft");
+    expect(done.status_text).toBe("reviewing: Draft of a tree sprite");
+    const messages = await messagesOf(threadId);
+    expect(messages.map((m) => [m.side, m.role, m.content ?? m.name])).toEqual([
+      [null, "user", "a tree sprite"],
+      ["a", "assistant", "Draft of a tree sprite"],
+      ["b", "user", ""],
+      ["b", "tool", "Status updated: reviewing: Draft of a tree sprite"],
+      ["b", "user", "Please fix the shadow"],
+      ["a", "assistant", "Fixed draft"],
+      ["b", "user", ""],
+      ["b", "tool", "Session completed"],
+    ]);
+  });
+
+  it("stops at maxSessionTurns", async () => {
+    const bundle = assetBundle([{ text: "more" }, { text: "more" }, { text: "more" }, { text: "more" }]);
+    bundle.agents[0]!.maxSessionTurns = 2;
+    const threadId = await startThread(await projectWith(bundle), "asset_subagent", "x");
+    const stopped = await waitFor(threadId, ["stopped"]);
+    expect(stopped.stop_reason).toBe("Reached max session turns (2 exchanges)");
+    const sides = (await messagesOf(threadId)).map((m) => m.side);
+    expect(sides).toEqual([null, "a", "b", "a", "b"]);
+  });
+});
+
+describe("stop and terminate", () => {
+  it("a user stop aborts the run, answers open calls, and the next message resumes", async () => {
+    const projectId = await projectWith(
+      chatBundle([{ text: "slow", delayMs: 2_000 }, { text: "back again" }]),
+    );
+    const threadId = await startThread(projectId, "assistant", "take your time");
+    await waitFor(threadId, ["running"]);
+    const stop = await api<{ status: string }>("POST", `/api/threads/${threadId}/stop`);
+    expect(stop.status).toBe(200);
+    expect(stop.body.status).toBe("stopped");
+    const stopped = await waitFor(threadId, ["stopped"]);
+    expect(stopped.stop_reason).toBe("Stopped by user");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const silent = await messagesOf(threadId, true);
+    expect(silent.map((m) => [m.role, m.content])).toEqual([
+      ["user", "take your time"],
+      ["system", "Execution stopped by user"],
+    ]);
+    await api("POST", `/api/threads/${threadId}/messages`, { content: "now?" });
+    await waitFor(threadId, ["idle"]);
+    // The aborted call never completed, so the script's first entry answers now.
+    expect((await messagesOf(threadId)).map((m) => m.content)).toEqual(["take your time", "now?", "slow"]);
+  }, 30_000);
+
+  it("terminate is permanent: new messages get 423", async () => {
+    const threadId = await startThread(await projectWith(chatBundle([{ text: "hi" }])), "assistant", "hello");
+    await waitFor(threadId, ["idle"]);
+    const terminated = await api<{ status: string; terminated: string[] }>(
+      "POST",
+      `/api/threads/${threadId}/terminate`,
+    );
+    expect(terminated.status).toBe(200);
+    expect(terminated.body.terminated).toEqual([threadId]);
+    const thread = await waitFor(threadId, ["terminated"]);
+    expect(thread.terminated).toBeGreaterThan(0);
+    const refused = await api<{ code: string }>("POST", `/api/threads/${threadId}/messages`, {
+      content: "still there?",
+    });
+    expect(refused.status).toBe(423);
+    expect(refused.body.code).toBe("thread_terminated");
+  });
+});
+
+describe("thread API input", () => {
+  it("answers 404 for unknown projects, agents and threads, and 400 for bad bodies", async () => {
+    const projectId = await projectWith(chatBundle([{ text: "hi" }]));
+    expect((await api("POST", "/api/threads", { project_id: projectId, agent_id: "ghost" })).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await api("POST", "/api/threads", {
+          project_id: "8f0c7f7e-0000-4000-8000-000000000000",
+          agent_id: "assistant",
+        })
+      ).status,
+    ).toBe(404);
+    expect((await api("POST", "/api/threads", { agent_id: "assistant" })).status).toBe(400);
+    expect((await api("GET", "/api/threads/not-a-thread")).status).toBe(404);
+    expect(
+      (await api("POST", "/api/threads/8f0c7f7e-0000-4000-8000-000000000000/messages", { content: "x" }))
+        .status,
+    ).toBe(404);
+    const threadId = await startThread(projectId, "assistant");
+    expect((await api("POST", `/api/threads/${threadId}/messages`, { content: 7 })).status).toBe(400);
+    expect((await api("POST", `/api/threads/${threadId}/messages`, { content: "  " })).status).toBe(400);
+    expect((await api("GET", `/api/threads/${threadId}/messages?limit=zero`)).status).toBe(400);
+  });
+
+  it("lists threads of a project with paging", async () => {
+    const projectId = await projectWith(chatBundle([{ text: "hi" }]));
+    const ids = [
+      await startThread(projectId, "assistant"),
+      await startThread(projectId, "assistant"),
+      await startThread(projectId, "assistant"),
+    ];
+    const page = await api<{ threads: { id: string }[]; total: number; hasMore: boolean }>(
+      "GET",
+      `/api/threads?project_id=${projectId}&limit=2`,
+    );
+    expect(page.body.total).toBe(3);
+    expect(page.body.hasMore).toBe(true);
+    expect(page.body.threads).toHaveLength(2);
+    const rest = await api<{ threads: { id: string }[]; hasMore: boolean }>(
+      "GET",
+      `/api/threads?project_id=${projectId}&limit=2&offset=2`,
+    );
+    expect(rest.body.hasMore).toBe(false);
+    expect(new Set([...page.body.threads, ...rest.body.threads].map((thread) => thread.id))).toEqual(
+      new Set(ids),
+    );
+  });
+});
