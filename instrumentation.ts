@@ -1,8 +1,8 @@
-// Next.js start-up hook: the app server runs the thread scheduler in-process unless
-// TANDEM_SCHEDULER=off (e.g. when dedicated `npm run worker` processes do the work).
+// Next.js start-up hook: on the Node.js runtime, start Tandem's server process lifecycle
+// (in-process scheduler, graceful shutdown). See runtime/lifecycle.ts.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.TANDEM_SCHEDULER === "off") return;
-  const { getRuntime } = await import("./runtime/runtime");
-  const runtime = await getRuntime();
-  await runtime.scheduler.start();
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { startServerProcess } = await import("./runtime/lifecycle");
+    await startServerProcess();
+  }
 }

@@ -49,7 +49,13 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
     const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
     const spawned = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
       cwd: ROOT,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...env },
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        NEXT_MANUAL_SIG_HANDLE: "true",
+        NODE_ENV: "production",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = spawned;

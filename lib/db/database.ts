@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import postgres from "postgres";
-import { type DatabaseConfig, resolveDatabaseConfig } from "./config";
+import { type DatabaseConfig, describeDatabase, resolveDatabaseConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import {
@@ -71,10 +71,23 @@ async function openPGlite(config: Extract<DatabaseConfig, { kind: "pglite" }>): 
     sql: sqlClientFromPGlite(pglite),
     notifications: notificationBusFromPGlite(pglite),
     async close() {
+      // PGlite runs one query at a time: this barrier waits for everything already queued, since
+      // closing with work in flight can leave the folder unopenable.
+      await pglite.query("SELECT 1").catch(() => {});
       await prisma.$disconnect().catch(() => {});
       await pglite.close();
     },
   };
+}
+
+async function openProcessDatabase(): Promise<Database> {
+  const config = resolveDatabaseConfig(process.env);
+  const started = Date.now();
+  const database = await openDatabase(config);
+  console.log(
+    `[tandem] database ready: ${describeDatabase(config)} (${Date.now() - started} ms, pid ${process.pid})`,
+  );
+  return database;
 }
 
 type DatabaseGlobal = typeof globalThis & { __tandemDatabase?: Promise<Database> };
@@ -85,7 +98,7 @@ type DatabaseGlobal = typeof globalThis & { __tandemDatabase?: Promise<Database>
  */
 export function getDatabase(): Promise<Database> {
   const holder = globalThis as DatabaseGlobal;
-  holder.__tandemDatabase ??= openDatabase(resolveDatabaseConfig(process.env)).catch((error: unknown) => {
+  holder.__tandemDatabase ??= openProcessDatabase().catch((error: unknown) => {
     holder.__tandemDatabase = undefined;
     throw error;
   });

@@ -21,7 +21,7 @@ import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions
 import { drainInbox, hasPendingInput } from "../threads/inbox";
 import { insertMessages, readMessages, toMessageView } from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow, toThreadView } from "../threads/thread-row";
-import { lockThread, type ThreadChanges, updateThread } from "../threads/thread-store";
+import { findThread, lockThread, type ThreadChanges, updateThread } from "../threads/thread-store";
 import { assembleContext } from "./context";
 import {
   type ExecutionState,
@@ -106,7 +106,12 @@ export class StepRunner {
   }
 
   private async step(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
-    const started = await this.guarded(threadId, (tx, row) => this.startStep(tx, row), {
+    // Definitions are read before any transaction: on PGlite (one connection) a query outside the
+    // open transaction would wait for it forever.
+    const current = await findThread(this.db, threadId);
+    if (!current) return "terminated";
+    const definitions = await this.deps.definitions.load(current.project_id, current.project_version);
+    const started = await this.guarded(threadId, (tx, row) => this.startStep(tx, row, definitions), {
       allowUserStopped: true,
     });
     if (started.kind === "parked") return "parked";
@@ -220,6 +225,7 @@ export class StepRunner {
   private async startStep(
     tx: SqlExecutor,
     row: ThreadRow,
+    definitions: LoadedDefinitions | null,
   ): Promise<{ kind: "parked" } | { kind: "run"; row: ThreadRow }> {
     if (row.user_stopped) {
       const human = await tx.query(
@@ -231,7 +237,6 @@ export class StepRunner {
         return { kind: "parked" };
       }
     }
-    const definitions = await this.deps.definitions.load(row.project_id, row.project_version);
     const agent = definitions?.index.agents.get(row.agent_name)?.definition;
     const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
     const items = await drainInbox(tx, row.id);

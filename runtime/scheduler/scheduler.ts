@@ -163,9 +163,10 @@ export class Scheduler {
       await new Promise((resolve) => setTimeout(resolve, 500));
     } finally {
       clearInterval(renewal);
-      this.running.delete(threadId);
-      // Parked threads released their lease in their last commit; anything else is handed back.
+      // Parked threads released their lease in their last commit; anything else is handed back
+      // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
+      this.running.delete(threadId);
       this.wake();
     }
   }
