@@ -133,7 +133,8 @@ export class StepRunner {
 
     if (abortSignal.aborted) return "aborted";
     const options = resolvePromptOptions(prompt);
-    const env = { ...(active.agent.env ?? {}), ...(prompt.env ?? {}), ...row.env };
+    // Resolution order of the reference runtime: thread, then agent, then prompt (first hit wins).
+    const env = { ...(prompt.env ?? {}), ...(active.agent.env ?? {}), ...row.env };
     const system = renderPromptContent({
       prompt,
       findPrompt: (name) => active.definitions.index.prompts.get(name)?.definition,
@@ -473,6 +474,7 @@ export class StepRunner {
             tool_call_id: call.id,
             tool_status: execution.status,
             prompt: active.sideConfig.prompt,
+            ...(execution.metadata ? { metadata: execution.metadata } : {}),
           },
         ]);
         await tx.query(
@@ -520,6 +522,11 @@ export class StepRunner {
             assistant.id,
           ]);
         }
+        const handoff = executed.filter((call) => call.status === "success" && call.handoffTo).at(-1);
+        if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
+          await this.applyHandoff(tx, row, handoff, catalog, events, statusChange);
+          return { kind: "continue" } as const;
+        }
         await this.applyDecision(tx, row, row.execution, decision, active, undefined, events, statusChange);
         return decision;
       });
@@ -527,6 +534,67 @@ export class StepRunner {
         return outcome.kind === "continue" || isSideSwitch(outcome, active) ? "continue" : "parked";
     }
     return "continue";
+  }
+
+  /**
+   * Handoff (spec notes §2.5): after the step's tools ran, the thread's agent becomes the target,
+   * history is kept, side A of the new agent takes the next step; a configured
+   * initUserMessageProperty becomes a real user message built from the call's arguments.
+   */
+  private async applyHandoff(
+    tx: SqlExecutor,
+    row: ThreadRow,
+    handoff: ExecutedCallRecord,
+    catalog: ToolCatalog,
+    events: NewEvent[],
+    extra: ThreadChanges,
+  ): Promise<void> {
+    const target = handoff.handoffTo ?? handoff.name;
+    const entry = catalog.entries.get(handoff.name);
+    const config = entry?.kind === "handoff" ? entry.config : undefined;
+    const [{ next }] = (await tx.query<{ next: number }>(
+      "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
+      [row.id],
+    )) as [{ next: number }];
+    const initProperty = config?.initUserMessageProperty;
+    const initValue =
+      initProperty && handoff.args && typeof handoff.args === "object"
+        ? (handoff.args as Record<string, unknown>)[initProperty]
+        : undefined;
+    const initMessages =
+      initValue === undefined || initValue === null
+        ? []
+        : await insertMessages(tx, row.id, [
+            {
+              role: "user",
+              side: "b",
+              content: typeof initValue === "string" ? initValue : JSON.stringify(initValue),
+            },
+          ]);
+    const execution: ExecutionState = {
+      ...row.execution,
+      currentSide: "a",
+      turnSteps: 0,
+      turnStartSeq: Number(next),
+    };
+    const updated = await updateThread(tx, row.id, {
+      ...extra,
+      agentName: target,
+      execution,
+      status: "running",
+      runnable: true,
+    });
+    const agent = entry?.kind === "handoff" ? entry.agent : undefined;
+    await appendEvents(tx, [
+      ...events,
+      telemetryEvent(row, {
+        type: "agent_handoff",
+        new_agent_id: target,
+        new_agent_title: agent?.title ?? null,
+      }),
+      ...initMessages.map((message) => messageEvent(updated, message)),
+      threadEvent(updated),
+    ]);
   }
 
   /** Moves the thread on after a step, in the step's last transaction. */
@@ -678,22 +746,38 @@ export function unansweredToolCalls(
   return calls.length > 0 ? { message: last, calls } : null;
 }
 
+interface ExecutedCallRecord extends ExecutedToolCall {
+  /** The agent a successful handoff call transferred the thread to. */
+  handoffTo?: string;
+}
+
 async function executedCalls(
   tx: SqlExecutor,
   threadId: string,
   assistant: StoredMessage,
-): Promise<ExecutedToolCall[]> {
-  const results = await tx.query<{ tool_call_id: string; tool_status: "success" | "error" }>(
-    "SELECT tool_call_id, tool_status FROM messages WHERE thread_id = $1 AND role = 'tool' AND seq > $2",
+): Promise<ExecutedCallRecord[]> {
+  const results = await tx.query<{
+    tool_call_id: string;
+    tool_status: "success" | "error";
+    metadata: unknown;
+  }>(
+    "SELECT tool_call_id, tool_status, metadata FROM messages WHERE thread_id = $1 AND role = 'tool' AND seq > $2",
     [threadId, assistant.seq],
   );
-  const status = new Map(results.map((result) => [result.tool_call_id, result.tool_status]));
-  return (assistant.tool_calls ?? []).map((call) => ({
-    id: call.id,
-    name: call.function.name,
-    args: safeJson(call.function.arguments),
-    status: status.get(call.id) ?? "error",
-  }));
+  const byId = new Map(results.map((result) => [result.tool_call_id, result]));
+  return (assistant.tool_calls ?? []).map((call) => {
+    const result = byId.get(call.id);
+    const metadata = (
+      typeof result?.metadata === "string" ? JSON.parse(result.metadata) : result?.metadata
+    ) as { handoff?: { agent?: string } } | undefined;
+    return {
+      id: call.id,
+      name: call.function.name,
+      args: safeJson(call.function.arguments),
+      status: result?.tool_status ?? "error",
+      ...(metadata?.handoff?.agent ? { handoffTo: metadata.handoff.agent } : {}),
+    };
+  });
 }
 
 function safeJson(text: string): unknown {

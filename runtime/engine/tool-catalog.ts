@@ -1,10 +1,12 @@
 // The tools one side offers its model: the prompt's tools entries plus the side's session-binding
 // tools (offered automatically, synthesized when no tool of that name is defined). Pure.
 import {
+  type AgentDefinition,
   type BundleIndex,
   type ClassifiedToolEntry,
   classifyToolEntry,
   type PromptDefinition,
+  type PromptToolEntryObject,
   type ResolvedSessionBinding,
   type ResolvedSideConfig,
   type ToolDefinition,
@@ -21,6 +23,7 @@ export type CatalogEntry =
       tool?: ToolDefinition;
     }
   | { kind: "tool"; name: string; tool: ToolDefinition }
+  | { kind: "handoff"; name: string; agent: AgentDefinition; config: PromptToolEntryObject }
   | { kind: "unsupported"; name: string; what: string };
 
 export interface ToolCatalog {
@@ -96,7 +99,22 @@ export function buildToolCatalog(
           inputSchema: toolSchema(entry.tool),
         },
       );
-    } else if (entry.kind === "prompt" || entry.kind === "subagent" || entry.kind === "handoff") {
+    } else if (entry.kind === "handoff") {
+      // The tool's arguments are the target's side-A prompt requiredSchema (spec notes §2.5).
+      const targetPrompt = index.prompts.get(entry.agent.sideA.prompt)?.definition;
+      add(
+        { kind: "handoff", name: entry.name, agent: entry.agent, config: entry.config },
+        {
+          name: entry.name,
+          description:
+            entry.agent.toolDescription ??
+            entry.agent.description ??
+            `Hand the conversation to ${entry.name}.`,
+          inputSchema:
+            (targetPrompt?.requiredSchema as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA,
+        },
+      );
+    } else if (entry.kind === "prompt" || entry.kind === "subagent") {
       const description =
         entry.kind === "prompt"
           ? entry.prompt.toolDescription

@@ -10,6 +10,7 @@ import {
   writeThreadFile,
 } from "../threads/file-store";
 import { BuiltinArgs } from "./builtin-tools";
+import { runHttpTool } from "./http-tool";
 import type { StoredToolCall } from "./messages";
 import { bindingMessage } from "./stop-rules";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog";
@@ -21,7 +22,11 @@ export interface ToolExecution {
   args: unknown;
   /** Set by a sessionStatus call: the thread's new status text. */
   statusText?: string;
+  /** Stored on the tool message; a handoff records its target here so a resumed step still applies it. */
+  metadata?: Record<string, unknown>;
 }
+
+export const HANDOFF_COMPLETE = "Handoff complete";
 
 export interface ToolExecutionContext {
   threadId: string;
@@ -96,6 +101,17 @@ async function run(
       args,
     };
   }
+  if (entry.kind === "handoff") {
+    if (entry.agent.exposeAsTool !== true) {
+      return { status: "error", content: errorContent(`Agent tool not found: ${entry.name}`), args };
+    }
+    return {
+      status: "success",
+      content: HANDOFF_COMPLETE,
+      args,
+      metadata: { handoff: { agent: entry.agent.name } },
+    };
+  }
   if (entry.kind === "binding") {
     if (entry.tool) {
       const underlying = await run({ kind: "tool", name: entry.name, tool: entry.tool }, args, context);
@@ -118,6 +134,14 @@ async function run(
   }
   const tool = entry.tool;
   if (tool.kind === "builtin") return { ...(await runBuiltin(tool.builtin, args, context)), args };
+  if (tool.kind === "http") {
+    const result = await runHttpTool(tool, (args ?? {}) as Record<string, unknown>, {
+      ...(context.abortSignal ? { abortSignal: context.abortSignal } : {}),
+    });
+    return result.status === "success"
+      ? { status: "success", content: successContent(result.text), args }
+      : { status: "error", content: errorContent(result.text), args };
+  }
   return {
     status: "error",
     content: errorContent(`${tool.kind} tools are not run by this Tandem runtime yet.`),

@@ -1,6 +1,8 @@
 // The real model-provider path end to end: a thread whose model is `openai-compatible`, served by a
 // local OpenAI-compatible HTTP server started here (streaming text and a streamed tool call). The
 // API key comes from the server's environment by name and never shows up in logs or messages.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   type FakeOpenAIServer,
@@ -33,7 +35,12 @@ beforeAll(async () => {
   );
   const database = await createIsolatedDatabaseConfig();
   dropDatabase = database.drop;
-  server = await startTestServer({ ...database.env, LOCAL_LLM_KEY: SECRET });
+  server = await startTestServer({
+    ...database.env,
+    LOCAL_LLM_KEY: SECRET,
+    WEATHER_TOKEN: "weather-secret-99",
+    TANDEM_HTTP_TOOLS_ALLOW_PRIVATE: "1",
+  });
 });
 
 afterAll(async () => {
@@ -130,4 +137,90 @@ it("runs a conversation through an OpenAI-compatible provider with streamed tool
   const logs = await requestJson(server.baseUrl, "GET", `/api/threads/${threadId}/logs`);
   const everything = JSON.stringify([logs.body, body]) + server.output();
   expect(everything).not.toContain(SECRET);
+});
+
+it("calls an HTTP tool with a header secret from the environment and feeds the answer back", async () => {
+  const received: { url: string; authorization: string | undefined }[] = [];
+  const weather = createServer((request, response) => {
+    received.push({ url: request.url ?? "", authorization: request.headers.authorization });
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ city: "Oslo", celsius: 4 }));
+  });
+  await new Promise<void>((resolve) => weather.listen(0, "127.0.0.1", resolve));
+  const port = (weather.address() as AddressInfo).port;
+  try {
+    const definitions = {
+      agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
+      prompts: [
+        {
+          name: "assistant_chat",
+          toolDescription: "c",
+          prompt: "Weather.",
+          model: "demo",
+          includeChat: true,
+          tools: ["weather"],
+        },
+      ],
+      models: [
+        {
+          name: "demo",
+          provider: "scripted",
+          model: "s",
+          script: [
+            { toolCalls: [{ name: "weather", args: { city: "Oslo", units: "metric" } }] },
+            { text: "It is {{tool_result}}" },
+          ],
+        },
+      ],
+      tools: [
+        {
+          name: "weather",
+          description: "Current weather",
+          kind: "http",
+          method: "GET",
+          url: `http://127.0.0.1:${port}/weather/{city}`,
+          headers: { Authorization: { env: "WEATHER_TOKEN", prefix: "Token " } },
+          args: {
+            type: "object",
+            properties: { city: { type: "string" }, units: { type: "string" } },
+            required: ["city"],
+          },
+        },
+      ],
+    };
+    const project = await requestJson<{ id: string }>(server.baseUrl, "POST", "/api/projects", {
+      name: "http",
+      definitions,
+    });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    const created = await requestJson<{ threadId: string }>(server.baseUrl, "POST", "/api/threads", {
+      project_id: project.body.id,
+      agent_id: "assistant",
+      message: "weather?",
+    });
+    let status = "";
+    for (let attempt = 0; attempt < 200 && status !== "idle"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (
+        await requestJson<{ thread: { status: string } }>(
+          server.baseUrl,
+          "GET",
+          `/api/threads/${created.body.threadId}`,
+        )
+      ).body.thread.status;
+    }
+    expect(received).toEqual([
+      { url: "/weather/Oslo?units=metric", authorization: "Token weather-secret-99" },
+    ]);
+    const { body } = await requestJson<{ messages: { role: string; content: string }[] }>(
+      server.baseUrl,
+      "GET",
+      `/api/threads/${created.body.threadId}/messages`,
+    );
+    expect(body.messages.at(-1)?.content).toBe('It is {"city":"Oslo","celsius":4}');
+    const logs = await requestJson(server.baseUrl, "GET", `/api/threads/${created.body.threadId}/logs`);
+    expect(JSON.stringify([logs.body, body])).not.toContain("weather-secret-99");
+  } finally {
+    await new Promise((resolve) => weather.close(resolve));
+  }
 });

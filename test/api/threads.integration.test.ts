@@ -244,6 +244,135 @@ describe("ai_human conversations", () => {
   }, 40_000);
 });
 
+describe("handoff and environment", () => {
+  it("hands the thread to an exposed ai_human agent, keeping history; side A of the new agent continues", async () => {
+    const bundle = {
+      agents: [
+        { name: "front_desk", title: "Front desk", sideA: { prompt: "front_chat" } },
+        {
+          name: "billing",
+          title: "Billing",
+          exposeAsTool: true,
+          toolDescription: "Billing questions",
+          sideA: { prompt: "billing_chat" },
+        },
+      ],
+      prompts: [
+        {
+          name: "front_chat",
+          toolDescription: "f",
+          prompt: "Route the user.",
+          model: "front_model",
+          includeChat: true,
+          tools: [{ name: "billing", initUserMessageProperty: "summary" }],
+        },
+        {
+          name: "billing_chat",
+          toolDescription: "b",
+          prompt: "You handle billing.",
+          model: "billing_model",
+          includeChat: true,
+        },
+      ],
+      models: [
+        {
+          name: "front_model",
+          provider: "scripted",
+          model: "s",
+          script: [{ toolCalls: [{ name: "billing", args: { summary: "Customer asks: {{input}}" } }] }],
+        },
+        {
+          name: "billing_model",
+          provider: "scripted",
+          model: "s",
+          script: [{ text: "Billing here. You said: {{input}}" }],
+        },
+      ],
+      tools: [],
+    };
+    const threadId = await startThread(await projectWith(bundle), "front_desk", "refund please");
+    await waitFor(threadId, ["idle"]);
+    const thread = (await api<{ thread: { agent_id: string } }>("GET", `/api/threads/${threadId}`)).body
+      .thread;
+    expect(thread.agent_id).toBe("billing");
+    const messages = await messagesOf(threadId);
+    expect(messages.map((m) => [m.role, m.name, m.content])).toEqual([
+      ["user", null, "refund please"],
+      ["assistant", null, ""],
+      ["tool", "billing", "Handoff complete"],
+      ["user", null, "Customer asks: refund please"],
+      ["assistant", null, "Billing here. You said: Customer asks: refund please"],
+    ]);
+    const logs = await api<{
+      model_calls: { request: { messages: { role: string; content: unknown }[] } }[];
+    }>("GET", `/api/threads/${threadId}/logs`);
+    // The new agent sees the whole history under its own system prompt.
+    expect(logs.body.model_calls[1]!.request.messages[0]).toEqual({
+      role: "system",
+      content: "You handle billing.",
+    });
+    expect(logs.body.model_calls[1]!.request.messages.length).toBeGreaterThan(2);
+  });
+
+  it("renders env parts with thread env over agent env over prompt env", async () => {
+    const bundle = chatBundle([{ text: "ok" }]) as ReturnType<typeof chatBundle> & Record<string, unknown>;
+    (bundle.agents[0] as Record<string, unknown>).env = {
+      TONE: "agent-tone",
+      PLACE: "agent-place",
+      ONLY_AGENT: "a",
+    };
+    Object.assign(bundle.prompts[0]!, {
+      prompt: [
+        { type: "text", content: "tone=" },
+        { type: "env", property: "TONE" },
+        { type: "text", content: " place=" },
+        { type: "env", property: "PLACE" },
+        { type: "text", content: " prompt=" },
+        { type: "env", property: "ONLY_PROMPT" },
+        { type: "text", content: " missing=[" },
+        { type: "env", property: "NOWHERE" },
+        { type: "text", content: "]" },
+      ],
+      env: { TONE: "prompt-tone", PLACE: "prompt-place", ONLY_PROMPT: "p" },
+    });
+    const project = await projectWith(bundle);
+    const created = await api<{ threadId: string }>("POST", "/api/threads", {
+      project_id: project,
+      agent_id: "assistant",
+      message: "hi",
+      env: { TONE: "thread-tone" },
+    });
+    await waitFor(created.body.threadId, ["idle"]);
+    const logs = await api<{ model_calls: { request: { messages: { content: unknown }[] } }[] }>(
+      "GET",
+      `/api/threads/${created.body.threadId}/logs`,
+    );
+    expect(logs.body.model_calls[0]!.request.messages[0]!.content).toBe(
+      "tone=thread-tone place=agent-place prompt=p missing=[]",
+    );
+  });
+
+  it("refuses an HTTP tool call to a private address with a clear tool error", async () => {
+    const bundle = chatBundle([{ toolCalls: [{ name: "internal", args: {} }] }, { text: "could not" }], {
+      tools: [
+        {
+          name: "internal",
+          description: "Internal service",
+          kind: "http",
+          method: "GET",
+          url: "http://127.0.0.1:9/secret",
+        },
+      ],
+      promptTools: ["internal"],
+    });
+    const threadId = await startThread(await projectWith(bundle), "assistant", "peek");
+    await waitFor(threadId, ["idle"]);
+    const tool = (await messagesOf(threadId)).find((m) => m.role === "tool");
+    expect(tool?.tool_status).toBe("error");
+    expect(tool?.content).toContain("Refusing to call 127.0.0.1: it is a private or loopback address");
+  });
+});
+
 describe("dual_ai conversations", () => {
   const assetBundle = (reviewerScript: unknown[]) => ({
     agents: [
