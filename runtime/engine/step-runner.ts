@@ -14,6 +14,7 @@ import {
   type ResolvedSideConfig,
   resolvePromptOptions,
   resolveSideConfig,
+  resolveSubpromptConfig,
 } from "@/lib/spec";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../models/types";
@@ -32,11 +33,15 @@ import {
 } from "./messages";
 import { renderPromptContent } from "./prompt-render";
 import { type ExecutedToolCall, evaluateStop, type StopDecision, sessionTurnLimitReason } from "./stop-rules";
-import { buildToolCatalog, type ToolCatalog } from "./tool-catalog";
-import { executeToolCall } from "./tool-executor";
+import { assembleSubpromptResult, type SubpromptCall } from "./subprompt-result";
+import { buildToolCatalog, type CatalogEntry, type ToolCatalog } from "./tool-catalog";
+import { errorContent, executeToolCall, type ToolExecution } from "./tool-executor";
 
 /** A runaway turn stops here even without maxSteps (the reference runtime's cap). */
 export const MAX_STEPS_PER_TURN = 250;
+
+/** How deep prompts called as tools may nest. */
+export const MAX_SUBPROMPT_DEPTH = 5;
 
 export const EMPTY_RESPONSE_RESULT =
   "You must reply. Empty response was rejected. Return non-empty content, call a tool, or include attachments.";
@@ -461,12 +466,21 @@ export class StepRunner {
     for (const call of calls) {
       if (abortSignal.aborted) return "aborted";
       const startedAt = nowMicroseconds();
-      const execution = await executeToolCall(call, { threadId, db: this.db, catalog, abortSignal });
+      const toolMessageId = randomUUID();
+      const execution = await executeToolCall(call, {
+        threadId,
+        db: this.db,
+        catalog,
+        abortSignal,
+        runSubprompt: (entry, args) =>
+          this.runSubprompt(threadId, active, entry, args, toolMessageId, 1, abortSignal),
+      });
       if (abortSignal.aborted) return "aborted";
       const isLast = call.id === all[all.length - 1]?.id;
       const outcome = await this.guarded(threadId, async (tx, row) => {
         const [message] = await insertMessages(tx, row.id, [
           {
+            id: toolMessageId,
             role: "tool",
             side: active.side,
             content: execution.content,
@@ -595,6 +609,171 @@ export class StepRunner {
       ...initMessages.map((message) => messageEvent(updated, message)),
       threadEvent(updated),
     ]);
+  }
+
+  /**
+   * A prompt called as a tool (spec notes §1.8): one model step at depth+1 in this thread, its own
+   * tool calls run in order, everything stored under the parent tool message (never in the
+   * parent's context); the result string follows the reference format. A crash re-runs it whole.
+   */
+  private async runSubprompt(
+    threadId: string,
+    active: ActiveSide,
+    entry: Extract<CatalogEntry, { kind: "subprompt" }>,
+    args: Record<string, unknown>,
+    parentMessageId: string,
+    depth: number,
+    abortSignal: AbortSignal,
+  ): Promise<ToolExecution> {
+    if (depth > MAX_SUBPROMPT_DEPTH) {
+      return {
+        status: "error",
+        content: errorContent(`Sub-prompts nest at most ${MAX_SUBPROMPT_DEPTH} deep.`),
+        args,
+      };
+    }
+    const config = entry.config;
+    const options = resolveSubpromptConfig({
+      name: entry.name,
+      ...(config.initUserMessageProperty !== undefined
+        ? { initUserMessageProperty: config.initUserMessageProperty }
+        : {}),
+      ...(config.includeTextResponse !== undefined
+        ? { includeTextResponse: config.includeTextResponse }
+        : {}),
+      ...(config.includeToolCalls !== undefined ? { includeToolCalls: config.includeToolCalls } : {}),
+      ...(config.includeErrors !== undefined ? { includeErrors: config.includeErrors } : {}),
+    });
+    const prompt = entry.prompt;
+    const definitions = active.definitions;
+    const row = await findThread(this.db, threadId);
+    const env = { ...(prompt.env ?? {}), ...(active.agent.env ?? {}), ...(row?.env ?? {}) };
+    const system = renderPromptContent({
+      prompt,
+      findPrompt: (name) => definitions.index.prompts.get(name)?.definition,
+      resolveEnv: (name) => env[name],
+    });
+    const initValue = options.initUserMessageProperty ? args[options.initUserMessageProperty] : undefined;
+    const initText =
+      initValue === undefined || initValue === null
+        ? null
+        : typeof initValue === "string"
+          ? initValue
+          : JSON.stringify(initValue);
+    const nested = { depth, parent_id: parentMessageId };
+    if (initText !== null) {
+      await this.guarded(threadId, (tx) =>
+        insertMessages(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
+      );
+    }
+    const catalog = buildToolCatalog(prompt, resolveSideConfig({ prompt: prompt.name }), definitions.index);
+    const promptOptions = resolvePromptOptions(prompt);
+    const messages: ModelCallRequest["messages"] = [
+      { role: "system", content: system },
+      ...(initText !== null ? [{ role: "user" as const, content: initText }] : []),
+    ];
+    const startedAt = nowMicroseconds();
+    let result: ModelCallResult;
+    try {
+      result = await this.deps.callModel(
+        prompt.model,
+        definitions.bundle.models,
+        {
+          messages,
+          tools: catalog.specs,
+          toolChoice: promptOptions.toolChoice,
+          parallelToolCalls: promptOptions.parallelToolCalls,
+          abortSignal,
+          scriptedCallIndex: await this.countModelCalls(threadId, active.side, prompt.model),
+        },
+        {},
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        status: "error",
+        content: options.includeErrors ? `Error: ${message}` : "Error: Tool execution failed",
+        args,
+      };
+    }
+    const toolCalls: StoredToolCall[] = result.toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: {
+        name: call.name,
+        arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+      },
+    }));
+    await this.guarded(threadId, async (tx, current) => {
+      await this.logModelCall(
+        tx,
+        threadId,
+        active.side,
+        prompt.model,
+        messages,
+        catalog,
+        result,
+        null,
+        startedAt,
+      );
+      await insertMessages(tx, threadId, [
+        {
+          role: "assistant",
+          side: active.side,
+          content: result.text,
+          tool_calls: toolCalls.length > 0 ? toolCalls : null,
+          prompt: prompt.name,
+          ...nested,
+        },
+      ]);
+      await updateThread(tx, current.id, {
+        usage: {
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          costUsd: result.costUsd,
+        },
+      });
+    });
+    const calls: SubpromptCall[] = [];
+    for (const call of toolCalls) {
+      if (abortSignal.aborted) break;
+      const messageId = randomUUID();
+      const execution = await executeToolCall(call, {
+        threadId,
+        db: this.db,
+        catalog,
+        abortSignal,
+        runSubprompt: (inner, innerArgs) =>
+          this.runSubprompt(threadId, active, inner, innerArgs, messageId, depth + 1, abortSignal),
+      });
+      const content =
+        execution.status === "error" && options.includeErrors && !execution.content.startsWith("Error: ")
+          ? `Error: ${execution.content}`
+          : execution.content;
+      await this.guarded(threadId, (tx) =>
+        insertMessages(tx, threadId, [
+          {
+            id: messageId,
+            role: "tool",
+            side: active.side,
+            content,
+            name: call.function.name,
+            tool_call_id: call.id,
+            tool_status: execution.status,
+            prompt: prompt.name,
+            ...nested,
+          },
+        ]),
+      );
+      calls.push({
+        name: call.function.name,
+        argumentsJson: call.function.arguments,
+        status: execution.status,
+        content,
+      });
+    }
+    const assembled = assembleSubpromptResult(result.text, calls, options);
+    return { status: assembled.status, content: assembled.content, args };
   }
 
   /** Moves the thread on after a step, in the step's last transaction. */
@@ -739,7 +918,7 @@ export function unansweredToolCalls(
   if (!last?.tool_calls?.length) return null;
   const answered = new Set(
     history
-      .filter((message) => message.role === "tool" && message.seq > last.seq)
+      .filter((message) => message.role === "tool" && message.depth === 0 && message.seq > last.seq)
       .map((message) => message.tool_call_id),
   );
   const calls = last.tool_calls.filter((call) => !answered.has(call.id));
@@ -761,7 +940,7 @@ async function executedCalls(
     tool_status: "success" | "error";
     metadata: unknown;
   }>(
-    "SELECT tool_call_id, tool_status, metadata FROM messages WHERE thread_id = $1 AND role = 'tool' AND seq > $2",
+    "SELECT tool_call_id, tool_status, metadata FROM messages WHERE thread_id = $1 AND role = 'tool' AND depth = 0 AND seq > $2",
     [threadId, assistant.seq],
   );
   const byId = new Map(results.map((result) => [result.tool_call_id, result]));

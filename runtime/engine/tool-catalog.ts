@@ -24,6 +24,7 @@ export type CatalogEntry =
     }
   | { kind: "tool"; name: string; tool: ToolDefinition }
   | { kind: "handoff"; name: string; agent: AgentDefinition; config: PromptToolEntryObject }
+  | { kind: "subprompt"; name: string; prompt: PromptDefinition; config: PromptToolEntryObject }
   | { kind: "unsupported"; name: string; what: string };
 
 export interface ToolCatalog {
@@ -59,10 +60,7 @@ function toolSchema(tool: ToolDefinition): Record<string, unknown> {
 }
 
 function describeUnsupported(entry: ClassifiedToolEntry): string {
-  if (entry.kind === "prompt") return "sub-prompt tools";
-  if (entry.kind === "subagent") return "subagent tools";
-  if (entry.kind === "handoff") return "handoff tools";
-  return "this kind of tool";
+  return entry.kind === "subagent" ? "subagent tools" : "this kind of tool";
 }
 
 export function buildToolCatalog(
@@ -114,11 +112,18 @@ export function buildToolCatalog(
             (targetPrompt?.requiredSchema as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA,
         },
       );
-    } else if (entry.kind === "prompt" || entry.kind === "subagent") {
-      const description =
-        entry.kind === "prompt"
-          ? entry.prompt.toolDescription
-          : (entry.agent.toolDescription ?? entry.agent.description ?? entry.name);
+    } else if (entry.kind === "prompt") {
+      add(
+        { kind: "subprompt", name: entry.name, prompt: entry.prompt, config: entry.config },
+        {
+          name: entry.name,
+          description: entry.prompt.toolDescription,
+          inputSchema:
+            (entry.prompt.requiredSchema as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA,
+        },
+      );
+    } else if (entry.kind === "subagent") {
+      const description = entry.agent.toolDescription ?? entry.agent.description ?? entry.name;
       add(
         { kind: "unsupported", name: entry.name, what: describeUnsupported(entry) },
         {

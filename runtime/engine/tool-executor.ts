@@ -11,6 +11,7 @@ import {
 } from "../threads/file-store";
 import { BuiltinArgs } from "./builtin-tools";
 import { runHttpTool } from "./http-tool";
+import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check";
 import type { StoredToolCall } from "./messages";
 import { bindingMessage } from "./stop-rules";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog";
@@ -33,6 +34,11 @@ export interface ToolExecutionContext {
   db: SqlExecutor;
   catalog: ToolCatalog;
   abortSignal?: AbortSignal;
+  /** Runs a prompt called as a tool (provided by the step runner, which owns model calls). */
+  runSubprompt?: (
+    entry: Extract<CatalogEntry, { kind: "subprompt" }>,
+    args: Record<string, unknown>,
+  ) => Promise<ToolExecution>;
 }
 
 export function successContent(result: string): string {
@@ -100,6 +106,19 @@ async function run(
       ),
       args,
     };
+  }
+  if (entry.kind === "subprompt") {
+    const issues = checkJsonSchema(entry.prompt.requiredSchema as Record<string, unknown> | undefined, args);
+    if (issues.length > 0) {
+      return {
+        status: "error",
+        content: errorContent(`Prompt tool argument validation failed: ${formatSchemaIssues(issues)}`),
+        args,
+      };
+    }
+    if (!context.runSubprompt)
+      return { status: "error", content: errorContent("Sub-prompts cannot run here."), args };
+    return context.runSubprompt(entry, args as Record<string, unknown>);
   }
   if (entry.kind === "handoff") {
     if (entry.agent.exposeAsTool !== true) {

@@ -147,9 +147,16 @@ export class ThreadService {
     return { threads, total: Number(total), hasMore: filter.offset + threads.length < Number(total) };
   }
 
-  async messages(id: string, options: { includeSilent: boolean; limit?: number; offset?: number }) {
+  /** Top-level messages by default; `maxDepth` includes sub-prompt messages down to that depth. */
+  async messages(
+    id: string,
+    options: { includeSilent: boolean; limit?: number; offset?: number; maxDepth?: number },
+  ) {
     await this.require(id);
-    const { messages, total } = await readMessages(this.sql, id, options);
+    const { messages, total } = await readMessages(this.sql, id, {
+      ...options,
+      maxDepth: options.maxDepth ?? 0,
+    });
     return {
       messages: messages.map(toMessageView),
       total,

@@ -373,6 +373,81 @@ describe("handoff and environment", () => {
   });
 });
 
+describe("prompts called as tools", () => {
+  it("runs a sub-prompt nested at depth 1, validates its requiredSchema, and returns the reference result format", async () => {
+    const bundle = {
+      agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
+      prompts: [
+        {
+          name: "assistant_chat",
+          toolDescription: "c",
+          prompt: "Delegate.",
+          model: "demo",
+          includeChat: true,
+          tools: [{ name: "summarize", initUserMessageProperty: "text" }],
+        },
+        {
+          name: "summarize",
+          toolDescription: "Summarizes and files a text",
+          prompt: "Summarize and save.",
+          model: "summarizer",
+          requiredSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+          tools: ["note_write"],
+        },
+      ],
+      models: [
+        {
+          name: "demo",
+          provider: "scripted",
+          model: "s",
+          script: [
+            { toolCalls: [{ name: "summarize", args: { text: "long text" } }] },
+            { toolCalls: [{ name: "summarize", args: {} }] },
+            { text: "Done: {{tool_result}}" },
+          ],
+        },
+        {
+          name: "summarizer",
+          provider: "scripted",
+          model: "s",
+          script: [{ toolCalls: [{ name: "note_write", args: { path: "/s.txt", content: "{{input}}" } }] }],
+        },
+      ],
+      tools: [{ name: "note_write", description: "Writes a note", kind: "builtin", builtin: "fs_write" }],
+    };
+    const threadId = await startThread(await projectWith(bundle), "assistant", "please summarize");
+    await waitFor(threadId, ["idle"]);
+    const top = await messagesOf(threadId);
+    expect(top.map((m) => [m.role, m.name, m.tool_status])).toEqual([
+      ["user", null, null],
+      ["assistant", null, null],
+      ["tool", "summarize", "success"],
+      ["assistant", null, null],
+      ["tool", "summarize", "error"],
+      ["assistant", null, null],
+    ]);
+    expect(top[2]!.content).toBe(
+      'Tool Executions:\nTool Call: note_write({"path":"/s.txt","content":"long text"})\nTool Response: Wrote 9 bytes to /s.txt',
+    );
+    expect(top[4]!.content).toBe(
+      "Failed to execute tool: Prompt tool argument validation failed: [text] Required",
+    );
+    expect(top[5]!.content).toBe(`Done: ${top[4]!.content}`);
+    const nested = (
+      await api<{ messages: (Message & { depth: number; parent_id: string | null })[] }>(
+        "GET",
+        `/api/threads/${threadId}/messages?depth=1`,
+      )
+    ).body.messages.filter((m) => m.depth === 1);
+    expect(nested.map((m) => [m.role, m.name, m.content])).toEqual([
+      ["user", null, "long text"],
+      ["assistant", null, ""],
+      ["tool", "note_write", "Wrote 9 bytes to /s.txt"],
+    ]);
+    expect(new Set(nested.map((m) => m.parent_id))).toEqual(new Set([top[2]!.id]));
+  });
+});
+
 describe("dual_ai conversations", () => {
   const assetBundle = (reviewerScript: unknown[]) => ({
     agents: [

@@ -1,4 +1,4 @@
-// GET /api/threads/:id/messages — chronological messages; POST — queue a message (202 after commit).
+// GET /api/threads/:id/messages — chronological top-level messages (?depth=N adds sub-prompt ones); POST — queue a message (202 after commit).
 import { z } from "zod";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, integerParam, readJson } from "../../../_lib/http";
@@ -22,12 +22,14 @@ export const GET = handle(async (request: Request, context: Context) => {
   );
   const limit = integerParam(url, "limit", { min: 1, max: 10_000 });
   const offset = integerParam(url, "offset", { min: 0 });
+  const depth = integerParam(url, "depth", { min: 0, max: 10 });
   const runtime = await getRuntime();
   return Response.json(
     await runtime.threads.messages(id, {
       includeSilent,
       ...(limit !== undefined ? { limit } : {}),
       ...(offset !== undefined ? { offset } : {}),
+      ...(depth !== undefined ? { maxDepth: depth } : {}),
     }),
   );
 });
