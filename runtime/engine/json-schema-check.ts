@@ -59,9 +59,9 @@ export function checkJsonSchema(
     }
   }
   if (Array.isArray(value) && schema.items && typeof schema.items === "object") {
-    value.forEach((item, index) =>
-      issues.push(...checkJsonSchema(schema.items as Schema, item, [...path, String(index)])),
-    );
+    for (const [index, item] of value.entries()) {
+      issues.push(...checkJsonSchema(schema.items as Schema, item, [...path, String(index)]));
+    }
   }
   return issues;
 }
