@@ -1,0 +1,16 @@
+// GET /api/threads/:id/fs — the root of the thread's filesystem (?path=/dir lists a directory).
+import { getRuntime } from "@/runtime/runtime";
+import { listThreadFiles } from "@/runtime/threads/file-store";
+import { handle } from "../../../_lib/http";
+import { asThreadPathError } from "./path-errors";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handle(async (request: Request, context: { params: Promise<{ id: string }> }) => {
+  const { id } = await context.params;
+  const runtime = await getRuntime();
+  await runtime.threads.require(id);
+  const directory = new URL(request.url).searchParams.get("path") ?? "/";
+  const entries = await listThreadFiles(runtime.database.sql, id, directory).catch(asThreadPathError);
+  return Response.json({ path: directory, entries });
+});
