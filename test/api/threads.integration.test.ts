@@ -603,9 +603,9 @@ describe("the thread filesystem", () => {
     // Dot segments are resolved by the router before us (never 200); encoded slashes reach the
     // handler and are refused by the path normaliser.
     expect((await fetch(`${base}/docs/%2E%2E/%2E%2E/etc/passwd`)).status).not.toBe(200);
-    const escape = await fetch(`${base}/docs/..%2F..%2Fetc%2Fpasswd`);
-    expect(escape.status).toBe(400);
-    expect(((await escape.json()) as { code: string }).code).toBe("invalid_path");
+    const traversal = await fetch(`${base}/docs/..%2F..%2Fetc%2Fpasswd`);
+    expect(traversal.status).toBe(400);
+    expect(((await traversal.json()) as { code: string }).code).toBe("invalid_path");
     expect((await api("DELETE", `/api/threads/${threadId}/fs/docs/notes.md`)).status).toBe(200);
     expect((await fetch(`${base}/docs/notes.md`)).status).toBe(404);
     const other = await startThread(await projectWith(chatBundle([{ text: "hi" }])), "assistant");
