@@ -356,6 +356,29 @@ export class ThreadService {
     return { root: nodes.get(root.id)! };
   }
 
+  /** The registry of child threads (spec §7.11), from the thread hierarchy. */
+  async children(id: string) {
+    await this.require(id);
+    const rows = await this.sql.query<Record<string, unknown>>(
+      "SELECT id FROM threads WHERE parent_id = $1 ORDER BY created_at, id",
+      [id],
+    );
+    const entries = [];
+    for (const row of rows) {
+      const child = await findThread(this.sql, String(row.id));
+      if (!child) continue;
+      entries.push({
+        reference: child.id,
+        name: child.agent_name,
+        description: "",
+        threadName: child.name ?? undefined,
+        createdAt: child.created_at,
+        status: child.status_text ?? child.status,
+      });
+    }
+    return entries;
+  }
+
   async require(id: string): Promise<ThreadRow> {
     const row = isUuid(id) ? await findThread(this.sql, id) : null;
     if (!row) throw new NotFoundError("Thread", id);

@@ -639,6 +639,19 @@ describe("thread API input", () => {
     expect((await api("GET", `/api/threads/${threadId}/messages?limit=zero`)).status).toBe(400);
   });
 
+  it("answers the child registry and tree of a thread without children", async () => {
+    const threadId = await startThread(await projectWith(chatBundle([{ text: "hi" }])), "assistant");
+    expect((await api("GET", `/api/threads/${threadId}/subagents`)).body).toEqual({ subagents: [] });
+    const tree = await api<{ root: { id: string; children: unknown[]; status: string } }>(
+      "GET",
+      `/api/threads/${threadId}/tree`,
+    );
+    expect(tree.body.root).toMatchObject({ id: threadId, children: [], status: "idle" });
+    expect((await api("GET", "/api/threads/8f0c7f7e-0000-4000-8000-000000000000/subagents")).status).toBe(
+      404,
+    );
+  });
+
   it("lists threads of a project with paging", async () => {
     const projectId = await projectWith(chatBundle([{ text: "hi" }]));
     const ids = [
