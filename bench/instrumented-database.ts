@@ -1,0 +1,113 @@
+// A pass-through wrapper around the runtime's Database that counts what the runtime asks of
+// Postgres (statements, transactions) and how long it waits for them. It changes no behaviour; its
+// cost is a counter increment and two clock reads per statement.
+import type { Database } from "@/lib/db/database";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
+import { monotonicMs } from "./clock";
+
+export interface DatabaseCounters {
+  /** Statements sent through the runtime's SQL client (inside or outside transactions). */
+  statements: number;
+  /** Statements sent outside a transaction: each is its own (autocommit) transaction. */
+  autocommitStatements: number;
+  /** Explicit transactions (each adds a BEGIN and a COMMIT round trip). */
+  transactions: number;
+  /** Time spent awaiting statements (ms, summed over concurrent callers). */
+  statementMs: number;
+  /** Time spent inside transaction() calls, BEGIN to COMMIT (ms, summed over concurrent callers). */
+  transactionMs: number;
+}
+
+/** Per statement text: how often it ran and how long it was awaited in total (ms). */
+export type StatementProfile = Map<string, { count: number; ms: number }>;
+
+export function emptyCounters(): DatabaseCounters {
+  return { statements: 0, autocommitStatements: 0, transactions: 0, statementMs: 0, transactionMs: 0 };
+}
+
+export function diffCounters(after: DatabaseCounters, before: DatabaseCounters): DatabaseCounters {
+  return {
+    statements: after.statements - before.statements,
+    autocommitStatements: after.autocommitStatements - before.autocommitStatements,
+    transactions: after.transactions - before.transactions,
+    statementMs: after.statementMs - before.statementMs,
+    transactionMs: after.transactionMs - before.transactionMs,
+  };
+}
+
+export interface InstrumentedDatabase {
+  database: Database;
+  counters: DatabaseCounters;
+  statements: StatementProfile;
+}
+
+export function instrumentDatabase(database: Database): InstrumentedDatabase {
+  const counters = emptyCounters();
+  const statements: StatementProfile = new Map();
+  const wrap = (target: SqlExecutor, inTransaction: boolean): SqlExecutor => ({
+    async query(text, params) {
+      const started = monotonicMs();
+      try {
+        return await target.query(text, params);
+      } finally {
+        counters.statements += 1;
+        if (!inTransaction) counters.autocommitStatements += 1;
+        const elapsed = monotonicMs() - started;
+        counters.statementMs += elapsed;
+        const entry = statements.get(text);
+        if (entry) {
+          entry.count += 1;
+          entry.ms += elapsed;
+        } else {
+          statements.set(text, { count: 1, ms: elapsed });
+        }
+      }
+    },
+    exec: (text) => target.exec(text),
+  });
+  const sql: SqlClient = {
+    ...wrap(database.sql, false),
+    async transaction(work) {
+      const started = monotonicMs();
+      try {
+        return await database.sql.transaction((tx) => work(wrap(tx, true)));
+      } finally {
+        counters.transactions += 1;
+        counters.transactionMs += monotonicMs() - started;
+      }
+    },
+  };
+  return {
+    database: {
+      config: database.config,
+      prisma: database.prisma,
+      sql,
+      notifications: database.notifications,
+      close: () => database.close(),
+    },
+    counters,
+    statements,
+  };
+}
+
+/** The profile merged by normalised statement text (whitespace collapsed, VALUES lists folded). */
+export function topStatements(
+  profile: StatementProfile,
+  limit: number,
+): { statement: string; count: number; ms: number }[] {
+  const merged = new Map<string, { count: number; ms: number }>();
+  for (const [text, entry] of profile) {
+    const key = text
+      .replace(/\s+/g, " ")
+      .replace(/(VALUES \([^)]*\))(, \([^)]*\))+/g, "$1, …")
+      .trim();
+    const target = merged.get(key) ?? { count: 0, ms: 0 };
+    target.count += entry.count;
+    target.ms += entry.ms;
+    merged.set(key, target);
+  }
+  return [...merged]
+    .map(([statement, entry]) => ({ statement, ...entry }))
+    .sort((left, right) => right.ms - left.ms)
+    .slice(0, limit);
+}

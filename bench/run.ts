@@ -1,0 +1,121 @@
+// `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
+// then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
+// stops the cluster at the end — also when a benchmark fails or the run is interrupted.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory (comma list) runs only some benchmarks.
+// BENCH_WHATIF=prepared swaps the runtime's SQL client for a what-if experiment (see what-if.ts).
+import os from "node:os";
+import { openDatabase } from "@/lib/db/database";
+import { runBaseline, runBaselineDriftCheck } from "./baseline";
+import { startCluster } from "./cluster";
+import { machineCpu, processTreeCpuMs } from "./cpu";
+import { section } from "./format";
+import { TEMPLATE_DATABASE } from "./harness";
+import { runIdleMemory } from "./idle-memory";
+import { runInboxLatency } from "./inbox-latency";
+import { runStepTime } from "./step-time";
+import { printSummary, type RunResults } from "./summary";
+import { runThroughput } from "./throughput";
+import { selectedWhatIf } from "./what-if";
+
+const BASELINE_DATABASE = "bench_baseline";
+const ALL = ["baseline", "steps", "throughput", "inbox", "memory"] as const;
+type BenchmarkName = (typeof ALL)[number];
+
+function selected(): Set<BenchmarkName> {
+  const raw = process.env.BENCH_ONLY;
+  if (!raw) return new Set(ALL);
+  const names = raw.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !(ALL as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`Unknown benchmark(s) ${unknown.join(", ")}; known: ${ALL.join(", ")}`);
+  return new Set(names as BenchmarkName[]);
+}
+
+async function main(): Promise<void> {
+  const only = selected();
+  const started = Date.now();
+  const cluster = await startCluster();
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    cluster.stop();
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", stopOnSignal);
+  process.once("SIGTERM", stopOnSignal);
+  try {
+    await cluster.createDatabase(TEMPLATE_DATABASE);
+    const migrated = await openDatabase(
+      { kind: "postgres", url: cluster.urlFor(TEMPLATE_DATABASE) },
+      { maxConnections: 1 },
+    );
+    await migrated.close();
+    const description = await cluster.describe();
+    const whatIf = selectedWhatIf();
+    if (whatIf) {
+      console.log(
+        `\n!! WHAT-IF RUN (BENCH_WHATIF=${whatIf}): the runtime's SQL client is swapped; these are NOT the figures of the runtime as shipped.`,
+      );
+    }
+    section("Machine");
+    console.log(`date:      ${new Date().toISOString()}`);
+    console.log(`cpus:      ${os.cpus().length} × ${os.cpus()[0]?.model ?? "unknown"}`);
+    console.log(`memory:    ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`);
+    console.log(
+      `load avg:  ${os
+        .loadavg()
+        .map((load) => load.toFixed(2))
+        .join(" / ")} (1 / 5 / 15 min, at start)`,
+    );
+    console.log(`node:      ${process.version}`);
+    console.log(`postgres:  ${description.version}`);
+    console.log(
+      `settings:  ${Object.entries(description.settings)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(", ")}`,
+    );
+
+    const cpuAtStart = {
+      machine: machineCpu().busyMs,
+      own: processTreeCpuMs(process.pid),
+      postgres: cluster.cpuMs(),
+      at: Date.now(),
+    };
+    const results: RunResults = {
+      baseline: null,
+      drift: null,
+      steps: null,
+      throughput: null,
+      inbox: null,
+      memory: null,
+    };
+    if (only.has("baseline")) {
+      await cluster.createDatabase(BASELINE_DATABASE);
+      results.baseline = await runBaseline(cluster, BASELINE_DATABASE);
+    }
+    if (only.has("steps")) results.steps = await runStepTime(cluster, results.baseline);
+    if (only.has("throughput")) results.throughput = await runThroughput(cluster, results.baseline);
+    if (only.has("inbox")) results.inbox = await runInboxLatency(cluster, results.baseline);
+    if (only.has("memory")) results.memory = await runIdleMemory(cluster);
+    if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
+    printSummary(results);
+    const wallMs = Date.now() - cpuAtStart.at;
+    const otherMs =
+      machineCpu().busyMs -
+      cpuAtStart.machine -
+      (processTreeCpuMs(process.pid) - cpuAtStart.own) -
+      (cluster.cpuMs() - cpuAtStart.postgres);
+    console.log(
+      `\nOther processes on this machine used ${(Math.max(0, otherMs) / wallMs).toFixed(2)} cores on average during the benchmarks (noise; the machine has ${os.cpus().length}).`,
+    );
+    console.log(`\nTotal ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    cluster.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

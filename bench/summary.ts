@@ -1,0 +1,117 @@
+// The final summary of a benchmark run: each headline figure beside its target (from the issue)
+// and the database baseline measured at the start and at the end of the same run.
+import type { BaselineResult, DriftCheck } from "./baseline";
+import { type Cell, fixed, printTable, section } from "./format";
+import type { IdleMemoryResult } from "./idle-memory";
+import type { InboxLatencyResult } from "./inbox-latency";
+import type { StepTimeResult } from "./step-time";
+import type { ThroughputResult } from "./throughput";
+
+export interface RunResults {
+  baseline: BaselineResult | null;
+  drift: DriftCheck | null;
+  steps: StepTimeResult | null;
+  throughput: ThroughputResult | null;
+  inbox: InboxLatencyResult | null;
+  memory: IdleMemoryResult | null;
+}
+
+/** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
+const IDLE_HEAP_BUDGET_BYTES = 1024;
+
+const verdict = (met: boolean) => (met ? "met" : "MISSED");
+
+export function printSummary(results: RunResults): void {
+  section("Summary");
+  const rows: Cell[][] = [];
+  const { baseline, drift, steps, throughput, inbox, memory } = results;
+  if (baseline) {
+    const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
+    rows.push(
+      [
+        "baseline INSERT+COMMIT rows/s, 1 connection",
+        `${fixed(baseline.insertOneConnection.perSecond)}${end(drift?.insertOneConnection)}`,
+        "reference ~2,500",
+        "info",
+      ],
+      [
+        "baseline INSERT+COMMIT rows/s, 10 connections",
+        `${fixed(baseline.insertTenConnections.perSecond)}${end(drift?.insertTenConnections)}`,
+        "reference ~5,300",
+        "info",
+      ],
+    );
+  }
+  if (steps) {
+    rows.push(
+      [
+        "step wall time p50 (dual_ai, client clock)",
+        `${fixed(steps.clientStep.p50)} ms`,
+        "≤ 1.5 ms (LangGraph.js 7.75 ms)",
+        verdict(steps.clientStep.p50 <= 1.5),
+      ],
+      ["step wall time p99 (dual_ai, client clock)", `${fixed(steps.clientStep.p99)} ms`, "", "info"],
+      [
+        "ai_human turn round trip p50 / p99",
+        `${fixed(steps.chatTurn.p50)} / ${fixed(steps.chatTurn.p99)} ms`,
+        "",
+        "info",
+      ],
+    );
+  }
+  if (throughput) {
+    const best = throughput.best;
+    rows.push([
+      `aggregate steps/s, 200 threads × 10 steps (best: concurrency ${best.concurrency}, pool ${best.maxConnections})`,
+      fixed(best.stepsPerSecond),
+      "≥ 1,300 (LangGraph.js 188)",
+      verdict(best.stepsPerSecond >= 1300),
+    ]);
+  }
+  if (inbox) {
+    const unloaded = inbox.phases[0];
+    if (unloaded) {
+      rows.push(
+        [
+          `inbox → step start p50 (${unloaded.name}, drained created_at)`,
+          `${fixed(unloaded.toDrain.p50)} ms`,
+          "≤ 5 ms",
+          verdict(unloaded.toDrain.p50 <= 5),
+        ],
+        [
+          `inbox → step start p99 (${unloaded.name}, drained created_at)`,
+          `${fixed(unloaded.toDrain.p99)} ms`,
+          "≤ 25 ms",
+          verdict(unloaded.toDrain.p99 <= 25),
+        ],
+      );
+    }
+    for (const phase of inbox.phases.slice(1)) {
+      rows.push([
+        `inbox → step start p50 / p99 (${phase.name})`,
+        `${fixed(phase.toDrain.p50)} / ${fixed(phase.toDrain.p99)} ms`,
+        "",
+        "info",
+      ]);
+    }
+  }
+  if (memory) {
+    const heapPerThread = (memory.after.heapUsed - memory.before.heapUsed) / memory.threads;
+    const rssPerThread = (memory.after.rss - memory.before.rss) / memory.threads;
+    rows.push(
+      [
+        `V8 heap growth per idle thread (${memory.threads} threads)`,
+        `${fixed(heapPerThread / 1024)} KiB`,
+        "≈ 0 (rows, not memory)",
+        verdict(heapPerThread < IDLE_HEAP_BUDGET_BYTES),
+      ],
+      [
+        `RSS growth per idle thread (${memory.threads} threads)`,
+        `${fixed(rssPerThread / 1024)} KiB`,
+        "",
+        "info",
+      ],
+    );
+  }
+  printTable("Headline figures", ["figure", "measured", "target", "verdict"], rows);
+}
