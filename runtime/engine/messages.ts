@@ -58,6 +58,8 @@ export const ExecutionStateSchema = z.object({
   turnsB: z.number().int().nonnegative(),
   /** The first message sequence number of the current turn (context for includeChat: false). */
   turnStartSeq: z.number().int().nonnegative(),
+  /** Steps since the last input arrived: the per-execution safety cap counts these. */
+  runSteps: z.number().int().nonnegative().default(0),
 });
 export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
 
@@ -71,6 +73,7 @@ export function initialExecutionState(): ExecutionState {
     turnsA: 0,
     turnsB: 0,
     turnStartSeq: 0,
+    runSteps: 0,
   };
 }
 

@@ -274,6 +274,7 @@ export class StepRunner {
       currentSide: acting,
       turnStartSeq: stored[0]!.seq,
       turnSteps: 0,
+      runSteps: 0,
       turnsB: row.execution.turnsB + humanTurns,
     };
     const updated = await updateThread(tx, row.id, {
@@ -434,16 +435,11 @@ export class StepRunner {
         await appendEvents(tx, [...events, threadEvent(updated)]);
         return { toolsPending: true as const, assistant: assistant! };
       }
-      const decision = empty
-        ? ({ kind: "continue" } as const)
-        : evaluateStop(
-            { text: result.text, toolCalls: [] },
-            {
-              side: active.side,
-              sideConfig: active.sideConfig,
-              turnSteps: execution.turnSteps,
-            },
-          );
+      // An empty reply never ends a turn by response, but maxSteps still applies to it.
+      const decision = evaluateStop(
+        { text: empty ? "" : result.text, toolCalls: [] },
+        { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
+      );
       await this.applyDecision(tx, row, execution, decision, active, usage, events);
       return { toolsPending: false as const, decision };
     });
@@ -535,6 +531,7 @@ export class StepRunner {
             decision.responseText,
             assistant.id,
           ]);
+          events.push(messageEvent(row, { ...assistant, content: decision.responseText }));
         }
         const handoff = executed.filter((call) => call.status === "success" && call.handoffTo).at(-1);
         if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
@@ -810,11 +807,28 @@ export class StepRunner {
     if (decision.kind === "limit") {
       return this.finish(tx, row, { ...base, status: "stopped", stopReason: decision.reason }, events, side);
     }
+    // Per execution (since the last input), like the reference: max(250, the sides' maxSteps).
+    const cap = Math.max(
+      MAX_STEPS_PER_TURN,
+      active.agent.sideA.maxSteps ?? 0,
+      active.agent.sideB?.maxSteps ?? 0,
+    );
+    if (execution.runSteps >= cap && decision.kind !== "turn_ended") {
+      const reason = `Maximum steps reached (${cap})`;
+      return this.finish(tx, row, { ...base, status: "stopped", stopReason: reason }, events, side);
+    }
+    const isDual = (active.agent.type ?? "ai_human") === "dual_ai";
+    if (
+      decision.kind === "continue" &&
+      isDual &&
+      !active.sideConfig.stopOnResponse &&
+      !active.sideConfig.stopTool
+    ) {
+      // No turn-stop condition on this side: the turn passes after every step (reference runtime).
+      const passTurn: StopDecision = { kind: "turn_ended", reason: "response" };
+      return this.applyDecision(tx, row, execution, passTurn, active, usage, events, extra);
+    }
     if (decision.kind === "continue") {
-      if (execution.turnSteps >= MAX_STEPS_PER_TURN) {
-        const reason = `Maximum steps reached (${MAX_STEPS_PER_TURN})`;
-        return this.finish(tx, row, { ...base, status: "stopped", stopReason: reason }, events, side);
-      }
       const updated = await updateThread(tx, row.id, { ...base, status: "running", runnable: true });
       await appendEvents(tx, [...events, threadEvent(updated)]);
       return;
@@ -840,6 +854,16 @@ export class StepRunner {
       "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
       [row.id],
     )) as [{ next: number }];
+    if (execution.runSteps >= cap) {
+      const reason = `Maximum steps reached (${cap})`;
+      return this.finish(
+        tx,
+        row,
+        { ...base, execution: turns, status: "stopped", stopReason: reason },
+        events,
+        side,
+      );
+    }
     const switched: ExecutionState = {
       ...turns,
       currentSide: otherSide(side),
@@ -903,6 +927,7 @@ function countStep(execution: ExecutionState, side: Side): ExecutionState {
     sideASteps: execution.sideASteps + (side === "a" ? 1 : 0),
     sideBSteps: execution.sideBSteps + (side === "b" ? 1 : 0),
     turnSteps: execution.turnSteps + 1,
+    runSteps: execution.runSteps + 1,
   };
 }
 

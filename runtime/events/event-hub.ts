@@ -31,9 +31,12 @@ export class EventHub {
       this.subscribers.set(rootId, set);
     }
     set.add(subscriber);
+    let subscribed = true;
     return () => {
+      if (!subscribed) return;
+      subscribed = false;
       set.delete(subscriber);
-      if (set.size === 0) this.subscribers.delete(rootId);
+      if (set.size === 0 && this.subscribers.get(rootId) === set) this.subscribers.delete(rootId);
     };
   }
 

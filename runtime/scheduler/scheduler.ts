@@ -109,12 +109,13 @@ export class Scheduler {
        WHERE id = (
          SELECT id FROM threads
          WHERE runnable AND terminated_at IS NULL AND (lease_expires_at IS NULL OR lease_expires_at < now())
+           AND NOT (id = ANY($3::uuid[]))
          ORDER BY updated_at
          LIMIT 1
          FOR UPDATE SKIP LOCKED
        )
        RETURNING id`,
-      [this.owner, String(this.leaseMs)],
+      [this.owner, String(this.leaseMs), [...this.running.keys()]],
     );
     return rows[0]?.id ?? null;
   }
@@ -142,7 +143,7 @@ export class Scheduler {
       () => {
         void this.renewLease(threadId).then(
           (held) => held || controller.abort(),
-          () => {},
+          () => controller.abort(),
         );
       },
       Math.max(50, Math.floor(this.leaseMs / 3)),
@@ -166,7 +167,7 @@ export class Scheduler {
       // Parked threads released their lease in their last commit; anything else is handed back
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
-      this.running.delete(threadId);
+      if (this.running.get(threadId) === controller) this.running.delete(threadId);
       this.wake();
     }
   }

@@ -180,7 +180,9 @@ export class ThreadService {
         fromHuman: (input.role ?? "user") === "user",
         messageId,
       });
-      if (row.status !== "running") {
+      // Non-human input to a user-stopped thread waits for the next human message: still stopped.
+      const parked = row.user_stopped && (input.role ?? "user") !== "user";
+      if (row.status !== "running" && !parked) {
         const updated = await updateThread(tx, id, { status: "queued" });
         await appendEvents(tx, [threadEvent(updated)]);
       }

@@ -520,6 +520,25 @@ describe("dual_ai conversations", () => {
     ]);
   });
 
+  it("passes the turn after every step of a side with no turn-stop condition (the spec's reviewer)", async () => {
+    const bundle = assetBundle([
+      { text: "Change the colour" },
+      { toolCalls: [{ name: "approve_asset", args: { summary: "ok" } }] },
+    ]);
+    bundle.agents[0]!.sideB.stopOnResponse = false; // as in spec §8: the reviewer ends only via its bindings
+    const threadId = await startThread(await projectWith(bundle), "asset_subagent", "a rock");
+    const done = await waitFor(threadId, ["completed"]);
+    expect(done.result).toBe("ok");
+    expect((await messagesOf(threadId)).map((m) => [m.side, m.content])).toEqual([
+      [null, "a rock"],
+      ["a", "Draft of a rock"],
+      ["b", "Change the colour"],
+      ["a", "Fixed draft"],
+      ["b", ""],
+      ["b", "Session completed"],
+    ]);
+  });
+
   it("stops at maxSessionTurns", async () => {
     const bundle = assetBundle([{ text: "more" }, { text: "more" }, { text: "more" }, { text: "more" }]);
     bundle.agents[0]!.maxSessionTurns = 2;

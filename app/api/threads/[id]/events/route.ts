@@ -57,8 +57,11 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
+      let lastSentAt = Date.now();
       const send = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
+        if (closed) return;
+        controller.enqueue(encoder.encode(text));
+        lastSentAt = Date.now();
       };
       const close = () => {
         if (closed) return;
@@ -84,6 +87,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
           );
         },
       });
+      if (closed) unsubscribe();
       send("retry: 1000\n: connected\n\n");
       try {
         while (!closed) {
@@ -100,14 +104,17 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
             continue;
           }
           const timedOut = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(true), KEEP_ALIVE_MS);
+            const timer = setTimeout(
+              () => resolve(true),
+              Math.max(0, KEEP_ALIVE_MS - (Date.now() - lastSentAt)),
+            );
             wake = () => {
               clearTimeout(timer);
               resolve(false);
             };
           });
           wake = null;
-          if (timedOut) send(": keep-alive\n\n");
+          if (timedOut && Date.now() - lastSentAt >= KEEP_ALIVE_MS) send(": keep-alive\n\n");
         }
       } catch (error) {
         console.error("[tandem] event stream failed:", error instanceof Error ? error.message : error);
