@@ -1,8 +1,7 @@
 // The project routes of API.md through real HTTP against the built server and a real database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIsolatedDatabaseConfig } from "../database";
+import { describe, expect, it } from "vitest";
+import { testServerForFile } from "../fixture";
 import { requestJson } from "../http";
-import { startTestServer, type TestServer } from "../server";
 
 const chatBundle = {
   agents: [{ name: "assistant", sideA: { prompt: "assistant_prompt" } }],
@@ -32,22 +31,8 @@ type Project = {
   diagnostics: Diagnostic[];
 };
 
-let server: TestServer;
-let dropDatabase: () => Promise<void>;
-
-beforeAll(async () => {
-  const database = await createIsolatedDatabaseConfig();
-  dropDatabase = database.drop;
-  server = await startTestServer(database.env);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await dropDatabase?.();
-});
-
-const api = <Body = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  requestJson<Body>(server.baseUrl, method, path, body);
+const fixture = testServerForFile();
+const api = fixture.api;
 
 describe("creating and listing projects", () => {
   it("creates an empty project at version 1 and lists it", async () => {
@@ -285,9 +270,15 @@ describe("bad input never becomes a 500", () => {
     ],
     ["an array body", "POST", "/api/projects", [], undefined],
   ])("%s → 400 with a message", async (_label, method, path, body, rawBody) => {
-    const response = await requestJson<{ error: string; code: string }>(server.baseUrl, method, path, body, {
-      rawBody,
-    });
+    const response = await requestJson<{ error: string; code: string }>(
+      fixture.server.baseUrl,
+      method,
+      path,
+      body,
+      {
+        rawBody,
+      },
+    );
     expect(response.status).toBe(400);
     expect(typeof response.body.error).toBe("string");
     expect(response.body.error.length).toBeGreaterThan(5);
@@ -329,8 +320,8 @@ describe("durability", () => {
       name: "Survivor",
       definitions: chatBundle,
     });
-    await server.kill();
-    await server.restart();
+    await fixture.server.kill();
+    await fixture.server.restart();
     const detail = await api<Project>("GET", `/api/projects/${created.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.definitions).toEqual(chatBundle);

@@ -10,14 +10,16 @@ import {
   textReply,
   toolCallReply,
 } from "../../runtime/models/fake-openai-server";
-import { createIsolatedDatabaseConfig } from "../database";
+import { testServerForFile } from "../fixture";
 import { requestJson } from "../http";
-import { startTestServer, type TestServer } from "../server";
 
 const SECRET = "sk-test-never-show-me-4711";
 let provider: FakeOpenAIServer;
-let server: TestServer;
-let dropDatabase: () => Promise<void>;
+const fixture = testServerForFile({
+  LOCAL_LLM_KEY: SECRET,
+  WEATHER_TOKEN: "weather-secret-99",
+  TANDEM_HTTP_TOOLS_ALLOW_PRIVATE: "1",
+});
 
 beforeAll(async () => {
   provider = await startFakeOpenAIServer((_request, index) =>
@@ -33,20 +35,10 @@ beforeAll(async () => {
         )
       : textReply("local-model", ["Saved ", "your ", "note."], { prompt_tokens: 60, completion_tokens: 3 }),
   );
-  const database = await createIsolatedDatabaseConfig();
-  dropDatabase = database.drop;
-  server = await startTestServer({
-    ...database.env,
-    LOCAL_LLM_KEY: SECRET,
-    WEATHER_TOKEN: "weather-secret-99",
-    TANDEM_HTTP_TOOLS_ALLOW_PRIVATE: "1",
-  });
 });
 
 afterAll(async () => {
-  await server?.stop();
   await provider?.close();
-  await dropDatabase?.();
 });
 
 it("runs a conversation through an OpenAI-compatible provider with streamed tool calls", async () => {
@@ -75,12 +67,12 @@ it("runs a conversation through an OpenAI-compatible provider with streamed tool
     ],
     tools: [{ name: "save_note", description: "Saves a note", kind: "builtin", builtin: "fs_write" }],
   };
-  const project = await requestJson<{ id: string }>(server.baseUrl, "POST", "/api/projects", {
+  const project = await requestJson<{ id: string }>(fixture.server.baseUrl, "POST", "/api/projects", {
     name: "local",
     definitions,
   });
   expect(project.status).toBe(201);
-  const created = await requestJson<{ threadId: string }>(server.baseUrl, "POST", "/api/threads", {
+  const created = await requestJson<{ threadId: string }>(fixture.server.baseUrl, "POST", "/api/threads", {
     project_id: project.body.id,
     agent_id: "assistant",
     message: "remember hi",
@@ -90,14 +82,18 @@ it("runs a conversation through an OpenAI-compatible provider with streamed tool
   for (let attempt = 0; attempt < 200 && status !== "idle"; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     status = (
-      await requestJson<{ thread: { status: string } }>(server.baseUrl, "GET", `/api/threads/${threadId}`)
+      await requestJson<{ thread: { status: string } }>(
+        fixture.server.baseUrl,
+        "GET",
+        `/api/threads/${threadId}`,
+      )
     ).body.thread.status;
   }
   expect(status).toBe("idle");
 
   const { body } = await requestJson<{
     messages: { role: string; content: string; name: string | null; tool_calls: string | null }[];
-  }>(server.baseUrl, "GET", `/api/threads/${threadId}/messages`);
+  }>(fixture.server.baseUrl, "GET", `/api/threads/${threadId}/messages`);
   expect(body.messages.map((message) => [message.role, message.name])).toEqual([
     ["user", null],
     ["assistant", null],
@@ -129,13 +125,13 @@ it("runs a conversation through an OpenAI-compatible provider with streamed tool
 
   const thread = await requestJson<{
     thread: { usage: { input_tokens: number; output_tokens: number; cost_usd: number } };
-  }>(server.baseUrl, "GET", `/api/threads/${threadId}`);
+  }>(fixture.server.baseUrl, "GET", `/api/threads/${threadId}`);
   expect(thread.body.thread.usage.input_tokens).toBe(100);
   expect(thread.body.thread.usage.output_tokens).toBe(15);
   expect(thread.body.thread.usage.cost_usd).toBeCloseTo((100 * 1 + 15 * 4) / 1_000_000, 12);
 
-  const logs = await requestJson(server.baseUrl, "GET", `/api/threads/${threadId}/logs`);
-  const everything = JSON.stringify([logs.body, body]) + server.output();
+  const logs = await requestJson(fixture.server.baseUrl, "GET", `/api/threads/${threadId}/logs`);
+  const everything = JSON.stringify([logs.body, body]) + fixture.server.output();
   expect(everything).not.toContain(SECRET);
 });
 
@@ -188,12 +184,12 @@ it("calls an HTTP tool with a header secret from the environment and feeds the a
         },
       ],
     };
-    const project = await requestJson<{ id: string }>(server.baseUrl, "POST", "/api/projects", {
+    const project = await requestJson<{ id: string }>(fixture.server.baseUrl, "POST", "/api/projects", {
       name: "http",
       definitions,
     });
     expect(project.status, JSON.stringify(project.body)).toBe(201);
-    const created = await requestJson<{ threadId: string }>(server.baseUrl, "POST", "/api/threads", {
+    const created = await requestJson<{ threadId: string }>(fixture.server.baseUrl, "POST", "/api/threads", {
       project_id: project.body.id,
       agent_id: "assistant",
       message: "weather?",
@@ -203,7 +199,7 @@ it("calls an HTTP tool with a header secret from the environment and feeds the a
       await new Promise((resolve) => setTimeout(resolve, 50));
       status = (
         await requestJson<{ thread: { status: string } }>(
-          server.baseUrl,
+          fixture.server.baseUrl,
           "GET",
           `/api/threads/${created.body.threadId}`,
         )
@@ -213,12 +209,16 @@ it("calls an HTTP tool with a header secret from the environment and feeds the a
       { url: "/weather/Oslo?units=metric", authorization: "Token weather-secret-99" },
     ]);
     const { body } = await requestJson<{ messages: { role: string; content: string }[] }>(
-      server.baseUrl,
+      fixture.server.baseUrl,
       "GET",
       `/api/threads/${created.body.threadId}/messages`,
     );
     expect(body.messages.at(-1)?.content).toBe('It is {"city":"Oslo","celsius":4}');
-    const logs = await requestJson(server.baseUrl, "GET", `/api/threads/${created.body.threadId}/logs`);
+    const logs = await requestJson(
+      fixture.server.baseUrl,
+      "GET",
+      `/api/threads/${created.body.threadId}/logs`,
+    );
     expect(JSON.stringify([logs.body, body])).not.toContain("weather-secret-99");
   } finally {
     await new Promise((resolve) => weather.close(resolve));

@@ -1,28 +1,14 @@
 // Live events and durability: SSE replay with Last-Event-ID (no gap, nothing twice), token chunks,
 // and a server SIGKILLed mid-conversation that resumes with every message exactly once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIsolatedDatabaseConfig, testBackend } from "../database";
+import { describe, expect, it } from "vitest";
+import { testBackend } from "../database";
+import { testServerForFile } from "../fixture";
 import { requestJson } from "../http";
-import { startTestServer, type TestServer } from "../server";
 import { connectSse, type SseFrame } from "../sse";
 
-let server: TestServer;
-let dropDatabase: () => Promise<void>;
-
-beforeAll(async () => {
-  const database = await createIsolatedDatabaseConfig();
-  dropDatabase = database.drop;
-  // Short leases so a killed server's threads are reclaimed quickly after the restart.
-  server = await startTestServer({ ...database.env, TANDEM_LEASE_MS: "1500" });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await dropDatabase?.();
-});
-
-const api = <Body = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  requestJson<Body>(server.baseUrl, method, path, body);
+// Short leases so a killed server's threads are reclaimed quickly after the restart.
+const fixture = testServerForFile({ TANDEM_LEASE_MS: "1500" });
+const api = fixture.api;
 
 function bundle(script: unknown[]) {
   return {
@@ -70,7 +56,7 @@ describe("the event stream", () => {
       [{ text: "The quick brown fox jumps over the lazy dog", delayMs: 300 }, { text: "second" }],
       "go",
     );
-    const first = await connectSse(`${server.baseUrl}/api/threads/${threadId}/events`);
+    const first = await connectSse(`${fixture.server.baseUrl}/api/threads/${threadId}/events`);
     await first.waitFor(isIdleThreadEvent);
     const chunks = first.frames.filter((frame) => frame.event === "message_chunk");
     expect(chunks.length).toBeGreaterThan(1);
@@ -87,7 +73,7 @@ describe("the event stream", () => {
     await waitForStatus(threadId, "idle");
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    const resumed = await connectSse(`${server.baseUrl}/api/threads/${threadId}/events`, {
+    const resumed = await connectSse(`${fixture.server.baseUrl}/api/threads/${threadId}/events`, {
       "last-event-id": lastSeen,
     });
     const replayedMessage = await resumed.waitFor(
@@ -96,7 +82,7 @@ describe("the event stream", () => {
     expect(replayedMessage.id).not.toBeNull();
     resumed.close();
 
-    const full = await connectSse(`${server.baseUrl}/api/threads/${threadId}/events`);
+    const full = await connectSse(`${fixture.server.baseUrl}/api/threads/${threadId}/events`);
     await full.waitFor(
       (frame) => frame.event === "message" && JSON.parse(frame.data).message.content === "second",
     );
@@ -119,12 +105,14 @@ describe("the event stream", () => {
 
   it("refuses a malformed Last-Event-ID and unknown threads", async () => {
     const threadId = await start([{ text: "hi" }], "x");
-    const bad = await fetch(`${server.baseUrl}/api/threads/${threadId}/events`, {
+    const bad = await fetch(`${fixture.server.baseUrl}/api/threads/${threadId}/events`, {
       headers: { "last-event-id": "abc" },
     });
     expect(bad.status).toBe(400);
     await bad.body?.cancel();
-    const missing = await fetch(`${server.baseUrl}/api/threads/8f0c7f7e-0000-4000-8000-000000000000/events`);
+    const missing = await fetch(
+      `${fixture.server.baseUrl}/api/threads/8f0c7f7e-0000-4000-8000-000000000000/events`,
+    );
     expect(missing.status).toBe(404);
     await missing.body?.cancel();
   });
@@ -134,8 +122,8 @@ describe("graceful restart", () => {
   it("hands a running thread back on SIGTERM and resumes it after the restart, on every backend", async () => {
     const threadId = await start([{ text: "patient answer", delayMs: 1_000 }], "wait for it");
     await waitForStatus(threadId, "running");
-    await server.restart(); // SIGTERM: the scheduler stops, releases its lease, closes the database
-    expect(server.output()).toContain("SIGTERM: stopping the scheduler and closing the database");
+    await fixture.server.restart(); // SIGTERM: the scheduler stops, releases its lease, closes the database
+    expect(fixture.server.output()).toContain("SIGTERM: stopping the scheduler and closing the database");
     await waitForStatus(threadId, "idle", 10_000);
     const messages = await api<{ messages: { content: string }[] }>(
       "GET",
@@ -163,15 +151,15 @@ crashRecovery("crash recovery", () => {
       "one",
     );
     await waitForStatus(threadId, "running");
-    await server.kill(); // in the middle of the first model call
-    await server.restart();
+    await fixture.server.kill(); // in the middle of the first model call
+    await fixture.server.restart();
     await waitForStatus(threadId, "idle");
 
     await api("POST", `/api/threads/${threadId}/messages`, { content: "two" });
     await waitForStatus(threadId, "running");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await server.kill(); // again mid-call, after the human message was drained into history
-    await server.restart();
+    await fixture.server.kill(); // again mid-call, after the human message was drained into history
+    await fixture.server.restart();
     await waitForStatus(threadId, "idle");
 
     await api("POST", `/api/threads/${threadId}/messages`, { content: "three" });

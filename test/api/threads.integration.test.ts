@@ -1,9 +1,8 @@
 // The runtime through the thread routes of API.md: real HTTP, the built server, a real database,
 // scripted models. Each test builds the bundle it needs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIsolatedDatabaseConfig } from "../database";
+import { describe, expect, it } from "vitest";
+import { testServerForFile } from "../fixture";
 import { requestJson } from "../http";
-import { startTestServer, type TestServer } from "../server";
 
 type Message = {
   id: string;
@@ -29,22 +28,8 @@ type Thread = {
   usage: { input_tokens: number; output_tokens: number; cost_usd: number };
 };
 
-let server: TestServer;
-let dropDatabase: () => Promise<void>;
-
-beforeAll(async () => {
-  const database = await createIsolatedDatabaseConfig();
-  dropDatabase = database.drop;
-  server = await startTestServer(database.env);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await dropDatabase?.();
-});
-
-const api = <Body = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-  requestJson<Body>(server.baseUrl, method, path, body);
+const fixture = testServerForFile();
+const api = fixture.api;
 
 function chatBundle(
   script: unknown[],
@@ -596,7 +581,7 @@ describe("stop and terminate", () => {
 describe("the thread filesystem", () => {
   it("writes, lists, reads and deletes files, and refuses paths that leave the thread", async () => {
     const threadId = await startThread(await projectWith(chatBundle([{ text: "hi" }])), "assistant");
-    const base = `${server.baseUrl}/api/threads/${threadId}/fs`;
+    const base = `${fixture.server.baseUrl}/api/threads/${threadId}/fs`;
     const put = await fetch(`${base}/docs/notes.md`, {
       method: "PUT",
       headers: { "content-type": "text/markdown" },

@@ -1,0 +1,41 @@
+// One real Tandem server per test file, on its own database, started before the file's tests and
+// stopped (database dropped) after them. `api` talks JSON to it.
+import { afterAll, beforeAll } from "vitest";
+import { createIsolatedDatabaseConfig } from "./database";
+import { type JsonResponse, requestJson } from "./http";
+import { startTestServer, type TestServer } from "./server";
+
+export interface ServerFixture {
+  /** The running server (only inside tests and hooks). */
+  readonly server: TestServer;
+  api<Body = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<JsonResponse<Body>>;
+}
+
+export function testServerForFile(env: Record<string, string> = {}): ServerFixture {
+  let server: TestServer | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const database = await createIsolatedDatabaseConfig();
+    dropDatabase = database.drop;
+    server = await startTestServer({ ...database.env, ...env });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await dropDatabase?.();
+  });
+
+  const fixture: ServerFixture = {
+    get server() {
+      if (!server) throw new Error("The test server is not running (use it inside tests and hooks).");
+      return server;
+    },
+    api: (method, path, body) => requestJson(fixture.server.baseUrl, method, path, body),
+  };
+  return fixture;
+}
