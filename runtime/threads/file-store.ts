@@ -15,6 +15,9 @@ export interface FileRecord {
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
+const parseMetadata = (value: unknown) =>
+  ((typeof value === "string" ? JSON.parse(value) : value) ?? {}) as Record<string, unknown>;
+
 export async function writeThreadFile(
   db: SqlExecutor,
   threadId: string,
@@ -34,6 +37,56 @@ export async function writeThreadFile(
     [threadId, path, mimeType, data.byteLength, data, JSON.stringify(metadata), now],
   );
   return { path, name: nameOf(path), mimeType, size: data.byteLength, isDirectory: false, metadata };
+}
+
+/**
+ * Writes a new file, never replacing one: returns null when the path is taken by a file or by a
+ * directory (a file below it). Attachments use it to find a free name.
+ */
+export async function createThreadFile(
+  db: SqlExecutor,
+  threadId: string,
+  rawPath: string,
+  data: Uint8Array,
+  mimeType: string,
+  metadata: Record<string, unknown> = {},
+): Promise<FileRecord | null> {
+  const path = normaliseThreadPath(rawPath);
+  const now = nowMicroseconds();
+  const rows = await db.query(
+    `INSERT INTO thread_files (thread_id, path, mime_type, size, data, metadata, created_at, updated_at)
+     SELECT $1::uuid, $2::text, $3::text, $4::int, $5::bytea, $6::text::jsonb, $7::bigint, $7::bigint
+     WHERE NOT EXISTS (
+       SELECT 1 FROM thread_files WHERE thread_id = $1::uuid AND starts_with(path, $2::text || '/'))
+     ON CONFLICT (thread_id, path) DO NOTHING
+     RETURNING path`,
+    [threadId, path, mimeType, data.byteLength, data, JSON.stringify(metadata), now],
+  );
+  if (rows.length === 0) return null;
+  return { path, name: nameOf(path), mimeType, size: data.byteLength, isDirectory: false, metadata };
+}
+
+/** The record of one file without its bytes; null when there is no file at that path. */
+export async function statThreadFile(
+  db: SqlExecutor,
+  threadId: string,
+  rawPath: string,
+): Promise<FileRecord | null> {
+  const path = normaliseThreadPath(rawPath);
+  const rows = await db.query<{ mime_type: string; size: number; metadata: unknown }>(
+    "SELECT mime_type, size, metadata FROM thread_files WHERE thread_id = $1 AND path = $2",
+    [threadId, path],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    path,
+    name: nameOf(path),
+    mimeType: row.mime_type,
+    size: Number(row.size),
+    isDirectory: false,
+    metadata: parseMetadata(row.metadata),
+  };
 }
 
 export async function readThreadFile(

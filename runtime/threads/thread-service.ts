@@ -10,6 +10,7 @@ import { ConflictError, InvalidInputError, NotFoundError, TandemError } from "..
 import { appendEvents } from "../events/event-log";
 import { isUuid } from "../projects/project-service";
 import { ABORT_CHANNEL } from "../scheduler/scheduler";
+import { type AttachmentInput, storeAttachments } from "./attachments";
 import type { DefinitionsCache } from "./definitions";
 import { enqueue } from "./inbox";
 import { insertMessages, readMessages, toMessageView } from "./message-store";
@@ -33,6 +34,8 @@ export interface CreateThreadInput {
   agentName: string;
   message?: string;
   initialMessages?: { role: "user" | "assistant"; content: string; silent?: boolean }[];
+  /** Attachments of `message` (required with them), stored in the new thread's filesystem. */
+  attachments?: AttachmentInput[];
   env?: Record<string, string>;
   name?: string;
 }
@@ -51,6 +54,14 @@ export class ThreadService {
   async create(
     input: CreateThreadInput,
   ): Promise<{ threadId: string; agent_id: string; thread: ThreadView }> {
+    const attachments = input.attachments ?? [];
+    if (attachments.length > 0 && input.message === undefined) {
+      throw new InvalidInputError(
+        "Attachments go with the first message: send `message` together with `attachments`.",
+        { field: "attachments" },
+        "attachments_need_message",
+      );
+    }
     if (!isUuid(input.projectId)) throw new NotFoundError("Project", input.projectId);
     const projects = await this.sql.query<{ current_version: number }>(
       "SELECT current_version FROM projects WHERE id = $1",
@@ -77,9 +88,11 @@ export class ThreadService {
         "definitions_have_errors",
       );
     }
-    const inputs = [
+    const inputs: { role: "user" | "assistant"; content: string; silent?: boolean; first?: boolean }[] = [
       ...(input.initialMessages ?? []),
-      ...(input.message !== undefined ? [{ role: "user" as const, content: input.message }] : []),
+      ...(input.message !== undefined
+        ? [{ role: "user" as const, content: input.message, first: true }]
+        : []),
     ];
     const id = randomUUID();
     const thread = await this.sql.transaction(async (tx) => {
@@ -100,8 +113,8 @@ export class ThreadService {
         await enqueue(tx, id, {
           role: message.role,
           content: message.content,
-          attachments: [],
-          silent: "silent" in message ? (message.silent ?? false) : false,
+          attachments: message.first ? await storeAttachments(tx, id, attachments) : [],
+          silent: message.silent ?? false,
           metadata: {},
           fromHuman: message.role === "user",
           messageId: randomUUID(),
@@ -164,9 +177,19 @@ export class ThreadService {
     };
   }
 
-  async postMessage(id: string, input: { content: string; silent?: boolean; role?: "user" | "assistant" }) {
-    if (input.content.trim() === "")
-      throw new InvalidInputError("Message content is required.", { field: "content" });
+  async postMessage(
+    id: string,
+    input: {
+      content: string;
+      silent?: boolean;
+      role?: "user" | "assistant";
+      /** Uploads and paths of files already in the thread's filesystem (checked in the transaction). */
+      attachments?: AttachmentInput[];
+    },
+  ) {
+    const attachments = input.attachments ?? [];
+    if (input.content.trim() === "" && attachments.length === 0)
+      throw new InvalidInputError("Message content or attachments are required.", { field: "content" });
     const messageId = randomUUID();
     return this.sql.transaction(async (tx) => {
       const row = await this.lockExisting(tx, id);
@@ -174,7 +197,7 @@ export class ThreadService {
       const item = await enqueue(tx, id, {
         role: input.role ?? "user",
         content: input.content,
-        attachments: [],
+        attachments: await storeAttachments(tx, id, attachments),
         silent: input.silent ?? false,
         metadata: {},
         fromHuman: (input.role ?? "user") === "user",

@@ -2,6 +2,7 @@
 // GET /api/threads — list threads (filters: project_id, parent_id; paging: limit, offset).
 import { z } from "zod";
 import { getRuntime } from "@/runtime/runtime";
+import { AttachmentInputsSchema } from "../_lib/attachments";
 import { handle, integerParam, readJson } from "../_lib/http";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,8 @@ const CreateThreadBody = z.object({
     )
     .max(1000)
     .optional(),
-  attachments: z.array(z.unknown()).max(0, "attachments on thread creation are not supported yet").optional(),
+  /** Attached to `message`, written into the new thread's filesystem under /attachments/. */
+  attachments: AttachmentInputsSchema.optional(),
   env: EnvSchema,
   name: z.string().max(200).optional(),
 });
@@ -36,6 +38,7 @@ export const POST = handle(async (request: Request) => {
     agentName: body.agent_id,
     ...(body.message !== undefined ? { message: body.message } : {}),
     ...(body.initial_messages ? { initialMessages: body.initial_messages } : {}),
+    ...(body.attachments ? { attachments: body.attachments } : {}),
     ...(body.env ? { env: body.env } : {}),
     ...(body.name ? { name: body.name } : {}),
   });

@@ -1,6 +1,7 @@
 // GET /api/threads/:id/messages — chronological top-level messages (?depth=N adds sub-prompt ones); POST — queue a message (202 after commit).
 import { z } from "zod";
 import { getRuntime } from "@/runtime/runtime";
+import { AttachmentInputsSchema } from "../../../_lib/attachments";
 import { handle, integerParam, readJson } from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ const PostMessageBody = z.object({
   content: z.string({ error: "content is required (a string)" }),
   role: z.enum(["user", "assistant"]).optional(),
   silent: z.boolean().optional(),
-  attachments: z.array(z.unknown()).max(0, "message attachments are not supported yet").optional(),
+  attachments: AttachmentInputsSchema.optional(),
 });
 
 export const GET = handle(async (request: Request, context: Context) => {
@@ -42,6 +43,7 @@ export const POST = handle(async (request: Request, context: Context) => {
     content: body.content,
     ...(body.role ? { role: body.role } : {}),
     ...(body.silent !== undefined ? { silent: body.silent } : {}),
+    ...(body.attachments ? { attachments: body.attachments } : {}),
   });
   return Response.json(queued, { status: 202 });
 });
