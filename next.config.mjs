@@ -11,6 +11,8 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "pg",
     "postgres",
+    // Loads TypeScript extension modules (code tools, hooks) from the extensions folder at run time.
+    "tsx",
   ],
   typescript: { ignoreBuildErrors: false },
 };

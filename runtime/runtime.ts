@@ -3,12 +3,17 @@
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
 import { StepRunner } from "./engine/step-runner";
+import { loadThreadState } from "./engine/thread-state";
 import { EventHub } from "./events/event-hub";
+import { DEFAULT_HOOK_TIMEOUT_MS, declaredHookIds, HookRunner } from "./extensions/hook-runner";
+import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
 import { ProjectService } from "./projects/project-service";
 import { Scheduler } from "./scheduler/scheduler";
+import { storeToolAttachments } from "./threads/attachments";
 import { DefinitionsCache } from "./threads/definitions";
 import { ThreadService } from "./threads/thread-service";
+import { findThread } from "./threads/thread-store";
 
 export interface Runtime {
   readonly database: Database;
@@ -20,9 +25,26 @@ export interface Runtime {
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
 
+/** Code tools and hooks of this server, loaded once on first use. */
+function extensionsLoader(): () => Promise<{ registry: ExtensionRegistry; hooks: HookRunner }> {
+  let loaded: Promise<{ registry: ExtensionRegistry; hooks: HookRunner }> | undefined;
+  return () => {
+    loaded ??= getExtensions().then((registry) => ({
+      registry,
+      hooks: new HookRunner(registry, Number(process.env.TANDEM_HOOK_TIMEOUT_MS ?? DEFAULT_HOOK_TIMEOUT_MS)),
+    }));
+    return loaded;
+  };
+}
+
 export function createRuntime(database: Database): Runtime {
   const definitions = new DefinitionsCache(database.sql);
   const events = new EventHub(database.notifications);
+  const extensions = extensionsLoader();
+  let threads: ThreadService | undefined;
+  const terminate = async (threadId: string) => {
+    await threads?.terminate(threadId);
+  };
   const scheduler = new Scheduler(
     database,
     (leaseOwner) =>
@@ -32,16 +54,38 @@ export function createRuntime(database: Database): Runtime {
         callModel: (name, models, request, options) => callModel(name, models, request, options),
         leaseOwner,
         publishChunk: (chunk) => events.publishChunk(chunk),
+        extensions,
+        terminate,
+        storeToolAttachments: (threadId, attachments) =>
+          storeToolAttachments(database.sql, threadId, attachments),
       }),
     {
       concurrency: Number(process.env.TANDEM_CONCURRENCY ?? 16),
       leaseMs: Number(process.env.TANDEM_LEASE_MS ?? 15_000),
     },
   );
+  threads = new ThreadService(database, definitions, (threadId) => scheduler.abortLocally(threadId), {
+    declared: async (agent, loaded) => {
+      const { hooks } = await extensions();
+      const prompt = loaded.index.prompts.get(agent.sideA.prompt)?.definition;
+      return hooks.has("after_thread_created", declaredHookIds(prompt, agent));
+    },
+    run: async (threadId) => {
+      const { hooks } = await extensions();
+      const row = await findThread(database.sql, threadId);
+      if (!row) return;
+      const loaded = await definitions.load(row.project_id, row.project_version);
+      const agent = loaded?.index.agents.get(row.agent_name)?.definition;
+      if (!loaded || !agent) return;
+      const ids = declaredHookIds(loaded.index.prompts.get(agent.sideA.prompt)?.definition, agent);
+      const state = await loadThreadState({ db: database.sql, definitions, hooks, terminate }, threadId);
+      if (state) await hooks.notify("after_thread_created", ids, state);
+    },
+  });
   return {
     database,
     projects: new ProjectService(database),
-    threads: new ThreadService(database, definitions, (threadId) => scheduler.abortLocally(threadId)),
+    threads,
     events,
     scheduler,
   };

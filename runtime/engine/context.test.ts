@@ -222,3 +222,37 @@ describe("assembleContext", () => {
     expect(context).toEqual([{ role: "system", content: "S\n\nChildren: none" }]);
   });
 });
+
+describe("messages injected while tools run", () => {
+  it("moves them after the call's results, and treats an injected assistant message as side A's", () => {
+    const messages = conversation(
+      { role: "user", side: "b", content: "go" },
+      { role: "assistant", side: "a", content: "", tool_calls: [toolCall("c1", "t"), toolCall("c2", "t")] },
+      { role: "tool", side: "a", tool_call_id: "c1", name: "t", content: "r1", tool_status: "success" },
+      { role: "user", side: null, content: "injected input" },
+      { role: "assistant", side: null, content: "injected note" },
+      { role: "tool", side: "a", tool_call_id: "c2", name: "t", content: "r2", tool_status: "success" },
+    );
+    const context = assembleContext({
+      systemPrompt: "S",
+      messages,
+      actingSide: "a",
+      turnStartSeq: 1,
+      options: chat,
+    });
+    expect(
+      context.map((message) => [
+        message.role,
+        "toolCallId" in message ? message.toolCallId : message.content,
+      ]),
+    ).toEqual([
+      ["system", "S"],
+      ["user", "go"],
+      ["assistant", ""],
+      ["tool", "c1"],
+      ["tool", "c2"],
+      ["user", "injected input"],
+      ["assistant", "injected note"],
+    ]);
+  });
+});

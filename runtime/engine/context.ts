@@ -57,7 +57,7 @@ export function assembleContext(input: AssembleContextInput): ModelMessage[] {
           message.side !== actingSide &&
           message.attachments.some((file) => file.mimeType.startsWith("image/")),
       )
-      .slice(-Math.max(0, options.recentImageThreshold))
+      .slice(options.recentImageThreshold > 0 ? -options.recentImageThreshold : Number.MAX_SAFE_INTEGER)
       .map((message) => message.id),
   );
 
@@ -78,7 +78,8 @@ export function assembleContext(input: AssembleContextInput): ModelMessage[] {
       });
       continue;
     }
-    const own = message.side === actingSide;
+    // Input from outside the sides (side null) written as `assistant` (e.g. injected) belongs to side A.
+    const own = (message.side ?? (message.role === "assistant" ? "a" : null)) === actingSide;
     if (own) {
       const calls = ownToolsVisible(message) ? (message.tool_calls ?? []) : [];
       const content = message.content ?? "";
@@ -115,27 +116,31 @@ export function assembleContext(input: AssembleContextInput): ModelMessage[] {
     });
   }
 
-  // Every offered call gets a result, so providers accept the history (e.g. after a crash or stop).
+  // Every offered call gets its results right after it (a message injected while tools ran moves
+  // after them), and a call without a result gets a synthetic one, so providers accept the history.
   const completed: ModelMessage[] = [];
+  const moved = new Set<number>();
   for (const [index, message] of result.entries()) {
+    if (moved.has(index)) continue;
     completed.push(message);
     if (message.role !== "assistant" || !message.toolCalls) continue;
-    const following = new Set(
-      result
-        .slice(index + 1)
-        .filter((next): next is Extract<ModelMessage, { role: "tool" }> => next.role === "tool")
-        .map((next) => next.toolCallId),
-    );
-    for (const call of message.toolCalls) {
-      if (!following.has(call.id)) {
-        completed.push({
-          role: "tool",
-          toolCallId: call.id,
-          toolName: call.name,
-          content: UNANSWERED_TOOL_CALL_RESULT,
-          isError: true,
-        });
-      }
+    const open = new Map(message.toolCalls.map((call) => [call.id, call]));
+    for (let next = index + 1; next < result.length && open.size > 0; next += 1) {
+      const candidate = result[next]!;
+      if (candidate.role === "assistant" && candidate.toolCalls) break;
+      if (candidate.role !== "tool" || !open.has(candidate.toolCallId) || moved.has(next)) continue;
+      completed.push(candidate);
+      moved.add(next);
+      open.delete(candidate.toolCallId);
+    }
+    for (const call of open.values()) {
+      completed.push({
+        role: "tool",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: UNANSWERED_TOOL_CALL_RESULT,
+        isError: true,
+      });
     }
   }
 

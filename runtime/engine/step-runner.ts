@@ -11,19 +11,37 @@ import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import {
   type AgentDefinition,
+  type PromptDefinition,
   type ResolvedSideConfig,
   resolvePromptOptions,
   resolveSideConfig,
   resolveSubpromptConfig,
 } from "@/lib/spec";
 import { appendEvents, type NewEvent } from "../events/event-log";
+import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../events/thread-events";
+
+export { messageEvent, threadEvent };
+
+import type {
+  AttachmentRef,
+  LLMMessage,
+  Message,
+  ThreadState,
+  ToolAttachment,
+  ToolCall,
+  ToolResult,
+} from "../extensions/define";
+import { declaredHookIds, HookRunner } from "../extensions/hook-runner";
+import { EMPTY_REGISTRY, type ExtensionRegistry } from "../extensions/registry";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../models/types";
+import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
 import { drainInbox, hasPendingInput } from "../threads/inbox";
-import { insertMessages, readMessages, toMessageView } from "../threads/message-store";
-import { nowMicroseconds, type ThreadRow, toThreadView } from "../threads/thread-row";
+import { insertMessages, type NewMessage, readMessages } from "../threads/message-store";
+import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
 import { findThread, lockThread, type ThreadChanges, updateThread } from "../threads/thread-store";
 import { assembleContext } from "./context";
+import { applyFilteredMessages, fromToolResult, messageView, toToolResult } from "./hook-values";
 import {
   type ExecutionState,
   otherSide,
@@ -34,6 +52,12 @@ import {
 import { renderPromptContent } from "./prompt-render";
 import { type ExecutedToolCall, evaluateStop, type StopDecision, sessionTurnLimitReason } from "./stop-rules";
 import { assembleSubpromptResult, type SubpromptCall } from "./subprompt-result";
+import {
+  type ActiveExecution,
+  type ExecutionControl,
+  loadThreadState,
+  newExecutionControl,
+} from "./thread-state";
 import { buildToolCatalog, type CatalogEntry, type ToolCatalog } from "./tool-catalog";
 import { errorContent, executeToolCall, type ToolExecution } from "./tool-executor";
 
@@ -42,6 +66,8 @@ export const MAX_STEPS_PER_TURN = 250;
 
 /** How deep prompts called as tools may nest. */
 export const MAX_SUBPROMPT_DEPTH = 5;
+
+export const EXECUTION_STOPPED_RESULT = "Execution stopped by state.execution.stop()";
 
 export const EMPTY_RESPONSE_RESULT =
   "You must reply. Empty response was rejected. Return non-empty content, call a tool, or include attachments.";
@@ -62,6 +88,26 @@ export interface StepRunnerDependencies {
   leaseOwner: string;
   /** Ephemeral token chunks for live views (never persisted). */
   publishChunk?: (chunk: { rootId: string; threadId: string; messageId: string; chunk: string }) => void;
+  /** Code tools and hooks installed on this server; none when absent. */
+  extensions?: () => Promise<{ registry: ExtensionRegistry; hooks: HookRunner }>;
+  /** Terminates a thread and its subtree (ThreadState.terminate). */
+  terminate?: (threadId: string) => Promise<void>;
+  /** Stores files a tool returned in the thread filesystem (ToolResult.attachments). */
+  storeToolAttachments?: (
+    threadId: string,
+    attachments: Array<ToolAttachment | AttachmentRef>,
+  ) => Promise<{ refs: AttachmentRef[]; pathLines: string }>;
+}
+
+/** The per-run view of one step's extension surface: hooks in force and the ThreadState factory. */
+interface StepExtensions {
+  registry: ExtensionRegistry | null;
+  hooks: HookRunner | null;
+  hookIds: string[];
+  control: ExecutionControl;
+  /** The top-level history as this step knows it; messages the step stores are appended. */
+  history: StoredMessage[];
+  state: (promptName: string, promptPath: string[]) => Promise<ThreadState>;
 }
 
 class LeaseLost extends Error {}
@@ -82,16 +128,86 @@ export class StepRunner {
     return this.deps.database.sql;
   }
 
+  /** Per-execution state (spec ThreadState.context and the flow id), from input drained to parked. */
+  private readonly runs = new Map<string, { flowId: string; context: Record<string, unknown> }>();
+
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
+    let outcome: StepOutcome;
     try {
-      return await this.step(threadId, abortSignal);
+      outcome = await this.step(threadId, abortSignal);
     } catch (error) {
+      this.runs.delete(threadId);
       if (error instanceof LeaseLost) return "lease_lost";
       if (error instanceof ThreadTerminated) return "terminated";
       if (error instanceof StoppedByUser) return "aborted";
       throw error;
     }
+    if (outcome !== "continue") this.runs.delete(threadId);
+    return outcome;
+  }
+
+  private run(threadId: string, fresh = false) {
+    let run = this.runs.get(threadId);
+    if (!run || fresh) {
+      run = { flowId: randomUUID(), context: {} };
+      this.runs.set(threadId, run);
+    }
+    return run;
+  }
+
+  /** Hooks in force for the active prompt and a (memoised) ThreadState factory for this step. */
+  private async stepExtensions(
+    row: ThreadRow,
+    active: ActiveSide,
+    history: readonly StoredMessage[],
+    abortSignal: AbortSignal,
+  ): Promise<StepExtensions> {
+    const loaded = this.deps.extensions ? await this.deps.extensions() : null;
+    const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
+    const control = newExecutionControl();
+    const run = this.run(row.id);
+    const hooks = loaded?.hooks ?? null;
+    const states = new Map<string, Promise<ThreadState>>();
+    const known = [...history];
+    const state = (promptName: string, promptPath: string[]) => {
+      const key = promptPath.join("/");
+      let cached = states.get(key);
+      if (!cached) {
+        const execution: ActiveExecution = {
+          flowId: run.flowId,
+          promptPath,
+          messageHistory: () => known.map(messageView),
+          abortSignal,
+          control,
+          context: run.context,
+        };
+        cached = loadThreadState(
+          {
+            db: this.db,
+            definitions: this.deps.definitions,
+            hooks: hooks ?? new HookRunner(EMPTY_REGISTRY),
+            terminate:
+              this.deps.terminate ?? (() => Promise.reject(new Error("terminate is not available here"))),
+          },
+          row.id,
+          { promptName, execution },
+        ).then((value) => {
+          if (!value) throw new ThreadTerminated();
+          return value;
+        });
+        states.set(key, cached);
+      }
+      return cached;
+    };
+    return {
+      registry: loaded?.registry ?? null,
+      hooks,
+      hookIds: declaredHookIds(prompt, active.agent),
+      control,
+      history: known,
+      state,
+    };
   }
 
   /** Runs `work` in a transaction holding the thread's row lock, after checking lease and termination. */
@@ -131,27 +247,77 @@ export class StepRunner {
     const history = (await readMessages(this.db, threadId, { includeSilent: true, maxDepth: 0 })).messages;
     const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
     if (!prompt) return "parked"; // activeSide checked it
-    const catalog = buildToolCatalog(prompt, active.sideConfig, active.definitions.index);
+    const ext = await this.stepExtensions(row, active, history, abortSignal);
+    if (started.drained.length > 0 && ext.hooks?.has("after_create_message", ext.hookIds)) {
+      const state = await ext.state(prompt.name, [prompt.name]);
+      for (const message of started.drained)
+        await ext.hooks.notify("after_create_message", ext.hookIds, state, messageView(message));
+    }
+    const catalog = this.catalogFor(prompt, active, ext);
 
     const pending = unansweredToolCalls(history, active.side);
-    if (pending) return this.runTools(row.id, pending.message, pending.calls, active, catalog, abortSignal);
+    if (pending)
+      return this.runTools(row.id, pending.message, pending.calls, active, catalog, ext, abortSignal);
 
     if (abortSignal.aborted) return "aborted";
     const options = resolvePromptOptions(prompt);
     // Resolution order of the reference runtime: thread, then agent, then prompt (first hit wins).
     const env = { ...(prompt.env ?? {}), ...(active.agent.env ?? {}), ...row.env };
-    const system = renderPromptContent({
+    let system = renderPromptContent({
       prompt,
       findPrompt: (name) => active.definitions.index.prompts.get(name)?.definition,
       resolveEnv: (name) => env[name],
     });
-    const messages = assembleContext({
+    let contextHistory: StoredMessage[] = history;
+    const hooks = ext.hooks;
+    if (hooks && ext.hookIds.length > 0) {
+      const state = await ext.state(prompt.name, [prompt.name]);
+      if (hooks.has("after_system_message", ext.hookIds)) {
+        const rewritten = await hooks.transform(
+          "after_system_message",
+          ext.hookIds,
+          state,
+          (value: string) => [value] as [string],
+          system,
+        );
+        if (typeof rewritten === "string") system = rewritten;
+      }
+      if (hooks.has("filter_messages", ext.hookIds)) {
+        const filtered = await hooks.transform(
+          "filter_messages",
+          ext.hookIds,
+          state,
+          (value: Message[]) => [value] as [Message[]],
+          history.map(messageView),
+        );
+        contextHistory = applyFilteredMessages(history, filtered);
+      }
+    }
+    const imageData = await loadContextImages(
+      this.db,
+      threadId,
+      contextHistory,
+      options.recentImageThreshold,
+      active.side,
+    );
+    let messages = assembleContext({
       systemPrompt: system,
-      messages: history,
+      messages: contextHistory,
       actingSide: active.side,
       turnStartSeq: row.execution.turnStartSeq,
       options,
+      ...(imageData.size > 0 ? { imageData } : {}),
     });
+    if (hooks?.has("prefilter_llm_history", ext.hookIds)) {
+      const adjusted = await hooks.transform(
+        "prefilter_llm_history",
+        ext.hookIds,
+        await ext.state(prompt.name, [prompt.name]),
+        (value: LLMMessage[]) => [value] as [LLMMessage[]],
+        messages as LLMMessage[],
+      );
+      if (Array.isArray(adjusted)) messages = adjusted as ModelCallRequest["messages"];
+    }
     const assistantId = randomUUID();
     const telemetry: ModelTelemetry[] = [];
     const scriptedCallIndex = await this.countModelCalls(row.id, active.side, prompt.model);
@@ -223,7 +389,19 @@ export class StepRunner {
       assistantId,
       telemetry,
       startedAt,
+      ext,
       abortSignal,
+    );
+  }
+
+  private catalogFor(prompt: PromptDefinition, active: ActiveSide, ext: StepExtensions): ToolCatalog {
+    return buildToolCatalog(
+      prompt,
+      prompt.name === active.sideConfig.prompt
+        ? active.sideConfig
+        : resolveSideConfig({ prompt: prompt.name }),
+      active.definitions.index,
+      (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
     );
   }
 
@@ -232,7 +410,7 @@ export class StepRunner {
     tx: SqlExecutor,
     row: ThreadRow,
     definitions: LoadedDefinitions | null,
-  ): Promise<{ kind: "parked" } | { kind: "run"; row: ThreadRow }> {
+  ): Promise<{ kind: "parked" } | { kind: "run"; row: ThreadRow; drained: StoredMessage[] }> {
     if (row.user_stopped) {
       const human = await tx.query(
         "SELECT 1 FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL AND (payload->>'fromHuman')::boolean LIMIT 1",
@@ -247,7 +425,7 @@ export class StepRunner {
     const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
     const items = await drainInbox(tx, row.id);
     if (items.length === 0) {
-      if (row.status === "running") return { kind: "run", row };
+      if (row.status === "running") return { kind: "run", row, drained: [] };
       await this.finish(tx, row, {});
       return { kind: "parked" };
     }
@@ -289,7 +467,8 @@ export class StepRunner {
       ...stored.map((message) => messageEvent(updated, message)),
       threadEvent(updated),
     ]);
-    return { kind: "run", row: updated };
+    this.run(row.id, true);
+    return { kind: "run", row: updated, drained: stored };
   }
 
   private async activeSide(row: ThreadRow): Promise<ActiveSide | string> {
@@ -361,6 +540,7 @@ export class StepRunner {
     assistantId: string,
     telemetry: ModelTelemetry[],
     startedAt: number,
+    ext: StepExtensions,
     abortSignal: AbortSignal,
   ): Promise<StepOutcome> {
     const empty = result.text.trim() === "" && result.toolCalls.length === 0;
@@ -384,6 +564,14 @@ export class StepRunner {
           },
         }));
 
+    const draft = await this.beforeCreate(ext, active.sideConfig.prompt, {
+      id: assistantId,
+      role: active.side === "a" ? "assistant" : "user",
+      side: active.side,
+      content: result.text,
+      tool_calls: toolCalls.length > 0 ? toolCalls : null,
+      prompt: active.sideConfig.prompt,
+    });
     const committed = await this.guarded(threadId, async (tx, row) => {
       await this.logModelCall(
         tx,
@@ -396,16 +584,7 @@ export class StepRunner {
         null,
         startedAt,
       );
-      const [assistant] = await insertMessages(tx, row.id, [
-        {
-          id: assistantId,
-          role: active.side === "a" ? "assistant" : "user",
-          side: active.side,
-          content: result.text,
-          tool_calls: toolCalls.length > 0 ? toolCalls : null,
-          prompt: active.sideConfig.prompt,
-        },
-      ]);
+      const [assistant] = await insertMessages(tx, row.id, [draft]);
       const extra = empty
         ? await insertMessages(tx, row.id, [
             {
@@ -433,21 +612,84 @@ export class StepRunner {
       if (toolCalls.length > 0 && !empty) {
         const updated = await updateThread(tx, row.id, { execution, usage });
         await appendEvents(tx, [...events, threadEvent(updated)]);
-        return { toolsPending: true as const, assistant: assistant! };
+        return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
       }
       // An empty reply never ends a turn by response, but maxSteps still applies to it.
       const decision = evaluateStop(
-        { text: empty ? "" : result.text, toolCalls: [] },
+        { text: empty ? "" : (draft.content ?? ""), toolCalls: [] },
         { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
       );
-      await this.applyDecision(tx, row, execution, decision, active, usage, events);
-      return { toolsPending: false as const, decision };
+      const outcome = await this.applyDecisionOrControl(
+        tx,
+        row,
+        execution,
+        decision,
+        active,
+        ext.control,
+        usage,
+        events,
+      );
+      return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
     });
-    if (!committed.toolsPending)
-      return committed.decision.kind === "continue" || isSideSwitch(committed.decision, active)
-        ? "continue"
-        : "parked";
-    return this.runTools(threadId, committed.assistant, toolCalls, active, catalog, abortSignal);
+    ext.history.push(...committed.created);
+    await this.afterCreate(ext, active.sideConfig.prompt, committed.created);
+    if (!committed.toolsPending) return committed.outcome;
+    return this.runTools(threadId, committed.assistant, toolCalls, active, catalog, ext, abortSignal);
+  }
+
+  /** before_create_message hooks on a message the runtime is about to store (content, silent, metadata). */
+  private async beforeCreate(
+    ext: StepExtensions,
+    promptName: string,
+    message: NewMessage,
+  ): Promise<NewMessage> {
+    if (!ext.hooks?.has("before_create_message", ext.hookIds)) return message;
+    const view = messageView({
+      id: message.id ?? randomUUID(),
+      seq: 0,
+      role: message.role,
+      side: message.side,
+      content: message.content,
+      name: message.name ?? null,
+      tool_calls: message.tool_calls ?? null,
+      tool_call_id: message.tool_call_id ?? null,
+      tool_status: message.tool_status ?? null,
+      parent_id: message.parent_id ?? null,
+      depth: message.depth ?? 0,
+      silent: message.silent ?? false,
+      metadata: message.metadata ?? {},
+      subagent_id: message.subagent_id ?? null,
+      attachments: message.attachments ?? [],
+      prompt: message.prompt ?? null,
+      created_at: 0,
+    });
+    const changed = await ext.hooks.transform(
+      "before_create_message",
+      ext.hookIds,
+      await ext.state(promptName, [promptName]),
+      (value: Message) => [value] as [Message],
+      view,
+    );
+    if (!changed || typeof changed !== "object") return message;
+    return {
+      ...message,
+      ...(changed.content === null || typeof changed.content === "string"
+        ? { content: changed.content }
+        : {}),
+      ...(typeof changed.silent === "boolean" ? { silent: changed.silent } : {}),
+      ...(changed.metadata && typeof changed.metadata === "object" ? { metadata: changed.metadata } : {}),
+    };
+  }
+
+  private async afterCreate(
+    ext: StepExtensions,
+    promptName: string,
+    messages: StoredMessage[],
+  ): Promise<void> {
+    if (messages.length === 0 || !ext.hooks?.has("after_create_message", ext.hookIds)) return;
+    const state = await ext.state(promptName, [promptName]);
+    for (const message of messages)
+      await ext.hooks.notify("after_create_message", ext.hookIds, state, messageView(message));
   }
 
   private async runTools(
@@ -456,37 +698,73 @@ export class StepRunner {
     calls: StoredToolCall[],
     active: ActiveSide,
     catalog: ToolCatalog,
+    ext: StepExtensions,
     abortSignal: AbortSignal,
   ): Promise<StepOutcome> {
-    const all = assistant.tool_calls ?? [];
-    for (const call of calls) {
+    const promptName = active.sideConfig.prompt;
+    let current = assistant;
+    for (const [index, call] of calls.entries()) {
       if (abortSignal.aborted) return "aborted";
       const startedAt = nowMicroseconds();
       const toolMessageId = randomUUID();
-      const execution = await executeToolCall(call, {
+      const executed = await executeToolCall(call, {
         threadId,
         db: this.db,
         catalog,
         abortSignal,
+        ...this.toolExtensions(threadId, ext, promptName, [promptName]),
         runSubprompt: (entry, args) =>
-          this.runSubprompt(threadId, active, entry, args, toolMessageId, 1, abortSignal),
+          this.runSubprompt(threadId, active, entry, args, toolMessageId, 1, ext, [promptName], abortSignal),
       });
       if (abortSignal.aborted) return "aborted";
-      const isLast = call.id === all[all.length - 1]?.id;
+      const execution = await this.afterToolHooks(ext, promptName, call, executed);
+      const draft =
+        execution &&
+        (await this.beforeCreate(ext, promptName, {
+          id: toolMessageId,
+          role: "tool",
+          side: active.side,
+          content: execution.content,
+          name: call.function.name,
+          tool_call_id: call.id,
+          tool_status: execution.status,
+          prompt: promptName,
+          ...(execution.metadata ? { metadata: execution.metadata } : {}),
+          ...(execution.attachments ? { attachments: execution.attachments } : {}),
+        }));
+      // After a stop request the remaining calls are answered as stopped and the run ends here.
+      const remaining = ext.control.stopRequested ? calls.slice(index + 1) : [];
+      const isLast = index === calls.length - 1 || ext.control.stopRequested;
       const outcome = await this.guarded(threadId, async (tx, row) => {
-        const [message] = await insertMessages(tx, row.id, [
-          {
-            id: toolMessageId,
-            role: "tool",
-            side: active.side,
-            content: execution.content,
-            name: call.function.name,
-            tool_call_id: call.id,
-            tool_status: execution.status,
-            prompt: active.sideConfig.prompt,
-            ...(execution.metadata ? { metadata: execution.metadata } : {}),
-          },
-        ]);
+        const created: StoredMessage[] = [];
+        if (draft) {
+          created.push(...(await insertMessages(tx, row.id, [draft])));
+        } else {
+          // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
+          const kept = (current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
+          await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
+            kept.length > 0 ? JSON.stringify(kept) : null,
+            current.id,
+          ]);
+          current = { ...current, tool_calls: kept.length > 0 ? kept : null };
+        }
+        if (remaining.length > 0) {
+          created.push(
+            ...(await insertMessages(
+              tx,
+              row.id,
+              remaining.map((open) => ({
+                role: "tool" as const,
+                side: active.side,
+                content: errorContent(EXECUTION_STOPPED_RESULT),
+                name: open.function.name,
+                tool_call_id: open.id,
+                tool_status: "error" as const,
+                prompt: promptName,
+              })),
+            )),
+          );
+        }
         await tx.query(
           `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
@@ -495,56 +773,119 @@ export class StepRunner {
             row.id,
             call.id,
             call.function.name,
-            JSON.stringify(execution.args ?? null),
-            execution.status,
-            execution.content,
+            JSON.stringify(executed.args ?? null),
+            executed.status,
+            executed.content,
             startedAt,
             nowMicroseconds(),
           ],
         );
         const events: NewEvent[] = [
           telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
-          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: execution.status }),
-          messageEvent(row, message!),
+          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: executed.status }),
+          ...created.map((message) => messageEvent(row, message)),
         ];
         const statusChange: ThreadChanges =
-          execution.statusText !== undefined ? { statusText: execution.statusText } : {};
+          execution?.statusText !== undefined ? { statusText: execution.statusText } : {};
         if (!isLast) {
           const updated = await updateThread(tx, row.id, statusChange);
           await appendEvents(tx, [
             ...events,
-            ...(execution.statusText !== undefined ? [threadEvent(updated)] : []),
+            ...(execution?.statusText !== undefined ? [threadEvent(updated)] : []),
           ]);
-          return null;
+          return { created, outcome: null };
         }
-        const executed = await executedCalls(tx, row.id, assistant);
+        const executedCalls = await executedCallsOf(tx, row.id, current);
         const decision = evaluateStop(
-          { text: assistant.content ?? "", toolCalls: executed },
+          { text: current.content ?? "", toolCalls: executedCalls },
           { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
         );
         if (
           decision.kind === "turn_ended" &&
           decision.responseText !== undefined &&
-          !(assistant.content ?? "").trim()
+          !(current.content ?? "").trim()
         ) {
           await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [
             decision.responseText,
-            assistant.id,
+            current.id,
           ]);
-          events.push(messageEvent(row, { ...assistant, content: decision.responseText }));
+          events.push(messageEvent(row, { ...current, content: decision.responseText }));
         }
-        const handoff = executed.filter((call) => call.status === "success" && call.handoffTo).at(-1);
+        const handoff = executedCalls.filter((entry) => entry.status === "success" && entry.handoffTo).at(-1);
         if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
           await this.applyHandoff(tx, row, handoff, catalog, events, statusChange);
-          return { kind: "continue" } as const;
+          return { created, outcome: "continue" as const };
         }
-        await this.applyDecision(tx, row, row.execution, decision, active, undefined, events, statusChange);
-        return decision;
+        const outcome = await this.applyDecisionOrControl(
+          tx,
+          row,
+          row.execution,
+          decision,
+          active,
+          ext.control,
+          undefined,
+          events,
+          statusChange,
+        );
+        return { created, outcome };
       });
-      if (outcome)
-        return outcome.kind === "continue" || isSideSwitch(outcome, active) ? "continue" : "parked";
+      ext.history.push(...outcome.created);
+      await this.afterCreate(ext, promptName, outcome.created);
+      if (outcome.outcome) return outcome.outcome;
     }
     return "continue";
+  }
+
+  /** What code tools need from this step: installed modules, a ThreadState, attachment storage. */
+  private toolExtensions(threadId: string, ext: StepExtensions, promptName: string, promptPath: string[]) {
+    const store = this.deps.storeToolAttachments;
+    return {
+      ...(ext.registry ? { extensions: ext.registry } : {}),
+      threadState: () => ext.state(promptName, promptPath),
+      ...(store
+        ? { storeAttachments: (list: Array<ToolAttachment | AttachmentRef>) => store(threadId, list) }
+        : {}),
+    };
+  }
+
+  /**
+   * after_tool_call_success / after_tool_call_failure (null drops the call from history), then
+   * before_store_tool_result. Returns null when the call is dropped.
+   */
+  private async afterToolHooks(
+    ext: StepExtensions,
+    promptName: string,
+    call: StoredToolCall,
+    execution: ToolExecution,
+  ): Promise<ToolExecution | null> {
+    const hooks = ext.hooks;
+    if (!hooks || ext.hookIds.length === 0) return execution;
+    const kind = execution.status === "success" ? "after_tool_call_success" : "after_tool_call_failure";
+    const toolCall: ToolCall = { id: call.id, type: "function", function: { ...call.function } };
+    let current = execution;
+    if (hooks.has(kind, ext.hookIds)) {
+      const result = await hooks.transform(
+        kind,
+        ext.hookIds,
+        await ext.state(promptName, [promptName]),
+        (value: ToolResult) => [toolCall, value] as [ToolCall, ToolResult],
+        toToolResult(current),
+        { nullable: true },
+      );
+      if (result === null) return null;
+      current = fromToolResult(result, current);
+    }
+    if (hooks.has("before_store_tool_result", ext.hookIds)) {
+      const result = await hooks.transform(
+        "before_store_tool_result",
+        ext.hookIds,
+        await ext.state(promptName, [promptName]),
+        (value: ToolResult) => [toolCall, value] as [ToolCall, ToolResult],
+        toToolResult(current),
+      );
+      if (result) current = fromToolResult(result, current);
+    }
+    return current;
   }
 
   /**
@@ -620,6 +961,8 @@ export class StepRunner {
     args: Record<string, unknown>,
     parentMessageId: string,
     depth: number,
+    ext: StepExtensions,
+    parentPath: string[],
     abortSignal: AbortSignal,
   ): Promise<ToolExecution> {
     if (depth > MAX_SUBPROMPT_DEPTH) {
@@ -663,7 +1006,13 @@ export class StepRunner {
         insertMessages(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
       );
     }
-    const catalog = buildToolCatalog(prompt, resolveSideConfig({ prompt: prompt.name }), definitions.index);
+    const promptPath = [...parentPath, prompt.name];
+    const catalog = buildToolCatalog(
+      prompt,
+      resolveSideConfig({ prompt: prompt.name }),
+      definitions.index,
+      (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
+    );
     const promptOptions = resolvePromptOptions(prompt);
     const messages: ModelCallRequest["messages"] = [
       { role: "system", content: system },
@@ -740,8 +1089,19 @@ export class StepRunner {
         db: this.db,
         catalog,
         abortSignal,
+        ...this.toolExtensions(threadId, ext, prompt.name, promptPath),
         runSubprompt: (inner, innerArgs) =>
-          this.runSubprompt(threadId, active, inner, innerArgs, messageId, depth + 1, abortSignal),
+          this.runSubprompt(
+            threadId,
+            active,
+            inner,
+            innerArgs,
+            messageId,
+            depth + 1,
+            ext,
+            promptPath,
+            abortSignal,
+          ),
       });
       const content =
         execution.status === "error" && options.includeErrors && !execution.content.startsWith("Error: ")
@@ -771,6 +1131,55 @@ export class StepRunner {
     }
     const assembled = assembleSubpromptResult(result.text, calls, options);
     return { status: assembled.status, content: assembled.content, args };
+  }
+
+  /**
+   * Applies the step's stop decision, unless a tool or hook asked the run to stop
+   * (state.execution.stop()) or forced the next turn (state.execution.forceTurn); a session end or a
+   * limit always wins. Returns what the scheduler does next.
+   */
+  private async applyDecisionOrControl(
+    tx: SqlExecutor,
+    row: ThreadRow,
+    execution: ExecutionState,
+    decision: StopDecision,
+    active: ActiveSide,
+    control: ExecutionControl,
+    usage: ThreadChanges["usage"],
+    events: NewEvent[],
+    extra: ThreadChanges = {},
+  ): Promise<StepOutcome> {
+    const ended =
+      decision.kind === "session_completed" ||
+      decision.kind === "session_failed" ||
+      decision.kind === "limit";
+    const base: ThreadChanges = { ...extra, execution, ...(usage ? { usage } : {}) };
+    if (!ended && control.stopRequested) {
+      await this.finish(
+        tx,
+        row,
+        { ...base, status: "stopped", stopReason: EXECUTION_STOPPED_RESULT },
+        events,
+        active.side,
+      );
+      return "parked";
+    }
+    let effective = decision;
+    if (!ended && control.forcedSide) {
+      const isHumanChat = (active.agent.type ?? "ai_human") === "ai_human";
+      if (isHumanChat && control.forcedSide === "b") {
+        await this.finish(tx, row, { ...base, status: "idle", stopReason: null }, events);
+        return "parked";
+      }
+      if (control.forcedSide === active.side) {
+        const updated = await updateThread(tx, row.id, { ...base, status: "running", runnable: true });
+        await appendEvents(tx, [...events, threadEvent(updated)]);
+        return "continue";
+      }
+      effective = { kind: "turn_ended", reason: "response" };
+    }
+    await this.applyDecision(tx, row, execution, effective, active, usage, events, extra);
+    return effective.kind === "continue" || isSideSwitch(effective, active) ? "continue" : "parked";
   }
 
   /** Moves the thread on after a step, in the step's last transaction. */
@@ -955,7 +1364,7 @@ interface ExecutedCallRecord extends ExecutedToolCall {
   handoffTo?: string;
 }
 
-async function executedCalls(
+async function executedCallsOf(
   tx: SqlExecutor,
   threadId: string,
   assistant: StoredMessage,
@@ -990,30 +1399,4 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
-  return {
-    rootId: row.root_id,
-    threadId: row.id,
-    type: "message",
-    data: { thread_id: row.id, message: toMessageView(message) },
-  };
-}
-
-export function threadEvent(row: ThreadRow): NewEvent {
-  return { rootId: row.root_id, threadId: row.id, type: "thread", data: toThreadView(row) };
-}
-
-function telemetryEvent(row: ThreadRow, data: Record<string, unknown>): NewEvent {
-  return {
-    rootId: row.root_id,
-    threadId: row.id,
-    type: "telemetry",
-    data: { thread_id: row.id, ...data, timestamp: nowMicroseconds() },
-  };
-}
-
-function telemetryEvents(row: ThreadRow, events: ModelTelemetry[]): NewEvent[] {
-  return events.map((event) => telemetryEvent(row, { ...event }));
 }

@@ -54,9 +54,14 @@ function bindingDescription(role: "sessionStop" | "sessionFail" | "sessionStatus
   return "Publish a short status update without ending the session.";
 }
 
-function toolSchema(tool: ToolDefinition): Record<string, unknown> {
+/** The JSON Schema of a code tool's arguments, from the module installed on this server. */
+export type CodeToolSchemas = (moduleId: string) => Record<string, unknown> | undefined;
+
+function toolSchema(tool: ToolDefinition, codeToolSchemas?: CodeToolSchemas): Record<string, unknown> {
   if (tool.kind === "builtin") return BUILTIN_TOOL_SCHEMAS[tool.builtin];
-  return (tool.args as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA;
+  // A code tool's zod schema is authoritative (it validates the call); the definition's args document it.
+  const installed = tool.kind === "code" ? codeToolSchemas?.(tool.module) : undefined;
+  return installed ?? (tool.args as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA;
 }
 
 function describeUnsupported(entry: ClassifiedToolEntry): string {
@@ -67,6 +72,7 @@ export function buildToolCatalog(
   prompt: PromptDefinition,
   side: ResolvedSideConfig,
   index: BundleIndex,
+  codeToolSchemas?: CodeToolSchemas,
 ): ToolCatalog {
   const entries = new Map<string, CatalogEntry>();
   const specs: ModelToolSpec[] = [];
@@ -94,7 +100,7 @@ export function buildToolCatalog(
         {
           name: entry.name,
           description: entry.tool.description,
-          inputSchema: toolSchema(entry.tool),
+          inputSchema: toolSchema(entry.tool, codeToolSchemas),
         },
       );
     } else if (entry.kind === "handoff") {
@@ -142,7 +148,7 @@ export function buildToolCatalog(
       {
         name: binding.name,
         description: defined?.description ?? bindingDescription(role),
-        inputSchema: defined ? toolSchema(defined) : bindingSchema(binding),
+        inputSchema: defined ? toolSchema(defined, codeToolSchemas) : bindingSchema(binding),
       },
     );
   }

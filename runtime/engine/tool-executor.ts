@@ -2,6 +2,8 @@
 // into a tool result; nothing here may crash the step loop (spec runtime §5.2). Result texts follow
 // the reference runtime's templates.
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { AttachmentRef, ThreadState, ToolAttachment } from "../extensions/define";
+import type { ExtensionRegistry } from "../extensions/registry";
 import {
   deleteThreadFile,
   grepThreadFiles,
@@ -10,6 +12,7 @@ import {
   writeThreadFile,
 } from "../threads/file-store";
 import { BuiltinArgs } from "./builtin-tools";
+import { runCodeTool } from "./code-tool";
 import { runHttpTool } from "./http-tool";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check";
 import type { StoredToolCall } from "./messages";
@@ -25,6 +28,8 @@ export interface ToolExecution {
   statusText?: string;
   /** Stored on the tool message; a handoff records its target here so a resumed step still applies it. */
   metadata?: Record<string, unknown>;
+  /** Files the tool returned, stored in the thread filesystem and referenced from the tool message. */
+  attachments?: AttachmentRef[];
 }
 
 export const HANDOFF_COMPLETE = "Handoff complete";
@@ -34,6 +39,14 @@ export interface ToolExecutionContext {
   db: SqlExecutor;
   catalog: ToolCatalog;
   abortSignal?: AbortSignal;
+  /** Code tools installed on this server. */
+  extensions?: ExtensionRegistry;
+  /** The ThreadState handed to code tools (built on demand). */
+  threadState?: () => Promise<ThreadState>;
+  /** Stores files a tool returned; answers their refs and the text lines naming their paths. */
+  storeAttachments?: (
+    attachments: Array<ToolAttachment | AttachmentRef>,
+  ) => Promise<{ refs: AttachmentRef[]; pathLines: string }>;
   /** Runs a prompt called as a tool (provided by the step runner, which owns model calls). */
   runSubprompt?: (
     entry: Extract<CatalogEntry, { kind: "subprompt" }>,
@@ -161,11 +174,36 @@ async function run(
       ? { status: "success", content: successContent(result.text), args }
       : { status: "error", content: errorContent(result.text), args };
   }
-  return {
-    status: "error",
-    content: errorContent(`${tool.kind} tools are not run by this Tandem runtime yet.`),
-    args,
-  };
+  return runCode(tool.module, args, context);
+}
+
+async function runCode(
+  moduleId: string,
+  args: unknown,
+  context: ToolExecutionContext,
+): Promise<ToolExecution> {
+  const outcome = await runCodeTool(context.extensions?.tools.get(moduleId), moduleId, args, async () => {
+    if (!context.threadState) throw new Error("Code tools cannot run here.");
+    return context.threadState();
+  });
+  let attachments: AttachmentRef[] = [];
+  let pathLines = "";
+  if (outcome.attachments.length > 0 && context.storeAttachments) {
+    try {
+      ({ refs: attachments, pathLines } = await context.storeAttachments(outcome.attachments));
+    } catch (error) {
+      return {
+        status: "error",
+        content: errorContent(`Storing the tool's attachments failed: ${(error as Error).message}`),
+        args,
+      };
+    }
+  }
+  const content =
+    outcome.status === "success"
+      ? successContent(outcome.text) + pathLines
+      : errorContent(outcome.text) + pathLines;
+  return { status: outcome.status, content, args, ...(attachments.length > 0 ? { attachments } : {}) };
 }
 
 function validation(error: { issues: { path: PropertyKey[]; message: string }[] }): string {

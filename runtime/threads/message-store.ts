@@ -115,3 +115,15 @@ export function toMessageView(message: StoredMessage): MessageView {
   const { prompt: _prompt, tool_calls, ...rest } = message;
   return { ...rest, tool_calls: tool_calls ? JSON.stringify(tool_calls) : null };
 }
+
+export async function findMessageById(
+  db: SqlExecutor,
+  threadId: string,
+  messageId: string,
+): Promise<StoredMessage | null> {
+  const rows = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND id = $2`, [
+    threadId,
+    messageId,
+  ]);
+  return rows[0] ? toStoredMessage(rows[0] as Record<string, unknown>) : null;
+}

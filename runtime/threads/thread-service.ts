@@ -4,27 +4,27 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { AgentDefinition } from "@/lib/spec";
 import { initialExecutionState } from "../engine/messages";
 import { messageEvent, threadEvent, unansweredToolCalls } from "../engine/step-runner";
-import { ConflictError, InvalidInputError, NotFoundError, TandemError } from "../errors";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { appendEvents } from "../events/event-log";
 import { isUuid } from "../projects/project-service";
 import { ABORT_CHANNEL } from "../scheduler/scheduler";
 import { type AttachmentInput, storeAttachments } from "./attachments";
-import type { DefinitionsCache } from "./definitions";
-import { enqueue } from "./inbox";
+import type { DefinitionsCache, LoadedDefinitions } from "./definitions";
+import { enqueue, hasPendingInput } from "./inbox";
 import { insertMessages, readMessages, toMessageView } from "./message-store";
+import { queueThreadInput, ThreadTerminatedError } from "./queue-input";
 import { type ThreadRow, type ThreadView, toThreadView } from "./thread-row";
-import { findThread, insertThread, lockThread, updateThread } from "./thread-store";
+import { findThread, insertThread, lockThread, notifyWork, updateThread } from "./thread-store";
 
-export class ThreadTerminatedError extends TandemError {
-  constructor(threadId: string, terminatedAt: number) {
-    super(
-      "terminated",
-      "thread_terminated",
-      `Thread ${threadId} is terminated (terminated_at=${terminatedAt}); it accepts no new work.`,
-    );
-  }
+export { ThreadTerminatedError };
+
+/** The after_thread_created hook point: whether the agent declares one, and running it. */
+export interface AfterThreadCreated {
+  declared(agent: AgentDefinition, definitions: LoadedDefinitions): Promise<boolean>;
+  run(threadId: string): Promise<void>;
 }
 
 export const STOPPED_BY_USER = "Execution stopped by user";
@@ -45,6 +45,7 @@ export class ThreadService {
     private readonly database: Database,
     private readonly definitions: DefinitionsCache,
     private readonly abortLocally: (threadId: string) => void = () => {},
+    private readonly afterThreadCreated?: AfterThreadCreated,
   ) {}
 
   private get sql() {
@@ -95,6 +96,8 @@ export class ThreadService {
         : []),
     ];
     const id = randomUUID();
+    // An after_thread_created hook runs before execution: the thread is not runnable until it ran.
+    const deferred = (await this.afterThreadCreated?.declared(agent, definitions)) ?? false;
     const thread = await this.sql.transaction(async (tx) => {
       const row = await insertThread(tx, {
         id,
@@ -120,10 +123,28 @@ export class ThreadService {
           messageId: randomUUID(),
         });
       }
+      if (deferred) await tx.query("UPDATE threads SET runnable = false WHERE id = $1", [id]);
       await appendEvents(tx, [threadEvent(row)]);
       return row;
     });
+    if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
+  }
+
+  /** Runs the hook (its failures are logged by the hook runner), then lets queued input run. */
+  private async runAfterThreadCreated(id: string): Promise<void> {
+    try {
+      await this.afterThreadCreated?.run(id);
+    } finally {
+      await this.sql.transaction(async (tx) => {
+        const row = await lockThread(tx, id);
+        if (!row || row.terminated_at !== null) return;
+        if (await hasPendingInput(tx, id)) {
+          await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [id]);
+          await notifyWork(tx, id);
+        }
+      });
+    }
   }
 
   async get(id: string): Promise<ThreadView> {
@@ -194,7 +215,7 @@ export class ThreadService {
     return this.sql.transaction(async (tx) => {
       const row = await this.lockExisting(tx, id);
       if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
-      const item = await enqueue(tx, id, {
+      const item = await queueThreadInput(tx, row, {
         role: input.role ?? "user",
         content: input.content,
         attachments: await storeAttachments(tx, id, attachments),
@@ -203,12 +224,6 @@ export class ThreadService {
         fromHuman: (input.role ?? "user") === "user",
         messageId,
       });
-      // Non-human input to a user-stopped thread waits for the next human message: still stopped.
-      const parked = row.user_stopped && (input.role ?? "user") !== "user";
-      if (row.status !== "running" && !parked) {
-        const updated = await updateThread(tx, id, { status: "queued" });
-        await appendEvents(tx, [threadEvent(updated)]);
-      }
       return { status: "queued" as const, queueId: item?.id ?? null, messageId };
     });
   }

@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import { testBackend } from "../database";
 import { testServerForFile } from "../fixture";
-import { requestJson } from "../http";
 import { connectSse, type SseFrame } from "../sse";
 
 // Short leases so a killed server's threads are reclaimed quickly after the restart.

@@ -2,7 +2,6 @@
 // scripted models. Each test builds the bundle it needs.
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
-import { requestJson } from "../http";
 
 type Message = {
   id: string;

@@ -1,0 +1,363 @@
+// ThreadState (spec Threads §1.2): the one interface code tools and hooks get to a thread. Built on
+// demand (only when a code tool or a declared hook runs), so threads without extensions pay nothing.
+// Every method runs outside the step's transactions: it opens its own (PGlite has one connection).
+import { randomUUID } from "node:crypto";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
+import type { AgentDefinition, PromptDefinition } from "@/lib/spec";
+import { appendEvents } from "../events/event-log";
+import { messageEvent } from "../events/thread-events";
+import type {
+  ExecutionState as ExecutionStateView,
+  InjectMessageInput,
+  Message,
+  MessageUpdates,
+  QueueMessageInput,
+  Side,
+  SubagentRegistryEntry,
+  ThreadState,
+} from "../extensions/define";
+import { declaredHookIds, type HookRunner } from "../extensions/hook-runner";
+import type { DefinitionsCache } from "../threads/definitions";
+import {
+  deleteThreadFile,
+  grepThreadFiles,
+  listThreadFiles,
+  readThreadFile,
+  writeThreadFile,
+} from "../threads/file-store";
+import { findMessageById, insertMessages, readMessages, toMessageView } from "../threads/message-store";
+import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
+import type { ThreadRow } from "../threads/thread-row";
+import { findThread, lockThread } from "../threads/thread-store";
+import type { StoredMessage } from "./messages";
+
+export interface ThreadStateServices {
+  db: SqlClient;
+  definitions: DefinitionsCache;
+  hooks: HookRunner;
+  /** Terminates a thread and its subtree (the thread service's terminate). */
+  terminate: (threadId: string) => Promise<void>;
+}
+
+/** What a tool or hook asked the running step to do; read by the step runner after its tools. */
+export interface ExecutionControl {
+  forcedSide: Side | null;
+  stopRequested: boolean;
+}
+
+export interface ActiveExecution {
+  flowId: string;
+  promptPath: string[];
+  /** The thread's top-level history as of now (it grows during the step). */
+  messageHistory: () => Message[];
+  abortSignal: AbortSignal;
+  control: ExecutionControl;
+  context: Record<string, unknown>;
+}
+
+export function newExecutionControl(): ExecutionControl {
+  return { forcedSide: null, stopRequested: false };
+}
+
+/** The thread's state for an extension, or null when the thread does not exist. */
+export async function loadThreadState(
+  services: ThreadStateServices,
+  threadId: string,
+  options: { execution?: ActiveExecution; promptName?: string } = {},
+): Promise<ThreadState | null> {
+  const row = await findThread(services.db, threadId);
+  if (!row) return null;
+  const definitions = await services.definitions.load(row.project_id, row.project_version);
+  const agent = definitions?.index.agents.get(row.agent_name)?.definition;
+  const promptName = options.promptName ?? agent?.sideA.prompt;
+  const prompt = promptName ? definitions?.index.prompts.get(promptName)?.definition : undefined;
+  const children = await registryEntries(services.db, threadId);
+  return new ThreadStateImpl(services, row, agent, prompt, children, options.execution);
+}
+
+async function registryEntries(db: SqlExecutor, threadId: string): Promise<SubagentRegistryEntry[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    "SELECT id, agent_name, name, status, status_text, created_at FROM threads WHERE parent_id = $1 ORDER BY created_at, id",
+    [threadId],
+  );
+  return rows.map((row) => ({
+    reference: String(row.id),
+    name: String(row.agent_name),
+    description: "",
+    ...(row.name ? { threadName: String(row.name) } : {}),
+    createdAt: Number(row.created_at),
+    status: String(row.status_text ?? row.status),
+  }));
+}
+
+class ThreadStateImpl implements ThreadState {
+  readonly threadId: string;
+  readonly agentId: string;
+  readonly userId = null;
+  readonly createdAt: number;
+  readonly terminated: number | null;
+  readonly context: Record<string, unknown>;
+  readonly execution: ExecutionStateView | null;
+
+  constructor(
+    private readonly services: ThreadStateServices,
+    private readonly row: ThreadRow,
+    private readonly agent: AgentDefinition | undefined,
+    private readonly prompt: PromptDefinition | undefined,
+    readonly children: SubagentRegistryEntry[],
+    active: ActiveExecution | undefined,
+  ) {
+    this.threadId = row.id;
+    this.agentId = row.agent_name;
+    this.createdAt = row.created_at;
+    this.terminated = row.terminated_at;
+    this.context = active?.context ?? {};
+    this.execution = active ? executionView(row, active) : null;
+  }
+
+  private get db() {
+    return this.services.db;
+  }
+
+  private get hookIds() {
+    return declaredHookIds(this.prompt, this.agent);
+  }
+
+  async getMessages(options: Parameters<ThreadState["getMessages"]>[0] = {}) {
+    const { messages, total } = await readMessages(this.db, this.threadId, {
+      includeSilent: options.includeSilent ?? true,
+      maxDepth: options.maxDepth ?? 0,
+      ...(options.order === "desc" ? {} : { limit: options.limit, offset: options.offset }),
+    });
+    const ordered =
+      options.order === "desc"
+        ? messages
+            .reverse()
+            .slice(options.offset ?? 0, (options.offset ?? 0) + (options.limit ?? messages.length))
+        : messages;
+    return {
+      messages: ordered.map(toMessageView) as Message[],
+      total,
+      hasMore: (options.offset ?? 0) + ordered.length < total,
+    };
+  }
+
+  async getMessage(messageId: string): Promise<Message | null> {
+    const found = await findMessage(this.db, this.threadId, messageId);
+    return found ? (toMessageView(found) as Message) : null;
+  }
+
+  async injectMessage(input: InjectMessageInput): Promise<Message> {
+    if (typeof input.content !== "string") throw new Error("injectMessage requires string content");
+    const draft: Message = {
+      id: randomUUID(),
+      seq: 0,
+      role: input.role,
+      side: null,
+      content: input.content,
+      name: null,
+      tool_calls: null,
+      tool_call_id: null,
+      tool_status: null,
+      parent_id: null,
+      depth: 0,
+      silent: input.silent ?? false,
+      metadata: input.metadata ?? {},
+      subagent_id: null,
+      attachments: [],
+      created_at: 0,
+    };
+    // The spec: a failing before_create_message hook prevents the message from being created.
+    const message =
+      (await this.services.hooks.transform(
+        "before_create_message",
+        this.hookIds,
+        this,
+        (value: Message) => [value] as [Message],
+        draft,
+        { propagate: true },
+      )) ?? draft;
+    const stored = await this.db.transaction(async (tx) => {
+      const row = await lockThread(tx, this.threadId);
+      if (!row) throw new Error(`Thread ${this.threadId} no longer exists`);
+      if (row.terminated_at !== null) throw new ThreadTerminatedError(row.id, row.terminated_at);
+      const [inserted] = await insertMessages(tx, row.id, [
+        {
+          id: message.id || draft.id,
+          role: message.role,
+          side: null,
+          content: message.content,
+          silent: message.silent,
+          metadata: message.metadata,
+        },
+      ]);
+      await appendEvents(tx, [messageEvent(row, inserted!)]);
+      return inserted!;
+    });
+    const view = toMessageView(stored) as Message;
+    await this.services.hooks.notify("after_create_message", this.hookIds, this, view);
+    return view;
+  }
+
+  async updateMessage(messageId: string, updates: MessageUpdates): Promise<Message> {
+    const changes =
+      (await this.services.hooks.transform(
+        "before_update_message",
+        this.hookIds,
+        this,
+        (value: MessageUpdates) => [messageId, value] as [string, MessageUpdates],
+        updates,
+      )) ?? updates;
+    const stored = await this.db.transaction(async (tx) => {
+      const row = await lockThread(tx, this.threadId);
+      if (!row) throw new Error(`Thread ${this.threadId} no longer exists`);
+      const current = await findMessage(tx, row.id, messageId);
+      if (!current) throw new Error(`Message not found: ${messageId}`);
+      const next: StoredMessage = {
+        ...current,
+        ...(changes.content !== undefined ? { content: changes.content } : {}),
+        ...(changes.silent !== undefined ? { silent: changes.silent } : {}),
+        ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
+      };
+      await tx.query(
+        "UPDATE messages SET content = $1, silent = $2, metadata = $3::text::jsonb WHERE thread_id = $4 AND id = $5",
+        [next.content, next.silent, JSON.stringify(next.metadata), row.id, messageId],
+      );
+      await appendEvents(tx, [messageEvent(row, next)]);
+      return next;
+    });
+    const view = toMessageView(stored) as Message;
+    await this.services.hooks.notify("after_update_message", this.hookIds, this, view);
+    return view;
+  }
+
+  async deleteMessage(messageId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const row = await lockThread(tx, this.threadId);
+      if (!row) return false;
+      const current = await findMessage(tx, row.id, messageId);
+      if (!current) return false;
+      // Tool results of the message's calls go with it (spec: cascade-deleted).
+      const callIds = (current.tool_calls ?? []).map((call) => call.id);
+      await tx.query(
+        "DELETE FROM messages WHERE thread_id = $1 AND (id = $2 OR (role = 'tool' AND tool_call_id = ANY($3::text[])))",
+        [row.id, messageId, callIds],
+      );
+      return true;
+    });
+  }
+
+  async queueMessage(input: QueueMessageInput): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const row = await lockThread(tx, this.threadId);
+      if (!row) throw new Error(`Thread ${this.threadId} no longer exists`);
+      await queueThreadInput(tx, row, {
+        role: input.role,
+        content: input.content,
+        attachments: input.attachments ?? [],
+        silent: input.silent ?? false,
+        metadata: input.metadata ?? {},
+        fromHuman: false,
+        messageId: randomUUID(),
+      });
+    });
+  }
+
+  async env(name: string): Promise<string> {
+    const value = this.row.env[name] ?? this.agent?.env?.[name] ?? this.prompt?.env?.[name];
+    if (value === undefined) throw new Error(`Environment variable not found: ${name}`);
+    return value;
+  }
+
+  async envType(name: string): Promise<"text" | "secret"> {
+    const declared = this.prompt?.variables?.find((variable) => variable.name === name);
+    return declared?.type === "text" && name in this.row.env ? "text" : "secret";
+  }
+
+  writeFile(path: string, data: string | Uint8Array, mimeType = "text/plain") {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    return writeThreadFile(this.db, this.threadId, path, bytes, mimeType);
+  }
+
+  async readFile(path: string): Promise<Uint8Array | null> {
+    return (await readThreadFile(this.db, this.threadId, path))?.data ?? null;
+  }
+
+  async statFile(path: string) {
+    return (await readThreadFile(this.db, this.threadId, path))?.record ?? null;
+  }
+
+  readdirFile(path: string) {
+    return listThreadFiles(this.db, this.threadId, path);
+  }
+
+  unlinkFile(path: string) {
+    return deleteThreadFile(this.db, this.threadId, path);
+  }
+
+  grepFiles(pattern: string) {
+    return grepThreadFiles(this.db, this.threadId, pattern);
+  }
+
+  async getChildThread(referenceId: string): Promise<ThreadState | null> {
+    const child = await findThread(this.db, referenceId).catch(() => null);
+    if (!child || child.parent_id !== this.threadId) return null;
+    return loadThreadState(this.services, child.id);
+  }
+
+  async getParentThread(): Promise<ThreadState | null> {
+    return this.row.parent_id ? loadThreadState(this.services, this.row.parent_id) : null;
+  }
+
+  async notifyParent(content: string): Promise<void> {
+    const trimmed = content.trim();
+    if (!trimmed) throw new Error("notifyParent requires non-empty content");
+    if (!this.row.parent_id) return;
+    const parent = await loadThreadState(this.services, this.row.parent_id);
+    await parent?.queueMessage({
+      role: "user",
+      content: trimmed,
+      silent: true,
+      metadata: { subagent_id: this.threadId },
+    });
+  }
+
+  terminate(): Promise<void> {
+    return this.services.terminate(this.threadId);
+  }
+}
+
+function executionView(row: ThreadRow, active: ActiveExecution): ExecutionStateView {
+  const { control } = active;
+  return {
+    flowId: active.flowId,
+    currentSide: row.execution.currentSide,
+    stepCount: row.execution.stepCount,
+    sideAStepCount: row.execution.sideASteps,
+    sideBStepCount: row.execution.sideBSteps,
+    get stopped() {
+      return control.stopRequested || active.abortSignal.aborted;
+    },
+    get messageHistory() {
+      return active.messageHistory();
+    },
+    abortSignal: active.abortSignal,
+    promptPath: active.promptPath,
+    forceTurn(side: Side) {
+      if (side !== "a" && side !== "b") throw new Error(`forceTurn expects "a" or "b", got ${String(side)}`);
+      control.forcedSide = side;
+    },
+    stop() {
+      control.stopRequested = true;
+    },
+  };
+}
+
+async function findMessage(
+  db: SqlExecutor,
+  threadId: string,
+  messageId: string,
+): Promise<StoredMessage | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(messageId)) return null;
+  return findMessageById(db, threadId, messageId);
+}

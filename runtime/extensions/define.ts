@@ -1,0 +1,277 @@
+// The SDK for server-side extension modules: code tools (`defineTool`) and hooks (`defineHook`), with
+// the ThreadState surface they receive (spec Threads §1.2, Hooks §1). Extension files live in the
+// server's extensions folder (TANDEM_EXTENSIONS_DIR, default ./extensions): `tools/<id>.ts` and
+// `hooks/<file>.ts`, default-exporting what these functions return. Definitions only ever name a
+// module id; the server never runs code sent by a browser.
+//
+// This file has no server imports on purpose: extension modules import it directly.
+import { z } from "zod";
+
+export type Side = "a" | "b";
+
+/** The spec's message model, as the API shows it (tool_calls JSON-encoded). */
+export interface Message {
+  id: string;
+  seq: number;
+  role: "system" | "user" | "assistant" | "tool";
+  side: Side | null;
+  content: string | null;
+  name: string | null;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_status: "success" | "error" | null;
+  parent_id: string | null;
+  depth: number;
+  silent: boolean;
+  metadata: Record<string, unknown>;
+  subagent_id: string | null;
+  attachments: AttachmentRef[];
+  created_at: number;
+}
+
+export interface AttachmentRef {
+  id: string;
+  type: "file";
+  path: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  width?: number;
+  height?: number;
+  description?: string;
+}
+
+/** A file a tool returns inline; the runtime stores it under /attachments/ in the thread filesystem. */
+export interface ToolAttachment {
+  name: string;
+  mimeType: string;
+  /** Base64. */
+  data: string;
+  width?: number;
+  height?: number;
+}
+
+export interface ToolResult {
+  status: "success" | "error";
+  /** Text for the model; any other value is shown as pretty-printed JSON. */
+  result?: unknown;
+  error?: string;
+  stack?: string;
+  attachments?: Array<ToolAttachment | AttachmentRef>;
+}
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A provider-neutral model message, as sent to the model (after context assembly). */
+export type LLMMessage =
+  | { role: "system"; content: string }
+  | {
+      role: "user";
+      content:
+        | string
+        | Array<{ type: "text"; text: string } | { type: "image"; mimeType: string; data: string }>;
+    }
+  | {
+      role: "assistant";
+      content: string;
+      toolCalls?: { id: string; name: string; args: unknown }[];
+    }
+  | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean };
+
+export interface FileRecord {
+  path: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  isDirectory: boolean;
+  metadata: Record<string, unknown>;
+}
+
+export interface SubagentRegistryEntry {
+  reference: string;
+  name: string;
+  description: string;
+  threadName?: string;
+  createdAt: number;
+  status: string;
+  resumable?: boolean;
+  blocking?: boolean;
+}
+
+/** Present while the thread is running (tool calls, hooks, sub-prompts); null at rest. */
+export interface ExecutionState {
+  readonly flowId: string;
+  readonly currentSide: Side;
+  readonly stepCount: number;
+  readonly sideAStepCount: number;
+  readonly sideBStepCount: number;
+  readonly stopped: boolean;
+  readonly stoppedBy?: Side;
+  readonly messageHistory: Message[];
+  readonly abortSignal: AbortSignal;
+  readonly promptPath: string[];
+  /** The next turn goes to this side once the current tool calls are done (dual_ai). */
+  forceTurn(side: Side): void;
+  /** Stop the run once the current operation is done. */
+  stop(): void;
+}
+
+export interface GetMessagesOptions {
+  limit?: number;
+  offset?: number;
+  order?: "asc" | "desc";
+  includeSilent?: boolean;
+  maxDepth?: number;
+}
+
+export interface InjectMessageInput {
+  role: "user" | "assistant" | "system";
+  content: string;
+  silent?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export interface QueueMessageInput {
+  role: "user" | "assistant";
+  content: string;
+  attachments?: AttachmentRef[];
+  silent?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export interface MessageUpdates {
+  content?: string | null;
+  silent?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+/** The unified interface to a thread for tools and hooks (spec Threads §1.2). */
+export interface ThreadState {
+  readonly threadId: string;
+  readonly agentId: string;
+  readonly userId: string | null;
+  /** Microseconds since the epoch. */
+  readonly createdAt: number;
+  readonly children: SubagentRegistryEntry[];
+  /** Termination time in microseconds, or null. */
+  readonly terminated: number | null;
+  /** Per-execution key-value storage (not persisted). */
+  readonly context: Record<string, unknown>;
+  readonly execution: ExecutionState | null;
+  getMessages(
+    options?: GetMessagesOptions,
+  ): Promise<{ messages: Message[]; total: number; hasMore: boolean }>;
+  getMessage(messageId: string): Promise<Message | null>;
+  /** Stores a message at once, without starting a run; a throwing before_create_message hook cancels it. */
+  injectMessage(input: InjectMessageInput): Promise<Message>;
+  updateMessage(messageId: string, updates: MessageUpdates): Promise<Message>;
+  deleteMessage(messageId: string): Promise<boolean>;
+  /** Durable and ordered: delivered before the next step; an idle thread starts running. */
+  queueMessage(input: QueueMessageInput): Promise<void>;
+  /** Thread env, then agent env, then prompt env; throws when missing. */
+  env(name: string): Promise<string>;
+  envType(name: string): Promise<"text" | "secret">;
+  writeFile(path: string, data: string | Uint8Array, mimeType?: string): Promise<FileRecord>;
+  readFile(path: string): Promise<Uint8Array | null>;
+  statFile(path: string): Promise<FileRecord | null>;
+  readdirFile(path: string): Promise<FileRecord[]>;
+  unlinkFile(path: string): Promise<boolean>;
+  grepFiles(pattern: string): Promise<{ path: string; matches: string[]; lineNumbers: number[] }[]>;
+  getChildThread(referenceId: string): Promise<ThreadState | null>;
+  getParentThread(): Promise<ThreadState | null>;
+  /** Queues a silent message to the parent thread (explicit parent communication). */
+  notifyParent(content: string): Promise<void>;
+  /** Terminates this thread and its whole subtree. */
+  terminate(): Promise<void>;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface HookSignatures {
+  after_thread_created: (state: ThreadState) => Awaitable<void>;
+  after_subagent_created: (parentState: ThreadState, childState: ThreadState) => Awaitable<void>;
+  after_system_message: (state: ThreadState, systemMessage: string) => Awaitable<string | null | undefined>;
+  filter_messages: (state: ThreadState, messages: Message[]) => Awaitable<Message[]>;
+  prefilter_llm_history: (state: ThreadState, messages: LLMMessage[]) => Awaitable<LLMMessage[]>;
+  before_create_message: (state: ThreadState, message: Message) => Awaitable<Message>;
+  after_create_message: (state: ThreadState, message: Message) => Awaitable<void>;
+  before_update_message: (
+    state: ThreadState,
+    messageId: string,
+    updates: MessageUpdates,
+  ) => Awaitable<MessageUpdates>;
+  after_update_message: (state: ThreadState, message: Message) => Awaitable<void>;
+  before_store_tool_result: (
+    state: ThreadState,
+    toolCall: ToolCall,
+    toolResult: ToolResult,
+  ) => Awaitable<ToolResult>;
+  after_tool_call_success: (
+    state: ThreadState,
+    toolCall: ToolCall,
+    toolResult: ToolResult,
+  ) => Awaitable<ToolResult | null>;
+  after_tool_call_failure: (
+    state: ThreadState,
+    toolCall: ToolCall,
+    toolResult: ToolResult,
+  ) => Awaitable<ToolResult | null>;
+}
+
+export type HookName = keyof HookSignatures;
+
+export const HOOK_NAMES = [
+  "after_thread_created",
+  "after_subagent_created",
+  "after_system_message",
+  "filter_messages",
+  "prefilter_llm_history",
+  "before_create_message",
+  "after_create_message",
+  "before_update_message",
+  "after_update_message",
+  "before_store_tool_result",
+  "after_tool_call_success",
+  "after_tool_call_failure",
+] as const satisfies readonly HookName[];
+
+export interface HookDefinition<K extends HookName = HookName> {
+  hook: K;
+  /** snake_case, unique across the server's hooks; prompts and agents list it in `hooks`. */
+  id: string;
+  execute: HookSignatures[K];
+}
+
+export function defineHook<K extends HookName>(options: HookDefinition<K>): HookDefinition<K> {
+  return { hook: options.hook, id: options.id, execute: options.execute };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any zod object schema
+export type ToolArgs = z.ZodObject<any>;
+
+export interface CodeToolDefinition<Args extends ToolArgs | null = ToolArgs | null> {
+  description: string;
+  args: Args;
+  execute: Args extends ToolArgs
+    ? (state: ThreadState, args: z.infer<Args>) => Promise<ToolResult>
+    : (state: ThreadState) => Promise<ToolResult>;
+  /** The JSON Schema of `args` offered to the model, derived once from the zod schema. */
+  inputSchema: Record<string, unknown>;
+}
+
+export function defineTool<Args extends ToolArgs | null = null>(options: {
+  description: string;
+  args?: Args;
+  execute: CodeToolDefinition<Args>["execute"];
+}): CodeToolDefinition<Args> {
+  const args = (options.args ?? null) as Args;
+  const inputSchema = args
+    ? (z.toJSONSchema(args, { io: "input", unrepresentable: "any" }) as Record<string, unknown>)
+    : { type: "object", properties: {} };
+  delete inputSchema.$schema;
+  return { description: options.description, args, execute: options.execute, inputSchema };
+}

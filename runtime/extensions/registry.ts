@@ -1,0 +1,168 @@
+// The server's extension registry: code tools and hooks loaded from files in the extensions folder
+// (TANDEM_EXTENSIONS_DIR, default ./extensions). A code tool's id is its path under `tools/` without
+// the extension (`tools/billing/create_invoice.ts` → `billing/create_invoice`); a hook's id is the
+// `id` it declares. Loaded once per process. TypeScript files are loaded through tsx; nothing here
+// ever runs code that arrived over HTTP.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { HOOK_ID_PATTERN } from "@/lib/spec/identifiers";
+import { MODULE_ID_PATTERN } from "@/lib/spec/tool";
+import { type CodeToolDefinition, HOOK_NAMES, type HookDefinition } from "./define";
+
+export interface ExtensionRegistry {
+  readonly directory: string;
+  readonly tools: ReadonlyMap<string, CodeToolDefinition>;
+  readonly hooks: ReadonlyMap<string, HookDefinition>;
+  /** Files that could not be loaded, with the reason (logged at load). */
+  readonly problems: readonly { file: string; message: string }[];
+}
+
+const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
+
+function isModuleFile(name: string): boolean {
+  if (name.endsWith(".d.ts") || /\.(test|spec)\.[mc]?[jt]s$/.test(name)) return false;
+  return MODULE_EXTENSIONS.some((extension) => name.endsWith(extension));
+}
+
+async function listModules(root: string): Promise<string[]> {
+  const found: string[] = [];
+  async function walk(directory: string): Promise<void> {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    for (const entry of entries.sort((left, right) => left.name.localeCompare(right.name))) {
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile() && isModuleFile(entry.name)) found.push(full);
+    }
+  }
+  await walk(root);
+  return found;
+}
+
+type TypeScriptImporter = (url: string) => Promise<unknown>;
+
+/** One tsx loader for the whole load (registering one per file costs ~0.3 s each). */
+async function typeScriptImporter(): Promise<TypeScriptImporter> {
+  const { register } = await import("tsx/esm/api");
+  const api = register({ namespace: `tandem-extensions-${process.pid}-${Date.now()}` });
+  return (url) => api.import(url, import.meta.url);
+}
+
+function importer(): (file: string) => Promise<unknown> {
+  let typeScript: Promise<TypeScriptImporter> | undefined;
+  return async (file) => {
+    const url = pathToFileURL(file).href;
+    if (file.endsWith(".ts") || file.endsWith(".mts")) {
+      typeScript ??= typeScriptImporter();
+      return (await typeScript)(url);
+    }
+    return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url);
+  };
+}
+
+function defaultExport(loaded: unknown): unknown {
+  let value = (loaded as { default?: unknown }).default;
+  // tsx may wrap a CommonJS-compiled module: default.default.
+  if (value && typeof value === "object" && "default" in value && !("execute" in value))
+    value = (value as { default: unknown }).default;
+  return value;
+}
+
+function checkTool(value: unknown): string | null {
+  if (!value || typeof value !== "object") return "the default export must be defineTool({...})";
+  const tool = value as Partial<CodeToolDefinition>;
+  if (typeof tool.description !== "string" || tool.description.trim() === "")
+    return "a code tool needs a non-empty description";
+  if (typeof tool.execute !== "function") return "a code tool needs an execute function";
+  if (tool.args !== null && tool.args !== undefined && typeof tool.args.safeParse !== "function")
+    return "args must be a zod object schema";
+  if (!tool.inputSchema || typeof tool.inputSchema !== "object")
+    return "export the result of defineTool() so the argument schema is known";
+  return null;
+}
+
+function checkHook(value: unknown): string | null {
+  if (!value || typeof value !== "object") return "the default export must be defineHook({...})";
+  const hook = value as Partial<HookDefinition>;
+  if (!HOOK_NAMES.includes(hook.hook as (typeof HOOK_NAMES)[number]))
+    return `"hook" must be one of ${HOOK_NAMES.join(", ")}`;
+  if (typeof hook.id !== "string" || !HOOK_ID_PATTERN.test(hook.id))
+    return '"id" must be snake_case (lowercase letters, digits and _, starting with a letter)';
+  if (typeof hook.execute !== "function") return "a hook needs an execute function";
+  return null;
+}
+
+export async function loadExtensions(directory: string): Promise<ExtensionRegistry> {
+  const tools = new Map<string, CodeToolDefinition>();
+  const hooks = new Map<string, HookDefinition>();
+  const problems: { file: string; message: string }[] = [];
+  const importModule = importer();
+  const toolsRoot = path.join(directory, "tools");
+  for (const file of await listModules(toolsRoot)) {
+    const relative = path.relative(toolsRoot, file).split(path.sep).join("/");
+    const id = relative.replace(/\.[mc]?[jt]s$/, "");
+    if (!MODULE_ID_PATTERN.test(id)) {
+      problems.push({ file, message: `"${id}" is not a valid module id (letters, digits, _ and -)` });
+      continue;
+    }
+    if (tools.has(id)) {
+      problems.push({ file, message: `two files define the code tool "${id}"` });
+      continue;
+    }
+    try {
+      const value = defaultExport(await importModule(file));
+      const problem = checkTool(value);
+      if (problem) problems.push({ file, message: problem });
+      else tools.set(id, value as CodeToolDefinition);
+    } catch (error) {
+      problems.push({ file, message: `failed to load: ${(error as Error).message}` });
+    }
+  }
+  for (const file of await listModules(path.join(directory, "hooks"))) {
+    try {
+      const value = defaultExport(await importModule(file));
+      const problem = checkHook(value);
+      if (problem) {
+        problems.push({ file, message: problem });
+        continue;
+      }
+      const hook = value as HookDefinition;
+      if (hooks.has(hook.id)) {
+        problems.push({ file, message: `hook id "${hook.id}" is already used by another file` });
+        continue;
+      }
+      hooks.set(hook.id, hook);
+    } catch (error) {
+      problems.push({ file, message: `failed to load: ${(error as Error).message}` });
+    }
+  }
+  for (const problem of problems)
+    console.warn(`[tandem] extension ${path.relative(process.cwd(), problem.file)}: ${problem.message}`);
+  return { directory, tools, hooks, problems };
+}
+
+export function extensionsDirectory(): string {
+  return path.resolve(process.cwd(), process.env.TANDEM_EXTENSIONS_DIR ?? "extensions");
+}
+
+export const EMPTY_REGISTRY: ExtensionRegistry = {
+  directory: "",
+  tools: new Map(),
+  hooks: new Map(),
+  problems: [],
+};
+
+type RegistryGlobal = typeof globalThis & { __tandemExtensions?: Promise<ExtensionRegistry> };
+
+/** The process's registry, loaded on first use. */
+export function getExtensions(): Promise<ExtensionRegistry> {
+  const holder = globalThis as RegistryGlobal;
+  holder.__tandemExtensions ??= loadExtensions(extensionsDirectory());
+  return holder.__tandemExtensions;
+}
