@@ -37,9 +37,15 @@ import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../model
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
 import { drainInbox, hasPendingInput } from "../threads/inbox";
-import { insertMessages, type NewMessage, readMessages } from "../threads/message-store";
+import { bumpMessageSeq, insertMessages, type NewMessage, readMessages } from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
-import { findThread, lockThread, type ThreadChanges, updateThread } from "../threads/thread-store";
+import {
+  findThread,
+  findThreadForStep,
+  lockThread,
+  type ThreadChanges,
+  updateThread,
+} from "../threads/thread-store";
 import { assembleContext } from "./context";
 import { applyFilteredMessages, fromToolResult, messageView, toToolResult } from "./hook-values";
 import {
@@ -50,6 +56,7 @@ import {
   type StoredToolCall,
 } from "./messages";
 import { renderPromptContent } from "./prompt-render";
+import { encodeRequest, type RequestMemory } from "./request-log";
 import { type ExecutedToolCall, evaluateStop, type StopDecision, sessionTurnLimitReason } from "./stop-rules";
 import { assembleSubpromptResult, type SubpromptCall } from "./subprompt-result";
 import {
@@ -114,6 +121,12 @@ class LeaseLost extends Error {}
 class ThreadTerminated extends Error {}
 class StoppedByUser extends Error {}
 
+interface ThreadCache {
+  history: { version: number; messages: StoredMessage[] } | null;
+  modelCalls: Map<string, number>;
+  requests: Map<string, RequestMemory>;
+}
+
 interface ActiveSide {
   agent: AgentDefinition;
   side: Side;
@@ -128,6 +141,13 @@ export class StepRunner {
     return this.deps.database.sql;
   }
 
+  /**
+   * What this process remembers of a thread it is running: the top-level history (valid while the
+   * thread's message_seq matches), scripted-call counts, and the last logged request per side (for
+   * delta-encoded request logs). Dropped whenever the run parks, loses its lease or fails.
+   */
+  private readonly caches = new Map<string, ThreadCache>();
+
   /** Per-execution state (spec ThreadState.context and the flow id), from input drained to parked. */
   private readonly runs = new Map<string, { flowId: string; context: Record<string, unknown> }>();
 
@@ -138,13 +158,58 @@ export class StepRunner {
       outcome = await this.step(threadId, abortSignal);
     } catch (error) {
       this.runs.delete(threadId);
+      this.caches.delete(threadId);
       if (error instanceof LeaseLost) return "lease_lost";
       if (error instanceof ThreadTerminated) return "terminated";
       if (error instanceof StoppedByUser) return "aborted";
       throw error;
     }
-    if (outcome !== "continue") this.runs.delete(threadId);
+    if (outcome !== "continue") {
+      this.runs.delete(threadId);
+      this.caches.delete(threadId);
+    }
     return outcome;
+  }
+
+  private cache(threadId: string): ThreadCache {
+    let cache = this.caches.get(threadId);
+    if (!cache) {
+      cache = { history: null, modelCalls: new Map(), requests: new Map() };
+      this.caches.set(threadId, cache);
+    }
+    return cache;
+  }
+
+  /** The top-level history (silent included), from memory while nobody else changed it. */
+  private async historyOf(row: ThreadRow): Promise<StoredMessage[]> {
+    const cache = this.cache(row.id);
+    if (cache.history && cache.history.version === row.message_seq) return cache.history.messages;
+    const messages = (await readMessages(this.db, row.id, { includeSilent: true, maxDepth: 0 })).messages;
+    cache.history = { version: row.message_seq, messages };
+    return messages;
+  }
+
+  /** Inserts messages and keeps the cached history in step (or drops it when someone else wrote). */
+  private async insert(tx: SqlExecutor, threadId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
+    const stored = await insertMessages(tx, threadId, messages);
+    const cache = this.caches.get(threadId);
+    const history = cache?.history;
+    if (history && stored.length > 0) {
+      if (stored[0]!.seq === history.version + 1) {
+        history.messages = [...history.messages, ...stored.filter((message) => message.depth === 0)];
+        history.version = stored[stored.length - 1]!.seq;
+      } else {
+        cache.history = null;
+      }
+    }
+    return stored;
+  }
+
+  /** A message of this thread changed in place: bump the history version, forget the cached copy. */
+  private async changedHistory(tx: SqlExecutor, threadId: string): Promise<void> {
+    await bumpMessageSeq(tx, threadId);
+    const cache = this.caches.get(threadId);
+    if (cache) cache.history = null;
   }
 
   private run(threadId: string, fresh = false) {
@@ -229,12 +294,23 @@ export class StepRunner {
   private async step(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     // Definitions are read before any transaction: on PGlite (one connection) a query outside the
     // open transaction would wait for it forever.
-    const current = await findThread(this.db, threadId);
-    if (!current) return "terminated";
+    const found = await findThreadForStep(this.db, threadId);
+    if (!found) return "terminated";
+    const current = found.row;
     const definitions = await this.deps.definitions.load(current.project_id, current.project_version);
-    const started = await this.guarded(threadId, (tx, row) => this.startStep(tx, row, definitions), {
-      allowUserStopped: true,
-    });
+    // Mid-run with no new input (the common case), there is nothing to drain: skip that transaction.
+    // The step's commit still checks lease, termination and user stop under the row lock.
+    const midRun =
+      !found.hasInput &&
+      current.status === "running" &&
+      !current.user_stopped &&
+      current.terminated_at === null &&
+      current.lease_owner === this.deps.leaseOwner;
+    const started = midRun
+      ? { kind: "run" as const, row: current, drained: [] as StoredMessage[] }
+      : await this.guarded(threadId, (tx, row) => this.startStep(tx, row, definitions), {
+          allowUserStopped: true,
+        });
     if (started.kind === "parked") return "parked";
     const row = started.row;
     const active = await this.activeSide(row);
@@ -244,7 +320,7 @@ export class StepRunner {
       );
       return "parked";
     }
-    const history = (await readMessages(this.db, threadId, { includeSilent: true, maxDepth: 0 })).messages;
+    const history = await this.historyOf(row);
     const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
     if (!prompt) return "parked"; // activeSide checked it
     const ext = await this.stepExtensions(row, active, history, abortSignal);
@@ -429,7 +505,7 @@ export class StepRunner {
       await this.finish(tx, row, {});
       return { kind: "parked" };
     }
-    const stored = await insertMessages(
+    const stored = await this.insert(
       tx,
       row.id,
       items.map((item) => ({
@@ -486,12 +562,19 @@ export class StepRunner {
     return { agent, side, sideConfig, definitions };
   }
 
+  /** Successful model calls so far by this side with this model (the scripted provider's index). */
   private async countModelCalls(threadId: string, side: Side, modelName: string): Promise<number> {
+    const counts = this.cache(threadId).modelCalls;
+    const key = `${side}|${modelName}`;
+    const known = counts.get(key);
+    if (known !== undefined) return known;
     const rows = await this.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM model_calls WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL",
       [threadId, side, modelName],
     );
-    return Number(rows[0]?.count ?? 0);
+    const count = Number(rows[0]?.count ?? 0);
+    counts.set(key, count);
+    return count;
   }
 
   private async logModelCall(
@@ -505,18 +588,27 @@ export class StepRunner {
     error: string | null,
     startedAt: number,
   ): Promise<void> {
+    const id = randomUUID();
+    const cache = this.cache(threadId);
+    const memoryKey = `${side}|${modelName}`;
+    const encoded = encodeRequest(id, { messages, tools: catalog.specs }, cache.requests.get(memoryKey));
+    cache.requests.set(memoryKey, encoded.memory);
+    if (result) {
+      const counted = cache.modelCalls.get(memoryKey);
+      if (counted !== undefined) cache.modelCalls.set(memoryKey, counted + 1);
+    }
     await tx.query(
       `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
          input_tokens, output_tokens, cost_usd, latency_ms, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $14)`,
       [
-        randomUUID(),
+        id,
         threadId,
         side,
         modelName,
         result?.modelName ?? null,
         result?.providerModelId ?? null,
-        JSON.stringify({ messages, tools: catalog.specs }),
+        JSON.stringify(encoded.stored),
         result
           ? JSON.stringify({ text: result.text, toolCalls: result.toolCalls, usage: result.usage })
           : null,
@@ -584,9 +676,9 @@ export class StepRunner {
         null,
         startedAt,
       );
-      const [assistant] = await insertMessages(tx, row.id, [draft]);
+      const [assistant] = await this.insert(tx, row.id, [draft]);
       const extra = empty
-        ? await insertMessages(tx, row.id, [
+        ? await this.insert(tx, row.id, [
             {
               role: "tool",
               side: active.side,
@@ -738,7 +830,7 @@ export class StepRunner {
       const outcome = await this.guarded(threadId, async (tx, row) => {
         const created: StoredMessage[] = [];
         if (draft) {
-          created.push(...(await insertMessages(tx, row.id, [draft])));
+          created.push(...(await this.insert(tx, row.id, [draft])));
         } else {
           // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
           const kept = (current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
@@ -747,10 +839,11 @@ export class StepRunner {
             current.id,
           ]);
           current = { ...current, tool_calls: kept.length > 0 ? kept : null };
+          await this.changedHistory(tx, row.id);
         }
         if (remaining.length > 0) {
           created.push(
-            ...(await insertMessages(
+            ...(await this.insert(
               tx,
               row.id,
               remaining.map((open) => ({
@@ -905,7 +998,7 @@ export class StepRunner {
     const entry = catalog.entries.get(handoff.name);
     const config = entry?.kind === "handoff" ? entry.config : undefined;
     const [{ next }] = (await tx.query<{ next: number }>(
-      "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
+      "SELECT message_seq + 1 AS next FROM threads WHERE id = $1",
       [row.id],
     )) as [{ next: number }];
     const initProperty = config?.initUserMessageProperty;
@@ -916,7 +1009,7 @@ export class StepRunner {
     const initMessages =
       initValue === undefined || initValue === null
         ? []
-        : await insertMessages(tx, row.id, [
+        : await this.insert(tx, row.id, [
             {
               role: "user",
               side: "b",
@@ -1003,7 +1096,7 @@ export class StepRunner {
     const nested = { depth, parent_id: parentMessageId };
     if (initText !== null) {
       await this.guarded(threadId, (tx) =>
-        insertMessages(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
+        this.insert(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
       );
     }
     const promptPath = [...parentPath, prompt.name];
@@ -1062,7 +1155,7 @@ export class StepRunner {
         null,
         startedAt,
       );
-      await insertMessages(tx, threadId, [
+      await this.insert(tx, threadId, [
         {
           role: "assistant",
           side: active.side,
@@ -1108,7 +1201,7 @@ export class StepRunner {
           ? `Error: ${execution.content}`
           : execution.content;
       await this.guarded(threadId, (tx) =>
-        insertMessages(tx, threadId, [
+        this.insert(tx, threadId, [
           {
             id: messageId,
             role: "tool",
@@ -1260,7 +1353,7 @@ export class StepRunner {
       return this.finish(tx, row, { ...base, execution: turns, status: "idle", stopReason: null }, events);
     }
     const [{ next }] = (await tx.query<{ next: number }>(
-      "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
+      "SELECT message_seq + 1 AS next FROM threads WHERE id = $1",
       [row.id],
     )) as [{ next: number }];
     if (execution.runSteps >= cap) {

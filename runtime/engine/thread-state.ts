@@ -25,7 +25,13 @@ import {
   readThreadFile,
   writeThreadFile,
 } from "../threads/file-store";
-import { findMessageById, insertMessages, readMessages, toMessageView } from "../threads/message-store";
+import {
+  bumpMessageSeq,
+  findMessageById,
+  insertMessages,
+  readMessages,
+  toMessageView,
+} from "../threads/message-store";
 import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
 import type { ThreadRow } from "../threads/thread-row";
 import { findThread, lockThread } from "../threads/thread-store";
@@ -223,6 +229,7 @@ class ThreadStateImpl implements ThreadState {
         "UPDATE messages SET content = $1, silent = $2, metadata = $3::text::jsonb WHERE thread_id = $4 AND id = $5",
         [next.content, next.silent, JSON.stringify(next.metadata), row.id, messageId],
       );
+      await bumpMessageSeq(tx, row.id);
       await appendEvents(tx, [messageEvent(row, next)]);
       return next;
     });
@@ -243,6 +250,7 @@ class ThreadStateImpl implements ThreadState {
         "DELETE FROM messages WHERE thread_id = $1 AND (id = $2 OR (role = 'tool' AND tool_call_id = ANY($3::text[])))",
         [row.id, messageId, callIds],
       );
+      await bumpMessageSeq(tx, row.id);
       return true;
     });
   }

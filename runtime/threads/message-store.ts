@@ -38,51 +38,63 @@ function toStoredMessage(raw: Record<string, unknown>): StoredMessage {
   };
 }
 
-/** Inserts messages in order. The caller holds the thread's row lock (see lockThread). */
+/**
+ * Inserts messages in order, numbered from the thread's message_seq (one statement reserves the
+ * numbers, one inserts every row). The caller holds the thread's row lock (see lockThread).
+ */
 export async function insertMessages(
   tx: SqlExecutor,
   threadId: string,
   messages: NewMessage[],
 ): Promise<StoredMessage[]> {
   if (messages.length === 0) return [];
-  const [{ next }] = (await tx.query<{ next: number }>(
-    "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE thread_id = $1",
-    [threadId],
-  )) as [{ next: number }];
-  const stored: StoredMessage[] = [];
-  let seq = Number(next);
-  for (const message of messages) {
-    const createdAt = nowMicroseconds();
-    const rows = await tx.query(
-      `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
-         parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::jsonb, $9, $10, $11, $12, $13, $14::text::jsonb, $15, $16::text::jsonb, $17, $18)
-       RETURNING ${MESSAGE_COLUMNS}`,
-      [
-        message.id ?? randomUUID(),
-        threadId,
-        seq,
-        message.role,
-        message.side,
-        message.content,
-        message.name ?? null,
-        message.tool_calls ? JSON.stringify(message.tool_calls) : null,
-        message.tool_call_id ?? null,
-        message.tool_status ?? null,
-        message.parent_id ?? null,
-        message.depth ?? 0,
-        message.silent ?? false,
-        JSON.stringify(message.metadata ?? {}),
-        message.subagent_id ?? null,
-        JSON.stringify(message.attachments ?? []),
-        message.prompt ?? null,
-        createdAt,
-      ],
+  const [reserved] = await tx.query<{ message_seq: number }>(
+    "UPDATE threads SET message_seq = message_seq + $2 WHERE id = $1 RETURNING message_seq",
+    [threadId, messages.length],
+  );
+  if (!reserved) throw new Error(`Thread ${threadId} does not exist`);
+  const first = Number(reserved.message_seq) - messages.length + 1;
+  const createdAt = nowMicroseconds();
+  const values: unknown[] = [];
+  const rows = messages.map((message, index) => {
+    values.push(
+      message.id ?? randomUUID(),
+      threadId,
+      first + index,
+      message.role,
+      message.side,
+      message.content,
+      message.name ?? null,
+      message.tool_calls ? JSON.stringify(message.tool_calls) : null,
+      message.tool_call_id ?? null,
+      message.tool_status ?? null,
+      message.parent_id ?? null,
+      message.depth ?? 0,
+      message.silent ?? false,
+      JSON.stringify(message.metadata ?? {}),
+      message.subagent_id ?? null,
+      JSON.stringify(message.attachments ?? []),
+      message.prompt ?? null,
+      createdAt,
     );
-    stored.push(toStoredMessage(rows[0] as Record<string, unknown>));
-    seq += 1;
-  }
-  return stored;
+    const p = (offset: number) => `$${index * 18 + offset}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::text::jsonb, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}::text::jsonb, ${p(15)}, ${p(16)}::text::jsonb, ${p(17)}, ${p(18)})`;
+  });
+  const inserted = await tx.query(
+    `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+       parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
+     VALUES ${rows.join(", ")}
+     RETURNING ${MESSAGE_COLUMNS}`,
+    values as never[],
+  );
+  return inserted
+    .map((row) => toStoredMessage(row as Record<string, unknown>))
+    .sort((left, right) => left.seq - right.seq);
+}
+
+/** Marks the history as changed (an update or delete), so cached copies are re-read. */
+export async function bumpMessageSeq(tx: SqlExecutor, threadId: string): Promise<void> {
+  await tx.query("UPDATE threads SET message_seq = message_seq + 1 WHERE id = $1", [threadId]);
 }
 
 export async function readMessages(

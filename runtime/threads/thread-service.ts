@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/spec";
 import { initialExecutionState } from "../engine/messages";
+import { resolveRequests } from "../engine/request-log";
 import { messageEvent, threadEvent, unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { appendEvents } from "../events/event-log";
@@ -334,10 +335,14 @@ export class ThreadService {
        FROM tool_runs WHERE thread_id = $1 ORDER BY started_at, id`,
       [id],
     );
+    // Requests are stored as deltas against the previous request of the same side (request-log.ts).
+    const requests = resolveRequests(
+      modelCalls.map((row) => ({ id: String(row.id), request: parseJson(row.request) })),
+    );
     return {
       model_calls: modelCalls.map((row) => ({
         ...row,
-        request: parseJson(row.request),
+        request: requests.get(String(row.id)) ?? null,
         response: parseJson(row.response),
         cost_usd: Number(row.cost_usd),
         created_at: Number(row.created_at),

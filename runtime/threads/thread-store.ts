@@ -61,6 +61,21 @@ export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow
   return rows[0] ? toThreadRow(rows[0]) : null;
 }
 
+/** The thread and whether unconsumed input waits in its inbox, in one round trip. */
+export async function findThreadForStep(
+  db: SqlExecutor,
+  id: string,
+): Promise<{ row: ThreadRow; hasInput: boolean } | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${THREAD_COLUMNS},
+       EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input
+     FROM threads WHERE id = $1`,
+    [id],
+  );
+  const raw = rows[0];
+  return raw ? { row: toThreadRow(raw), hasInput: raw.has_input === true || raw.has_input === "t" } : null;
+}
+
 export async function lockThread(tx: SqlExecutor, id: string): Promise<ThreadRow | null> {
   const rows = await tx.query<Record<string, unknown>>(
     `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 FOR UPDATE`,
