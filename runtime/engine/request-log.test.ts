@@ -37,7 +37,7 @@ describe("request log encoding", () => {
     expect(stored[2]!.request).toEqual(requests[2]);
     expect(stored[3]!.request).toMatchObject({ base: "c2", keep: 2, tools: [] });
     const resolved = resolveRequests([...stored].reverse());
-    requests.forEach((request, index) => expect(resolved.get(`c${index}`)).toEqual(request));
+    for (const [index, request] of requests.entries()) expect(resolved.get(`c${index}`)).toEqual(request);
   });
 
   it("answers null for a request whose base is missing, and resolves long chains", () => {
