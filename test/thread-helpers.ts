@@ -41,13 +41,14 @@ export function threadHelpers(fixture: ServerFixture) {
       return created.body.id;
     },
     async startThread(projectId: string, agent: string, message?: string, env?: Record<string, string>) {
-      const created = await api<{ threadId: string }>("POST", "/api/threads", {
+      const created = await api<{ threadId: string; agent_id: string }>("POST", "/api/threads", {
         project_id: projectId,
         agent_id: agent,
         ...(message !== undefined ? { message } : {}),
         ...(env ? { env } : {}),
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.agent_id).toBe(agent);
       return created.body.threadId;
     },
     async waitFor(threadId: string, statuses: string[], timeoutMs = 20_000): Promise<ApiThread> {

@@ -2,33 +2,11 @@
 // scripted models. Each test builds the bundle it needs.
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
-
-type Message = {
-  id: string;
-  seq: number;
-  role: string;
-  side: string | null;
-  content: string | null;
-  name: string | null;
-  tool_calls: string | null;
-  tool_call_id: string | null;
-  tool_status: string | null;
-  silent: boolean;
-  created_at: number;
-};
-type Thread = {
-  id: string;
-  status: string;
-  result: string | null;
-  failure: string | null;
-  stop_reason: string | null;
-  status_text: string | null;
-  terminated: number | null;
-  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
-};
+import { type ApiMessage, threadHelpers } from "../thread-helpers";
 
 const fixture = testServerForFile();
 const api = fixture.api;
+const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);
 
 function chatBundle(
   script: unknown[],
@@ -51,44 +29,6 @@ function chatBundle(
     ],
     tools: extra.tools ?? [],
   };
-}
-
-async function projectWith(definitions: unknown): Promise<string> {
-  const created = await api<{ id: string }>("POST", "/api/projects", { name: `p${Date.now()}`, definitions });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
-
-async function startThread(projectId: string, agent: string, message?: string): Promise<string> {
-  const created = await api<{ threadId: string; agent_id: string }>("POST", "/api/threads", {
-    project_id: projectId,
-    agent_id: agent,
-    ...(message !== undefined ? { message } : {}),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect(created.body.agent_id).toBe(agent);
-  return created.body.threadId;
-}
-
-async function waitFor(threadId: string, statuses: string[], timeoutMs = 20_000): Promise<Thread> {
-  const deadline = Date.now() + timeoutMs;
-  let last: Thread | undefined;
-  while (Date.now() < deadline) {
-    const response = await api<{ thread: Thread }>("GET", `/api/threads/${threadId}`);
-    last = response.body.thread;
-    if (statuses.includes(last.status)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`thread ${threadId} did not reach ${statuses.join("/")}; last: ${JSON.stringify(last)}`);
-}
-
-async function messagesOf(threadId: string, includeSilent = false): Promise<Message[]> {
-  const response = await api<{ messages: Message[]; total: number }>(
-    "GET",
-    `/api/threads/${threadId}/messages${includeSilent ? "?includeSilent=true" : ""}`,
-  );
-  expect(response.status).toBe(200);
-  return response.body.messages;
 }
 
 describe("ai_human conversations", () => {
@@ -418,7 +358,7 @@ describe("prompts called as tools", () => {
     );
     expect(top[5]!.content).toBe(`Done: ${top[4]!.content}`);
     const nested = (
-      await api<{ messages: (Message & { depth: number; parent_id: string | null })[] }>(
+      await api<{ messages: (ApiMessage & { depth: number; parent_id: string | null })[] }>(
         "GET",
         `/api/threads/${threadId}/messages?depth=1`,
       )
