@@ -8,7 +8,8 @@ export type TandemErrorKind =
   | "conflict"
   | "invalid_definitions"
   | "terminated"
-  | "payload_too_large";
+  | "payload_too_large"
+  | "unprocessable";
 
 /** Brand that survives bundling: Next.js may load this module once per route chunk, so `instanceof` is unreliable. */
 const TANDEM_ERROR = Symbol.for("tandem.error");
@@ -42,6 +43,13 @@ export class InvalidInputError extends TandemError {
 export class NotFoundError extends TandemError {
   constructor(what: string, id: string) {
     super("not_found", `${what.toLowerCase().replaceAll(" ", "_")}_not_found`, `${what} not found: ${id}`);
+  }
+}
+
+/** Well-formed input that cannot be acted on yet (422), e.g. bootstrap values still missing. */
+export class UnprocessableError extends TandemError {
+  constructor(message: string, details: Record<string, unknown> = {}, code = "unprocessable") {
+    super("unprocessable", code, message, details);
   }
 }
 

@@ -10,6 +10,8 @@ import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
 import { ProjectService } from "./projects/project-service";
 import { Scheduler } from "./scheduler/scheduler";
+import { EnvRequestService } from "./subagents/env-requests";
+import { subagentLimitsFromEnv } from "./subagents/executor";
 import { storeToolAttachments } from "./threads/attachments";
 import { DefinitionsCache } from "./threads/definitions";
 import { ThreadService } from "./threads/thread-service";
@@ -21,6 +23,8 @@ export interface Runtime {
   readonly threads: ThreadService;
   readonly events: EventHub;
   readonly scheduler: Scheduler;
+  /** Scoped variable bootstrap requests of deferred subagents (spec §7.8). */
+  readonly envRequests: EnvRequestService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -41,6 +45,7 @@ export function createRuntime(database: Database): Runtime {
   const definitions = new DefinitionsCache(database.sql);
   const events = new EventHub(database.notifications);
   const extensions = extensionsLoader();
+  const subagentLimits = subagentLimitsFromEnv(process.env);
   let threads: ThreadService | undefined;
   const terminate = async (threadId: string) => {
     await threads?.terminate(threadId);
@@ -58,6 +63,7 @@ export function createRuntime(database: Database): Runtime {
         terminate,
         storeToolAttachments: (threadId, attachments) =>
           storeToolAttachments(database.sql, threadId, attachments),
+        subagentLimits,
       }),
     {
       concurrency: Number(process.env.TANDEM_CONCURRENCY ?? 16),
@@ -88,6 +94,7 @@ export function createRuntime(database: Database): Runtime {
     threads,
     events,
     scheduler,
+    envRequests: new EnvRequestService(database.sql, definitions),
   };
 }
 

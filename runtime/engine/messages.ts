@@ -60,6 +60,10 @@ export const ExecutionStateSchema = z.object({
   turnStartSeq: z.number().int().nonnegative(),
   /** Steps since the last input arrived: the per-execution safety cap counts these. */
   runSteps: z.number().int().nonnegative().default(0),
+  /** A blocking subagent call this thread waits for: it runs again once that child reports. */
+  blockedOn: z.object({ callId: z.string() }).nullable().default(null),
+  /** Prompts whose `immediate` subagent tools already ran in this thread (spec §7.6). */
+  immediateDone: z.array(z.string()).default([]),
 });
 export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
 
@@ -74,6 +78,8 @@ export function initialExecutionState(): ExecutionState {
     turnsB: 0,
     turnStartSeq: 0,
     runSteps: 0,
+    blockedOn: null,
+    immediateDone: [],
   };
 }
 

@@ -34,6 +34,23 @@ import type {
 import { declaredHookIds, HookRunner } from "../extensions/hook-runner";
 import { EMPTY_REGISTRY, type ExtensionRegistry } from "../extensions/registry";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../models/types";
+import {
+  type EnvLookup,
+  envLookup,
+  immediateCalls,
+  registrySystemMessage,
+  type SubagentBranch,
+  subagentBranches,
+} from "../subagents/branches";
+import {
+  callSubagentCreate,
+  callSubagentMessage,
+  callSubagentTool,
+  DEFAULT_SUBAGENT_LIMITS,
+  type SubagentLimits,
+} from "../subagents/executor";
+import { childOutcomeOf, settleChild } from "../subagents/lifecycle";
+import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
 import { drainInbox, hasPendingInput } from "../threads/inbox";
@@ -66,7 +83,12 @@ import {
   newExecutionControl,
 } from "./thread-state";
 import { buildToolCatalog, type CatalogEntry, type ToolCatalog } from "./tool-catalog";
-import { errorContent, executeToolCall, type ToolExecution } from "./tool-executor";
+import {
+  errorContent,
+  executeToolCall,
+  type SubagentCatalogEntry,
+  type ToolExecution,
+} from "./tool-executor";
 
 /** A runaway turn stops here even without maxSteps (the reference runtime's cap). */
 export const MAX_STEPS_PER_TURN = 250;
@@ -104,6 +126,8 @@ export interface StepRunnerDependencies {
     threadId: string,
     attachments: Array<ToolAttachment | AttachmentRef>,
   ) => Promise<{ refs: AttachmentRef[]; pathLines: string }>;
+  /** Fan-out governance for subagents. */
+  subagentLimits?: SubagentLimits;
 }
 
 /** The per-run view of one step's extension surface: hooks in force and the ThreadState factory. */
@@ -300,8 +324,16 @@ export class StepRunner {
     const definitions = await this.deps.definitions.load(current.project_id, current.project_version);
     // Mid-run with no new input (the common case), there is nothing to drain: skip that transaction.
     // The step's commit still checks lease, termination and user stop under the row lock.
+    // Waiting for a blocking subagent call: park (input waits too) until its child reports; once it
+    // has, answer the call first, before new input is drained.
+    const blockedOn = current.execution.blockedOn;
+    if (blockedOn && !(await this.invocationEnded(current.id, blockedOn.callId))) {
+      return this.guarded(threadId, (tx, row) => this.parkOnChild(tx, row, blockedOn.callId), {
+        allowUserStopped: true,
+      });
+    }
     const midRun =
-      !found.hasInput &&
+      (!found.hasInput || blockedOn !== null) &&
       current.status === "running" &&
       !current.user_stopped &&
       current.terminated_at === null &&
@@ -329,11 +361,21 @@ export class StepRunner {
       for (const message of started.drained)
         await ext.hooks.notify("after_create_message", ext.hookIds, state, messageView(message));
     }
-    const catalog = this.catalogFor(prompt, active, ext);
+    const threadEnv = envLookup(row.env, row.scoped_env, active.agent.env, prompt.env);
+    const catalog = this.catalogFor(prompt, active, ext, threadEnv);
 
     const pending = unansweredToolCalls(history, active.side);
     if (pending)
       return this.runTools(row.id, pending.message, pending.calls, active, catalog, ext, abortSignal);
+
+    const branches = subagentBranches(prompt, active.definitions.index, threadEnv);
+    if (!row.execution.immediateDone.includes(prompt.name)) {
+      const immediate = await this.startImmediate(row, active, prompt.name, branches, history, threadEnv);
+      if (immediate) {
+        ext.history.push(immediate.message);
+        return this.runTools(row.id, immediate.message, immediate.calls, active, catalog, ext, abortSignal);
+      }
+    }
 
     if (abortSignal.aborted) return "aborted";
     const options = resolvePromptOptions(prompt);
@@ -376,8 +418,11 @@ export class StepRunner {
       options.recentImageThreshold,
       active.side,
     );
+    // The child registry, whenever this prompt can reach subagents and children exist (spec §7.11).
+    const registry = branches.length > 0 ? await registryOf(this.db, row.id) : [];
     let messages = assembleContext({
       systemPrompt: system,
+      ...(registry.length > 0 ? { systemAppendix: registrySystemMessage(registry) } : {}),
       messages: contextHistory,
       actingSide: active.side,
       turnStartSeq: row.execution.turnStartSeq,
@@ -470,7 +515,12 @@ export class StepRunner {
     );
   }
 
-  private catalogFor(prompt: PromptDefinition, active: ActiveSide, ext: StepExtensions): ToolCatalog {
+  private catalogFor(
+    prompt: PromptDefinition,
+    active: ActiveSide,
+    ext: StepExtensions,
+    env: EnvLookup,
+  ): ToolCatalog {
     return buildToolCatalog(
       prompt,
       prompt.name === active.sideConfig.prompt
@@ -478,7 +528,117 @@ export class StepRunner {
         : resolveSideConfig({ prompt: prompt.name }),
       active.definitions.index,
       (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
+      env,
     );
+  }
+
+  private async invocationEnded(threadId: string, callId: string): Promise<boolean> {
+    const invocation = await findInvocation(this.db, threadId, callId);
+    return invocation === null || invocation.finished_at !== null;
+  }
+
+  /**
+   * Parks the thread on a blocking subagent call (not runnable, lease released) unless the child
+   * already reported (then the step goes on). Checked under the thread's lock: a child's report
+   * locks the parent after its own row, so it either commits before this check or wakes the parent after.
+   */
+  private async parkOnChild(tx: SqlExecutor, row: ThreadRow, callId: string): Promise<StepOutcome> {
+    const invocation = await findInvocation(tx, row.id, callId);
+    if (!invocation || invocation.finished_at !== null) return "continue";
+    const updated = await updateThread(tx, row.id, {
+      execution: { ...row.execution, blockedOn: { callId } },
+      status: "running",
+      runnable: false,
+      releaseLease: true,
+    });
+    if (row.execution.blockedOn?.callId !== callId) await appendEvents(tx, [threadEvent(updated)]);
+    return "parked";
+  }
+
+  /**
+   * Immediate subagent tools (spec §7.6): when a prompt first becomes active in this thread, its
+   * immediate branches run before its first model step, as a runtime-made tool call the model then
+   * sees answered. Arguments come from the input that activated the prompt and the nameEnv /
+   * descriptionEnv hints; scopedEnv values are handed to the child and never appear in them.
+   */
+  private async startImmediate(
+    row: ThreadRow,
+    active: ActiveSide,
+    promptName: string,
+    branches: readonly SubagentBranch[],
+    history: readonly StoredMessage[],
+    env: EnvLookup,
+  ): Promise<{ message: StoredMessage; calls: StoredToolCall[] } | null> {
+    const trigger = [...history]
+      .reverse()
+      .find(
+        (message) =>
+          message.depth === 0 &&
+          message.side !== active.side &&
+          (message.role === "user" || message.role === "assistant") &&
+          (message.content ?? "").trim() !== "",
+      );
+    const calls = immediateCalls(branches, trigger?.content ?? null, env);
+    if (calls.length === 0) return null;
+    const toolCalls: StoredToolCall[] = calls.map((call) => ({
+      id: `immediate_${randomUUID()}`,
+      type: "function",
+      function: { name: call.name, arguments: JSON.stringify(call.args) },
+    }));
+    return this.guarded(row.id, async (tx, current) => {
+      const [message] = await this.insert(tx, current.id, [
+        {
+          role: active.side === "a" ? "assistant" : "user",
+          side: active.side,
+          content: "",
+          tool_calls: toolCalls,
+          prompt: promptName,
+          metadata: { immediate: true },
+        },
+      ]);
+      const updated = await updateThread(tx, current.id, {
+        execution: { ...current.execution, immediateDone: [...current.execution.immediateDone, promptName] },
+      });
+      await appendEvents(tx, [messageEvent(updated, message!), threadEvent(updated)]);
+      return { message: message!, calls: toolCalls };
+    });
+  }
+
+  /** A subagent tool call of the active prompt (spec §7): spawn, message, or wait for a result. */
+  private async runSubagentCall(
+    threadId: string,
+    active: ActiveSide,
+    entry: SubagentCatalogEntry,
+    args: Record<string, unknown>,
+    callId: string,
+    ext: StepExtensions,
+  ): Promise<ToolExecution> {
+    const parent = await findThread(this.db, threadId);
+    if (!parent) throw new ThreadTerminated();
+    const promptName = active.sideConfig.prompt;
+    const prompt = active.definitions.index.prompts.get(promptName)?.definition;
+    const hooks = ext.hooks;
+    const context = {
+      db: this.db,
+      parent,
+      index: active.definitions.index,
+      callId,
+      limits: this.deps.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
+      env: envLookup(parent.env, parent.scoped_env, active.agent.env, prompt?.env),
+      ...(hooks?.has("after_subagent_created", ext.hookIds)
+        ? {
+            afterCreated: async (childId: string) => {
+              const parentState = await ext.state(promptName, [promptName]);
+              const childState = await parentState.getChildThread(childId);
+              if (childState)
+                await hooks.notify("after_subagent_created", ext.hookIds, parentState, childState);
+            },
+          }
+        : {}),
+    };
+    if (entry.kind === "subagent") return callSubagentTool(context, entry.branch, args);
+    if (entry.kind === "subagent_create") return callSubagentCreate(context, entry.branches, args);
+    return callSubagentMessage(context, entry.branches, args);
   }
 
   /** Drains the inbox; decides whether there is anything to do. */
@@ -807,8 +967,13 @@ export class StepRunner {
         ...this.toolExtensions(threadId, ext, promptName, [promptName]),
         runSubprompt: (entry, args) =>
           this.runSubprompt(threadId, active, entry, args, toolMessageId, 1, ext, [promptName], abortSignal),
+        runSubagent: (entry, args, callId) =>
+          this.runSubagentCall(threadId, active, entry, args, callId, ext),
       });
       if (abortSignal.aborted) return "aborted";
+      if (executed.pending) {
+        return this.guarded(threadId, (tx, row) => this.parkOnChild(tx, row, call.id));
+      }
       const execution = await this.afterToolHooks(ext, promptName, call, executed);
       const draft =
         execution &&
@@ -827,7 +992,11 @@ export class StepRunner {
       // After a stop request the remaining calls are answered as stopped and the run ends here.
       const remaining = ext.control.stopRequested ? calls.slice(index + 1) : [];
       const isLast = index === calls.length - 1 || ext.control.stopRequested;
-      const outcome = await this.guarded(threadId, async (tx, row) => {
+      const outcome = await this.guarded(threadId, async (tx, lockedRow) => {
+        let row = lockedRow;
+        if (row.execution.blockedOn?.callId === call.id) {
+          row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
+        }
         const created: StoredMessage[] = [];
         if (draft) {
           created.push(...(await this.insert(tx, row.id, [draft])));
@@ -880,6 +1049,11 @@ export class StepRunner {
         ];
         const statusChange: ThreadChanges =
           execution?.statusText !== undefined ? { statusText: execution.statusText } : {};
+        if (execution?.statusText !== undefined && row.parent_id) {
+          // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
+          await setLinkStatus(tx, row.id, execution.statusText || "running", nowMicroseconds());
+          events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+        }
         if (!isLast) {
           const updated = await updateThread(tx, row.id, statusChange);
           await appendEvents(tx, [
@@ -1295,6 +1469,7 @@ export class StepRunner {
         { ...base, status: "completed", result: decision.result, stopReason: "Session completed" },
         events,
         side,
+        decision.attachments,
       );
     }
     if (decision.kind === "session_failed") {
@@ -1304,6 +1479,7 @@ export class StepRunner {
         { ...base, status: "failed", failure: decision.failure, stopReason: "Session failed" },
         events,
         side,
+        decision.attachments,
       );
     }
     if (decision.kind === "limit") {
@@ -1388,6 +1564,7 @@ export class StepRunner {
     changes: ThreadChanges,
     events: NewEvent[] = [],
     side?: Side,
+    reportedAttachments: readonly string[] = [],
   ): Promise<void> {
     // A user stop parks queued input until the next human message (which marks the thread runnable).
     const stoppedByUser = changes.userStopped ?? row.user_stopped;
@@ -1405,7 +1582,17 @@ export class StepRunner {
             }),
           ]
         : [];
-    await appendEvents(tx, [...events, ...stopped, threadEvent(updated)]);
+    // A child's session end and its report to the parent commit together (spec §7.10).
+    const outcome =
+      row.parent_id && changes.status
+        ? childOutcomeOf(changes.status, {
+            result: changes.result ?? null,
+            failure: changes.failure ?? null,
+            stopReason: changes.stopReason ?? null,
+          })
+        : null;
+    const parentEvents = outcome ? await settleChild(tx, row, outcome, reportedAttachments) : [];
+    await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...parentEvents]);
   }
 }
 

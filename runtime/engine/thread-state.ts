@@ -17,6 +17,7 @@ import type {
   ThreadState,
 } from "../extensions/define";
 import { declaredHookIds, type HookRunner } from "../extensions/hook-runner";
+import { registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import type { DefinitionsCache } from "../threads/definitions";
 import {
   deleteThreadFile,
@@ -82,18 +83,7 @@ export async function loadThreadState(
 }
 
 async function registryEntries(db: SqlExecutor, threadId: string): Promise<SubagentRegistryEntry[]> {
-  const rows = await db.query<Record<string, unknown>>(
-    "SELECT id, agent_name, name, status, status_text, created_at FROM threads WHERE parent_id = $1 ORDER BY created_at, id",
-    [threadId],
-  );
-  return rows.map((row) => ({
-    reference: String(row.id),
-    name: String(row.agent_name),
-    description: "",
-    ...(row.name ? { threadName: String(row.name) } : {}),
-    createdAt: Number(row.created_at),
-    status: String(row.status_text ?? row.status),
-  }));
+  return registryOf(db, threadId);
 }
 
 class ThreadStateImpl implements ThreadState {
@@ -272,7 +262,8 @@ class ThreadStateImpl implements ThreadState {
   }
 
   async env(name: string): Promise<string> {
-    const value = this.row.env[name] ?? this.agent?.env?.[name] ?? this.prompt?.env?.[name];
+    const value =
+      this.row.env[name] ?? this.row.scoped_env[name] ?? this.agent?.env?.[name] ?? this.prompt?.env?.[name];
     if (value === undefined) throw new Error(`Environment variable not found: ${name}`);
     return value;
   }
@@ -327,6 +318,20 @@ class ThreadStateImpl implements ThreadState {
       content: trimmed,
       silent: true,
       metadata: { subagent_id: this.threadId },
+    });
+  }
+
+  /** Sets this thread's status text in its parent's registry (spec §7.10); a no-op without a parent. */
+  async setStatus(status: string): Promise<void> {
+    const trimmed = status.trim();
+    if (!trimmed) throw new Error("setStatus requires non-empty status");
+    if (!this.row.parent_id) return;
+    const parentId = this.row.parent_id;
+    await this.db.transaction(async (tx) => {
+      const row = await lockThread(tx, this.threadId);
+      if (!row) return;
+      await setLinkStatus(tx, row.id, trimmed, Date.now() * 1000);
+      await appendEvents(tx, [await registryEvent(tx, { id: parentId, root_id: row.root_id }, [row.id])]);
     });
   }
 

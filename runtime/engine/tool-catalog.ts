@@ -3,7 +3,6 @@
 import {
   type AgentDefinition,
   type BundleIndex,
-  type ClassifiedToolEntry,
   classifyToolEntry,
   type PromptDefinition,
   type PromptToolEntryObject,
@@ -12,6 +11,19 @@ import {
   type ToolDefinition,
 } from "@/lib/spec";
 import type { ModelToolSpec } from "../models/types";
+import {
+  branchDescription,
+  createToolDescription,
+  createToolSchema,
+  type EnvLookup,
+  MESSAGE_TOOL_DESCRIPTION,
+  MESSAGE_TOOL_SCHEMA,
+  SUBAGENT_CREATE_TOOL,
+  SUBAGENT_MESSAGE_TOOL,
+  type SubagentBranch,
+  subagentBranches,
+  subagentToolSchema,
+} from "../subagents/branches";
 import { BUILTIN_TOOL_SCHEMAS } from "./builtin-tools";
 
 export type CatalogEntry =
@@ -25,7 +37,9 @@ export type CatalogEntry =
   | { kind: "tool"; name: string; tool: ToolDefinition }
   | { kind: "handoff"; name: string; agent: AgentDefinition; config: PromptToolEntryObject }
   | { kind: "subprompt"; name: string; prompt: PromptDefinition; config: PromptToolEntryObject }
-  | { kind: "unsupported"; name: string; what: string };
+  | { kind: "subagent"; name: string; branch: SubagentBranch }
+  | { kind: "subagent_create"; name: string; branches: SubagentBranch[] }
+  | { kind: "subagent_message"; name: string; branches: SubagentBranch[] };
 
 export interface ToolCatalog {
   specs: ModelToolSpec[];
@@ -64,15 +78,13 @@ function toolSchema(tool: ToolDefinition, codeToolSchemas?: CodeToolSchemas): Re
   return installed ?? (tool.args as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA;
 }
 
-function describeUnsupported(entry: ClassifiedToolEntry): string {
-  return entry.kind === "subagent" ? "subagent tools" : "this kind of tool";
-}
-
 export function buildToolCatalog(
   prompt: PromptDefinition,
   side: ResolvedSideConfig,
   index: BundleIndex,
   codeToolSchemas?: CodeToolSchemas,
+  /** The thread's env: `optional` subagent branches are offered only when their flag is on. */
+  env: EnvLookup = () => undefined,
 ): ToolCatalog {
   const entries = new Map<string, CatalogEntry>();
   const specs: ModelToolSpec[] = [];
@@ -86,6 +98,7 @@ export function buildToolCatalog(
     ["sessionFail", side.sessionFail],
     ["sessionStatus", side.sessionStatus],
   ] as const;
+  const enabledBranches = subagentBranches(prompt, index, env);
   const bindingByName = new Map(
     bindings.flatMap(([role, binding]) => (binding ? [[binding.name, { role, binding }] as const] : [])),
   );
@@ -129,16 +142,38 @@ export function buildToolCatalog(
         },
       );
     } else if (entry.kind === "subagent") {
-      const description = entry.agent.toolDescription ?? entry.agent.description ?? entry.name;
+      // A disabled optional branch is neither offered nor callable (spec §7.5).
+      const branch = enabledBranches.find((candidate) => candidate.name === entry.name);
+      if (!branch || branch.config.resumable) continue;
       add(
-        { kind: "unsupported", name: entry.name, what: describeUnsupported(entry) },
+        { kind: "subagent", name: entry.name, branch },
         {
           name: entry.name,
-          description,
-          inputSchema: EMPTY_OBJECT_SCHEMA,
+          description: branchDescription(branch),
+          inputSchema: subagentToolSchema(branch, index),
         },
       );
     }
+  }
+  // Resumable branches are reached through the lifecycle tools (spec §7.7).
+  const resumable = enabledBranches.filter((branch) => branch.config.resumable);
+  if (resumable.length > 0) {
+    add(
+      { kind: "subagent_create", name: SUBAGENT_CREATE_TOOL, branches: resumable },
+      {
+        name: SUBAGENT_CREATE_TOOL,
+        description: createToolDescription(resumable),
+        inputSchema: createToolSchema(resumable),
+      },
+    );
+    add(
+      { kind: "subagent_message", name: SUBAGENT_MESSAGE_TOOL, branches: resumable },
+      {
+        name: SUBAGENT_MESSAGE_TOOL,
+        description: MESSAGE_TOOL_DESCRIPTION,
+        inputSchema: MESSAGE_TOOL_SCHEMA,
+      },
+    );
   }
   for (const [role, binding] of bindings) {
     if (!binding) continue;

@@ -30,7 +30,14 @@ export interface ToolExecution {
   metadata?: Record<string, unknown>;
   /** Files the tool returned, stored in the thread filesystem and referenced from the tool message. */
   attachments?: AttachmentRef[];
+  /** A blocking subagent call whose child has not reported yet: nothing is stored, the thread waits. */
+  pending?: true;
 }
+
+export type SubagentCatalogEntry = Extract<
+  CatalogEntry,
+  { kind: "subagent" | "subagent_create" | "subagent_message" }
+>;
 
 export const HANDOFF_COMPLETE = "Handoff complete";
 
@@ -51,6 +58,12 @@ export interface ToolExecutionContext {
   runSubprompt?: (
     entry: Extract<CatalogEntry, { kind: "subprompt" }>,
     args: Record<string, unknown>,
+  ) => Promise<ToolExecution>;
+  /** Runs a subagent tool call (provided by the step runner, which owns the parent's lifecycle). */
+  runSubagent?: (
+    entry: SubagentCatalogEntry,
+    args: Record<string, unknown>,
+    callId: string,
   ) => Promise<ToolExecution>;
 }
 
@@ -96,6 +109,16 @@ export async function executeToolCall(
   if (!parsed.ok)
     return { status: "error", content: errorContent(parsed.error), args: call.function.arguments };
   try {
+    if (entry.kind === "subagent" || entry.kind === "subagent_create" || entry.kind === "subagent_message") {
+      if (!context.runSubagent) {
+        return {
+          status: "error",
+          content: errorContent(`"${entry.name}" starts a subagent, which cannot be done from a sub-prompt.`),
+          args: parsed.args,
+        };
+      }
+      return await context.runSubagent(entry, parsed.args as Record<string, unknown>, call.id);
+    }
     return await run(entry, parsed.args, context);
   } catch (error) {
     return {
@@ -111,14 +134,8 @@ async function run(
   args: unknown,
   context: ToolExecutionContext,
 ): Promise<ToolExecution> {
-  if (entry.kind === "unsupported") {
-    return {
-      status: "error",
-      content: errorContent(
-        `"${entry.name}" uses ${entry.what}, which this Tandem runtime does not run yet.`,
-      ),
-      args,
-    };
+  if (entry.kind === "subagent" || entry.kind === "subagent_create" || entry.kind === "subagent_message") {
+    return { status: "error", content: errorContent(`"${entry.name}" cannot run here.`), args };
   }
   if (entry.kind === "subprompt") {
     const issues = checkJsonSchema(entry.prompt.requiredSchema as Record<string, unknown> | undefined, args);

@@ -94,12 +94,15 @@ export interface FileRecord {
 export interface SubagentRegistryEntry {
   reference: string;
   name: string;
+  title?: string;
   description: string;
-  threadName?: string;
-  createdAt: number;
-  status: string;
   resumable?: boolean;
   blocking?: boolean;
+  threadName?: string;
+  spawnGroupId?: string;
+  createdAt?: number;
+  status: string;
+  parentCommunication?: "implicit" | "explicit";
 }
 
 /** Present while the thread is running (tool calls, hooks, sub-prompts); null at rest. */
@@ -185,6 +188,8 @@ export interface ThreadState {
   getParentThread(): Promise<ThreadState | null>;
   /** Queues a silent message to the parent thread (explicit parent communication). */
   notifyParent(content: string): Promise<void>;
+  /** Sets this thread's status text in its parent's child registry; a no-op without a parent. */
+  setStatus(status: string): Promise<void>;
   /** Terminates this thread and its whole subtree. */
   terminate(): Promise<void>;
 }

@@ -321,3 +321,65 @@ export async function loadContextImages(
   }
   return images;
 }
+
+/**
+ * Copies files of one thread into another's /attachments/ (spec §7.12: subagent communication copies
+ * filesystem references, and the destination gets destination-local paths). A path with no file is
+ * an InvalidInputError naming it, unless `skipMissing` (a child's report must never fail to commit).
+ */
+export async function copyFilesBetweenThreads(
+  db: SqlExecutor,
+  fromThreadId: string,
+  toThreadId: string,
+  paths: readonly string[],
+  options: { skipMissing?: boolean } = {},
+): Promise<AttachmentRef[]> {
+  if (paths.length > MAX_ATTACHMENTS_PER_MESSAGE) {
+    throw new InvalidInputError(
+      `At most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments can be handed over at once (got ${paths.length}).`,
+      { field: "attachments" },
+      "too_many_attachments",
+    );
+  }
+  const refs: AttachmentRef[] = [];
+  for (const raw of paths) {
+    let file: Awaited<ReturnType<typeof readThreadFile>> = null;
+    try {
+      file = await readThreadFile(db, fromThreadId, raw);
+    } catch (error) {
+      if (options.skipMissing) continue;
+      throw new InvalidInputError(
+        `Attachment ${raw}: ${(error as Error).message}`,
+        { path: raw },
+        "invalid_path",
+      );
+    }
+    if (!file) {
+      if (options.skipMissing) continue;
+      throw new InvalidInputError(
+        `There is no file at ${raw} in this thread's filesystem.`,
+        { path: raw },
+        "attachment_not_found",
+      );
+    }
+    const size = dimensions(file.record.metadata);
+    const record = await writeUniqueAttachment(
+      db,
+      toThreadId,
+      safeFileName(file.record.name),
+      file.data,
+      file.record.mimeType,
+      size,
+    );
+    refs.push({
+      id: randomUUID(),
+      type: "file",
+      path: record.path,
+      name: file.record.name,
+      mimeType: record.mimeType,
+      size: record.size,
+      ...size,
+    });
+  }
+  return refs;
+}

@@ -29,6 +29,8 @@ export interface ThreadRow {
   message_seq: number;
   execution: ExecutionState;
   env: Record<string, string>;
+  /** Runtime-only values handed down by a parent (scopedEnv, bootstrap values); never shown to a model. */
+  scoped_env: Record<string, string>;
   result: string | null;
   failure: string | null;
   stop_reason: string | null;
@@ -42,7 +44,7 @@ export interface ThreadRow {
 }
 
 export const THREAD_COLUMNS = `id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
-  status_text, terminated_at, user_stopped, message_seq, execution, env, result, failure, stop_reason, input_tokens, output_tokens,
+  status_text, terminated_at, user_stopped, message_seq, execution, env, scoped_env, result, failure, stop_reason, input_tokens, output_tokens,
   cost_usd, runnable, lease_owner, created_at, updated_at`;
 
 /** Postgres returns BIGINT as strings (and JSON as objects or strings, by driver): normalise both. */
@@ -55,6 +57,7 @@ export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
       raw.terminated_at === null || raw.terminated_at === undefined ? null : Number(raw.terminated_at),
     execution: parsedExecution.success ? parsedExecution.data : initialExecutionState(),
     env: (json(raw.env) ?? {}) as Record<string, string>,
+    scoped_env: (json(raw.scoped_env) ?? {}) as Record<string, string>,
     message_seq: Number(raw.message_seq ?? 0),
     input_tokens: Number(raw.input_tokens ?? 0),
     output_tokens: Number(raw.output_tokens ?? 0),

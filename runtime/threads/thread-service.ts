@@ -12,12 +12,14 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { appendEvents } from "../events/event-log";
 import { isUuid } from "../projects/project-service";
 import { ABORT_CHANNEL } from "../scheduler/scheduler";
+import { settleChild } from "../subagents/lifecycle";
+import { registryOf } from "../subagents/registry-store";
 import { type AttachmentInput, storeAttachments } from "./attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "./definitions";
 import { enqueue, hasPendingInput } from "./inbox";
 import { insertMessages, readMessages, toMessageView } from "./message-store";
 import { queueThreadInput, ThreadTerminatedError } from "./queue-input";
-import { type ThreadRow, type ThreadView, toThreadView } from "./thread-row";
+import { THREAD_COLUMNS, type ThreadRow, type ThreadView, toThreadRow, toThreadView } from "./thread-row";
 import { findThread, insertThread, lockThread, notifyWork, updateThread } from "./thread-store";
 
 export { ThreadTerminatedError };
@@ -148,8 +150,26 @@ export class ThreadService {
     }
   }
 
-  async get(id: string): Promise<ThreadView> {
-    return toThreadView(await this.require(id));
+  /** The thread with its child registry and the usage of its whole subtree. */
+  async get(id: string): Promise<ThreadView & { subtree_usage: ThreadView["usage"] }> {
+    const row = await this.require(id);
+    const children = await registryOf(this.sql, id);
+    const [usage] = await this.sql.query<Record<string, unknown>>(
+      `WITH RECURSIVE subtree AS (
+         SELECT id, input_tokens, output_tokens, cost_usd FROM threads WHERE id = $1
+         UNION ALL SELECT t.id, t.input_tokens, t.output_tokens, t.cost_usd FROM threads t JOIN subtree s ON t.parent_id = s.id
+       ) SELECT COALESCE(sum(input_tokens), 0)::bigint AS input_tokens, COALESCE(sum(output_tokens), 0)::bigint AS output_tokens,
+                COALESCE(sum(cost_usd), 0)::float8 AS cost_usd FROM subtree`,
+      [id],
+    );
+    return {
+      ...toThreadView(row, children),
+      subtree_usage: {
+        input_tokens: Number(usage?.input_tokens ?? 0),
+        output_tokens: Number(usage?.output_tokens ?? 0),
+        cost_usd: Number(usage?.cost_usd ?? 0),
+      },
+    };
   }
 
   async list(filter: { projectId?: string; parentId?: string; limit: number; offset: number }) {
@@ -256,8 +276,12 @@ export class ThreadService {
         stopReason: "Stopped by user",
         runnable: false,
         releaseLease: true,
+        // A blocking subagent call is answered as stopped above; its child reports by message later.
+        execution: { ...row.execution, blockedOn: null },
       });
+      const parentEvents = await settleChild(tx, updated, { kind: "stopped", reason: "Stopped by user" });
       await appendEvents(tx, [
+        ...parentEvents,
         ...inserted.map((message) => messageEvent(updated, message)),
         {
           rootId: updated.root_id,
@@ -280,26 +304,47 @@ export class ThreadService {
     return { status: "stopped", message: "Thread execution stopped", thread: toThreadView(thread) };
   }
 
-  /** Spec terminate(): permanent; aborts in-flight work and rejects new work, for the whole subtree. */
+  /**
+   * Spec terminate(): permanent; aborts in-flight work and rejects new work, for the whole subtree.
+   * Rows are locked deepest first (a child before its parent, as a child's report does), children
+   * spawned meanwhile are picked up, and the parent of the terminated thread gets its report.
+   */
   async terminate(id: string): Promise<{ status: "terminated"; terminated: string[]; thread: ThreadView }> {
+    await this.require(id);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.terminateOnce(id);
+      } catch (error) {
+        // Two trees changing at once can deadlock in Postgres; it aborts one of them: try again.
+        if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  private async terminateOnce(id: string) {
     const result = await this.sql.transaction(async (tx) => {
-      await this.lockExisting(tx, id);
-      const subtree = await tx.query<{ id: string }>(
-        `WITH RECURSIVE subtree AS (
-           SELECT id FROM threads WHERE id = $1
-           UNION ALL SELECT t.id FROM threads t JOIN subtree s ON t.parent_id = s.id
-         ) SELECT id FROM subtree`,
-        [id],
-      );
       const now = Date.now() * 1000;
-      const terminated: string[] = [];
-      const events = [];
+      const terminated: ThreadRow[] = [];
+      const seen = new Set<string>();
       let root: ThreadRow | null = null;
-      // Lock every row first and append events last, so no lock is taken while the event lock is held.
-      for (const { id: member } of subtree) {
-        const row = await lockThread(tx, member);
-        if (!row) continue;
-        if (row.terminated_at === null) {
+      for (;;) {
+        const subtree = await tx.query<{ id: string }>(
+          `WITH RECURSIVE subtree AS (
+             SELECT id, depth FROM threads WHERE id = $1
+             UNION ALL SELECT t.id, t.depth FROM threads t JOIN subtree s ON t.parent_id = s.id
+           ) SELECT id FROM subtree ORDER BY depth DESC, id`,
+          [id],
+        );
+        const fresh = subtree.filter((member) => !seen.has(member.id));
+        if (fresh.length === 0) break;
+        for (const { id: member } of fresh) {
+          seen.add(member);
+          const row = await lockThread(tx, member);
+          if (!row) continue;
+          if (row.terminated_at !== null) {
+            if (member === id) root = row;
+            continue;
+          }
           const updated = await updateThread(tx, member, {
             terminatedAt: now,
             status: "terminated",
@@ -307,19 +352,23 @@ export class ThreadService {
             releaseLease: true,
             stopReason: "Terminated",
           });
-          events.push(threadEvent(updated));
-          terminated.push(member);
+          terminated.push(updated);
           if (member === id) root = updated;
-        } else if (member === id) {
-          root = row;
         }
       }
+      // Deepest first; the terminated thread's own parent (outside the subtree) is locked last.
+      const events = terminated.map((row) => threadEvent(row));
+      for (const row of terminated) events.push(...(await settleChild(tx, row, { kind: "terminated" })));
       await appendEvents(tx, events);
-      for (const member of terminated) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, member]);
-      return { terminated, root: root! };
+      for (const row of terminated) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, row.id]);
+      return { terminated: terminated.map((row) => row.id), root: root! };
     });
     for (const member of result.terminated) this.abortLocally(member);
-    return { status: "terminated", terminated: result.terminated, thread: toThreadView(result.root) };
+    return {
+      status: "terminated" as const,
+      terminated: result.terminated,
+      thread: toThreadView(result.root),
+    };
   }
 
   async logs(id: string) {
@@ -358,70 +407,86 @@ export class ThreadService {
     };
   }
 
+  /** The thread hierarchy under `id`, one query, with each node's own usage and its subtree's. */
   async tree(id: string) {
     const root = await this.require(id);
-    const rows = await this.sql.query<{ id: string }>(
+    const rows = await this.sql.query<Record<string, unknown>>(
       `WITH RECURSIVE subtree AS (
          SELECT id, 0 AS level FROM threads WHERE id = $1
          UNION ALL SELECT t.id, s.level + 1 FROM threads t JOIN subtree s ON t.parent_id = s.id
-       ) SELECT id FROM subtree ORDER BY level`,
+       )
+       SELECT ${THREAD_COLUMNS.split(",")
+         .map((column) => `t.${column.trim()}`)
+         .join(
+           ", ",
+         )}, l.blocking AS link_blocking, l.resumable AS link_resumable, l.status AS registry_status,
+              l.name AS instance_name
+       FROM subtree s JOIN threads t ON t.id = s.id LEFT JOIN subagents l ON l.child_id = t.id
+       ORDER BY s.level, t.created_at, t.id`,
       [root.id],
     );
+    type Usage = ThreadView["usage"];
     type TreeNode = {
       id: string;
       agent_id: string;
       name: string | null;
       status: string;
+      registry_status: string | null;
       blocking: boolean | null;
       resumable: boolean | null;
       parent_id: string | null;
       depth: number;
-      usage: ThreadView["usage"];
+      usage: Usage;
+      subtree_usage: Usage;
       children: TreeNode[];
     };
     const nodes = new Map<string, TreeNode>();
-    for (const { id: member } of rows) {
-      const row = await findThread(this.sql, member);
-      if (!row) continue;
+    const order: TreeNode[] = [];
+    for (const raw of rows) {
+      const row = toThreadRow(raw);
+      const usage = toThreadView(row).usage;
       const node: TreeNode = {
         id: row.id,
         agent_id: row.agent_name,
-        name: row.name,
+        name:
+          row.name ??
+          (raw.instance_name === null || raw.instance_name === undefined ? null : String(raw.instance_name)),
         status: row.status,
-        blocking: null,
-        resumable: null,
+        registry_status:
+          raw.registry_status === null || raw.registry_status === undefined
+            ? null
+            : String(raw.registry_status),
+        blocking:
+          raw.link_blocking === null || raw.link_blocking === undefined ? null : raw.link_blocking === true,
+        resumable:
+          raw.link_resumable === null || raw.link_resumable === undefined
+            ? null
+            : raw.link_resumable === true,
         parent_id: row.parent_id,
         depth: row.depth,
-        usage: toThreadView(row).usage,
+        usage,
+        subtree_usage: { ...usage },
         children: [],
       };
       nodes.set(row.id, node);
-      if (row.parent_id) nodes.get(row.parent_id)?.children.push(node);
+      order.push(node);
+      if (row.parent_id && row.id !== root.id) nodes.get(row.parent_id)?.children.push(node);
+    }
+    // Roll usage up the tree: deepest nodes first.
+    for (const node of [...order].reverse()) {
+      const parent = node.parent_id && node.id !== root.id ? nodes.get(node.parent_id) : undefined;
+      if (!parent) continue;
+      parent.subtree_usage.input_tokens += node.subtree_usage.input_tokens;
+      parent.subtree_usage.output_tokens += node.subtree_usage.output_tokens;
+      parent.subtree_usage.cost_usd += node.subtree_usage.cost_usd;
     }
     return { root: nodes.get(root.id)! };
   }
 
-  /** The registry of child threads (spec §7.11), from the thread hierarchy. */
+  /** The registry of child threads (spec §7.11). */
   async children(id: string) {
     await this.require(id);
-    const rows = await this.sql.query<Record<string, unknown>>(
-      "SELECT id FROM threads WHERE parent_id = $1 ORDER BY created_at, id",
-      [id],
-    );
-    const entries = [];
-    for (const row of rows) {
-      const child = await findThread(this.sql, String(row.id));
-      if (!child) continue;
-      entries.push({
-        reference: child.id,
-        name: child.agent_name,
-        description: "",
-        threadName: child.name ?? undefined,
-        createdAt: child.created_at,
-        status: child.status_text ?? child.status,
-      });
-    }
-    return entries;
+    return registryOf(this.sql, id);
   }
 
   async require(id: string): Promise<ThreadRow> {

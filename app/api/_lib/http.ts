@@ -10,6 +10,7 @@ const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   invalid_definitions: 422,
   terminated: 423,
   payload_too_large: 413,
+  unprocessable: 422,
 };
 
 /** Large enough for a 300-node canvas with long prompts; small enough to refuse abuse. */

@@ -1,0 +1,229 @@
+// Scoped variable bootstrap (spec §7.8): a subagent call whose child graph lacks required variables
+// is stored as a request; GET lists what is required and missing; POST stores the values as the
+// child's runtime-only scoped env and boots the deferred child with the original payload. Values are
+// never written to the request row, to messages, or anywhere a model could read them.
+import { randomUUID } from "node:crypto";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
+import type { ResolvedSubagentToolConfig } from "@/lib/spec";
+import { NotFoundError, UnprocessableError } from "../errors";
+import type { DefinitionsCache } from "../threads/definitions";
+import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
+import { nowMicroseconds } from "../threads/thread-row";
+import { findThread, lockThread } from "../threads/thread-store";
+import { envLookup, handedDownEnv, missingChildVariables, type SubagentBranch } from "./branches";
+import { spawnChild } from "./lifecycle";
+
+export interface EnvRequestPayload {
+  message: string;
+  attachmentPaths: string[];
+  instanceName: string | null;
+  description: string | null;
+  resumable: boolean;
+}
+
+export interface EnvRequest {
+  id: string;
+  parent_id: string;
+  tool_name: string;
+  call_id: string;
+  payload: EnvRequestPayload & { config?: ResolvedSubagentToolConfig };
+  required: string[];
+  missing: string[];
+  child_id: string | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+function toRequest(raw: Record<string, unknown>): EnvRequest {
+  const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+  return {
+    ...(raw as unknown as EnvRequest),
+    payload: json(raw.payload) as EnvRequest["payload"],
+    required: json(raw.required) as string[],
+    missing: json(raw.missing) as string[],
+    created_at: Number(raw.created_at),
+    resolved_at: raw.resolved_at === null || raw.resolved_at === undefined ? null : Number(raw.resolved_at),
+  };
+}
+
+const COLUMNS =
+  "id, parent_id, tool_name, call_id, payload, required, missing, child_id, created_at, resolved_at";
+
+export async function createEnvRequest(
+  db: SqlClient,
+  input: {
+    parentId: string;
+    toolName: string;
+    callId: string;
+    payload: EnvRequestPayload & { config?: ResolvedSubagentToolConfig };
+    required: string[];
+    missing: string[];
+  },
+): Promise<EnvRequest> {
+  const id = randomUUID();
+  const rows = await db.query<Record<string, unknown>>(
+    `INSERT INTO subagent_env_requests (id, parent_id, tool_name, call_id, payload, required, missing, created_at)
+     VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text::jsonb, $7::text::jsonb, $8)
+     RETURNING ${COLUMNS}`,
+    [
+      id,
+      input.parentId,
+      input.toolName,
+      input.callId,
+      JSON.stringify(input.payload),
+      JSON.stringify(input.required),
+      JSON.stringify(input.missing),
+      nowMicroseconds(),
+    ],
+  );
+  return toRequest(rows[0] as Record<string, unknown>);
+}
+
+export async function findEnvRequestByCall(
+  db: SqlExecutor,
+  parentId: string,
+  callId: string,
+): Promise<EnvRequest | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM subagent_env_requests WHERE parent_id = $1 AND call_id = $2`,
+    [parentId, callId],
+  );
+  return rows[0] ? toRequest(rows[0]) : null;
+}
+
+async function findEnvRequest(db: SqlExecutor, parentId: string, requestId: string): Promise<EnvRequest> {
+  const uuid = /^[0-9a-f-]{36}$/i;
+  const rows =
+    uuid.test(parentId) && uuid.test(requestId)
+      ? await db.query<Record<string, unknown>>(
+          `SELECT ${COLUMNS} FROM subagent_env_requests WHERE id = $1 AND parent_id = $2`,
+          [requestId, parentId],
+        )
+      : [];
+  if (!rows[0]) throw new NotFoundError("Variables request", requestId);
+  return toRequest(rows[0]);
+}
+
+export interface EnvRequestView {
+  request_id: string;
+  parent_id: string;
+  agent: string;
+  name: string;
+  required: string[];
+  missing: string[];
+  status: "pending" | "booted";
+  threadId: string | null;
+  created_at: number;
+}
+
+export class EnvRequestService {
+  constructor(
+    private readonly db: SqlClient,
+    private readonly definitions: DefinitionsCache,
+  ) {}
+
+  async get(parentId: string, requestId: string): Promise<EnvRequestView> {
+    const request = await findEnvRequest(this.db, parentId, requestId);
+    const context = await this.branchOf(request);
+    const handed = handedDownEnv(context.branch, context.env);
+    const { required, missing } = missingChildVariables(context.branch.agent, context.index, handed);
+    return {
+      request_id: request.id,
+      parent_id: request.parent_id,
+      agent: request.tool_name,
+      name: request.payload.instanceName ?? request.tool_name,
+      required,
+      missing: request.resolved_at === null ? missing : [],
+      status: request.resolved_at === null ? "pending" : "booted",
+      threadId: request.child_id,
+      created_at: request.created_at,
+    };
+  }
+
+  /** Stores the values and boots the child; answering again for a booted request returns the same child. */
+  async provide(
+    parentId: string,
+    requestId: string,
+    values: Record<string, string>,
+  ): Promise<{ threadId: string; request_id: string }> {
+    const request = await findEnvRequest(this.db, parentId, requestId);
+    if (request.resolved_at !== null && request.child_id) {
+      return { threadId: request.child_id, request_id: request.id };
+    }
+    const context = await this.branchOf(request);
+    const scopedEnv = { ...handedDownEnv(context.branch, context.env), ...values };
+    const { missing } = missingChildVariables(context.branch.agent, context.index, scopedEnv);
+    if (missing.length > 0) {
+      throw new UnprocessableError(
+        `Values are still missing for: ${missing.join(", ")}.`,
+        { missing },
+        "variables_missing",
+      );
+    }
+    const childId = await this.db.transaction(async (tx) => {
+      const locked = await tx.query<{ resolved_at: unknown; child_id: string | null }>(
+        "SELECT resolved_at, child_id FROM subagent_env_requests WHERE id = $1 FOR UPDATE",
+        [request.id],
+      );
+      if (locked[0]?.child_id) return locked[0].child_id;
+      const link = await spawnChild(tx, {
+        parentId,
+        branch: context.branch,
+        callId: `env-request:${request.id}`,
+        message: request.payload.message,
+        attachmentPaths: request.payload.attachmentPaths,
+        instanceName: request.payload.instanceName,
+        description: request.payload.description,
+        resumable: request.payload.resumable,
+        // The call that asked has its answer already: the result arrives as a queued report.
+        waits: false,
+        scopedEnv,
+      });
+      await tx.query("UPDATE subagent_env_requests SET child_id = $2, resolved_at = $3 WHERE id = $1", [
+        request.id,
+        link.child_id,
+        nowMicroseconds(),
+      ]);
+      const parent = await lockThread(tx, parentId);
+      if (parent && parent.terminated_at === null) {
+        await queueThreadInput(
+          tx,
+          parent,
+          {
+            role: "user",
+            content: `Subagent "${link.name}" (reference: ${link.child_id}) has started: the variables it needed were provided.`,
+            attachments: [],
+            silent: true,
+            metadata: { subagent_id: link.child_id, subagent_env_request: request.id },
+            fromHuman: false,
+            messageId: randomUUID(),
+          },
+          `subagent-env-booted:${request.id}`,
+        ).catch((error: unknown) => {
+          if (!(error instanceof ThreadTerminatedError)) throw error;
+        });
+      }
+      return link.child_id;
+    });
+    return { threadId: childId, request_id: request.id };
+  }
+
+  private async branchOf(request: EnvRequest) {
+    const parent = await findThread(this.db, request.parent_id);
+    if (!parent) throw new NotFoundError("Thread", request.parent_id);
+    const loaded = await this.definitions.load(parent.project_id, parent.project_version);
+    const agent = loaded?.index.agents.get(request.tool_name)?.definition;
+    const config = request.payload.config;
+    if (!loaded || !agent || !config) throw new NotFoundError("Subagent", request.tool_name);
+    const parentAgent = loaded.index.agents.get(parent.agent_name)?.definition;
+    const parentPrompt = parentAgent
+      ? loaded.index.prompts.get(parentAgent.sideA.prompt)?.definition
+      : undefined;
+    const branch: SubagentBranch = { name: request.tool_name, agent, config };
+    return {
+      branch,
+      index: loaded.index,
+      env: envLookup(parent.env, parent.scoped_env, parentAgent?.env, parentPrompt?.env),
+    };
+  }
+}

@@ -1,0 +1,272 @@
+// The transactions that cross the parent/child boundary (spec §7):
+// - spawnChild: the child thread, its registry row, its first invocation and its first input, in one
+//   transaction (keyed by the parent's tool call, so a re-run call finds its child instead of
+//   spawning another);
+// - deliverToChild: a subagent_message, with its own invocation and idempotency key;
+// - settleChild: runs inside the transaction that ends a child's session. It ends the child's open
+//   invocations exactly once and, in the same commit, reports to the parent: a blocking call waiting
+//   for it wakes the parent (which then reads the result from the invocation); anything else is a
+//   queued silent message under `implicit` parent communication, keyed by the invocation id.
+// Lock order everywhere: child row before parent row, so two of these never wait on each other.
+import { randomUUID } from "node:crypto";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { initialExecutionState } from "../engine/messages";
+import { appendEvents, type NewEvent } from "../events/event-log";
+import { threadEvent } from "../events/thread-events";
+import { copyFilesBetweenThreads } from "../threads/attachments";
+import { enqueue } from "../threads/inbox";
+import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
+import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
+import { insertThread, lockThread, notifyWork, updateThread } from "../threads/thread-store";
+import { type ChildOutcome, outcomeStatus, reportText, type SubagentBranch } from "./branches";
+import {
+  findLinkOfChild,
+  insertInvocation,
+  insertLink,
+  registryEvent,
+  type SubagentLink,
+  setLinkStatus,
+  settleOpenInvocations,
+} from "./registry-store";
+
+export interface SpawnRequest {
+  parentId: string;
+  branch: SubagentBranch;
+  /** The parent tool call that creates the child (or a bootstrap request's key). */
+  callId: string;
+  message: string;
+  /** Paths in the parent's filesystem, copied into the child's /attachments/. */
+  attachmentPaths: readonly string[];
+  instanceName: string | null;
+  description: string | null;
+  resumable: boolean;
+  /** Whether the parent waits for this invocation (its tool call answers with the result). */
+  waits: boolean;
+  /** Runtime-only values for the child (scopedEnv, bootstrap values). */
+  scopedEnv: Record<string, string>;
+  spawnGroupId?: string | null;
+}
+
+export class ParentGoneError extends Error {}
+
+/** Creates the child. Throws ThreadTerminatedError when the parent is terminated. */
+export async function spawnChild(tx: SqlExecutor, request: SpawnRequest): Promise<SubagentLink> {
+  // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the child.
+  const parents = await tx.query<Record<string, unknown>>(
+    "SELECT id, root_id, depth, project_id, project_version, terminated_at FROM threads WHERE id = $1 FOR SHARE",
+    [request.parentId],
+  );
+  const parent = parents[0];
+  if (!parent) throw new ParentGoneError(`Thread ${request.parentId} no longer exists.`);
+  if (parent.terminated_at !== null && parent.terminated_at !== undefined) {
+    throw new ThreadTerminatedError(request.parentId, Number(parent.terminated_at));
+  }
+  const childId = randomUUID();
+  const now = nowMicroseconds();
+  const { branch } = request;
+  const child = await insertThread(tx, {
+    id: childId,
+    projectId: String(parent.project_id),
+    projectVersion: Number(parent.project_version),
+    agentName: branch.agent.name,
+    parentId: request.parentId,
+    rootId: String(parent.root_id),
+    depth: Number(parent.depth) + 1,
+    name: request.instanceName,
+    status: "queued",
+    execution: initialExecutionState(),
+    env: {},
+    scopedEnv: request.scopedEnv,
+  });
+  const attachments = await copyFilesBetweenThreads(tx, request.parentId, childId, request.attachmentPaths);
+  const resumable = branch.config.resumable;
+  const link: SubagentLink = {
+    child_id: childId,
+    parent_id: request.parentId,
+    tool_name: branch.name,
+    name: request.instanceName ?? branch.agent.name,
+    title: branch.agent.title ?? null,
+    description: request.description ?? branch.agent.toolDescription ?? branch.agent.description ?? "",
+    blocking: branch.config.blocking,
+    resumable: request.resumable,
+    receives_messages: resumable ? resumable.receives_messages : null,
+    parent_communication: resumable ? resumable.parentCommunication : "implicit",
+    spawn_call_id: request.callId,
+    spawn_group_id: request.spawnGroupId ?? null,
+    status: "running",
+    created_at: now,
+    updated_at: now,
+  };
+  await insertLink(tx, link);
+  await insertInvocation(tx, {
+    id: randomUUID(),
+    child_id: childId,
+    parent_id: request.parentId,
+    call_id: request.callId,
+    blocking: request.waits,
+    created_at: now,
+  });
+  await enqueue(tx, childId, {
+    role: "user",
+    content: request.message,
+    attachments,
+    silent: false,
+    metadata: { from_parent: request.parentId },
+    fromHuman: false,
+    messageId: randomUUID(),
+  });
+  await appendEvents(tx, [
+    threadEvent(child),
+    await registryEvent(tx, { id: request.parentId, root_id: String(parent.root_id) }, [childId]),
+  ]);
+  return link;
+}
+
+export interface DeliveryRequest {
+  link: SubagentLink;
+  callId: string;
+  message: string;
+  attachmentPaths: readonly string[];
+  waits: boolean;
+}
+
+/**
+ * A subagent_message: queued to the side that receives messages (side_a as `user`, side_b as
+ * `assistant`), as a new invocation. A child whose session ended starts a new one (turn counters reset).
+ */
+export async function deliverToChild(tx: SqlExecutor, request: DeliveryRequest): Promise<ThreadRow> {
+  const { link } = request;
+  const child = await lockThread(tx, link.child_id);
+  if (!child) throw new ParentGoneError(`Subagent ${link.child_id} no longer exists.`);
+  if (child.terminated_at !== null) throw new ThreadTerminatedError(child.id, child.terminated_at);
+  const attachments = await copyFilesBetweenThreads(tx, link.parent_id, child.id, request.attachmentPaths);
+  const now = nowMicroseconds();
+  let current = child;
+  if (child.status !== "running" && child.status !== "queued") {
+    current = await updateThread(tx, child.id, {
+      execution: { ...child.execution, turnsA: 0, turnsB: 0 },
+      stopReason: null,
+    });
+  }
+  await insertInvocation(tx, {
+    id: randomUUID(),
+    child_id: child.id,
+    parent_id: link.parent_id,
+    call_id: request.callId,
+    blocking: request.waits,
+    created_at: now,
+  });
+  await queueThreadInput(
+    tx,
+    current,
+    {
+      role: link.receives_messages === "side_b" ? "assistant" : "user",
+      content: request.message,
+      attachments,
+      silent: false,
+      metadata: { from_parent: link.parent_id },
+      fromHuman: false,
+      messageId: randomUUID(),
+    },
+    `subagent-message:${link.parent_id}:${request.callId}`,
+  );
+  await setLinkStatus(tx, child.id, "running", now);
+  await appendEvents(tx, [
+    await registryEvent(tx, { id: link.parent_id, root_id: child.root_id }, [child.id]),
+  ]);
+  return current;
+}
+
+/** How a thread's terminal change reads as a child outcome; null when it is not a session end. */
+export function childOutcomeOf(
+  status: string,
+  details: {
+    result?: string | null;
+    failure?: string | null;
+    stopReason?: string | null;
+  },
+): ChildOutcome | null {
+  if (status === "completed") return { kind: "completed", result: details.result ?? "" };
+  if (status === "failed") return { kind: "failed", failure: details.failure ?? "" };
+  if (status === "stopped") return { kind: "stopped", reason: details.stopReason ?? "stopped" };
+  if (status === "terminated") return { kind: "terminated" };
+  return null;
+}
+
+/**
+ * Call inside the transaction that ends the child's session, after the child's row is locked and
+ * before that transaction appends its events. Returns the events for the parent (appended by the
+ * caller). Exactly once: invocations end once (`finished_at IS NULL`), and the queued report's
+ * idempotency key is the first invocation's id.
+ */
+export async function settleChild(
+  tx: SqlExecutor,
+  child: Pick<ThreadRow, "id" | "root_id" | "parent_id">,
+  outcome: ChildOutcome,
+  attachmentPaths: readonly string[] = [],
+): Promise<NewEvent[]> {
+  if (!child.parent_id) return [];
+  const link = await findLinkOfChild(tx, child.id);
+  if (!link) return [];
+  const now = nowMicroseconds();
+  const status = outcomeStatus(outcome);
+  await setLinkStatus(tx, child.id, status, now);
+  const parent = await lockThread(tx, link.parent_id);
+  const parentAlive = parent !== null && parent.terminated_at === null;
+  const attachments =
+    parentAlive && attachmentPaths.length > 0
+      ? await copyFilesBetweenThreads(tx, child.id, parent.id, attachmentPaths.slice(0, 20), {
+          skipMissing: true,
+        })
+      : [];
+  const text = reportText(child.id, outcome);
+  const settled = await settleOpenInvocations(
+    tx,
+    child.id,
+    { status, result: text, attachments },
+    now,
+    outcome.kind === "terminated",
+  );
+  if (!parentAlive || !parent) return [];
+  const events: NewEvent[] = [];
+  const waitingCall = parent.execution.blockedOn?.callId;
+  const waitedFor = settled.filter((invocation) => invocation.blocking && invocation.call_id === waitingCall);
+  const reported = settled.filter((invocation) => !waitedFor.includes(invocation));
+  if (waitedFor.length > 0) {
+    // The parent reads the result from the invocation when it re-runs its call.
+    await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [parent.id]);
+    await notifyWork(tx, parent.id);
+  }
+  if (reported.length > 0 && link.parent_communication === "implicit") {
+    try {
+      await queueThreadInput(
+        tx,
+        parent,
+        {
+          role: "user",
+          content: text,
+          attachments,
+          silent: true,
+          metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: reported[0]!.id } },
+          fromHuman: false,
+          messageId: randomUUID(),
+        },
+        `subagent-report:${reported[0]!.id}`,
+      );
+    } catch (error) {
+      if (!(error instanceof ThreadTerminatedError)) throw error;
+    }
+  }
+  events.push(await registryEvent(tx, parent, [child.id]));
+  return events;
+}
+
+/** The whole report path for a child ended outside a step (a user stop): settle and append events. */
+export async function settleAndAppend(
+  tx: SqlExecutor,
+  child: Pick<ThreadRow, "id" | "root_id" | "parent_id">,
+  outcome: ChildOutcome,
+): Promise<void> {
+  const events = await settleChild(tx, child, outcome);
+  await appendEvents(tx, events);
+}

@@ -1,0 +1,290 @@
+// The child registry (spec §7.11) and subagent invocations in Postgres. A registry row links a
+// child thread to its parent; an invocation is one piece of work the parent gave a child (its spawn,
+// or one subagent_message) and ends exactly once, when the child's session ends.
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { NewEvent } from "../events/event-log";
+import type { ThreadRow } from "../threads/thread-row";
+
+export interface SubagentLink {
+  child_id: string;
+  parent_id: string;
+  tool_name: string;
+  name: string;
+  title: string | null;
+  description: string;
+  blocking: boolean;
+  resumable: boolean;
+  receives_messages: "side_a" | "side_b" | null;
+  parent_communication: "implicit" | "explicit";
+  spawn_call_id: string;
+  spawn_group_id: string | null;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The spec's SubagentRegistryEntry, plus the child's thread status and agent for clients. */
+export interface SubagentRegistryEntry {
+  reference: string;
+  name: string;
+  title?: string;
+  description: string;
+  resumable: boolean;
+  blocking: boolean;
+  threadName?: string;
+  spawnGroupId?: string;
+  createdAt: number;
+  status: string;
+  parentCommunication: "implicit" | "explicit";
+  agent: string;
+  threadStatus: string;
+}
+
+const LINK_COLUMNS = `child_id, parent_id, tool_name, name, title, description, blocking, resumable, receives_messages,
+  parent_communication, spawn_call_id, spawn_group_id, status, created_at, updated_at`;
+
+function toLink(raw: Record<string, unknown>): SubagentLink {
+  return {
+    ...(raw as unknown as SubagentLink),
+    created_at: Number(raw.created_at),
+    updated_at: Number(raw.updated_at),
+  };
+}
+
+export async function insertLink(tx: SqlExecutor, link: SubagentLink): Promise<void> {
+  await tx.query(
+    `INSERT INTO subagents (${LINK_COLUMNS})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      link.child_id,
+      link.parent_id,
+      link.tool_name,
+      link.name,
+      link.title,
+      link.description,
+      link.blocking,
+      link.resumable,
+      link.receives_messages,
+      link.parent_communication,
+      link.spawn_call_id,
+      link.spawn_group_id,
+      link.status,
+      link.created_at,
+      link.updated_at,
+    ],
+  );
+}
+
+export async function findLinkBySpawnCall(
+  db: SqlExecutor,
+  parentId: string,
+  callId: string,
+): Promise<SubagentLink | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${LINK_COLUMNS} FROM subagents WHERE parent_id = $1 AND spawn_call_id = $2`,
+    [parentId, callId],
+  );
+  return rows[0] ? toLink(rows[0]) : null;
+}
+
+export async function findLinkOfChild(db: SqlExecutor, childId: string): Promise<SubagentLink | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${LINK_COLUMNS} FROM subagents WHERE child_id = $1`,
+    [childId],
+  );
+  return rows[0] ? toLink(rows[0]) : null;
+}
+
+export async function listLinks(db: SqlExecutor, parentId: string): Promise<SubagentLink[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${LINK_COLUMNS} FROM subagents WHERE parent_id = $1 ORDER BY created_at, child_id`,
+    [parentId],
+  );
+  return rows.map(toLink);
+}
+
+/** The registry of a parent, joined with each child's thread. */
+export async function registryOf(db: SqlExecutor, parentId: string): Promise<SubagentRegistryEntry[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id, s.created_at,
+            s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status
+     FROM subagents s JOIN threads t ON t.id = s.child_id
+     WHERE s.parent_id = $1 ORDER BY s.created_at, s.child_id`,
+    [parentId],
+  );
+  return rows.map(toRegistryEntry);
+}
+
+export function toRegistryEntry(row: Record<string, unknown>): SubagentRegistryEntry {
+  return {
+    reference: String(row.child_id),
+    name: String(row.name),
+    ...(row.title ? { title: String(row.title) } : {}),
+    description: String(row.description ?? ""),
+    resumable: row.resumable === true,
+    blocking: row.blocking === true,
+    ...(row.thread_name ? { threadName: String(row.thread_name) } : {}),
+    ...(row.spawn_group_id ? { spawnGroupId: String(row.spawn_group_id) } : {}),
+    createdAt: Number(row.created_at),
+    status: String(row.status),
+    parentCommunication: row.parent_communication === "explicit" ? "explicit" : "implicit",
+    agent: String(row.agent_name),
+    threadStatus: String(row.thread_status),
+  };
+}
+
+/** Children of this parent created through one tools entry that are not terminated (maxInstances). */
+export async function liveInstances(
+  db: SqlExecutor,
+  parentId: string,
+  toolName: string,
+): Promise<{ name: string; reference: string }[]> {
+  const rows = await db.query<{ name: string; child_id: string }>(
+    `SELECT s.name, s.child_id FROM subagents s JOIN threads t ON t.id = s.child_id
+     WHERE s.parent_id = $1 AND s.tool_name = $2 AND t.terminated_at IS NULL ORDER BY s.created_at`,
+    [parentId, toolName],
+  );
+  return rows.map((row) => ({ name: String(row.name), reference: String(row.child_id) }));
+}
+
+/** Children of this parent still at work (not ended). */
+export async function countActiveChildren(db: SqlExecutor, parentId: string): Promise<number> {
+  const rows = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM threads WHERE parent_id = $1 AND status IN ('queued', 'running')`,
+    [parentId],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** Threads at work across the whole database. */
+export async function countActiveThreads(db: SqlExecutor): Promise<number> {
+  const rows = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM threads WHERE status IN ('queued', 'running')`,
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+export async function setLinkStatus(tx: SqlExecutor, childId: string, status: string, now: number) {
+  await tx.query("UPDATE subagents SET status = $2, updated_at = $3 WHERE child_id = $1", [
+    childId,
+    status,
+    now,
+  ]);
+}
+
+/** A `registry` event on the parent: the whole registry while it is small, else the changed entries. */
+export const FULL_REGISTRY_EVENT_LIMIT = 100;
+
+export async function registryEvent(
+  db: SqlExecutor,
+  parent: Pick<ThreadRow, "id" | "root_id">,
+  changedChildIds: readonly string[],
+): Promise<NewEvent> {
+  const count = await db.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM subagents WHERE parent_id = $1",
+    [parent.id],
+  );
+  const total = Number(count[0]?.count ?? 0);
+  if (total <= FULL_REGISTRY_EVENT_LIMIT) {
+    return {
+      rootId: parent.root_id,
+      threadId: parent.id,
+      type: "registry",
+      data: { thread_id: parent.id, children: await registryOf(db, parent.id), partial: false },
+    };
+  }
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id, s.created_at,
+            s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status
+     FROM subagents s JOIN threads t ON t.id = s.child_id
+     WHERE s.child_id = ANY($1::uuid[]) ORDER BY s.created_at, s.child_id`,
+    [[...changedChildIds]],
+  );
+  return {
+    rootId: parent.root_id,
+    threadId: parent.id,
+    type: "registry",
+    data: { thread_id: parent.id, children: rows.map(toRegistryEntry), partial: true, total },
+  };
+}
+
+export interface SubagentInvocation {
+  id: string;
+  child_id: string;
+  parent_id: string;
+  call_id: string;
+  blocking: boolean;
+  status: "pending" | "completed" | "failed" | "stopped" | "terminated";
+  result: string | null;
+  attachments: unknown[];
+  created_at: number;
+  finished_at: number | null;
+}
+
+const INVOCATION_COLUMNS =
+  "id, child_id, parent_id, call_id, blocking, status, result, attachments, created_at, finished_at";
+
+function toInvocation(raw: Record<string, unknown>): SubagentInvocation {
+  return {
+    ...(raw as unknown as SubagentInvocation),
+    attachments: (typeof raw.attachments === "string" ? JSON.parse(raw.attachments) : raw.attachments) as [],
+    created_at: Number(raw.created_at),
+    finished_at: raw.finished_at === null || raw.finished_at === undefined ? null : Number(raw.finished_at),
+  };
+}
+
+export async function insertInvocation(
+  tx: SqlExecutor,
+  invocation: Pick<
+    SubagentInvocation,
+    "id" | "child_id" | "parent_id" | "call_id" | "blocking" | "created_at"
+  >,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO subagent_invocations (id, child_id, parent_id, call_id, blocking, status, created_at)
+     VALUES ($1, $2, $3, $4, $5, 'pending', $6)`,
+    [
+      invocation.id,
+      invocation.child_id,
+      invocation.parent_id,
+      invocation.call_id,
+      invocation.blocking,
+      invocation.created_at,
+    ],
+  );
+}
+
+export async function findInvocation(
+  db: SqlExecutor,
+  parentId: string,
+  callId: string,
+): Promise<SubagentInvocation | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${INVOCATION_COLUMNS} FROM subagent_invocations WHERE parent_id = $1 AND call_id = $2`,
+    [parentId, callId],
+  );
+  return rows[0] ? toInvocation(rows[0]) : null;
+}
+
+/**
+ * Ends the child's open invocations whose input it has taken in (a subagent_message still waiting in
+ * its inbox belongs to the next session, unless `all`); returns the ones this call ended.
+ */
+export async function settleOpenInvocations(
+  tx: SqlExecutor,
+  childId: string,
+  outcome: { status: SubagentInvocation["status"]; result: string; attachments: unknown[] },
+  now: number,
+  all = false,
+): Promise<SubagentInvocation[]> {
+  const rows = await tx.query<Record<string, unknown>>(
+    `UPDATE subagent_invocations i SET status = $2, result = $3, attachments = $4::text::jsonb, finished_at = $5
+     WHERE i.child_id = $1 AND i.finished_at IS NULL
+       AND ($6 OR NOT EXISTS (
+         SELECT 1 FROM inbox_items b
+         WHERE b.idempotency_key = 'subagent-message:' || i.parent_id || ':' || i.call_id AND b.consumed_at IS NULL))
+     RETURNING ${INVOCATION_COLUMNS}`,
+    [childId, outcome.status, outcome.result, JSON.stringify(outcome.attachments), now, all],
+  );
+  return rows.map(toInvocation).sort((left, right) => left.created_at - right.created_at);
+}

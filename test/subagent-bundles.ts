@@ -1,0 +1,112 @@
+// Definition bundles for subagent tests: the spec's example (an orchestrator and the asset_subagent
+// worker/reviewer pair, Agents §8), with scripted models and knobs for each rule under test.
+
+export interface AssetBundleOptions {
+  /** The orchestrator prompt's tools entry for asset_subagent (beyond its name). */
+  config?: Record<string, unknown>;
+  orchestratorScript: unknown[];
+  workerScript?: unknown[];
+  reviewerScript?: unknown[];
+  /** Extra tools entries of the worker prompt. */
+  workerTools?: unknown[];
+  workerVariables?: unknown[];
+  /** Extra agents, prompts, models and tools merged into the bundle. */
+  extra?: { agents?: unknown[]; prompts?: unknown[]; models?: unknown[]; tools?: unknown[] };
+}
+
+export const DEFAULT_WORKER_SCRIPT = [{ text: "Draft: {{input}}" }];
+export const DEFAULT_REVIEWER_SCRIPT = [
+  {
+    toolCalls: [
+      { name: "update_asset_status", args: { status: "reviewing" } },
+      { name: "approve_asset", args: { summary: "Approved {{input}}" } },
+    ],
+  },
+];
+
+export function assetBundle(options: AssetBundleOptions) {
+  return {
+    agents: [
+      {
+        name: "orchestrator",
+        type: "ai_human",
+        sideA: { prompt: "orchestrator_chat" },
+      },
+      {
+        name: "asset_subagent",
+        type: "dual_ai",
+        maxSessionTurns: 5,
+        exposeAsTool: true,
+        toolDescription: "Generate and QA top-down game assets.",
+        sideA: {
+          label: "Worker",
+          prompt: "asset_worker",
+          stopOnResponse: true,
+          sessionFail: { name: "fail_asset", messageProperty: "reason", attachmentsProperty: "attachments" },
+        },
+        sideB: {
+          label: "Reviewer",
+          prompt: "asset_reviewer",
+          stopOnResponse: false,
+          sessionStop: {
+            name: "approve_asset",
+            messageProperty: "summary",
+            attachmentsProperty: "attachments",
+          },
+          sessionStatus: { name: "update_asset_status", messageProperty: "status" },
+        },
+      },
+      ...(options.extra?.agents ?? []),
+    ],
+    prompts: [
+      {
+        name: "orchestrator_chat",
+        toolDescription: "Plans work and delegates assets.",
+        prompt: "You orchestrate asset production.",
+        model: "orchestrator_model",
+        includeChat: true,
+        tools: [{ name: "asset_subagent", ...(options.config ?? {}) }],
+      },
+      {
+        name: "asset_worker",
+        toolDescription: "Draws assets.",
+        prompt: "You draw assets.",
+        model: "worker_model",
+        includeChat: true,
+        ...(options.workerTools ? { tools: options.workerTools } : {}),
+        ...(options.workerVariables ? { variables: options.workerVariables } : {}),
+      },
+      {
+        name: "asset_reviewer",
+        toolDescription: "Reviews assets.",
+        prompt: "You review assets.",
+        model: "reviewer_model",
+        includeChat: true,
+      },
+      ...(options.extra?.prompts ?? []),
+    ],
+    models: [
+      { name: "orchestrator_model", provider: "scripted", model: "s", script: options.orchestratorScript },
+      {
+        name: "worker_model",
+        provider: "scripted",
+        model: "s",
+        script: options.workerScript ?? DEFAULT_WORKER_SCRIPT,
+      },
+      {
+        name: "reviewer_model",
+        provider: "scripted",
+        model: "s",
+        script: options.reviewerScript ?? DEFAULT_REVIEWER_SCRIPT,
+      },
+      ...(options.extra?.models ?? []),
+    ],
+    tools: [...(options.extra?.tools ?? [])],
+  };
+}
+
+export const resultText = (reference: string, result: string) =>
+  `Subagent (reference: ${reference}) has returned the following result:\n\n${result}`;
+
+export const failureText = (reference: string, details: string) =>
+  `Subagent (reference: ${reference}) has reported a failure:\n\n${details}`;
