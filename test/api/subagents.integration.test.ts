@@ -217,3 +217,429 @@ describe("non-blocking subagents", () => {
     expect((await registry(parentId))[0]?.status).toBe("completed");
   });
 });
+
+describe("resumable subagents", () => {
+  it("creates named instances, messages them again, enforces maxInstances and a non-empty name, and shows the registry to the model", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true, resumable: { receives_messages: "side_a", maxInstances: 2 } },
+        orchestratorScript: [
+          { toolCalls: [{ name: "subagent_create", args: { name: "alpha", message: "one" } }] },
+          { toolCalls: [{ name: "subagent_create", args: { name: "beta", message: "two" } }] },
+          {
+            toolCalls: [
+              { name: "subagent_create", args: { name: "gamma", message: "three" } },
+              { name: "subagent_create", args: { name: "  ", message: "four" } },
+            ],
+          },
+          { toolCalls: [{ name: "subagent_message", args: { name: "alpha", message: "again" } }] },
+          { toolCalls: [{ name: "subagent_message", args: { name: "beta", message: "more" } }] },
+          { text: "all done" },
+        ],
+        workerScript: [{ text: "Draft: {{input}}" }, { text: "Redraft: {{input}}" }],
+        reviewerScript: [
+          { toolCalls: [{ name: "approve_asset", args: { summary: "Approved {{input}}" } }] },
+          { toolCalls: [{ name: "approve_asset", args: { summary: "Approved again {{input}}" } }] },
+        ],
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "make things");
+    await waitFor(parentId, ["idle"]);
+    const entries = await registry(parentId);
+    expect(entries.map((entry) => [entry.name, entry.resumable, entry.status])).toEqual([
+      ["alpha", true, "completed"],
+      ["beta", true, "completed"],
+    ]);
+    const [alpha, beta] = entries as [RegistryEntry, RegistryEntry];
+    const creates = toolResults(await messagesOf(parentId), "subagent_create");
+    expect(creates.map((message) => message.content)).toEqual([
+      resultText(alpha.reference, "Approved Draft: one"),
+      resultText(beta.reference, "Approved Draft: two"),
+      expect.stringContaining("the limit is 2 (maxInstances)"),
+      expect.stringContaining('requires a non-empty "name"'),
+    ]);
+    expect(creates[2]?.content).toContain("subagent_message");
+    expect(creates[2]?.tool_status).toBe("error");
+    const sent = toolResults(await messagesOf(parentId), "subagent_message");
+    expect(sent.map((message) => message.content)).toEqual([
+      resultText(alpha.reference, "Approved again Redraft: again"),
+      resultText(beta.reference, "Approved again Redraft: more"),
+    ]);
+    // The same child thread served both invocations.
+    const alphaInputs = (await messagesOf(alpha.reference)).filter((message) => message.side === null);
+    expect(alphaInputs.map((message) => message.content)).toEqual(["one", "again"]);
+    // Once children exist, the orchestrator's context lists them.
+    const requests = await modelRequests(parentId);
+    const systemOf = (index: number) => String(requests[index]?.messages[0]?.content);
+    expect(systemOf(0)).not.toContain("Subagents you have started");
+    expect(systemOf(1)).toContain("Subagents you have started (1):");
+    expect(systemOf(1)).toContain(`alpha (reference: ${alpha.reference}`);
+    expect(requests[0]?.tools.map((tool) => tool.name)).toEqual(["subagent_create", "subagent_message"]);
+  });
+
+  it("under explicit parent communication queues no report; notifyParent and setStatus reach the parent", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: {
+          blocking: false,
+          resumable: { receives_messages: "side_a", parentCommunication: "explicit" },
+        },
+        orchestratorScript: [
+          { toolCalls: [{ name: "subagent_create", args: { name: "scout", message: "look around" } }] },
+          { text: "ok" },
+          { text: "heard: {{input}}" },
+        ],
+        workerScript: [
+          { toolCalls: [{ name: "notify_parent", args: { note: "halfway there", status: "50% done" } }] },
+          { text: "Draft: {{input}}" },
+        ],
+        workerTools: ["notify_parent"],
+        extra: {
+          tools: [
+            {
+              name: "notify_parent",
+              description: "Notify the parent.",
+              kind: "code",
+              module: "notify_parent",
+            },
+          ],
+        },
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "scout it");
+    await waitUntil(
+      async () => (await messagesOf(parentId)).some((message) => message.content === "heard: halfway there"),
+      "the parent to hear the notification",
+    );
+    const [scout] = await registry(parentId);
+    await waitFor(scout!.reference, ["completed"]);
+    await waitFor(parentId, ["idle"]);
+    expect((await registry(parentId))[0]).toMatchObject({
+      status: "completed",
+      parentCommunication: "explicit",
+    });
+    const silent = (await messagesOf(parentId, true)).filter((message) => message.silent);
+    expect(silent.map((message) => message.content)).toEqual(["halfway there"]);
+    expect(silent[0]).toMatchObject({ subagent_id: scout!.reference });
+    expect(reports(await messagesOf(parentId, true))).toHaveLength(0);
+  });
+});
+
+describe("optional and immediate branches", () => {
+  it("offers an optional branch only when its env flag is true, 1 or yes", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true, optional: "ENABLE_ASSETS" },
+        orchestratorScript: [
+          { toolCalls: [{ name: "asset_subagent", args: { message: "x" } }] },
+          { text: "after" },
+        ],
+      }),
+    );
+    const off = await startThread(projectId, "orchestrator", "go", { ENABLE_ASSETS: "no" });
+    await waitFor(off, ["idle"]);
+    const [refused] = toolResults(await messagesOf(off), "asset_subagent");
+    expect(refused?.tool_status).toBe("error");
+    expect(refused?.content).toContain("is not available for this prompt");
+    expect((await modelRequests(off))[0]?.tools.map((tool) => tool.name)).not.toContain("asset_subagent");
+    expect(await registry(off)).toHaveLength(0);
+
+    const on = await startThread(projectId, "orchestrator", "go", { ENABLE_ASSETS: "Yes" });
+    await waitFor(on, ["idle"]);
+    expect((await modelRequests(on))[0]?.tools.map((tool) => tool.name)).toContain("asset_subagent");
+    expect((await registry(on))[0]?.status).toBe("completed");
+  });
+
+  it("runs an immediate branch before the first model step, handing scopedEnv to the child and never to a model", async () => {
+    const secret = "tok-secret-42";
+    const projectId = await projectWith(
+      assetBundle({
+        config: {
+          blocking: false,
+          initAgentNameProperty: "label",
+          immediate: { scopedEnv: ["ASSET_TOKEN"], nameEnv: "ASSET_NAME" },
+        },
+        orchestratorScript: [{ text: "Working on it" }, { text: "Report: {{input}}" }],
+        workerScript: [
+          { toolCalls: [{ name: "read_scoped_env", args: { name: "ASSET_TOKEN" } }] },
+          { text: "Token {{tool_result}}" },
+        ],
+        workerTools: ["read_scoped_env"],
+        workerVariables: [{ name: "ASSET_TOKEN", required: true }],
+        extra: {
+          tools: [
+            { name: "read_scoped_env", description: "Check env.", kind: "code", module: "read_scoped_env" },
+          ],
+        },
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "make a sword", {
+      ASSET_TOKEN: secret,
+      ASSET_NAME: "sprite-bot",
+    });
+    const report = await waitUntil(async () => {
+      const found = (await messagesOf(parentId)).find((message) => message.content?.startsWith("Report: "));
+      return found ?? null;
+    }, "the immediate child's report");
+    const [entry] = await registry(parentId);
+    expect(entry).toMatchObject({ name: "sprite-bot", status: "completed" });
+    expect(report.content).toBe(
+      `Report: ${resultText(entry!.reference, "Approved Token present (13 characters)")}`,
+    );
+    // The runtime's call came before the first model step, which saw it answered.
+    const firstRequest = (await modelRequests(parentId))[0]!;
+    expect(JSON.stringify(firstRequest.messages)).toContain(`(reference: ${entry!.reference})`);
+    const firstMessages = await messagesOf(parentId);
+    expect(firstMessages[1]).toMatchObject({ role: "assistant", content: "" });
+    const [immediate] = JSON.parse(firstMessages[1]?.tool_calls ?? "[]") as {
+      function: { name: string; arguments: string };
+    }[];
+    expect(immediate?.function.name).toBe("asset_subagent");
+    expect(JSON.parse(immediate?.function.arguments ?? "{}")).toEqual({
+      message: "make a sword",
+      label: "sprite-bot",
+    });
+    for (const threadId of [parentId, entry!.reference]) {
+      const logs = await api("GET", `/api/threads/${threadId}/logs`);
+      expect(JSON.stringify(logs.body)).not.toContain(secret);
+      expect(JSON.stringify(await messagesOf(threadId, true))).not.toContain(secret);
+    }
+  });
+});
+
+describe("scoped variable bootstrap", () => {
+  it("answers subagent_env_required, lists the missing names, refuses incomplete values and boots the child with the original payload", async () => {
+    const secret = "zz-bootstrap-secret";
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: false, resumable: { receives_messages: "side_a" } },
+        orchestratorScript: [
+          { toolCalls: [{ name: "subagent_create", args: { name: "keeper", message: "keep it safe" } }] },
+          { text: "asked for the token" },
+          { text: "noted" },
+          { text: "noted" },
+        ],
+        workerVariables: [{ name: "API_TOKEN", required: true }],
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "start the keeper");
+    await waitFor(parentId, ["idle"]);
+    const [refusal] = toolResults(await messagesOf(parentId), "subagent_create");
+    expect(refusal?.tool_status).toBe("error");
+    const details = JSON.parse((refusal?.content ?? "").replace(/^Failed to execute tool: /, "")) as {
+      error: string;
+      request_id: string;
+      missing: string[];
+    };
+    expect(details).toMatchObject({ error: "subagent_env_required", missing: ["API_TOKEN"] });
+    expect(await registry(parentId)).toHaveLength(0);
+
+    const base = `${fixture.server.baseUrl}/threads/${parentId}/variables/${details.request_id}`;
+    const listed = await fetch(base);
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toMatchObject({
+      request_id: details.request_id,
+      agent: "asset_subagent",
+      name: "keeper",
+      required: ["API_TOKEN"],
+      missing: ["API_TOKEN"],
+    });
+    const post = (body: unknown) =>
+      fetch(base, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const incomplete = await post({ values: { OTHER: "x" } });
+    expect(incomplete.status).toBe(422);
+    expect(await incomplete.json()).toMatchObject({ missing: ["API_TOKEN"] });
+    expect((await post({ nope: 1 })).status).toBe(400);
+    expect(await registry(parentId)).toHaveLength(0);
+
+    const booted = await post({ values: { API_TOKEN: secret } });
+    expect(booted.status).toBe(200);
+    const { threadId } = (await booted.json()) as { threadId: string };
+    const again = await api<{ threadId: string }>(
+      "POST",
+      `/api/threads/${parentId}/variables/${details.request_id}`,
+      { values: { API_TOKEN: secret } },
+    );
+    expect(again.body.threadId).toBe(threadId);
+    await waitFor(threadId, ["completed"]);
+    expect((await messagesOf(threadId))[0]?.content).toBe("keep it safe");
+    const [entry] = await registry(parentId);
+    expect(entry).toMatchObject({ reference: threadId, name: "keeper", resumable: true });
+    await waitUntil(
+      async () => reports(await messagesOf(parentId, true)).length === 1,
+      "the booted child's report",
+    );
+    for (const id of [parentId, threadId]) {
+      expect(JSON.stringify((await api("GET", `/api/threads/${id}/logs`)).body)).not.toContain(secret);
+    }
+    expect((await api("GET", `/api/threads/${parentId}/variables/not-a-request`)).status).toBe(404);
+  });
+});
+
+describe("attachments across thread boundaries", () => {
+  it("copies the parent's files into the child and the child's returned files back, with local paths", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true, initUserMessageProperty: "task", initAttachmentsProperty: "files" },
+        orchestratorScript: [
+          {
+            toolCalls: [
+              { name: "asset_subagent", args: { task: "use the brief", files: ["/docs/brief.txt"] } },
+            ],
+          },
+          { text: "thanks" },
+        ],
+        workerScript: [
+          { toolCalls: [{ name: "write_file", args: { path: "/out/sprite.txt", content: "SPRITE" } }] },
+          { text: "drawn" },
+        ],
+        workerTools: ["write_file"],
+        reviewerScript: [
+          {
+            toolCalls: [
+              { name: "approve_asset", args: { summary: "ship it", attachments: ["/out/sprite.txt"] } },
+            ],
+          },
+        ],
+        extra: {
+          tools: [{ name: "write_file", description: "Write a file.", kind: "builtin", builtin: "fs_write" }],
+        },
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator");
+    const put = await fetch(`${fixture.server.baseUrl}/api/threads/${parentId}/fs/docs/brief.txt`, {
+      method: "PUT",
+      body: "THE BRIEF",
+    });
+    expect(put.status).toBeLessThan(300);
+    await api("POST", `/api/threads/${parentId}/messages`, { content: "draw" });
+    await waitUntil(
+      async () => (await messagesOf(parentId)).some((m) => m.content === "thanks"),
+      "the parent",
+    );
+    const [entry] = await registry(parentId);
+    const childId = entry!.reference;
+    const [first] = await messagesOf(childId);
+    expect(first?.attachments.map((file) => file.path)).toEqual(["/attachments/brief.txt"]);
+    const copied = await fetch(`${fixture.server.baseUrl}/api/threads/${childId}/fs/attachments/brief.txt`);
+    expect(await copied.text()).toBe("THE BRIEF");
+    const [result] = toolResults(await messagesOf(parentId), "asset_subagent");
+    expect(result?.content).toBe(resultText(childId, "ship it"));
+    expect(result?.attachments.map((file) => file.path)).toEqual(["/attachments/sprite.txt"]);
+    const back = await fetch(`${fixture.server.baseUrl}/api/threads/${parentId}/fs/attachments/sprite.txt`);
+    expect(await back.text()).toBe("SPRITE");
+  });
+});
+
+describe("terminate and the tree", () => {
+  it("terminating a child the parent waits on answers the call with a failure and rejects new work", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true },
+        orchestratorScript: [
+          { toolCalls: [{ name: "asset_subagent", args: { message: "slow work" } }] },
+          { text: "moving on" },
+        ],
+        workerScript: [{ text: "Draft after a long think", delayMs: 5000 }],
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "go");
+    const [entry] = await waitUntil(async () => {
+      const found = await registry(parentId);
+      return found.length > 0 ? found : null;
+    }, "the child");
+    const childId = entry!.reference;
+    await waitFor(childId, ["running"]);
+    const terminated = await api("POST", `/api/threads/${childId}/terminate`);
+    expect(terminated.status).toBe(200);
+    await waitFor(parentId, ["idle"]);
+    const [result] = toolResults(await messagesOf(parentId), "asset_subagent");
+    expect(result?.tool_status).toBe("error");
+    expect(result?.content).toBe(
+      failureText(childId, "The subagent was terminated before finishing its task."),
+    );
+    expect((await registry(parentId))[0]?.status).toBe("terminated");
+    const refused = await api("POST", `/api/threads/${childId}/messages`, { content: "hello?" });
+    expect(refused.status).toBe(423);
+  });
+
+  it("runs a three-level tree and terminates the whole subtree from its root", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true },
+        orchestratorScript: [
+          { toolCalls: [{ name: "asset_subagent", args: { message: "a castle" } }] },
+          { text: "castle done" },
+        ],
+        workerScript: [
+          { toolCalls: [{ name: "detail_subagent", args: { message: "towers for {{input}}" } }] },
+          { text: "Castle with {{tool_result}}" },
+        ],
+        workerTools: [{ name: "detail_subagent", blocking: true }],
+        extra: {
+          agents: [
+            {
+              name: "detail_subagent",
+              type: "dual_ai",
+              exposeAsTool: true,
+              toolDescription: "Adds details.",
+              maxSessionTurns: 3,
+              sideA: { prompt: "detail_maker" },
+              sideB: { prompt: "detail_checker", stopOnResponse: false, sessionStop: "detail_ok" },
+            },
+          ],
+          prompts: [
+            {
+              name: "detail_maker",
+              toolDescription: "d",
+              prompt: "Add details.",
+              model: "detail_model",
+              includeChat: true,
+            },
+            {
+              name: "detail_checker",
+              toolDescription: "d",
+              prompt: "Check.",
+              model: "checker_model",
+              includeChat: true,
+            },
+          ],
+          models: [
+            { name: "detail_model", provider: "scripted", model: "s", script: [{ text: "details" }] },
+            {
+              name: "checker_model",
+              provider: "scripted",
+              model: "s",
+              script: [{ toolCalls: [{ name: "detail_ok", args: { message: "4 towers" } }] }],
+            },
+          ],
+        },
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "build");
+    await waitFor(parentId, ["idle"]);
+    const tree = (await api<{ root: TreeNode }>("GET", `/api/threads/${parentId}/tree`)).body.root;
+    const child = tree.children[0]!;
+    const grandchild = child.children[0]!;
+    expect([tree.depth, child.depth, grandchild.depth]).toEqual([0, 1, 2]);
+    expect(grandchild).toMatchObject({
+      agent_id: "detail_subagent",
+      status: "completed",
+      parent_id: child.id,
+    });
+    expect((await threadOf(child.id)).result).toBe(
+      `Approved Castle with ${resultText(grandchild.id, "4 towers")}`,
+    );
+    expect(tree.subtree_usage.input_tokens).toBe(
+      tree.usage.input_tokens + child.usage.input_tokens + grandchild.usage.input_tokens,
+    );
+    const done = await api<{ terminated: string[] }>("POST", `/api/threads/${parentId}/terminate`);
+    expect(new Set(done.body.terminated)).toEqual(new Set([parentId, child.id, grandchild.id]));
+    for (const id of [parentId, child.id, grandchild.id])
+      expect((await threadOf(id)).status).toBe("terminated");
+  });
+});
