@@ -35,7 +35,10 @@ export interface TestServer {
   output(): string;
   stop(): Promise<void>;
   kill(): Promise<void>;
-  restart(): Promise<void>;
+  /** Stops the server (SIGTERM) and starts it again; `env` overrides the environment from now on. */
+  restart(env?: Record<string, string>): Promise<void>;
+  /** Resolves once the server process has exited on its own (e.g. at a crash point). */
+  exited(timeoutMs?: number): Promise<void>;
 }
 
 export async function startTestServer(env: Record<string, string>): Promise<TestServer> {
@@ -44,6 +47,7 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = "";
   let child: ChildProcess | null = null;
+  let currentEnv = env;
 
   async function launch(): Promise<void> {
     const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -54,7 +58,7 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
         NEXT_TELEMETRY_DISABLED: "1",
         NEXT_MANUAL_SIG_HANDLE: "true",
         NODE_ENV: "production",
-        ...env,
+        ...currentEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -98,9 +102,24 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
     output: () => log,
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
-    async restart() {
+    async restart(overrides?: Record<string, string>) {
       await end("SIGTERM");
+      if (overrides) currentEnv = { ...currentEnv, ...overrides };
       await launch();
+    },
+    async exited(timeoutMs = 60_000) {
+      const current = child;
+      if (!current || current.exitCode !== null || current.signalCode !== null) return;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`the server did not exit within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        current.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
   };
 }

@@ -19,6 +19,7 @@ import {
 } from "@/lib/spec";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../events/thread-events";
+import { crashPoint } from "../faults";
 
 export { messageEvent, threadEvent };
 
@@ -175,11 +176,17 @@ export class StepRunner {
   /** Per-execution state (spec ThreadState.context and the flow id), from input drained to parked. */
   private readonly runs = new Map<string, { flowId: string; context: Record<string, unknown> }>();
 
+  /** Threads whose session ended in the step now running (for the after_terminal_commit crash point). */
+  private readonly endedSessions = new Map<string, string>();
+
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     let outcome: StepOutcome;
     try {
+      this.endedSessions.delete(threadId);
       outcome = await this.step(threadId, abortSignal);
+      const ended = this.endedSessions.get(threadId);
+      if (ended !== undefined) crashPoint("after_terminal_commit", ended);
     } catch (error) {
       this.runs.delete(threadId);
       this.caches.delete(threadId);
@@ -444,6 +451,7 @@ export class StepRunner {
     const scriptedCallIndex = await this.countModelCalls(row.id, active.side, prompt.model);
     const startedAt = nowMicroseconds();
     let result: ModelCallResult;
+    crashPoint("before_model_call", active.agent.name);
     try {
       result = await this.deps.callModel(
         prompt.model,
@@ -491,6 +499,7 @@ export class StepRunner {
       return "parked";
     }
     if (abortSignal.aborted) return "aborted";
+    crashPoint("after_model_call", active.agent.name);
 
     // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
     const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
@@ -971,6 +980,7 @@ export class StepRunner {
           this.runSubagentCall(threadId, active, entry, args, callId, ext),
       });
       if (abortSignal.aborted) return "aborted";
+      crashPoint("before_tool_commit", active.agent.name);
       if (executed.pending) {
         return this.guarded(threadId, (tx, row) => this.parkOnChild(tx, row, call.id));
       }
@@ -1582,6 +1592,10 @@ export class StepRunner {
             }),
           ]
         : [];
+    if (changes.status === "completed" || changes.status === "failed" || changes.status === "stopped") {
+      crashPoint("before_terminal_commit", row.agent_name);
+      this.endedSessions.set(row.id, row.agent_name);
+    }
     // A child's session end and its report to the parent commit together (spec §7.10).
     const outcome =
       row.parent_id && changes.status
