@@ -621,6 +621,7 @@ export class StepRunner {
     args: Record<string, unknown>,
     callId: string,
     ext: StepExtensions,
+    spawnGroupId: string,
   ): Promise<ToolExecution> {
     const parent = await findThread(this.db, threadId);
     if (!parent) throw new ThreadTerminated();
@@ -632,6 +633,7 @@ export class StepRunner {
       parent,
       index: active.definitions.index,
       callId,
+      spawnGroupId,
       limits: this.deps.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
       env: envLookup(parent.env, parent.scoped_env, active.agent.env, prompt?.env),
       ...(hooks?.has("after_subagent_created", ext.hookIds)
@@ -977,7 +979,7 @@ export class StepRunner {
         runSubprompt: (entry, args) =>
           this.runSubprompt(threadId, active, entry, args, toolMessageId, 1, ext, [promptName], abortSignal),
         runSubagent: (entry, args, callId) =>
-          this.runSubagentCall(threadId, active, entry, args, callId, ext),
+          this.runSubagentCall(threadId, active, entry, args, callId, ext, assistant.id),
       });
       if (abortSignal.aborted) return "aborted";
       crashPoint("before_tool_commit", active.agent.name);

@@ -63,6 +63,8 @@ export interface SubagentCallContext {
   parent: ThreadRow;
   index: BundleIndex;
   callId: string;
+  /** Children spawned by one assistant message share a group (its message id). */
+  spawnGroupId?: string;
   limits: SubagentLimits;
   /** The parent's env (thread, scoped, agent, prompt): scopedEnv values are handed down from it. */
   env: EnvLookup;
@@ -288,6 +290,7 @@ async function ensureSpawned(
         resumable: input.resumable,
         waits: branch.config.blocking,
         scopedEnv,
+        spawnGroupId: context.spawnGroupId ?? null,
       }),
     );
     await context.afterCreated?.(link.child_id);
