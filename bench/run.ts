@@ -1,7 +1,7 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory (comma list) runs only some benchmarks.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents (comma list) runs only some benchmarks.
 // BENCH_WHATIF=prepared swaps the runtime's SQL client for a what-if experiment (see what-if.ts).
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
@@ -13,12 +13,13 @@ import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
 import { runStepTime } from "./step-time";
+import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
 import { selectedWhatIf } from "./what-if";
 
 const BASELINE_DATABASE = "bench_baseline";
-const ALL = ["baseline", "steps", "throughput", "inbox", "memory"] as const;
+const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents"] as const;
 type BenchmarkName = (typeof ALL)[number];
 
 function selected(): Set<BenchmarkName> {
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       throughput: null,
       inbox: null,
       memory: null,
+      subagents: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
     if (only.has("throughput")) results.throughput = await runThroughput(cluster, results.baseline);
     if (only.has("inbox")) results.inbox = await runInboxLatency(cluster, results.baseline);
     if (only.has("memory")) results.memory = await runIdleMemory(cluster);
+    if (only.has("subagents")) results.subagents = await runSubagents(cluster);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

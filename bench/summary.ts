@@ -5,6 +5,7 @@ import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
 import type { StepTimeResult } from "./step-time";
+import type { SubagentResult } from "./subagents";
 import type { ThroughputResult } from "./throughput";
 
 export interface RunResults {
@@ -14,6 +15,7 @@ export interface RunResults {
   throughput: ThroughputResult | null;
   inbox: InboxLatencyResult | null;
   memory: IdleMemoryResult | null;
+  subagents: SubagentResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -24,7 +26,7 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory } = results;
+  const { baseline, drift, steps, throughput, inbox, memory, subagents } = results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
@@ -110,6 +112,27 @@ export function printSummary(results: RunResults): void {
         `${fixed(rssPerThread / 1024)} KiB`,
         "",
         "info",
+      ],
+    );
+  }
+  if (subagents) {
+    for (const run of subagents.fanOuts) {
+      rows.push([
+        `${run.children} non-blocking dual_ai children: every report delivered, parent done (peak RSS ${fixed(run.peakRssMiB)} MiB)`,
+        `${fixed(run.wallMs / 1000)} s`,
+        run.children === 200 ? "≤ 1 s (deepagents 3.6 s)" : run.children === 50 ? "deepagents 1.0 s" : "",
+        run.children === 200 ? verdict(run.wallMs <= 1000) : "info",
+      ]);
+    }
+    const { tree } = subagents;
+    const slowest = Math.max(tree.registry.p50, tree.registryOfMiddle.p50, tree.tree.p50, tree.thread.p50);
+    rows.push(
+      [`${tree.threads}-thread tree, run to completion`, `${fixed(tree.wallMs / 1000)} s`, "", "info"],
+      [
+        `registry / tree / thread queries at ${tree.threads} threads, slowest p50`,
+        `${fixed(slowest)} ms (tree ${fixed(tree.tree.p50)} ms)`,
+        "≤ 50 ms",
+        verdict(slowest <= 50),
       ],
     );
   }

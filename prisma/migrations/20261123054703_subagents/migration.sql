@@ -1,3 +1,6 @@
+-- DropForeignKey
+ALTER TABLE "threads" DROP CONSTRAINT "threads_parent_id_fkey";
+
 -- CreateTable
 CREATE TABLE "subagents" (
     "child_id" UUID NOT NULL,
@@ -68,9 +71,6 @@ CREATE INDEX "subagent_env_requests_parent_id_idx" ON "subagent_env_requests"("p
 
 -- AddForeignKey
 ALTER TABLE "subagents" ADD CONSTRAINT "subagents_child_id_fkey" FOREIGN KEY ("child_id") REFERENCES "threads"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "subagents" ADD CONSTRAINT "subagents_parent_id_fkey" FOREIGN KEY ("parent_id") REFERENCES "threads"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "subagent_invocations" ADD CONSTRAINT "subagent_invocations_child_id_fkey" FOREIGN KEY ("child_id") REFERENCES "threads"("id") ON DELETE CASCADE ON UPDATE CASCADE;
