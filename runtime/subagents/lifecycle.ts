@@ -229,11 +229,16 @@ export async function settleChild(
   );
   if (!parentAlive || !parent) return [];
   const events: NewEvent[] = [];
-  const waitingCall = parent.execution.blockedOn?.callId;
-  const waitedFor = settled.filter((invocation) => invocation.blocking && invocation.call_id === waitingCall);
-  const reported = settled.filter((invocation) => !waitedFor.includes(invocation));
+  // A blocking call still open in the parent reads the result from its invocation (now, or when it
+  // parks, or when it re-runs after a crash): wake the parent and queue nothing. A call answered
+  // otherwise meanwhile (a user stop) gets the result as a queued report instead.
+  const waitedFor: typeof settled = [];
+  const reported: typeof settled = [];
+  for (const invocation of settled) {
+    const open = invocation.blocking && !(await callAnswered(tx, parent.id, invocation.call_id));
+    (open ? waitedFor : reported).push(invocation);
+  }
   if (waitedFor.length > 0) {
-    // The parent reads the result from the invocation when it re-runs its call.
     await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [parent.id]);
     await notifyWork(tx, parent.id);
   }
@@ -259,6 +264,14 @@ export async function settleChild(
   }
   events.push(await registryEvent(tx, parent, [child.id]));
   return events;
+}
+
+async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): Promise<boolean> {
+  const rows = await tx.query(
+    "SELECT 1 FROM messages WHERE thread_id = $1 AND role = 'tool' AND tool_call_id = $2 LIMIT 1",
+    [threadId, callId],
+  );
+  return rows.length > 0;
 }
 
 /** The whole report path for a child ended outside a step (a user stop): settle and append events. */

@@ -69,6 +69,9 @@ CREATE UNIQUE INDEX "subagent_invocations_parent_id_call_id_key" ON "subagent_in
 -- CreateIndex
 CREATE INDEX "subagent_env_requests_parent_id_idx" ON "subagent_env_requests"("parent_id");
 
+-- CreateIndex
+CREATE INDEX "messages_thread_id_tool_call_id_idx" ON "messages"("thread_id", "tool_call_id");
+
 -- AddForeignKey
 ALTER TABLE "subagents" ADD CONSTRAINT "subagents_child_id_fkey" FOREIGN KEY ("child_id") REFERENCES "threads"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
