@@ -36,9 +36,12 @@ import { declaredHookIds, HookRunner } from "../extensions/hook-runner";
 import { EMPTY_REGISTRY, type ExtensionRegistry } from "../extensions/registry";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../models/types";
 import {
+  childInputFromArgs,
   type EnvLookup,
   envLookup,
+  handedDownEnv,
   immediateCalls,
+  missingChildVariables,
   registrySystemMessage,
   type SubagentBranch,
   subagentBranches,
@@ -49,13 +52,14 @@ import {
   callSubagentTool,
   DEFAULT_SUBAGENT_LIMITS,
   type SubagentLimits,
+  startedResult,
 } from "../subagents/executor";
-import { childOutcomeOf, settleChild } from "../subagents/lifecycle";
+import { childOutcomeOf, type SpawnRequest, settleChild, spawnChildren } from "../subagents/lifecycle";
 import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
 import { drainInbox, hasPendingInput } from "../threads/inbox";
-import { bumpMessageSeq, insertMessages, type NewMessage, readMessages } from "../threads/message-store";
+import { bumpMessageSeq, insertMessages, type NewMessage, readHistory } from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
 import {
   findThread,
@@ -215,7 +219,7 @@ export class StepRunner {
   private async historyOf(row: ThreadRow): Promise<StoredMessage[]> {
     const cache = this.cache(row.id);
     if (cache.history && cache.history.version === row.message_seq) return cache.history.messages;
-    const messages = (await readMessages(this.db, row.id, { includeSilent: true, maxDepth: 0 })).messages;
+    const messages = await readHistory(this.db, row.id);
     cache.history = { version: row.message_seq, messages };
     return messages;
   }
@@ -448,7 +452,7 @@ export class StepRunner {
     }
     const assistantId = randomUUID();
     const telemetry: ModelTelemetry[] = [];
-    const scriptedCallIndex = await this.countModelCalls(row.id, active.side, prompt.model);
+    const scriptedCallIndex = await this.countModelCalls(row, active.side, prompt.model);
     const startedAt = nowMicroseconds();
     let result: ModelCallResult;
     crashPoint("before_model_call", active.agent.name);
@@ -734,11 +738,18 @@ export class StepRunner {
   }
 
   /** Successful model calls so far by this side with this model (the scripted provider's index). */
-  private async countModelCalls(threadId: string, side: Side, modelName: string): Promise<number> {
+  private async countModelCalls(row: ThreadRow, side: Side, modelName: string): Promise<number> {
+    const threadId = row.id;
     const counts = this.cache(threadId).modelCalls;
     const key = `${side}|${modelName}`;
     const known = counts.get(key);
     if (known !== undefined) return known;
+    // A side's first successful call commits with its first step: before that, there are none.
+    const sideSteps = side === "a" ? row.execution.sideASteps : row.execution.sideBSteps;
+    if (sideSteps === 0) {
+      counts.set(key, 0);
+      return 0;
+    }
     const rows = await this.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM model_calls WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL",
       [threadId, side, modelName],
@@ -966,8 +977,28 @@ export class StepRunner {
   ): Promise<StepOutcome> {
     const promptName = active.sideConfig.prompt;
     let current = assistant;
-    for (const [index, call] of calls.entries()) {
+    for (let index = 0; index < calls.length; index += 1) {
+      const call = calls[index]!;
       if (abortSignal.aborted) return "aborted";
+      // A run of non-blocking subagent calls spawns its children in one transaction.
+      const batch = this.batchableSpawns(calls, index, catalog, ext);
+      if (batch.length > 0) {
+        const committed = await this.commitSpawnBatch(threadId, assistant, batch, active, ext).catch(
+          (error: unknown) => {
+            if (
+              error instanceof LeaseLost ||
+              error instanceof ThreadTerminated ||
+              error instanceof StoppedByUser
+            )
+              throw error;
+            return 0; // e.g. an attachment that does not exist: the calls run one by one and say so
+          },
+        );
+        if (committed > 0) {
+          index += committed - 1;
+          continue;
+        }
+      }
       const startedAt = nowMicroseconds();
       const toolMessageId = randomUUID();
       const executed = await executeToolCall(call, {
@@ -1113,6 +1144,141 @@ export class StepRunner {
       if (outcome.outcome) return outcome.outcome;
     }
     return "continue";
+  }
+
+  /**
+   * Consecutive non-blocking calls of one-off subagent branches from `index` on, all but the last
+   * (which runs the ordinary way, so the step's last call still ends the step). Empty when hooks
+   * that observe single tool calls or messages are declared: those run call by call.
+   */
+  private batchableSpawns(
+    calls: readonly StoredToolCall[],
+    index: number,
+    catalog: ToolCatalog,
+    ext: StepExtensions,
+  ): SpawnBatchItem[] {
+    const observed = [
+      "after_tool_call_success",
+      "after_tool_call_failure",
+      "before_store_tool_result",
+      "before_create_message",
+      "after_create_message",
+      "after_subagent_created",
+    ] as const;
+    if (ext.hooks && observed.some((hook) => ext.hooks?.has(hook, ext.hookIds))) return [];
+    const run: SpawnBatchItem[] = [];
+    for (const call of calls.slice(index)) {
+      const entry = catalog.entries.get(call.function.name);
+      if (entry?.kind !== "subagent" || entry.branch.config.blocking) break;
+      const args = safeJson(call.function.arguments);
+      if (!args || typeof args !== "object" || Array.isArray(args)) break;
+      run.push({ call, branch: entry.branch, args: args as Record<string, unknown> });
+    }
+    return run.length > 2 ? run.slice(0, -1) : [];
+  }
+
+  /**
+   * Spawns a batch of children and stores every call's result in one transaction (all or nothing).
+   * Returns how many calls it answered; 0 sends the calls down the ordinary path, which also
+   * explains every refusal (limits, missing variables, a child already spawned by a re-run call).
+   */
+  private async commitSpawnBatch(
+    threadId: string,
+    assistant: StoredMessage,
+    batch: readonly SpawnBatchItem[],
+    active: ActiveSide,
+    ext: StepExtensions,
+  ): Promise<number> {
+    const parent = await findThread(this.db, threadId);
+    if (!parent) throw new ThreadTerminated();
+    const promptName = active.sideConfig.prompt;
+    const prompt = active.definitions.index.prompts.get(promptName)?.definition;
+    const env = envLookup(parent.env, parent.scoped_env, active.agent.env, prompt?.env);
+    const limits = this.deps.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS;
+    if (parent.depth + 1 > limits.maxDepth) return 0;
+    const requests: SpawnRequest[] = [];
+    for (const { call, branch, args } of batch) {
+      const scopedEnv = handedDownEnv(branch, env);
+      if (missingChildVariables(branch.agent, active.definitions.index, scopedEnv).missing.length > 0)
+        return 0;
+      const input = childInputFromArgs(branch.config, args);
+      requests.push({
+        parentId: threadId,
+        branch,
+        callId: call.id,
+        message: input.message,
+        attachmentPaths: input.attachmentPaths,
+        instanceName: input.instanceName,
+        description: null,
+        resumable: false,
+        waits: false,
+        scopedEnv,
+        spawnGroupId: assistant.id,
+      });
+    }
+    const callIds = batch.map((item) => item.call.id);
+    const startedAt = nowMicroseconds();
+    crashPoint("before_tool_commit", active.agent.name);
+    const created = await this.guarded(threadId, async (tx, row) => {
+      const [counts] = await tx.query<Record<string, number>>(
+        `SELECT (SELECT count(*)::int FROM threads WHERE parent_id = $1 AND status IN ('queued', 'running')) AS children,
+                (SELECT count(*)::int FROM threads WHERE status IN ('queued', 'running')) AS everywhere,
+                (SELECT count(*)::int FROM subagents WHERE parent_id = $1 AND spawn_call_id = ANY($2)) AS spawned,
+                (SELECT count(*)::int FROM subagent_env_requests WHERE parent_id = $1 AND call_id = ANY($2)) AS deferred`,
+        [row.id, callIds],
+      );
+      if (
+        !counts ||
+        Number(counts.spawned) > 0 ||
+        Number(counts.deferred) > 0 ||
+        Number(counts.children) + batch.length > limits.maxActiveChildren ||
+        Number(counts.everywhere) + batch.length > limits.maxActiveThreads
+      )
+        return null;
+      const spawned = await spawnChildren(tx, row.id, requests);
+      const results = spawned.links.map((link, index) => ({
+        call: batch[index]!.call,
+        execution: startedResult(link, "started", batch[index]!.args),
+      }));
+      const stored = await this.insert(
+        tx,
+        row.id,
+        results.map(({ call, execution }) => ({
+          role: "tool" as const,
+          side: active.side,
+          content: execution.content,
+          name: call.function.name,
+          tool_call_id: call.id,
+          tool_status: execution.status,
+          prompt: promptName,
+          ...(execution.metadata ? { metadata: execution.metadata } : {}),
+        })),
+      );
+      await insertToolRuns(
+        tx,
+        row.id,
+        results.map(({ call, execution }) => ({
+          toolCallId: call.id,
+          name: call.function.name,
+          args: execution.args,
+          status: execution.status,
+          result: execution.content,
+          startedAt,
+        })),
+      );
+      await appendEvents(tx, [
+        ...results.flatMap(({ call }) => [
+          telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: "success" }),
+        ]),
+        ...stored.map((message) => messageEvent(row, message)),
+        ...spawned.events,
+      ]);
+      return stored;
+    });
+    if (!created) return 0;
+    ext.history.push(...created);
+    return created.length;
   }
 
   /** What code tools need from this step: installed modules, a ThreadState, attachment storage. */
@@ -1309,7 +1475,11 @@ export class StepRunner {
           toolChoice: promptOptions.toolChoice,
           parallelToolCalls: promptOptions.parallelToolCalls,
           abortSignal,
-          scriptedCallIndex: await this.countModelCalls(threadId, active.side, prompt.model),
+          scriptedCallIndex: await this.countModelCalls(
+            row ?? (await findThread(this.db, threadId))!,
+            active.side,
+            prompt.model,
+          ),
         },
         {},
       );
@@ -1653,6 +1823,50 @@ export function unansweredToolCalls(
   );
   const calls = last.tool_calls.filter((call) => !answered.has(call.id));
   return calls.length > 0 ? { message: last, calls } : null;
+}
+
+interface SpawnBatchItem {
+  call: StoredToolCall;
+  branch: SubagentBranch;
+  args: Record<string, unknown>;
+}
+
+/** Tool runs of several calls in one statement. */
+async function insertToolRuns(
+  tx: SqlExecutor,
+  threadId: string,
+  runs: readonly {
+    toolCallId: string;
+    name: string;
+    args: unknown;
+    status: string;
+    result: string;
+    startedAt: number;
+  }[],
+): Promise<void> {
+  if (runs.length === 0) return;
+  const finishedAt = nowMicroseconds();
+  const values: unknown[] = [];
+  const rows = runs.map((run, index) => {
+    values.push(
+      randomUUID(),
+      threadId,
+      run.toolCallId,
+      run.name,
+      JSON.stringify(run.args ?? null),
+      run.status,
+      run.result,
+      run.startedAt,
+      finishedAt,
+    );
+    const p = (offset: number) => `$${index * 9 + offset}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}::text::jsonb, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`;
+  });
+  await tx.query(
+    `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+     VALUES ${rows.join(", ")}`,
+    values as never[],
+  );
 }
 
 interface ExecutedCallRecord extends ExecutedToolCall {

@@ -332,15 +332,22 @@ async function answerFor(
   args: unknown,
   verb: "started" | "created",
 ): Promise<SubagentCallResult> {
-  if (!blocking) {
-    return {
-      status: "success",
-      content: `Subagent "${link.name}" ${verb} (reference: ${link.child_id}). Its result will arrive as a message when it finishes.`,
-      args,
-      metadata: { subagent: { reference: link.child_id, name: link.name } },
-    };
-  }
+  if (!blocking) return startedResult(link, verb, args);
   return waitOrResult(context, args);
+}
+
+/** The answer of a non-blocking call: the child's reference, its result comes later. */
+export function startedResult(
+  link: Pick<SubagentLink, "name" | "child_id">,
+  verb: "started" | "created",
+  args: unknown,
+): ToolExecution {
+  return {
+    status: "success",
+    content: `Subagent "${link.name}" ${verb} (reference: ${link.child_id}). Its result will arrive as a message when it finishes.`,
+    args,
+    metadata: { subagent: { reference: link.child_id, name: link.name } },
+  };
 }
 
 async function waitOrResult(context: SubagentCallContext, args: unknown): Promise<SubagentCallResult> {

@@ -12,17 +12,18 @@ import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { initialExecutionState } from "../engine/messages";
 import { appendEvents, type NewEvent } from "../events/event-log";
-import { threadEvent } from "../events/thread-events";
+import { messageEvent, threadEvent } from "../events/thread-events";
 import { copyFilesBetweenThreads } from "../threads/attachments";
-import { enqueue } from "../threads/inbox";
+import { insertFirstMessages, type NewMessage } from "../threads/message-store";
 import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
-import { insertThread, lockThread, notifyWork, updateThread } from "../threads/thread-store";
+import { insertRunnableThreads, lockThread, notifyWork, updateThread } from "../threads/thread-store";
 import { type ChildOutcome, outcomeStatus, reportText, type SubagentBranch } from "./branches";
 import {
   findLinkOfChild,
   insertInvocation,
-  insertLink,
+  insertInvocations,
+  insertLinks,
   registryEvent,
   type SubagentLink,
   setLinkStatus,
@@ -51,75 +52,116 @@ export class ParentGoneError extends Error {}
 
 /** Creates the child. Throws ThreadTerminatedError when the parent is terminated. */
 export async function spawnChild(tx: SqlExecutor, request: SpawnRequest): Promise<SubagentLink> {
-  // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the child.
+  const spawned = await spawnChildren(tx, request.parentId, [request]);
+  await appendEvents(tx, spawned.events);
+  return spawned.links[0]!;
+}
+
+/**
+ * Creates several children of one parent with a handful of statements (threads, registry rows,
+ * invocations and first inputs, each one multi-row insert). Returns the links in request order and
+ * the events to append; the caller appends them last in its transaction.
+ */
+export async function spawnChildren(
+  tx: SqlExecutor,
+  parentId: string,
+  requests: readonly SpawnRequest[],
+): Promise<{ links: SubagentLink[]; events: NewEvent[] }> {
+  // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the children.
   const parents = await tx.query<Record<string, unknown>>(
     "SELECT id, root_id, depth, project_id, project_version, terminated_at FROM threads WHERE id = $1 FOR SHARE",
-    [request.parentId],
+    [parentId],
   );
   const parent = parents[0];
-  if (!parent) throw new ParentGoneError(`Thread ${request.parentId} no longer exists.`);
+  if (!parent) throw new ParentGoneError(`Thread ${parentId} no longer exists.`);
   if (parent.terminated_at !== null && parent.terminated_at !== undefined) {
-    throw new ThreadTerminatedError(request.parentId, Number(parent.terminated_at));
+    throw new ThreadTerminatedError(parentId, Number(parent.terminated_at));
   }
-  const childId = randomUUID();
   const now = nowMicroseconds();
-  const { branch } = request;
-  const child = await insertThread(tx, {
-    id: childId,
-    projectId: String(parent.project_id),
-    projectVersion: Number(parent.project_version),
-    agentName: branch.agent.name,
-    parentId: request.parentId,
-    rootId: String(parent.root_id),
-    depth: Number(parent.depth) + 1,
-    name: request.instanceName,
-    status: "queued",
-    execution: initialExecutionState(),
-    env: {},
-    scopedEnv: request.scopedEnv,
+  const rootId = String(parent.root_id);
+  const childIds = requests.map(() => randomUUID());
+  const children = await insertRunnableThreads(
+    tx,
+    requests.map((request, index) => ({
+      id: childIds[index]!,
+      projectId: String(parent.project_id),
+      projectVersion: Number(parent.project_version),
+      agentName: request.branch.agent.name,
+      parentId,
+      rootId,
+      depth: Number(parent.depth) + 1,
+      name: request.instanceName,
+      // The child starts with its first message stored (side A's turn from seq 1), so its first step
+      // has nothing to drain: one transaction less per child, with the same durability.
+      status: "running" as const,
+      execution: { ...initialExecutionState(), currentSide: "a" as const, turnStartSeq: 1 },
+      env: {},
+      scopedEnv: request.scopedEnv,
+      messageSeq: 1,
+    })),
+  );
+  const links = requests.map((request, index): SubagentLink => {
+    const { branch } = request;
+    const resumable = branch.config.resumable;
+    return {
+      child_id: childIds[index]!,
+      parent_id: parentId,
+      tool_name: branch.name,
+      name: request.instanceName ?? branch.agent.name,
+      title: branch.agent.title ?? null,
+      description: request.description ?? branch.agent.toolDescription ?? branch.agent.description ?? "",
+      blocking: branch.config.blocking,
+      resumable: request.resumable,
+      receives_messages: resumable ? resumable.receives_messages : null,
+      parent_communication: resumable ? resumable.parentCommunication : "implicit",
+      spawn_call_id: request.callId,
+      spawn_group_id: request.spawnGroupId ?? null,
+      status: "running",
+      created_at: now,
+      updated_at: now,
+    };
   });
-  const attachments = await copyFilesBetweenThreads(tx, request.parentId, childId, request.attachmentPaths);
-  const resumable = branch.config.resumable;
-  const link: SubagentLink = {
-    child_id: childId,
-    parent_id: request.parentId,
-    tool_name: branch.name,
-    name: request.instanceName ?? branch.agent.name,
-    title: branch.agent.title ?? null,
-    description: request.description ?? branch.agent.toolDescription ?? branch.agent.description ?? "",
-    blocking: branch.config.blocking,
-    resumable: request.resumable,
-    receives_messages: resumable ? resumable.receives_messages : null,
-    parent_communication: resumable ? resumable.parentCommunication : "implicit",
-    spawn_call_id: request.callId,
-    spawn_group_id: request.spawnGroupId ?? null,
-    status: "running",
-    created_at: now,
-    updated_at: now,
-  };
-  await insertLink(tx, link);
-  await insertInvocation(tx, {
-    id: randomUUID(),
-    child_id: childId,
-    parent_id: request.parentId,
-    call_id: request.callId,
-    blocking: request.waits,
-    created_at: now,
-  });
-  await enqueue(tx, childId, {
-    role: "user",
-    content: request.message,
-    attachments,
-    silent: false,
-    metadata: { from_parent: request.parentId },
-    fromHuman: false,
-    messageId: randomUUID(),
-  });
-  await appendEvents(tx, [
-    threadEvent(child),
-    await registryEvent(tx, { id: request.parentId, root_id: String(parent.root_id) }, [childId]),
-  ]);
-  return link;
+  await insertLinks(tx, links);
+  await insertInvocations(
+    tx,
+    requests.map((request, index) => ({
+      id: randomUUID(),
+      child_id: childIds[index]!,
+      parent_id: parentId,
+      call_id: request.callId,
+      blocking: request.waits,
+      created_at: now,
+    })),
+  );
+  const firsts: { threadId: string; message: NewMessage & { id: string } }[] = [];
+  for (const [index, request] of requests.entries()) {
+    const attachments =
+      request.attachmentPaths.length > 0
+        ? await copyFilesBetweenThreads(tx, parentId, childIds[index]!, request.attachmentPaths)
+        : [];
+    firsts.push({
+      threadId: childIds[index]!,
+      message: {
+        id: randomUUID(),
+        role: "user" as const,
+        side: null,
+        content: request.message,
+        attachments,
+        metadata: { from_parent: parentId },
+      },
+    });
+  }
+  const stored = new Map((await insertFirstMessages(tx, firsts)).map((message) => [message.id, message]));
+  const firstIdByThread = new Map(firsts.map((first) => [first.threadId, first.message.id]));
+  await notifyWork(tx, parentId);
+  const events: NewEvent[] = [
+    ...children.flatMap((child) => {
+      const first = stored.get(firstIdByThread.get(child.id) ?? "");
+      return [threadEvent(child), ...(first ? [messageEvent(child, first)] : [])];
+    }),
+    await registryEvent(tx, { id: parentId, root_id: rootId }, childIds),
+  ];
+  return { links, events };
 }
 
 export interface DeliveryRequest {
@@ -210,12 +252,12 @@ export async function settleChild(
   if (!link) return [];
   const now = nowMicroseconds();
   const status = outcomeStatus(outcome);
+  // Everything that does not need the parent's row comes first: hundreds of children may report
+  // to one parent, and each holds the parent's lock from here until its commit.
   await setLinkStatus(tx, child.id, status, now);
-  const parent = await lockThread(tx, link.parent_id);
-  const parentAlive = parent !== null && parent.terminated_at === null;
   const attachments =
-    parentAlive && attachmentPaths.length > 0
-      ? await copyFilesBetweenThreads(tx, child.id, parent.id, attachmentPaths.slice(0, 20), {
+    attachmentPaths.length > 0
+      ? await copyFilesBetweenThreads(tx, child.id, link.parent_id, attachmentPaths.slice(0, 20), {
           skipMissing: true,
         })
       : [];
@@ -227,42 +269,47 @@ export async function settleChild(
     now,
     outcome.kind === "terminated",
   );
-  if (!parentAlive || !parent) return [];
-  const events: NewEvent[] = [];
+  const registry = await registryEvent(tx, { id: link.parent_id, root_id: child.root_id }, [child.id]);
   // A blocking call still open in the parent reads the result from its invocation (now, or when it
   // parks, or when it re-runs after a crash): wake the parent and queue nothing. A call answered
   // otherwise meanwhile (a user stop) gets the result as a queued report instead.
+  // (Checked under the parent's lock, which a user stop answering the call also takes.)
+  const implicit = link.parent_communication === "implicit";
+  if (!settled.some((invocation) => invocation.blocking) && (!implicit || settled.length === 0)) {
+    return [registry];
+  }
+  const parent = await lockThread(tx, link.parent_id);
+  if (!parent || parent.terminated_at !== null) return [];
   const waitedFor: typeof settled = [];
   const reported: typeof settled = [];
   for (const invocation of settled) {
     const open = invocation.blocking && !(await callAnswered(tx, parent.id, invocation.call_id));
     (open ? waitedFor : reported).push(invocation);
   }
+  const report = reported.length > 0 && implicit;
+  const events: NewEvent[] = [];
   if (waitedFor.length > 0) {
     await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [parent.id]);
     await notifyWork(tx, parent.id);
   }
-  if (reported.length > 0 && link.parent_communication === "implicit") {
-    try {
-      await queueThreadInput(
-        tx,
-        parent,
-        {
-          role: "user",
-          content: text,
-          attachments,
-          silent: true,
-          metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: reported[0]!.id } },
-          fromHuman: false,
-          messageId: randomUUID(),
-        },
-        `subagent-report:${reported[0]!.id}`,
-      );
-    } catch (error) {
-      if (!(error instanceof ThreadTerminatedError)) throw error;
-    }
+  if (report) {
+    await queueThreadInput(
+      tx,
+      parent,
+      {
+        role: "user",
+        content: text,
+        attachments,
+        silent: true,
+        metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: reported[0]!.id } },
+        fromHuman: false,
+        messageId: randomUUID(),
+      },
+      `subagent-report:${reported[0]!.id}`,
+      events,
+    );
   }
-  events.push(await registryEvent(tx, parent, [child.id]));
+  events.push(registry);
   return events;
 }
 

@@ -51,28 +51,32 @@ function toLink(raw: Record<string, unknown>): SubagentLink {
   };
 }
 
-export async function insertLink(tx: SqlExecutor, link: SubagentLink): Promise<void> {
-  await tx.query(
-    `INSERT INTO subagents (${LINK_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [
-      link.child_id,
-      link.parent_id,
-      link.tool_name,
-      link.name,
-      link.title,
-      link.description,
-      link.blocking,
-      link.resumable,
-      link.receives_messages,
-      link.parent_communication,
-      link.spawn_call_id,
-      link.spawn_group_id,
-      link.status,
-      link.created_at,
-      link.updated_at,
-    ],
-  );
+const LINK_FIELDS: (keyof SubagentLink)[] = [
+  "child_id",
+  "parent_id",
+  "tool_name",
+  "name",
+  "title",
+  "description",
+  "blocking",
+  "resumable",
+  "receives_messages",
+  "parent_communication",
+  "spawn_call_id",
+  "spawn_group_id",
+  "status",
+  "created_at",
+  "updated_at",
+];
+
+export async function insertLinks(tx: SqlExecutor, links: readonly SubagentLink[]): Promise<void> {
+  if (links.length === 0) return;
+  const values: unknown[] = [];
+  const rows = links.map((link, index) => {
+    for (const field of LINK_FIELDS) values.push(link[field]);
+    return `(${LINK_FIELDS.map((_, offset) => `$${index * LINK_FIELDS.length + offset + 1}`).join(", ")})`;
+  });
+  await tx.query(`INSERT INTO subagents (${LINK_COLUMNS}) VALUES ${rows.join(", ")}`, values as never[]);
 }
 
 export async function findLinkBySpawnCall(
@@ -106,10 +110,7 @@ export async function listLinks(db: SqlExecutor, parentId: string): Promise<Suba
 /** The registry of a parent, joined with each child's thread. */
 export async function registryOf(db: SqlExecutor, parentId: string): Promise<SubagentRegistryEntry[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id, s.created_at,
-            s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status
-     FROM subagents s JOIN threads t ON t.id = s.child_id
-     WHERE s.parent_id = $1 ORDER BY s.created_at, s.child_id`,
+    `${REGISTRY_SELECT} WHERE s.parent_id = $1 ORDER BY s.created_at, s.child_id`,
     [parentId],
   );
   return rows.map(toRegistryEntry);
@@ -172,40 +173,36 @@ export async function setLinkStatus(tx: SqlExecutor, childId: string, status: st
   ]);
 }
 
-/** A `registry` event on the parent: the whole registry while it is small, else the changed entries. */
-export const FULL_REGISTRY_EVENT_LIMIT = 100;
+/**
+ * A `registry` event on the parent: the whole registry while it has at most this many entries, then
+ * only the changed entries with `partial: true` (clients merge by `reference`), so a fan-out of
+ * hundreds of children costs one small row per change, not the whole registry each time.
+ */
+export const FULL_REGISTRY_EVENT_LIMIT = 20;
+
+const REGISTRY_SELECT = `SELECT s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id,
+    s.created_at, s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status
+  FROM subagents s JOIN threads t ON t.id = s.child_id`;
 
 export async function registryEvent(
   db: SqlExecutor,
   parent: Pick<ThreadRow, "id" | "root_id">,
   changedChildIds: readonly string[],
 ): Promise<NewEvent> {
-  const count = await db.query<{ count: number }>(
-    "SELECT count(*)::int AS count FROM subagents WHERE parent_id = $1",
-    [parent.id],
+  const changed = await db.query<Record<string, unknown>>(
+    `${REGISTRY_SELECT}, (SELECT count(*)::int FROM subagents WHERE parent_id = $1) AS total
+     WHERE s.child_id = ANY($2::uuid[]) ORDER BY s.created_at, s.child_id`,
+    [parent.id, [...changedChildIds]],
   );
-  const total = Number(count[0]?.count ?? 0);
-  if (total <= FULL_REGISTRY_EVENT_LIMIT) {
-    return {
-      rootId: parent.root_id,
-      threadId: parent.id,
-      type: "registry",
-      data: { thread_id: parent.id, children: await registryOf(db, parent.id), partial: false },
-    };
-  }
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id, s.created_at,
-            s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status
-     FROM subagents s JOIN threads t ON t.id = s.child_id
-     WHERE s.child_id = ANY($1::uuid[]) ORDER BY s.created_at, s.child_id`,
-    [[...changedChildIds]],
-  );
-  return {
+  const total = Number(changed[0]?.total ?? 0);
+  const event = (children: SubagentRegistryEntry[], partial: boolean): NewEvent => ({
     rootId: parent.root_id,
     threadId: parent.id,
     type: "registry",
-    data: { thread_id: parent.id, children: rows.map(toRegistryEntry), partial: true, total },
-  };
+    data: { thread_id: parent.id, children, partial, total },
+  });
+  if (total > FULL_REGISTRY_EVENT_LIMIT) return event(changed.map(toRegistryEntry), true);
+  return event(await registryOf(db, parent.id), false);
 }
 
 export interface SubagentInvocation {
@@ -233,26 +230,38 @@ function toInvocation(raw: Record<string, unknown>): SubagentInvocation {
   };
 }
 
-export async function insertInvocation(
+type NewInvocation = Pick<
+  SubagentInvocation,
+  "id" | "child_id" | "parent_id" | "call_id" | "blocking" | "created_at"
+>;
+
+export async function insertInvocations(
   tx: SqlExecutor,
-  invocation: Pick<
-    SubagentInvocation,
-    "id" | "child_id" | "parent_id" | "call_id" | "blocking" | "created_at"
-  >,
+  invocations: readonly NewInvocation[],
 ): Promise<void> {
-  await tx.query(
-    `INSERT INTO subagent_invocations (id, child_id, parent_id, call_id, blocking, status, created_at)
-     VALUES ($1, $2, $3, $4, $5, 'pending', $6)`,
-    [
+  if (invocations.length === 0) return;
+  const values: unknown[] = [];
+  const rows = invocations.map((invocation, index) => {
+    values.push(
       invocation.id,
       invocation.child_id,
       invocation.parent_id,
       invocation.call_id,
       invocation.blocking,
       invocation.created_at,
-    ],
+    );
+    const p = (offset: number) => `$${index * 6 + offset}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 'pending', ${p(6)})`;
+  });
+  await tx.query(
+    `INSERT INTO subagent_invocations (id, child_id, parent_id, call_id, blocking, status, created_at)
+     VALUES ${rows.join(", ")}`,
+    values as never[],
   );
 }
+
+export const insertInvocation = (tx: SqlExecutor, invocation: NewInvocation) =>
+  insertInvocations(tx, [invocation]);
 
 export async function findInvocation(
   db: SqlExecutor,

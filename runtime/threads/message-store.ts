@@ -92,6 +92,41 @@ export async function insertMessages(
     .sort((left, right) => left.seq - right.seq);
 }
 
+/**
+ * The first message of several new threads in one statement (seq 1 each); their rows were created
+ * with message_seq = 1 in the same transaction.
+ */
+export async function insertFirstMessages(
+  tx: SqlExecutor,
+  items: readonly { threadId: string; message: NewMessage }[],
+): Promise<StoredMessage[]> {
+  if (items.length === 0) return [];
+  const createdAt = nowMicroseconds();
+  const values: unknown[] = [];
+  const rows = items.map(({ threadId, message }, index) => {
+    values.push(
+      message.id ?? randomUUID(),
+      threadId,
+      message.role,
+      message.side,
+      message.content,
+      JSON.stringify(message.metadata ?? {}),
+      JSON.stringify(message.attachments ?? []),
+      message.silent ?? false,
+      createdAt,
+    );
+    const p = (offset: number) => `$${index * 9 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, 1, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::text::jsonb, ${p(7)}::text::jsonb, ${p(8)}::boolean, ${p(9)}::bigint)`;
+  });
+  const inserted = await tx.query(
+    `INSERT INTO messages (id, thread_id, seq, role, side, content, metadata, attachments, silent, created_at)
+     VALUES ${rows.join(", ")}
+     RETURNING ${MESSAGE_COLUMNS}`,
+    values as never[],
+  );
+  return inserted.map((row) => toStoredMessage(row as Record<string, unknown>));
+}
+
 /** Marks the history as changed (an update or delete), so cached copies are re-read. */
 export async function bumpMessageSeq(tx: SqlExecutor, threadId: string): Promise<void> {
   await tx.query("UPDATE threads SET message_seq = message_seq + 1 WHERE id = $1", [threadId]);
@@ -117,6 +152,15 @@ export async function readMessages(
     [threadId, limit, options.offset ?? 0],
   );
   return { messages: rows.map((row) => toStoredMessage(row as Record<string, unknown>)), total };
+}
+
+/** A thread's history for a step: every message down to `maxDepth`, silent ones included, no count. */
+export async function readHistory(db: SqlExecutor, threadId: string, maxDepth = 0): Promise<StoredMessage[]> {
+  const rows = await db.query(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND depth <= $2 ORDER BY seq`,
+    [threadId, maxDepth],
+  );
+  return rows.map((row) => toStoredMessage(row as Record<string, unknown>));
 }
 
 export interface MessageView extends Omit<StoredMessage, "tool_calls" | "prompt"> {

@@ -2,7 +2,7 @@
 // thread starts running; a user-stopped thread keeps non-human input parked until a human writes).
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { TandemError } from "../errors";
-import { appendEvents } from "../events/event-log";
+import { appendEvents, type NewEvent } from "../events/event-log";
 import { threadEvent } from "../events/thread-events";
 import { enqueue, type InboxItem, type InboxMessagePayload } from "./inbox";
 import type { ThreadRow } from "./thread-row";
@@ -24,6 +24,8 @@ export async function queueThreadInput(
   row: ThreadRow,
   payload: InboxMessagePayload,
   idempotencyKey: string | null = null,
+  /** Collects the events instead of appending them (the caller appends last in its transaction). */
+  collect?: NewEvent[],
 ): Promise<InboxItem | null> {
   if (row.terminated_at !== null) throw new ThreadTerminatedError(row.id, row.terminated_at);
   const item = await enqueue(tx, row.id, payload, idempotencyKey);
@@ -31,7 +33,8 @@ export async function queueThreadInput(
   const parked = row.user_stopped && !payload.fromHuman;
   if (row.status !== "running" && row.status !== "queued" && !parked) {
     const updated = await updateThread(tx, row.id, { status: "queued" });
-    await appendEvents(tx, [threadEvent(updated)]);
+    if (collect) collect.push(threadEvent(updated));
+    else await appendEvents(tx, [threadEvent(updated)]);
   }
   return item;
 }

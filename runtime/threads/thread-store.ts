@@ -25,6 +25,8 @@ export interface NewThread {
   execution: ExecutionState;
   env: Record<string, string>;
   scopedEnv?: Record<string, string>;
+  /** Messages the thread starts with (insertRunnableThreads; their rows are inserted by the caller). */
+  messageSeq?: number;
 }
 
 export async function insertThread(tx: SqlExecutor, thread: NewThread): Promise<ThreadRow> {
@@ -51,6 +53,44 @@ export async function insertThread(tx: SqlExecutor, thread: NewThread): Promise<
     ],
   );
   return toThreadRow(rows[0] as Record<string, unknown>);
+}
+
+/** Inserts several threads in one statement, runnable at once (new subagent children). */
+export async function insertRunnableThreads(
+  tx: SqlExecutor,
+  threads: readonly NewThread[],
+): Promise<ThreadRow[]> {
+  if (threads.length === 0) return [];
+  const now = nowMicroseconds();
+  const values: unknown[] = [];
+  const rows = threads.map((thread, index) => {
+    values.push(
+      thread.id,
+      thread.projectId,
+      thread.projectVersion,
+      thread.agentName,
+      thread.parentId,
+      thread.rootId,
+      thread.depth,
+      thread.name,
+      thread.status,
+      JSON.stringify(thread.execution),
+      JSON.stringify(thread.env),
+      JSON.stringify(thread.scopedEnv ?? {}),
+      now,
+      thread.messageSeq ?? 0,
+    );
+    const p = (offset: number) => `$${index * 14 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, ${p(13)}::bigint, ${p(13)}::bigint, true, ${p(14)}::int)`;
+  });
+  const inserted = await tx.query<Record<string, unknown>>(
+    `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
+       execution, env, scoped_env, created_at, updated_at, runnable, message_seq)
+     VALUES ${rows.join(", ")}
+     RETURNING ${THREAD_COLUMNS}`,
+    values as never[],
+  );
+  return inserted.map(toThreadRow);
 }
 
 export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow | null> {
