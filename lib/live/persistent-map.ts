@@ -34,8 +34,8 @@ export function emptyMap<V>(): PersistentMap<V> {
   return EMPTY_MAP;
 }
 
-/** 32-bit FNV-1a: fast, and spreads UUIDs evenly enough for a trie. */
-function hashKey(key: string): number {
+/** 32-bit FNV-1a: fast, and spreads UUIDs evenly enough for a trie. Exported for collision tests. */
+export function hashKey(key: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < key.length; index++) {
     hash ^= key.charCodeAt(index);
