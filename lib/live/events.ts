@@ -233,7 +233,8 @@ export function parseLiveEvent(event: string, id: EventId, data: unknown): LiveE
       const parsed = ChunkPayloadSchema.safeParse(data);
       if (!parsed.success) return invalid(parsed.error);
       const { thread_id, message_id, chunk } = parsed.data;
-      // Chunks are ephemeral: even if an id came along it must not move the resume cursor.
+      // Chunks have no id line, but EventSource reports the last id it saw as `lastEventId` on
+      // every event; a chunk must never move the resume cursor, so whatever came along is dropped.
       return {
         ok: true,
         event: { type: "message_chunk", id: null, threadId: thread_id, messageId: message_id, chunk },
