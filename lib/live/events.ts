@@ -1,0 +1,285 @@
+// The wire events of `GET /api/threads/:id/events` (API.md "Events (SSE)"), parsed with zod. The
+// schemas mirror what runtime/events/thread-events.ts and runtime/subagents/registry-store.ts send:
+// unknown extra fields are accepted (and dropped), fields the live view reads are checked. A bad
+// frame comes back as a `LiveEventError` value, never as an exception, so one odd event cannot blank
+// the live view.
+import { z } from "zod";
+
+export const THREAD_STATUSES = [
+  "idle",
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "stopped",
+  "terminated",
+] as const;
+export const ThreadStatusSchema = z.enum(THREAD_STATUSES);
+export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
+
+const microseconds = z.number().finite();
+
+export const UsageSchema = z.object({
+  input_tokens: z.number().finite(),
+  output_tokens: z.number().finite(),
+  cost_usd: z.number().finite(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** The `thread` event payload (ThreadView). Its `children` is always empty on the wire, so it is dropped. */
+export const LiveThreadSchema = z.object({
+  id: z.string().min(1),
+  project_id: z.string(),
+  version: z.number().int(),
+  agent_id: z.string(),
+  parent_id: z.string().min(1).nullable(),
+  root_id: z.string().min(1),
+  depth: z.number().int().nonnegative(),
+  name: z.string().nullable(),
+  status: ThreadStatusSchema,
+  status_text: z.string().nullable().default(null),
+  stop_reason: z.string().nullable().default(null),
+  terminated: microseconds.nullable(),
+  created_at: microseconds,
+  updated_at: microseconds,
+  result: z.string().nullable(),
+  failure: z.string().nullable(),
+  usage: UsageSchema,
+});
+export type LiveThread = z.infer<typeof LiveThreadSchema>;
+
+export const AttachmentSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  path: z.string(),
+  name: z.string(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+});
+
+/** MessageView: the spec's message model plus `seq` and `side`; `tool_calls` is JSON-encoded text. */
+export const LiveMessageSchema = z.object({
+  id: z.string().min(1),
+  seq: z.number().int(),
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  side: z.enum(["a", "b"]).nullable(),
+  content: z.string().nullable(),
+  name: z.string().nullable(),
+  tool_calls: z.string().nullable(),
+  tool_call_id: z.string().nullable(),
+  tool_status: z.enum(["success", "error"]).nullable(),
+  parent_id: z.string().nullable(),
+  depth: z.number().int().nonnegative(),
+  silent: z.boolean(),
+  metadata: z.record(z.string(), z.unknown()),
+  subagent_id: z.string().nullable(),
+  attachments: z.array(AttachmentSchema),
+  created_at: microseconds,
+});
+export type LiveMessage = z.infer<typeof LiveMessageSchema>;
+
+/** SubagentRegistryEntry (spec §7.11) plus the child's agent and thread status, as the server sends it. */
+export const RegistryEntrySchema = z.object({
+  reference: z.string().min(1),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  resumable: z.boolean(),
+  blocking: z.boolean(),
+  threadName: z.string().optional(),
+  spawnGroupId: z.string().optional(),
+  createdAt: microseconds,
+  status: z.string(),
+  parentCommunication: z.enum(["implicit", "explicit"]),
+  agent: z.string(),
+  threadStatus: z.string(),
+});
+export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
+
+const ThreadScopedSchema = z.object({ thread_id: z.string().min(1) });
+
+const MessagePayloadSchema = ThreadScopedSchema.extend({ message: LiveMessageSchema });
+const ChunkPayloadSchema = ThreadScopedSchema.extend({ message_id: z.string().min(1), chunk: z.string() });
+/** API.md documents `{ thread_id, children }`; `partial` (absent = a full registry) and `total` come with large registries. */
+const RegistryPayloadSchema = ThreadScopedSchema.extend({
+  children: z.array(RegistryEntrySchema),
+  partial: z.boolean().default(false),
+  total: z.number().int().nonnegative().optional(),
+});
+
+/** Telemetry the live view reads; any other `type` is kept as `other` so new kinds never break a stream. */
+export const TelemetrySchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("step_started"), step: z.number().int(), side: z.enum(["a", "b"]) }),
+  z.object({ type: z.literal("step_completed"), step: z.number().int().optional() }),
+  z.object({ type: z.literal("llm_request"), model: z.string(), attempt: z.number().int() }),
+  z.object({ type: z.literal("llm_response"), model: z.string(), tokens: z.number(), latency: z.number() }),
+  z.object({ type: z.literal("llm_error"), model: z.string(), attempt: z.number().int(), error: z.string() }),
+  z.object({ type: z.literal("fallback_triggered"), from: z.string(), to: z.string() }),
+  z.object({ type: z.literal("tool_started"), tool: z.string() }),
+  z.object({ type: z.literal("tool_completed"), tool: z.string(), status: z.string() }),
+  z.object({
+    type: z.literal("stopped"),
+    reason: z.string(),
+    side: z.enum(["a", "b"]).nullable().default(null),
+  }),
+  z.object({
+    type: z.literal("agent_handoff"),
+    new_agent_id: z.string(),
+    new_agent_title: z.string().nullable().default(null),
+  }),
+]);
+export type Telemetry = z.infer<typeof TelemetrySchema> | { type: "other"; name: string };
+
+const KNOWN_TELEMETRY: ReadonlySet<string> = new Set(
+  TelemetrySchema.options.map((option) => option.shape.type.value),
+);
+
+const TelemetryEnvelopeSchema = ThreadScopedSchema.extend({
+  type: z.string().min(1),
+  timestamp: microseconds,
+});
+
+/** A persisted event carries the log id (`id:` line); `null` for events with none (chunks, local snapshots). */
+export type EventId = number | null;
+
+export type LiveEvent =
+  | { type: "thread"; id: EventId; thread: LiveThread }
+  | { type: "message"; id: EventId; threadId: string; message: LiveMessage }
+  | { type: "message_chunk"; id: null; threadId: string; messageId: string; chunk: string }
+  | {
+      type: "registry";
+      id: EventId;
+      threadId: string;
+      children: RegistryEntry[];
+      partial: boolean;
+      total?: number;
+    }
+  | { type: "telemetry"; id: EventId; threadId: string; timestamp: number; telemetry: Telemetry };
+
+export type LiveEventErrorCode = "invalid_id" | "invalid_json" | "unknown_event" | "invalid_payload";
+
+export interface LiveEventError {
+  code: LiveEventErrorCode;
+  /** The SSE event name as received. */
+  event: string;
+  id: EventId;
+  message: string;
+}
+
+export type LiveEventParseResult = { ok: true; event: LiveEvent } | { ok: false; error: LiveEventError };
+
+/** One SSE frame as an EventSource delivers it (`MessageEvent.type`, `.data`, `.lastEventId`). */
+export interface SseFrame {
+  event: string;
+  data: string;
+  id?: string | null;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join(".") || "(payload)"}: ${issue.message}`)
+    .join("; ");
+}
+
+function parseEventId(raw: string | null | undefined): EventId | undefined {
+  if (raw === undefined || raw === null || raw.trim() === "") return null;
+  return /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+}
+
+/** Parses one frame: the `id:` line, the JSON data, then the payload for its event name. */
+export function parseSseFrame(frame: SseFrame): LiveEventParseResult {
+  const id = parseEventId(frame.id);
+  if (id === undefined) {
+    const message = `Event id ${JSON.stringify(frame.id)} is not a non-negative integer.`;
+    return { ok: false, error: { code: "invalid_id", event: frame.event, id: null, message } };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(frame.data);
+  } catch {
+    return {
+      ok: false,
+      error: { code: "invalid_json", event: frame.event, id, message: "The event data is not JSON." },
+    };
+  }
+  return parseLiveEvent(frame.event, id, data);
+}
+
+/** Parses an event whose data is already decoded (e.g. from a test or a stored log row). */
+export function parseLiveEvent(event: string, id: EventId, data: unknown): LiveEventParseResult {
+  const fail = (code: LiveEventErrorCode, message: string): LiveEventParseResult => ({
+    ok: false,
+    error: { code, event, id, message },
+  });
+  const invalid = (error: z.ZodError) =>
+    fail("invalid_payload", `Malformed ${event} event: ${describeIssues(error)}`);
+  switch (event) {
+    case "thread": {
+      const parsed = LiveThreadSchema.safeParse(data);
+      return parsed.success
+        ? { ok: true, event: { type: "thread", id, thread: parsed.data } }
+        : invalid(parsed.error);
+    }
+    case "message": {
+      const parsed = MessagePayloadSchema.safeParse(data);
+      if (!parsed.success) return invalid(parsed.error);
+      return {
+        ok: true,
+        event: { type: "message", id, threadId: parsed.data.thread_id, message: parsed.data.message },
+      };
+    }
+    case "message_chunk": {
+      const parsed = ChunkPayloadSchema.safeParse(data);
+      if (!parsed.success) return invalid(parsed.error);
+      const { thread_id, message_id, chunk } = parsed.data;
+      // Chunks have no id line, but EventSource reports the last id it saw as `lastEventId` on
+      // every event; a chunk must never move the resume cursor, so whatever came along is dropped.
+      return {
+        ok: true,
+        event: { type: "message_chunk", id: null, threadId: thread_id, messageId: message_id, chunk },
+      };
+    }
+    case "registry": {
+      const parsed = RegistryPayloadSchema.safeParse(data);
+      if (!parsed.success) return invalid(parsed.error);
+      const { thread_id, children, partial, total } = parsed.data;
+      return {
+        ok: true,
+        event: {
+          type: "registry",
+          id,
+          threadId: thread_id,
+          children,
+          partial,
+          ...(total === undefined ? {} : { total }),
+        },
+      };
+    }
+    case "telemetry":
+      return parseTelemetry(id, data, fail, invalid);
+    default:
+      return fail("unknown_event", `Unknown event "${event}".`);
+  }
+}
+
+function parseTelemetry(
+  id: EventId,
+  data: unknown,
+  fail: (code: LiveEventErrorCode, message: string) => LiveEventParseResult,
+  invalid: (error: z.ZodError) => LiveEventParseResult,
+): LiveEventParseResult {
+  const envelope = TelemetryEnvelopeSchema.safeParse(data);
+  if (!envelope.success) return invalid(envelope.error);
+  const { thread_id: threadId, timestamp, type } = envelope.data;
+  if (!KNOWN_TELEMETRY.has(type)) {
+    return {
+      ok: true,
+      event: { type: "telemetry", id, threadId, timestamp, telemetry: { type: "other", name: type } },
+    };
+  }
+  const parsed = TelemetrySchema.safeParse(data);
+  if (!parsed.success)
+    return fail("invalid_payload", `Malformed ${type} telemetry: ${describeIssues(parsed.error)}`);
+  return { ok: true, event: { type: "telemetry", id, threadId, timestamp, telemetry: parsed.data } };
+}

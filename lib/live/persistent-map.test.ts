@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import {
+  emptyMap,
+  getEntry,
+  hasEntry,
+  hashKey,
+  mapEntries,
+  mapFromEntries,
+  type PersistentMap,
+  setEntry,
+  updateEntry,
+} from "./persistent-map";
+
+/** Two distinct keys with the same FNV-1a hash, found once by searching `key-0`, `key-1`, … */
+const COLLIDING_KEYS = ["key-901258", "key-1540052"] as const;
+
+describe("persistent map", () => {
+  it("stores and finds thousands of keys, counting each once", () => {
+    let map: PersistentMap<number> = emptyMap();
+    for (let index = 0; index < 5000; index++) map = setEntry(map, `thread-${index}`, index);
+    for (let index = 0; index < 5000; index += 2) map = setEntry(map, `thread-${index}`, -index);
+    expect(map.size).toBe(5000);
+    expect(getEntry(map, "thread-4998")).toBe(-4998);
+    expect(getEntry(map, "thread-4999")).toBe(4999);
+    expect(getEntry(map, "thread-5000")).toBeUndefined();
+    expect(new Set([...mapEntries(map)].map(([key]) => key)).size).toBe(5000);
+  });
+
+  it("never changes the map it was given", () => {
+    const before = mapFromEntries([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    const after = setEntry(
+      updateEntry(before, "a", (value = 0) => value + 10),
+      "c",
+      3,
+    );
+    expect([getEntry(before, "a"), getEntry(before, "c"), before.size]).toEqual([1, undefined, 2]);
+    expect([getEntry(after, "a"), getEntry(after, "c"), after.size]).toEqual([11, 3, 3]);
+  });
+
+  it("answers the same map when a key is set to the value it already has", () => {
+    const value = { status: "running" };
+    const map = setEntry(emptyMap<object>(), "t", value);
+    expect(setEntry(map, "t", value)).toBe(map);
+    expect(setEntry(map, "t", { status: "running" })).not.toBe(map);
+  });
+
+  it("keeps keys whose hashes collide apart", () => {
+    const [first, second] = COLLIDING_KEYS;
+    expect(hashKey(first)).toBe(hashKey(second));
+    let map = setEntry(setEntry(emptyMap<string>(), first, "first"), second, "second");
+    map = setEntry(map, first, "first again");
+    expect(map.size).toBe(2);
+    expect(getEntry(map, first)).toBe("first again");
+    expect(getEntry(map, second)).toBe("second");
+    expect(hasEntry(map, `${first}x`)).toBe(false);
+  });
+});

@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { applySseFrame } from "./reducer";
+import {
+  isExpanded,
+  selectActiveThreadsByAgent,
+  selectStatusCounts,
+  selectSubtreeUsage,
+  selectTimeRunning,
+  selectTreeRows,
+} from "./selectors";
+import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "./test-scenario";
+import { EventScript, stateFromFrames, T0, threadWire, uuid } from "./test-support";
+
+const script = fanOutScript();
+const state = stateFromFrames(ROOT, script.frames);
+
+/** The next persisted thread event on top of the scenario. */
+function withThread(base: typeof state, thread: ReturnType<typeof threadWire>) {
+  return applySseFrame(base, new EventScript(base.lastEventId + 1).thread(thread));
+}
+
+describe("selectSubtreeUsage", () => {
+  it("rolls up tokens and cost over a thread and all its descendants", () => {
+    const usage = selectSubtreeUsage(state, ROOT);
+    expect(usage.input_tokens).toBe(200 + 80 + 30);
+    expect(usage.output_tokens).toBe(80 + 20 + 10);
+    expect(usage.cost_usd).toBeCloseTo(0.004 + 0.001 + 0.0005, 10);
+    expect(selectSubtreeUsage(state, RESEARCHER)).toMatchObject({ input_tokens: 110, output_tokens: 30 });
+    expect(selectSubtreeUsage(state, CHECKER)).toMatchObject({ input_tokens: 30, output_tokens: 10 });
+  });
+
+  it("answers zero for a thread it has not seen", () => {
+    expect(selectSubtreeUsage(state, uuid("nobody"))).toEqual({
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+    });
+  });
+});
+
+describe("live counts", () => {
+  it("counts threads by status", () => {
+    expect(selectStatusCounts(state)).toEqual({
+      idle: 1,
+      queued: 0,
+      running: 1,
+      completed: 2,
+      failed: 0,
+      stopped: 0,
+      terminated: 0,
+    });
+  });
+
+  it("counts queued and running threads per agent, following status changes", () => {
+    expect(selectActiveThreadsByAgent(state)).toEqual({ writer: 1 });
+    const queuedAgain = withThread(state, threadWire({ id: ROOT, status: "queued", updated_at: T0 + 200 }));
+    expect(selectActiveThreadsByAgent(queuedAgain)).toEqual({ writer: 1, coordinator: 1 });
+    const writerDone = withThread(
+      queuedAgain,
+      threadWire({
+        id: WRITER,
+        parent_id: ROOT,
+        root_id: ROOT,
+        depth: 1,
+        agent_id: "writer",
+        status: "completed",
+        updated_at: T0 + 300,
+      }),
+    );
+    expect(selectActiveThreadsByAgent(writerDone)).toEqual({ coordinator: 1 });
+    expect(selectStatusCounts(writerDone)).toMatchObject({ idle: 0, queued: 1, running: 0, completed: 3 });
+  });
+
+  it("moves a running thread's count to its new agent after a handoff", () => {
+    const handedOff = withThread(
+      state,
+      threadWire({
+        id: WRITER,
+        parent_id: ROOT,
+        root_id: ROOT,
+        depth: 1,
+        agent_id: "editor",
+        status: "running",
+        updated_at: T0 + 300,
+      }),
+    );
+    expect(selectActiveThreadsByAgent(handedOff)).toEqual({ editor: 1 });
+    expect(selectStatusCounts(handedOff).running).toBe(1);
+  });
+});
+
+describe("selectTreeRows", () => {
+  const rows = (expansion: { defaultExpanded: boolean; toggled: Set<string> }) =>
+    selectTreeRows(state, expansion).map((row) => [row.id, row.depth, row.hasChildren, row.expanded]);
+
+  it("lists every thread depth-first in creation order when all are expanded", () => {
+    expect(rows({ defaultExpanded: true, toggled: new Set() })).toEqual([
+      [ROOT, 0, true, true],
+      [RESEARCHER, 1, true, true],
+      [CHECKER, 2, false, true],
+      [WRITER, 1, false, true],
+    ]);
+  });
+
+  it("hides the descendants of a collapsed thread", () => {
+    expect(rows({ defaultExpanded: true, toggled: new Set([RESEARCHER]) })).toEqual([
+      [ROOT, 0, true, true],
+      [RESEARCHER, 1, true, false],
+      [WRITER, 1, false, true],
+    ]);
+  });
+
+  it("shows only what was opened when rows start collapsed", () => {
+    expect(rows({ defaultExpanded: false, toggled: new Set() })).toEqual([[ROOT, 0, true, false]]);
+    expect(rows({ defaultExpanded: false, toggled: new Set([ROOT]) })).toEqual([
+      [ROOT, 0, true, true],
+      [RESEARCHER, 1, true, false],
+      [WRITER, 1, false, false],
+    ]);
+    expect(isExpanded({ defaultExpanded: false, toggled: new Set([ROOT]) }, ROOT)).toBe(true);
+  });
+
+  it("carries each row's thread payload", () => {
+    const [root] = selectTreeRows(state, { defaultExpanded: true, toggled: new Set() });
+    expect(root?.thread.status).toBe("idle");
+  });
+});
+
+describe("selectTimeRunning", () => {
+  const now = T0 + 1_000;
+
+  it("counts up to now while a thread is queued or running", () => {
+    expect(selectTimeRunning(state, WRITER, now)).toBe(now - (T0 + 100));
+  });
+
+  it("stops at the last update once a thread is idle or has ended", () => {
+    expect(selectTimeRunning(state, RESEARCHER, now)).toBe(70 - 30);
+    expect(selectTimeRunning(state, ROOT, now)).toBe(110);
+  });
+
+  it("answers null for a thread it has not seen", () => {
+    expect(selectTimeRunning(state, uuid("nobody"), now)).toBeNull();
+  });
+});
