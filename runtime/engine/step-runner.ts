@@ -878,7 +878,7 @@ export class StepRunner {
         costUsd: result.costUsd,
       };
       const events: NewEvent[] = [
-        ...telemetryEvents(row, [{ type: "llm_request", model: modelName, attempt: 1 }, ...telemetry]),
+        ...telemetryEvents(row, telemetry),
         telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
         messageEvent(row, assistant!),
         ...extra.map((message) => messageEvent(row, message)),
@@ -1603,6 +1603,9 @@ export class StepRunner {
       decision.kind === "session_failed" ||
       decision.kind === "limit";
     const base: ThreadChanges = { ...extra, execution, ...(usage ? { usage } : {}) };
+    events.push(
+      telemetryEvent(row, { type: "step_completed", step: execution.stepCount, side: active.side }),
+    );
     if (!ended && control.stopRequested) {
       await this.finish(
         tx,

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
+import { connectSse } from "../sse";
 import { assetBundle, failureText, resultText } from "../subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
 
@@ -154,6 +155,35 @@ describe("blocking subagents (spec example: orchestrator and asset_subagent)", (
     expect(tree.body.root.subtree_usage.output_tokens).toBe(
       tree.body.root.usage.output_tokens + tree.body.root.children[0]!.usage.output_tokens,
     );
+
+    // The root's stream replays the whole tree: one llm_request and one step_completed per model
+    // step of every thread, the child's thread events, and registry events on the parent.
+    const stream = await connectSse(`${fixture.server.baseUrl}/api/threads/${parentId}/events`, {
+      "Last-Event-ID": "0",
+    });
+    const parentIdle = (frame: { event: string; data: string }) =>
+      frame.event === "thread" &&
+      JSON.parse(frame.data).id === parentId &&
+      JSON.parse(frame.data).status === "idle";
+    await stream.waitFor(parentIdle);
+    stream.close();
+    const telemetry = stream.frames
+      .filter((frame) => frame.event === "telemetry")
+      .map((frame) => JSON.parse(frame.data) as { thread_id: string; type: string });
+    const count = (threadId: string, type: string) =>
+      telemetry.filter((event) => event.thread_id === threadId && event.type === type).length;
+    expect([count(parentId, "llm_request"), count(parentId, "step_completed")]).toEqual([2, 2]);
+    expect([count(childId, "llm_request"), count(childId, "step_completed")]).toEqual([2, 2]);
+    const registryEvents = stream.frames.filter((frame) => frame.event === "registry");
+    expect(registryEvents.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(registryEvents.at(-1)!.data)).toMatchObject({
+      thread_id: parentId,
+      partial: false,
+      children: [{ reference: childId, status: "completed" }],
+    });
+    expect(
+      stream.frames.some((frame) => frame.event === "thread" && JSON.parse(frame.data).id === childId),
+    ).toBe(true);
   });
 
   it("answers a blocking call with the child's failure when it reports one", async () => {
