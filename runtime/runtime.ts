@@ -68,6 +68,11 @@ export function createRuntime(database: Database): Runtime {
     {
       concurrency: Number(process.env.TANDEM_CONCURRENCY ?? 16),
       leaseMs: Number(process.env.TANDEM_LEASE_MS ?? 15_000),
+      // Beyond a lease and beyond the longest after_thread_created hook.
+      lostWakeupGraceMs: Math.max(
+        2 * Number(process.env.TANDEM_LEASE_MS ?? 15_000),
+        Number(process.env.TANDEM_HOOK_TIMEOUT_MS ?? DEFAULT_HOOK_TIMEOUT_MS) + 1_000,
+      ),
     },
   );
   threads = new ThreadService(database, definitions, (threadId) => scheduler.abortLocally(threadId), {

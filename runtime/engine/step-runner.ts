@@ -54,7 +54,13 @@ import {
   type SubagentLimits,
   startedResult,
 } from "../subagents/executor";
-import { childOutcomeOf, type SpawnRequest, settleChild, spawnChildren } from "../subagents/lifecycle";
+import {
+  childOutcomeOf,
+  type SpawnRequest,
+  settleChild,
+  spawnChildren,
+  wakeParent,
+} from "../subagents/lifecycle";
 import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
@@ -316,15 +322,31 @@ export class StepRunner {
     work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
     options: { allowUserStopped?: boolean } = {},
   ): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      const row = await lockThread(tx, threadId);
-      if (!row || row.terminated_at !== null) throw new ThreadTerminated();
-      if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
-      // A user stop wins over work in flight: nothing this step produced after it is committed.
-      if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
-      return work(tx, row);
-    });
+    this.wakeAfterCommit.clear();
+    let result: T;
+    let agentName = "";
+    try {
+      result = await this.db.transaction(async (tx) => {
+        const row = await lockThread(tx, threadId);
+        agentName = row?.agent_name ?? "";
+        if (!row || row.terminated_at !== null) throw new ThreadTerminated();
+        if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
+        // A user stop wins over work in flight: nothing this step produced after it is committed.
+        if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
+        return work(tx, row);
+      });
+    } catch (error) {
+      this.wakeAfterCommit.clear();
+      throw error;
+    }
+    if (this.wakeAfterCommit.size > 0) crashPoint("before_parent_wake", agentName);
+    for (const parentId of this.wakeAfterCommit) await wakeParent(this.db, parentId);
+    this.wakeAfterCommit.clear();
+    return result;
   }
+
+  /** Parents whose children reported in the transaction now running (woken once it commits). */
+  private readonly wakeAfterCommit = new Set<string>();
 
   private async step(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     // Definitions are read before any transaction: on PGlite (one connection) a query outside the
@@ -1780,7 +1802,11 @@ export class StepRunner {
             stopReason: changes.stopReason ?? null,
           })
         : null;
-    const parentEvents = outcome ? await settleChild(tx, row, outcome, reportedAttachments) : [];
+    const parentEvents = outcome
+      ? await settleChild(tx, row, outcome, reportedAttachments, (parentId) =>
+          this.wakeAfterCommit.add(parentId),
+        )
+      : [];
     await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...parentEvents]);
   }
 }

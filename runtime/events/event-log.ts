@@ -25,50 +25,32 @@ export interface StoredEvent {
 }
 
 /**
- * Appends events. Call it last in a transaction (after taking row locks): it takes a per-root
- * advisory lock held until commit, so events of one root commit in id order and a reader that has
- * seen id N can never later miss an id below N.
+ * Appends events (one statement). Their final ids are drawn at COMMIT by a deferred trigger under a
+ * per-root advisory lock (migration `subagents`), so events of one root commit in id order and a
+ * reader that has seen id N can never later miss an id below N, and no lock is held across a round
+ * trip to this process.
  */
 export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const roots = [...new Set(events.map((event) => event.rootId))].sort();
-  const createdAt = nowMicroseconds();
-  if (roots.length === 1) {
-    // One round trip: the lock is taken before the ids are drawn, and held until commit. Fewer
-    // round trips under the lock is what lets many threads of one tree commit quickly.
-    const values: unknown[] = [roots[0], EVENTS_CHANNEL, createdAt];
-    const rows = events.map((event, index) => {
-      values.push(event.threadId, event.type, JSON.stringify(event.data));
-      const base = 3 + index * 3;
-      return `(${index}, $${base + 1}::uuid, $${base + 2}::text, $${base + 3}::text::jsonb)`;
-    });
-    await tx.query(
-      `WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended('tandem_events:' || $1, 0))),
-       inserted AS (
-         INSERT INTO events (root_id, thread_id, type, data, created_at)
-         SELECT $1::uuid, v.thread_id, v.type, v.data, $3::bigint
-         FROM locked, (VALUES ${rows.join(", ")}) AS v(position, thread_id, type, data)
-         ORDER BY v.position
-         RETURNING 1)
-       SELECT pg_notify($2, $1::text) FROM (SELECT count(*) FROM inserted) AS done`,
-      values as never[],
-    );
-    return;
-  }
-  for (const root of roots) {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('tandem_events:' || $1, 0))", [root]);
-  }
-  const values: unknown[] = [];
-  const rows = events.map((event, index) => {
-    values.push(event.rootId, event.threadId, event.type, JSON.stringify(event.data), createdAt);
-    const base = index * 5;
-    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}::text::jsonb, $${base + 5})`;
+  // Sorted by root, so a transaction touching several trees takes their locks in a stable order.
+  const ordered = [...events].sort((left, right) =>
+    left.rootId < right.rootId ? -1 : left.rootId > right.rootId ? 1 : 0,
+  );
+  const roots = [...new Set(ordered.map((event) => event.rootId))];
+  const values: unknown[] = [EVENTS_CHANNEL, nowMicroseconds()];
+  const rows = ordered.map((event, index) => {
+    values.push(event.rootId, event.threadId, event.type, JSON.stringify(event.data));
+    const base = 2 + index * 4;
+    return `($${base + 1}::uuid, $${base + 2}::uuid, $${base + 3}, $${base + 4}::text::jsonb, $2::bigint)`;
   });
+  const rootList = roots.map((_, index) => `$${2 + ordered.length * 4 + index + 1}::text`);
+  values.push(...roots);
   await tx.query(
-    `INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ${rows.join(", ")}`,
+    `WITH inserted AS (
+       INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ${rows.join(", ")} RETURNING 1)
+     SELECT pg_notify($1, root) FROM (SELECT count(*) FROM inserted) AS done, unnest(ARRAY[${rootList.join(", ")}]) AS root`,
     values as never[],
   );
-  for (const root of roots) await tx.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, root]);
 }
 
 export async function readEventsAfter(

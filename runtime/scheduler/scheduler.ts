@@ -16,6 +16,13 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Fallback poll for missed notifications and expired leases (default 1 s). */
   pollMs?: number;
+  /**
+   * Input older than this whose thread is not runnable was queued by a process that died before it
+   * woke the thread (a child's report is committed first and wakes its parent right after): the
+   * poll makes such threads runnable. Longer than any legitimate wait (a running after_thread_created
+   * hook keeps a new thread's input waiting). Default 20 s.
+   */
+  lostWakeupGraceMs?: number;
 }
 
 export class Scheduler {
@@ -38,6 +45,23 @@ export class Scheduler {
     this.concurrency = options.concurrency ?? 16;
     this.leaseMs = options.leaseMs ?? 15_000;
     this.pollMs = options.pollMs ?? 1_000;
+    this.lostWakeupGraceMs = options.lostWakeupGraceMs ?? 20_000;
+  }
+
+  private readonly lostWakeupGraceMs: number;
+  private lastRepairAt = 0;
+
+  /** Makes runnable the threads whose input waits with nobody to wake them (see lostWakeupGraceMs). */
+  async repairLostWakeups(): Promise<number> {
+    const rows = await this.database.sql.query<{ id: string }>(
+      `UPDATE threads SET runnable = true
+       WHERE id IN (SELECT thread_id FROM inbox_items WHERE consumed_at IS NULL AND created_at < $1)
+         AND NOT runnable AND NOT user_stopped AND terminated_at IS NULL
+         AND COALESCE(execution -> 'blockedOn', 'null'::jsonb) = 'null'::jsonb
+       RETURNING id`,
+      [(Date.now() - this.lostWakeupGraceMs) * 1000],
+    );
+    return rows.length;
   }
 
   async start(): Promise<void> {
@@ -49,7 +73,18 @@ export class Scheduler {
         this.running.get(threadId)?.abort(),
       ),
     );
-    this.poll = setInterval(() => this.wake(), this.pollMs);
+    this.poll = setInterval(() => {
+      if (Date.now() - this.lastRepairAt >= Math.min(this.lostWakeupGraceMs / 2, 5_000)) {
+        this.lastRepairAt = Date.now();
+        void this.repairLostWakeups().catch((error: unknown) => {
+          console.error(
+            "[tandem] looking for lost wake-ups failed:",
+            error instanceof Error ? error.message : error,
+          );
+        });
+      }
+      this.wake();
+    }, this.pollMs);
     this.poll.unref();
     this.wake();
   }

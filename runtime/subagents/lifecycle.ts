@@ -10,14 +10,22 @@
 // Lock order everywhere: child row before parent row, so two of these never wait on each other.
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { AttachmentRef } from "../engine/messages";
 import { initialExecutionState } from "../engine/messages";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, threadEvent } from "../events/thread-events";
 import { copyFilesBetweenThreads } from "../threads/attachments";
+import { insertInboxItem } from "../threads/inbox";
 import { insertFirstMessages, type NewMessage } from "../threads/message-store";
 import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
-import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
-import { insertRunnableThreads, lockThread, notifyWork, updateThread } from "../threads/thread-store";
+import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../threads/thread-row";
+import {
+  insertRunnableThreads,
+  lockThread,
+  notifyWork,
+  updateThread,
+  WORK_CHANNEL,
+} from "../threads/thread-store";
 import { type ChildOutcome, outcomeStatus, reportText, type SubagentBranch } from "./branches";
 import {
   findLinkOfChild,
@@ -246,6 +254,11 @@ export async function settleChild(
   child: Pick<ThreadRow, "id" | "root_id" | "parent_id">,
   outcome: ChildOutcome,
   attachmentPaths: readonly string[] = [],
+  /**
+   * Wakes the parent after this transaction commits instead of inside it (the step runner passes
+   * it): hundreds of children finishing at once then never queue on the parent's row lock.
+   */
+  wakeAfterCommit?: (parentId: string) => void,
 ): Promise<NewEvent[]> {
   if (!child.parent_id) return [];
   const link = await findLinkOfChild(tx, child.id);
@@ -273,44 +286,116 @@ export async function settleChild(
   // A blocking call still open in the parent reads the result from its invocation (now, or when it
   // parks, or when it re-runs after a crash): wake the parent and queue nothing. A call answered
   // otherwise meanwhile (a user stop) gets the result as a queued report instead.
-  // (Checked under the parent's lock, which a user stop answering the call also takes.)
   const implicit = link.parent_communication === "implicit";
-  if (!settled.some((invocation) => invocation.blocking) && (!implicit || settled.length === 0)) {
-    return [registry];
+  if (settled.some((invocation) => invocation.blocking)) {
+    return [...(await settleBlocking(tx, child.id, link, settled, text, attachments, status)), registry];
   }
+  if (!implicit || settled.length === 0) return [registry];
+  return [
+    ...(await queueReport(
+      tx,
+      link.parent_id,
+      {
+        content: text,
+        attachments,
+        metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: settled[0]!.id } },
+        idempotencyKey: `subagent-report:${settled[0]!.id}`,
+      },
+      wakeAfterCommit,
+    )),
+    registry,
+  ];
+}
+
+/**
+ * Blocking invocations, under the parent's lock (which a user stop answering the call also takes):
+ * a call still open reads the result from its invocation (now, when it parks, or when it re-runs
+ * after a crash), so the parent is only woken; a call answered meanwhile gets a queued report.
+ */
+async function settleBlocking(
+  tx: SqlExecutor,
+  childId: string,
+  link: SubagentLink,
+  settled: readonly { id: string; blocking: boolean; call_id: string }[],
+  text: string,
+  attachments: AttachmentRef[],
+  status: string,
+): Promise<NewEvent[]> {
   const parent = await lockThread(tx, link.parent_id);
   if (!parent || parent.terminated_at !== null) return [];
-  const waitedFor: typeof settled = [];
-  const reported: typeof settled = [];
+  const reported = [];
+  let wake = false;
   for (const invocation of settled) {
-    const open = invocation.blocking && !(await callAnswered(tx, parent.id, invocation.call_id));
-    (open ? waitedFor : reported).push(invocation);
+    if (invocation.blocking && !(await callAnswered(tx, parent.id, invocation.call_id))) wake = true;
+    else reported.push(invocation);
   }
-  const report = reported.length > 0 && implicit;
-  const events: NewEvent[] = [];
-  if (waitedFor.length > 0) {
+  if (wake) {
     await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [parent.id]);
     await notifyWork(tx, parent.id);
   }
-  if (report) {
-    await queueThreadInput(
-      tx,
-      parent,
-      {
-        role: "user",
-        content: text,
-        attachments,
-        silent: true,
-        metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: reported[0]!.id } },
-        fromHuman: false,
-        messageId: randomUUID(),
-      },
-      `subagent-report:${reported[0]!.id}`,
-      events,
-    );
+  if (reported.length === 0 || link.parent_communication !== "implicit") return [];
+  return queueReport(tx, parent.id, {
+    content: text,
+    attachments,
+    metadata: { subagent_id: childId, subagent_report: { status, invocation_id: reported[0]!.id } },
+    idempotencyKey: `subagent-report:${reported[0]!.id}`,
+  });
+}
+
+/**
+ * A silent report into the parent's inbox. Hundreds of children may report to one parent at once, so
+ * the parent's row is touched by one statement at the very end (its lock is then held only until
+ * this commit): it becomes runnable (unless a user stop parks its input) and `queued` when it was at
+ * rest. A terminated parent takes nothing.
+ */
+async function queueReport(
+  tx: SqlExecutor,
+  parentId: string,
+  report: {
+    content: string;
+    attachments: AttachmentRef[];
+    metadata: Record<string, unknown>;
+    idempotencyKey: string;
+  },
+  wakeAfterCommit?: (parentId: string) => void,
+): Promise<NewEvent[]> {
+  const parents = await tx.query<{ terminated_at: unknown }>(
+    "SELECT terminated_at FROM threads WHERE id = $1",
+    [parentId],
+  );
+  if (!parents[0] || parents[0].terminated_at !== null) return [];
+  const item = await insertInboxItem(
+    tx,
+    parentId,
+    {
+      role: "user",
+      content: report.content,
+      attachments: report.attachments,
+      silent: true,
+      metadata: report.metadata,
+      fromHuman: false,
+      messageId: randomUUID(),
+    },
+    report.idempotencyKey,
+  );
+  if (!item) return [];
+  if (wakeAfterCommit) {
+    wakeAfterCommit(parentId);
+    return [];
   }
-  events.push(registry);
-  return events;
+  const [row] = await tx.query<Record<string, unknown>>(
+    `WITH before AS (SELECT status FROM threads WHERE id = $1)
+     UPDATE threads SET
+       runnable = runnable OR NOT user_stopped,
+       status = CASE WHEN status IN ('idle', 'completed', 'failed', 'stopped') AND NOT user_stopped THEN 'queued' ELSE status END,
+       updated_at = $2
+     WHERE id = $1 AND terminated_at IS NULL
+     RETURNING ${THREAD_COLUMNS}, (SELECT status FROM before) AS previous_status, pg_notify($3, $1::text) AS notified`,
+    [parentId, nowMicroseconds(), WORK_CHANNEL],
+  );
+  if (!row) return [];
+  const updated = toThreadRow(row);
+  return row.previous_status === updated.status ? [] : [threadEvent(updated)];
 }
 
 async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): Promise<boolean> {
@@ -319,6 +404,20 @@ async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): 
     [threadId, callId],
   );
   return rows.length > 0;
+}
+
+/**
+ * After the report committed: makes the parent runnable (not while a user stop parks its input) and
+ * wakes schedulers. One short statement; its row lock lasts only that statement. If the process dies
+ * between the commit and this, the scheduler's poll finds the waiting input (repairLostWakeups).
+ */
+export async function wakeParent(db: SqlExecutor, parentId: string): Promise<void> {
+  await db.query(
+    `UPDATE threads SET runnable = true
+     WHERE id = $1 AND NOT runnable AND NOT user_stopped AND terminated_at IS NULL
+     RETURNING pg_notify($2, $1::text)`,
+    [parentId, WORK_CHANNEL],
+  );
 }
 
 /** The whole report path for a child ended outside a step (a user stop): settle and append events. */

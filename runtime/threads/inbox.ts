@@ -27,6 +27,24 @@ export interface InboxItem {
   payload: InboxMessagePayload;
 }
 
+/** Inserts an input row only (the caller makes the thread runnable); null for a repeated key. */
+export async function insertInboxItem(
+  tx: SqlExecutor,
+  threadId: string,
+  payload: InboxMessagePayload,
+  idempotencyKey: string | null = null,
+): Promise<InboxItem | null> {
+  const id = randomUUID();
+  const rows = await tx.query<{ seq: string | number }>(
+    `INSERT INTO inbox_items (id, thread_id, kind, payload, idempotency_key, created_at)
+     VALUES ($1, $2, 'message', $3::text::jsonb, $4, $5)
+     ON CONFLICT (idempotency_key) DO NOTHING
+     RETURNING seq`,
+    [id, threadId, JSON.stringify(payload), idempotencyKey, nowMicroseconds()],
+  );
+  return rows[0] ? { id, seq: Number(rows[0].seq), kind: "message", payload } : null;
+}
+
 /** Queues an input; returns null when the idempotency key was seen before. Marks the thread runnable. */
 export async function enqueue(
   tx: SqlExecutor,

@@ -116,9 +116,14 @@ export async function findThreadForStep(
   return raw ? { row: toThreadRow(raw), hasInput: raw.has_input === true || raw.has_input === "t" } : null;
 }
 
+/**
+ * Locks the thread's row for this transaction. NO KEY UPDATE serialises every writer of the thread
+ * (and waits for a spawn's FOR SHARE), but lets other transactions insert rows that reference the
+ * thread (a child's report into its inbox) without waiting for it.
+ */
 export async function lockThread(tx: SqlExecutor, id: string): Promise<ThreadRow | null> {
   const rows = await tx.query<Record<string, unknown>>(
-    `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 FOR UPDATE`,
+    `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 FOR NO KEY UPDATE`,
     [id],
   );
   return rows[0] ? toThreadRow(rows[0]) : null;

@@ -8,7 +8,8 @@ import { assetBundle, resultText } from "../subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
 
 // Short leases so the killed server's threads are reclaimed quickly after the restart.
-const fixture = testServerForFile({ TANDEM_LEASE_MS: "1500" });
+// A short hook time limit too: the poll's lost-wake-up grace is the longer of 2 leases and it + 1 s.
+const fixture = testServerForFile({ TANDEM_LEASE_MS: "1500", TANDEM_HOOK_TIMEOUT_MS: "1000" });
 const api = fixture.api;
 const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);
 
@@ -107,6 +108,11 @@ async function checkExactlyOnce(parentId: string, blocking: boolean): Promise<vo
 
 onPostgres("subagents survive a crash at every step boundary", () => {
   const scenarios: { crashAt: string; blocking: boolean; what: string }[] = [
+    {
+      crashAt: "before_parent_wake@asset_subagent#2",
+      blocking: false,
+      what: "after a report committed, before the parent is woken",
+    },
     {
       crashAt: "before_tool_commit@orchestrator#2",
       blocking: false,

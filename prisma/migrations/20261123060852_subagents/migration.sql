@@ -70,6 +70,9 @@ CREATE UNIQUE INDEX "subagent_invocations_parent_id_call_id_key" ON "subagent_in
 CREATE INDEX "subagent_env_requests_parent_id_idx" ON "subagent_env_requests"("parent_id");
 
 -- CreateIndex
+CREATE INDEX "inbox_items_consumed_at_created_at_idx" ON "inbox_items"("consumed_at", "created_at");
+
+-- CreateIndex
 CREATE INDEX "messages_thread_id_tool_call_id_idx" ON "messages"("thread_id", "tool_call_id");
 
 -- AddForeignKey
@@ -80,3 +83,19 @@ ALTER TABLE "subagent_invocations" ADD CONSTRAINT "subagent_invocations_child_id
 
 -- AddForeignKey
 ALTER TABLE "subagent_env_requests" ADD CONSTRAINT "subagent_env_requests_parent_id_fkey" FOREIGN KEY ("parent_id") REFERENCES "threads"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Event ids in commit order, assigned at commit: a deferred trigger takes the root's advisory lock and
+-- renumbers the transaction's events from the sequence while COMMIT runs, so the lock is held for the
+-- commit itself and never across a client round trip. An SSE reader resuming after id N can then never
+-- miss a later-committing event with a lower id (docs/runtime.md, "Data and durability").
+CREATE FUNCTION "events_order_at_commit"() RETURNS trigger AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('tandem_events:' || NEW.root_id::text, 0));
+  UPDATE "events" SET "id" = nextval(pg_get_serial_sequence('"events"', 'id')) WHERE "id" = NEW."id";
+  RETURN NULL;
+END
+$$ LANGUAGE plpgsql;
+
+CREATE CONSTRAINT TRIGGER "events_order_at_commit"
+  AFTER INSERT ON "events" DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION "events_order_at_commit"();
