@@ -153,7 +153,7 @@ class Tokenizer {
         throw new SourceSyntaxError("This template literal is never closed (missing `).", position);
       if (char === "$" && this.source[this.offset + 1] === "{") {
         throw new SourceSyntaxError(
-          "Template literals with substitutions ($\u{7B}…}) are not supported: definitions must be plain data.",
+          "Template literals with substitutions are not supported: definitions must be plain data.",
           this.position(),
         );
       }
