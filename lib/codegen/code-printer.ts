@@ -149,7 +149,7 @@ const spaces = (count: number) => " ".repeat(count);
  * (a comma, a closing parenthesis…) still to follow it on the last line.
  */
 export function printCode(code: Code, column: number, indent: number, suffix: number): string {
-  const oneLine = flat(code);
+  const oneLine = code.kind === "chain" && chainMustBreak(code) ? undefined : flat(code);
   if (oneLine !== undefined && column + oneLine.length + suffix <= LINE_WIDTH) return oneLine;
   switch (code.kind) {
     case "literal":
@@ -161,6 +161,31 @@ export function printCode(code: Code, column: number, indent: number, suffix: nu
     case "chain":
       return printChain(code, column, indent, suffix);
   }
+}
+
+/**
+ * The formatter's notion of a "simple" call argument: nothing nested two levels deep, no multi-line
+ * text; objects, arrays and calls are simple when everything inside them is.
+ */
+function isSimpleArgument(code: Code, depth: number): boolean {
+  if (depth >= 2) return false;
+  switch (code.kind) {
+    case "literal":
+      return !code.text.includes("\n");
+    case "object":
+      return code.entries.every((entry) => isSimpleArgument(entry.value, depth + 1));
+    case "array":
+      return code.items.every((item) => isSimpleArgument(item, depth + 1));
+    case "chain":
+      return code.calls.every((link) => link.args.every((arg) => isSimpleArgument(arg, depth + 1)));
+  }
+}
+
+/** Chains of more than two calls with a non-simple argument are always written one call per line. */
+function chainMustBreak(code: Extract<Code, { kind: "chain" }>): boolean {
+  return (
+    code.calls.length > 2 && code.calls.some((link) => link.args.some((arg) => !isSimpleArgument(arg, 0)))
+  );
 }
 
 function printObject(entries: Array<{ key: string; value: Code }>, indent: number): string {
@@ -176,7 +201,9 @@ export function printProperty(key: string, value: Code, indent: number): string 
   const column = indent + head.length;
   const text = printCode(value, column, indent, 1);
   const isPlainString = value.kind === "literal" && /^["']/.test(value.text);
-  if (isPlainString && column + text.length + 1 > LINE_WIDTH) {
+  // Keys shorter than five characters keep the string beside them (the formatter's "short key" rule).
+  const shortKey = propertyKey(key).length < 5;
+  if (isPlainString && !shortKey && column + text.length + 1 > LINE_WIDTH) {
     return `${propertyKey(key)}:\n${spaces(indent + 2)}${text}`;
   }
   return head + text;
@@ -194,6 +221,19 @@ function printChain(code: Extract<Code, { kind: "chain" }>, column: number, inde
   if (code.calls.length === 1 && first) {
     const callee = code.base === undefined ? first.name : `${code.base}.${first.name}`;
     return callee + printArguments(first.args, column + callee.length, indent, suffix);
+  }
+  const last = code.calls.at(-1)!;
+  const head = flat({ ...code, calls: code.calls.slice(0, -1) });
+  const endsWithMultilineText = last.args.some((arg) => arg.kind === "literal" && arg.text.includes("\n"));
+  const headIsSimple = code.calls
+    .slice(0, -1)
+    .every((link) => link.args.every((arg) => isSimpleArgument(arg, 0)));
+  if (!chainMustBreak(code) && endsWithMultilineText && head !== undefined) {
+    // A multi-line text in the last call keeps the chain on its line when it fits and breaks only that call's arguments.
+    const callee = `${head}.${last.name}`;
+    if (column + callee.length + 1 <= LINE_WIDTH) {
+      return callee + printArguments(last.args, column + callee.length, indent, suffix);
+    }
   }
   // Two or more calls that do not fit on one line: one call per line, as the formatter breaks member chains.
   const inner = indent + 2;

@@ -2,6 +2,7 @@
 // each, plus package.json and tsconfig.json), and back. agents/index.ts lists every definition in the
 // bundle's order, so a project round-trips exactly; without it, files are read in path order.
 import type { Bundle, PathSegment } from "@/lib/spec";
+import { type Code, literal, printCode } from "./code-printer";
 import { assignDefinitionIdentifiers, DEFINITION_KINDS, type DefinitionKind } from "./definition-identifiers";
 import { definitionCallKind, readDefinitionCall, readImports } from "./read-definitions";
 import { checkRawBundle, emptyRawBundle, parseOrReport, type ReadBundleResult } from "./read-typescript";
@@ -73,19 +74,20 @@ const TSCONFIG_JSON = `{
 function projectIndexSource(bundle: Bundle): string {
   const identifiers = assignDefinitionIdentifiers(bundle);
   const imports: string[] = [];
-  const lists: string[] = [];
+  const lists: Code = { kind: "object", expanded: true, entries: [] };
   for (const { collection, folder } of DEFINITION_KINDS) {
     const names = identifiers[collection];
     bundle[collection].forEach((definition, index) => {
       imports.push(`import ${names[index]} from "./${folder}/${definition.name}";`);
     });
-    lists.push(`  ${collection}: [${names.join(", ")}],`);
+    lists.entries.push({ key: collection, value: { kind: "array", items: names.map(literal) } });
   }
   // Sorted by path, as the formatter orders imports; the lists below keep the bundle's order.
   imports.sort((left, right) => importSource(left).localeCompare(importSource(right), "en"));
   const header =
     "// Every definition of this project, in order. Tandem reads it to keep the order on import.";
-  return [header, ...imports, "", `export default {\n${lists.join("\n")}\n};`, ""].join("\n");
+  const head = "export default ";
+  return [header, ...imports, "", `${head}${printCode(lists, head.length, 0, 1)};`, ""].join("\n");
 }
 
 function importSource(line: string): string {
