@@ -225,9 +225,6 @@ function printChain(code: Extract<Code, { kind: "chain" }>, column: number, inde
   const last = code.calls.at(-1)!;
   const head = flat({ ...code, calls: code.calls.slice(0, -1) });
   const endsWithMultilineText = last.args.some((arg) => arg.kind === "literal" && arg.text.includes("\n"));
-  const headIsSimple = code.calls
-    .slice(0, -1)
-    .every((link) => link.args.every((arg) => isSimpleArgument(arg, 0)));
   if (!chainMustBreak(code) && endsWithMultilineText && head !== undefined) {
     // A multi-line text in the last call keeps the chain on its line when it fits and breaks only that call's arguments.
     const callee = `${head}.${last.name}`;

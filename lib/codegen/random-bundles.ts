@@ -35,6 +35,7 @@ const FRAGMENTS = [
   '"',
   "'",
   "`",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the exporter must escape this in template literals.
   "${x}",
   "\\",
   "\n",

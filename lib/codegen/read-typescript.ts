@@ -73,15 +73,11 @@ export function typeScriptToBundle(source: string): ReadBundleResult {
   const listed = defaultExports[0];
   if (listed === undefined) {
     // No default export: every declared definition belongs to the bundle, in source order.
+    const counts = { agents: 0, prompts: 0, models: 0, tools: 0 };
     for (const declaration of declarations.values()) {
       const collection = collectionOf(declaration.kind);
-      const value = readDefinitionCall(
-        declaration.expression,
-        declaration.kind,
-        [collection, raw[collection].length],
-        report,
-        bindings,
-      );
+      const path = [collection, counts[collection]++];
+      const value = readDefinitionCall(declaration.expression, declaration.kind, path, report, bindings);
       if (value !== UNREADABLE) raw[collection].push(value);
     }
   } else {

@@ -11,7 +11,14 @@ export type Expression =
   | { kind: "identifier"; name: string; position: SourcePosition }
   | { kind: "object"; properties: ObjectProperty[]; position: SourcePosition }
   | { kind: "array"; elements: Expression[]; position: SourcePosition }
-  | { kind: "member"; object: Expression; property: string; position: SourcePosition }
+  | {
+      kind: "member";
+      object: Expression;
+      property: string;
+      position: SourcePosition;
+      /** Where the name after the dot is, for messages about that call. */
+      propertyPosition: SourcePosition;
+    }
   | { kind: "call"; callee: Expression; args: Expression[]; position: SourcePosition };
 
 export interface ObjectProperty {
@@ -176,13 +183,13 @@ class Parser {
           kind: "member",
           object: expression,
           property: property.value,
-          position: property.position,
+          position: expression.position,
+          propertyPosition: property.position,
         };
       } else if (this.isPunctuator("(")) {
-        const position = this.current.position;
         this.advance();
         const args = this.parseList(")", "argument");
-        expression = { kind: "call", callee: expression, args, position };
+        expression = { kind: "call", callee: expression, args, position: expression.position };
       } else {
         return expression;
       }

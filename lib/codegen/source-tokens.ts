@@ -26,7 +26,6 @@ export class SourceSyntaxError extends Error {
   }
 }
 
-const PUNCTUATORS = new Set(["{", "}", "[", "]", "(", ")", ",", ":", ";", ".", "=", "-"]);
 const IDENTIFIER_START = /[A-Za-z_$]/;
 const IDENTIFIER_PART = /[A-Za-z0-9_$]/;
 const NUMBER = /^(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?/;
@@ -66,11 +65,10 @@ class Tokenizer {
       else if (char === "`") this.readTemplate(position);
       else if (/[0-9]/.test(char) || (char === "." && /[0-9]/.test(this.source[this.offset + 1] ?? "")))
         this.readNumber(position);
-      else if (PUNCTUATORS.has(char)) {
+      else {
+        // Characters outside the subset become tokens too, so the parser reports the first problem in reading order.
         this.offset++;
         this.tokens.push({ kind: "punctuator", value: char, position });
-      } else {
-        throw new SourceSyntaxError(`Unexpected character ${JSON.stringify(char)}.`, position);
       }
     }
   }

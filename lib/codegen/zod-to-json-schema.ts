@@ -18,7 +18,7 @@ export function flattenCallChain(expression: Expression): { root: string; links:
   while (current.kind === "call") {
     const callee = current.callee;
     if (callee.kind !== "member") return undefined;
-    links.unshift({ name: callee.property, args: current.args, position: callee.position });
+    links.unshift({ name: callee.property, args: current.args, position: callee.propertyPosition });
     current = callee.object;
   }
   if (current.kind !== "identifier" || links.length === 0) return undefined;
