@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests feed "${" to the reader and writer on purpose.
 import { describe, expect, it } from "vitest";
 import { typeScriptToBundle } from "./read-typescript";
 
