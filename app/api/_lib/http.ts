@@ -82,6 +82,15 @@ export async function readBodyText(request: Request, limitBytes = MAX_JSON_BODY_
   return text;
 }
 
+/** The raw body, refused above the limit (checked against the declared length first, then the bytes read). */
+export async function readBodyBytes(request: Request, limitBytes = MAX_JSON_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limitBytes) throw new PayloadTooLargeError(limitBytes);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length > limitBytes) throw new PayloadTooLargeError(limitBytes);
+  return bytes;
+}
+
 /** Reads a JSON body and parses it with the schema; malformed JSON and schema misses are 400s. */
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
