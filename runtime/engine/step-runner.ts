@@ -451,8 +451,12 @@ export class StepRunner {
       options.recentImageThreshold,
       active.side,
     );
-    // The child registry, whenever this prompt can reach subagents and children exist (spec §7.11).
-    const registry = branches.length > 0 ? await registryOf(this.db, row.id) : [];
+    // The child registry, whenever children exist (spec §7.11).
+    // Children always leave a trace in their parent's history (a call's result or a report).
+    const mayHaveChildren =
+      branches.length > 0 ||
+      history.some((message) => message.subagent_id !== null || message.metadata.subagent !== undefined);
+    const registry = mayHaveChildren ? await registryOf(this.db, row.id) : [];
     let messages = assembleContext({
       systemPrompt: system,
       ...(registry.length > 0 ? { systemAppendix: registrySystemMessage(registry) } : {}),

@@ -176,6 +176,12 @@ describe("blocking subagents (spec example: orchestrator and asset_subagent)", (
     expect([count(childId, "llm_request"), count(childId, "step_completed")]).toEqual([2, 2]);
     const registryEvents = stream.frames.filter((frame) => frame.event === "registry");
     expect(registryEvents.length).toBeGreaterThanOrEqual(2);
+    // The reviewer's sessionStatus call showed in the parent's registry before the child ended.
+    const statuses = registryEvents.map(
+      (frame) => (JSON.parse(frame.data) as { children: RegistryEntry[] }).children[0]?.status,
+    );
+    expect(statuses).toContain("reviewing");
+    expect(statuses.indexOf("reviewing")).toBeLessThan(statuses.lastIndexOf("completed"));
     expect(JSON.parse(registryEvents.at(-1)!.data)).toMatchObject({
       thread_id: parentId,
       partial: false,
