@@ -64,7 +64,7 @@ import {
 import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
-import { drainInbox, hasPendingInput } from "../threads/inbox";
+import { drainInbox } from "../threads/inbox";
 import { bumpMessageSeq, insertMessages, type NewMessage, readHistory } from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
 import {
@@ -1779,8 +1779,11 @@ export class StepRunner {
   ): Promise<void> {
     // A user stop parks queued input until the next human message (which marks the thread runnable).
     const stoppedByUser = changes.userStopped ?? row.user_stopped;
-    const pending = !stoppedByUser && (await hasPendingInput(tx, row.id));
-    const updated = await updateThread(tx, row.id, { ...changes, runnable: pending, releaseLease: true });
+    const updated = await updateThread(tx, row.id, {
+      ...changes,
+      runnable: stoppedByUser ? false : "if_input",
+      releaseLease: true,
+    });
     const stopped =
       changes.status &&
       changes.status !== row.status &&

@@ -48,19 +48,12 @@ export async function insertMessages(
   messages: NewMessage[],
 ): Promise<StoredMessage[]> {
   if (messages.length === 0) return [];
-  const [reserved] = await tx.query<{ message_seq: number }>(
-    "UPDATE threads SET message_seq = message_seq + $2 WHERE id = $1 RETURNING message_seq",
-    [threadId, messages.length],
-  );
-  if (!reserved) throw new Error(`Thread ${threadId} does not exist`);
-  const first = Number(reserved.message_seq) - messages.length + 1;
   const createdAt = nowMicroseconds();
-  const values: unknown[] = [];
+  // One statement: the numbers are reserved on the thread row and the rows inserted with them.
+  const values: unknown[] = [threadId, messages.length, createdAt];
   const rows = messages.map((message, index) => {
     values.push(
       message.id ?? randomUUID(),
-      threadId,
-      first + index,
       message.role,
       message.side,
       message.content,
@@ -75,18 +68,23 @@ export async function insertMessages(
       message.subagent_id ?? null,
       JSON.stringify(message.attachments ?? []),
       message.prompt ?? null,
-      createdAt,
     );
-    const p = (offset: number) => `$${index * 18 + offset}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::text::jsonb, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)}, ${p(14)}::text::jsonb, ${p(15)}, ${p(16)}::text::jsonb, ${p(17)}, ${p(18)})`;
+    const p = (offset: number) => `$${3 + index * 15 + offset}`;
+    return `(${index + 1}, ${p(1)}::uuid, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text::jsonb, ${p(7)}::text, ${p(8)}::text, ${p(9)}::uuid, ${p(10)}::int, ${p(11)}::boolean, ${p(12)}::text::jsonb, ${p(13)}::uuid, ${p(14)}::text::jsonb, ${p(15)}::text)`;
   });
   const inserted = await tx.query(
-    `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+    `WITH reserved AS (
+       UPDATE threads SET message_seq = message_seq + $2::int WHERE id = $1::uuid RETURNING message_seq - $2::int AS base)
+     INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
        parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
-     VALUES ${rows.join(", ")}
+     SELECT v.id, $1::uuid, reserved.base + v.position, v.role, v.side, v.content, v.name, v.tool_calls, v.tool_call_id,
+       v.tool_status, v.parent_id, v.depth, v.silent, v.metadata, v.subagent_id, v.attachments, v.prompt, $3::bigint
+     FROM reserved, (VALUES ${rows.join(", ")}) AS v(position, id, role, side, content, name, tool_calls, tool_call_id,
+       tool_status, parent_id, depth, silent, metadata, subagent_id, attachments, prompt)
      RETURNING ${MESSAGE_COLUMNS}`,
     values as never[],
   );
+  if (inserted.length !== messages.length) throw new Error(`Thread ${threadId} does not exist`);
   return inserted
     .map((row) => toStoredMessage(row as Record<string, unknown>))
     .sort((left, right) => left.seq - right.seq);

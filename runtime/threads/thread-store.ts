@@ -137,7 +137,8 @@ export interface ThreadChanges {
   result?: string | null;
   failure?: string | null;
   stopReason?: string | null;
-  runnable?: boolean;
+  /** `"if_input"`: runnable exactly when unconsumed input waits in the inbox (decided in SQL). */
+  runnable?: boolean | "if_input";
   userStopped?: boolean;
   terminatedAt?: number;
   usage?: { inputTokens: number; outputTokens: number; costUsd: number };
@@ -163,6 +164,12 @@ export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadC
   for (const [key, column] of Object.entries(COLUMN_FOR) as [keyof typeof COLUMN_FOR, string][]) {
     const value = changes[key];
     if (value === undefined) continue;
+    if (key === "runnable" && value === "if_input") {
+      sets.push(
+        "runnable = EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL)",
+      );
+      continue;
+    }
     values.push(key === "execution" ? JSON.stringify(value) : value);
     sets.push(`${column} = $${values.length}${key === "execution" ? "::text::jsonb" : ""}`);
   }
