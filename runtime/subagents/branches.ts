@@ -22,7 +22,6 @@ export interface SubagentBranch {
 
 export const SUBAGENT_CREATE_TOOL = "subagent_create";
 export const SUBAGENT_MESSAGE_TOOL = "subagent_message";
-export const LIFECYCLE_TOOLS: readonly string[] = [SUBAGENT_CREATE_TOOL, SUBAGENT_MESSAGE_TOOL];
 
 /** Default property of a call's arguments that becomes the child's first message. */
 export const DEFAULT_MESSAGE_PROPERTY = "message";
@@ -44,16 +43,6 @@ export function subagentBranches(
     branches.push({ name: entry.name, agent: entry.agent, config });
   }
   return branches;
-}
-
-/** Every subagent tools entry of the prompt, enabled or not (to tell "disabled" from "unknown"). */
-export function allSubagentNames(prompt: PromptDefinition, index: BundleIndex): Set<string> {
-  return new Set(
-    (prompt.tools ?? [])
-      .map((raw) => classifyToolEntry(raw, index, prompt.name))
-      .filter((entry) => entry.kind === "subagent")
-      .map((entry) => entry.name),
-  );
 }
 
 export function branchDescription(branch: SubagentBranch): string {

@@ -19,7 +19,7 @@ import {
   type SubagentBranch,
 } from "./branches";
 import { createEnvRequest, findEnvRequestByCall } from "./env-requests";
-import { deliverToChild, ParentGoneError, spawnChild } from "./lifecycle";
+import { deliverToChild, spawnChild } from "./lifecycle";
 import {
   countActiveChildren,
   countActiveThreads,
@@ -296,8 +296,9 @@ async function ensureSpawned(
     await context.afterCreated?.(link.child_id);
     return link;
   } catch (error) {
+    // A missing attachment is the model's mistake: say so. Anything else (the parent was terminated
+    // meanwhile, a database fault) ends the step, which the runner handles.
     if (error instanceof InvalidInputError) return failure(error.message, args);
-    if (error instanceof ThreadTerminatedError || error instanceof ParentGoneError) throw error;
     throw error;
   }
 }

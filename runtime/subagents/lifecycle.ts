@@ -419,13 +419,3 @@ export async function wakeParent(db: SqlExecutor, parentId: string): Promise<voi
     [parentId, WORK_CHANNEL],
   );
 }
-
-/** The whole report path for a child ended outside a step (a user stop): settle and append events. */
-export async function settleAndAppend(
-  tx: SqlExecutor,
-  child: Pick<ThreadRow, "id" | "root_id" | "parent_id">,
-  outcome: ChildOutcome,
-): Promise<void> {
-  const events = await settleChild(tx, child, outcome);
-  await appendEvents(tx, events);
-}
