@@ -110,3 +110,42 @@ export const resultText = (reference: string, result: string) =>
 
 export const failureText = (reference: string, details: string) =>
   `Subagent (reference: ${reference}) has reported a failure:\n\n${details}`;
+
+/** A second dual_ai agent for three-level trees: detail_subagent (maker and checker, sessionStop). */
+export function detailAgent(
+  checkerScript: unknown[] = [{ toolCalls: [{ name: "detail_ok", args: { message: "4 towers" } }] }],
+) {
+  return {
+    agents: [
+      {
+        name: "detail_subagent",
+        type: "dual_ai",
+        exposeAsTool: true,
+        toolDescription: "Adds details.",
+        maxSessionTurns: 3,
+        sideA: { prompt: "detail_maker" },
+        sideB: { prompt: "detail_checker", stopOnResponse: false, sessionStop: "detail_ok" },
+      },
+    ],
+    prompts: [
+      {
+        name: "detail_maker",
+        toolDescription: "d",
+        prompt: "Add details.",
+        model: "detail_model",
+        includeChat: true,
+      },
+      {
+        name: "detail_checker",
+        toolDescription: "d",
+        prompt: "Check.",
+        model: "checker_model",
+        includeChat: true,
+      },
+    ],
+    models: [
+      { name: "detail_model", provider: "scripted", model: "s", script: [{ text: "details" }] },
+      { name: "checker_model", provider: "scripted", model: "s", script: checkerScript },
+    ],
+  };
+}

@@ -52,18 +52,11 @@ export async function enqueue(
   payload: InboxMessagePayload,
   idempotencyKey: string | null = null,
 ): Promise<InboxItem | null> {
-  const id = randomUUID();
-  const rows = await tx.query<{ seq: string | number }>(
-    `INSERT INTO inbox_items (id, thread_id, kind, payload, idempotency_key, created_at)
-     VALUES ($1, $2, 'message', $3::text::jsonb, $4, $5)
-     ON CONFLICT (idempotency_key) DO NOTHING
-     RETURNING seq`,
-    [id, threadId, JSON.stringify(payload), idempotencyKey, nowMicroseconds()],
-  );
-  if (!rows[0]) return null;
+  const item = await insertInboxItem(tx, threadId, payload, idempotencyKey);
+  if (!item) return null;
   await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [threadId]);
   await notifyWork(tx, threadId);
-  return { id, seq: Number(rows[0].seq), kind: "message", payload };
+  return item;
 }
 
 /** Takes every pending input of the thread, oldest first, and marks them consumed. */

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
-import { assetBundle } from "../subagent-bundles";
+import { assetBundle, detailAgent } from "../subagent-bundles";
 import { threadHelpers } from "../thread-helpers";
 
 const fixture = testServerForFile({
@@ -21,25 +21,6 @@ async function registry(threadId: string): Promise<RegistryEntry[]> {
     .subagents;
 }
 
-const detailAgent = {
-  agents: [
-    {
-      name: "detail_subagent",
-      type: "dual_ai",
-      exposeAsTool: true,
-      toolDescription: "Adds details.",
-      maxSessionTurns: 3,
-      sideA: { prompt: "detail_maker" },
-      sideB: { prompt: "detail_checker", stopOnResponse: false, sessionStop: "detail_ok" },
-    },
-  ],
-  prompts: [
-    { name: "detail_maker", toolDescription: "d", prompt: "Add details.", model: "detail_model" },
-    { name: "detail_checker", toolDescription: "d", prompt: "Check.", model: "detail_model" },
-  ],
-  models: [{ name: "detail_model", provider: "scripted", model: "s", script: [{ text: "details" }] }],
-};
-
 describe("fan-out governance", () => {
   it("refuses a child beyond the maximum depth with a tool error the child's model reads", async () => {
     const projectId = await projectWith(
@@ -54,7 +35,7 @@ describe("fan-out governance", () => {
           { text: "Without help: {{tool_result}}" },
         ],
         workerTools: [{ name: "detail_subagent", blocking: true }],
-        extra: detailAgent,
+        extra: detailAgent([{ text: "details" }]),
       }),
     );
     const parentId = await startThread(projectId, "orchestrator", "build");

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
 import { connectSse } from "../sse";
-import { assetBundle, failureText, resultText } from "../subagent-bundles";
+import { assetBundle, detailAgent, failureText, resultText } from "../subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions") });
@@ -616,44 +616,7 @@ describe("terminate and the tree", () => {
           { text: "Castle with {{tool_result}}" },
         ],
         workerTools: [{ name: "detail_subagent", blocking: true }],
-        extra: {
-          agents: [
-            {
-              name: "detail_subagent",
-              type: "dual_ai",
-              exposeAsTool: true,
-              toolDescription: "Adds details.",
-              maxSessionTurns: 3,
-              sideA: { prompt: "detail_maker" },
-              sideB: { prompt: "detail_checker", stopOnResponse: false, sessionStop: "detail_ok" },
-            },
-          ],
-          prompts: [
-            {
-              name: "detail_maker",
-              toolDescription: "d",
-              prompt: "Add details.",
-              model: "detail_model",
-              includeChat: true,
-            },
-            {
-              name: "detail_checker",
-              toolDescription: "d",
-              prompt: "Check.",
-              model: "checker_model",
-              includeChat: true,
-            },
-          ],
-          models: [
-            { name: "detail_model", provider: "scripted", model: "s", script: [{ text: "details" }] },
-            {
-              name: "checker_model",
-              provider: "scripted",
-              model: "s",
-              script: [{ toolCalls: [{ name: "detail_ok", args: { message: "4 towers" } }] }],
-            },
-          ],
-        },
+        extra: detailAgent(),
       }),
     );
     const parentId = await startThread(projectId, "orchestrator", "build");
