@@ -642,3 +642,82 @@ describe("terminate and the tree", () => {
       expect((await threadOf(id)).status).toBe("terminated");
   });
 });
+
+describe("user stops across the boundary", () => {
+  it("a parent stopped while it waits gets the child's result later as a queued report", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true },
+        orchestratorScript: [
+          { toolCalls: [{ name: "asset_subagent", args: { message: "slow work" } }] },
+          { text: "after the stop: {{input}}" },
+        ],
+        workerScript: [{ text: "Draft: {{input}}", delayMs: 1500 }],
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "go");
+    const [entry] = await waitUntil(async () => {
+      const found = await registry(parentId);
+      return found.length > 0 ? found : null;
+    }, "the child");
+    const childId = entry!.reference;
+    expect((await api("POST", `/api/threads/${parentId}/stop`)).status).toBe(200);
+    const [stopped] = toolResults(await messagesOf(parentId), "asset_subagent");
+    expect(stopped?.content).toBe("Execution stopped by user");
+    await waitFor(childId, ["completed"]);
+    const expected = resultText(childId, "Approved Draft: slow work");
+    // The registry entry ends in the transaction that queues the report.
+    await waitUntil(async () => (await registry(parentId))[0]?.status === "completed", "the child's report");
+    // The stopped parent keeps the report parked until a human writes again, then reads both in order.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await threadOf(parentId)).status).toBe("stopped");
+    expect(reports(await messagesOf(parentId, true))).toHaveLength(0);
+    await api("POST", `/api/threads/${parentId}/messages`, { content: "continue" });
+    await waitUntil(
+      async () =>
+        (await messagesOf(parentId)).some((message) => message.content === "after the stop: continue"),
+      "the parent's next turn",
+    );
+    const all = await messagesOf(parentId, true);
+    expect(reports(all).map((message) => message.content)).toEqual([expected]);
+    expect(toolResults(all, "asset_subagent")).toHaveLength(1);
+  });
+
+  it("a child stopped by the user reports a failure to its parent, once", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: false, resumable: { receives_messages: "side_a" } },
+        orchestratorScript: [
+          { toolCalls: [{ name: "subagent_create", args: { name: "slowpoke", message: "work" } }] },
+          { text: "waiting" },
+          { toolCalls: [{ name: "subagent_message", args: { name: "ghost", message: "hi" } }] },
+          { text: "noted" },
+        ],
+        workerScript: [{ text: "Draft", delayMs: 3000 }],
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "go");
+    const [entry] = await waitUntil(async () => {
+      const found = await registry(parentId);
+      return found.length > 0 ? found : null;
+    }, "the child");
+    await waitFor(parentId, ["idle"]);
+    expect((await api("POST", `/api/threads/${entry!.reference}/stop`)).status).toBe(200);
+    const expected = failureText(
+      entry!.reference,
+      "The subagent stopped before finishing its task: Stopped by user",
+    );
+    await waitUntil(
+      async () => reports(await messagesOf(parentId, true)).some((message) => message.content === expected),
+      "the failure report",
+    );
+    await waitFor(parentId, ["idle"]);
+    expect(reports(await messagesOf(parentId, true))).toHaveLength(1);
+    expect((await registry(parentId))[0]?.status).toBe("stopped");
+    // Messaging an instance that does not exist names the ones that do.
+    const [unknown] = toolResults(await messagesOf(parentId), "subagent_message");
+    expect(unknown?.tool_status).toBe("error");
+    expect(unknown?.content).toContain('No subagent instance named "ghost"');
+    expect(unknown?.content).toContain(`"slowpoke" (reference: ${entry!.reference})`);
+  });
+});
