@@ -721,3 +721,35 @@ describe("user stops across the boundary", () => {
     expect(unknown?.content).toContain(`"slowpoke" (reference: ${entry!.reference})`);
   });
 });
+
+describe("immediate branches are recursive", () => {
+  it("a child booted immediately runs its own immediate branch before its first model step", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: false, immediate: true },
+        orchestratorScript: [{ text: "started" }, { text: "got it" }],
+        workerScript: [{ text: "Castle with {{tool_result}}" }],
+        workerTools: [{ name: "detail_subagent", blocking: true, immediate: true }],
+        extra: detailAgent(),
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "a castle");
+    await waitUntil(
+      async () => (await messagesOf(parentId)).some((message) => message.content === "got it"),
+      "the child's report to reach the parent",
+    );
+    const tree = (await api<{ root: TreeNode }>("GET", `/api/threads/${parentId}/tree`)).body.root;
+    const child = tree.children[0]!;
+    const grandchild = child.children[0]!;
+    expect([child.agent_id, grandchild.agent_id]).toEqual(["asset_subagent", "detail_subagent"]);
+    // The grandchild got the child's task; the child's first model step already saw its result.
+    expect((await messagesOf(grandchild.id))[0]?.content).toBe("a castle");
+    const childMessages = await messagesOf(child.id);
+    expect(childMessages[0]?.content).toBe("a castle");
+    expect(childMessages[1]?.tool_calls).toContain("detail_subagent");
+    expect(childMessages[2]?.content).toBe(resultText(grandchild.id, "4 towers"));
+    expect((await threadOf(child.id)).result).toBe(
+      `Approved Castle with ${resultText(grandchild.id, "4 towers")}`,
+    );
+  });
+});
