@@ -873,30 +873,36 @@ export class StepRunner {
       prompt: active.sideConfig.prompt,
     });
     const committed = await this.guarded(threadId, async (tx, row) => {
-      await this.logModelCall(
-        tx,
-        row.id,
-        active.side,
-        modelName,
-        requestMessages,
-        catalog,
-        result,
-        null,
-        startedAt,
-      );
-      const [assistant] = await this.insert(tx, row.id, [draft]);
-      const extra = empty
-        ? await this.insert(tx, row.id, [
-            {
-              role: "tool",
-              side: active.side,
-              content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
-              name: "invalid_assistant_response",
-              tool_call_id: toolCalls[0]!.id,
-              tool_status: "error",
-            },
-          ])
-        : [];
+      // Independent statements go out together (pipelined on one connection, run in this order).
+      const [, inserted] = await Promise.all([
+        this.logModelCall(
+          tx,
+          row.id,
+          active.side,
+          modelName,
+          requestMessages,
+          catalog,
+          result,
+          null,
+          startedAt,
+        ),
+        this.insert(tx, row.id, [
+          draft,
+          ...(empty
+            ? [
+                {
+                  role: "tool" as const,
+                  side: active.side,
+                  content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
+                  name: "invalid_assistant_response",
+                  tool_call_id: toolCalls[0]!.id,
+                  tool_status: "error" as const,
+                },
+              ]
+            : []),
+        ]),
+      ]);
+      const [assistant, ...extra] = inserted;
       const execution = countStep(row.execution, active.side);
       const usage = {
         inputTokens: result.usage.inputTokens,
@@ -1067,9 +1073,7 @@ export class StepRunner {
           row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
         }
         const created: StoredMessage[] = [];
-        if (draft) {
-          created.push(...(await this.insert(tx, row.id, [draft])));
-        } else {
+        if (!draft) {
           // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
           const kept = (current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
           await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
@@ -1079,38 +1083,37 @@ export class StepRunner {
           current = { ...current, tool_calls: kept.length > 0 ? kept : null };
           await this.changedHistory(tx, row.id);
         }
-        if (remaining.length > 0) {
-          created.push(
-            ...(await this.insert(
-              tx,
+        const stoppedResults = remaining.map((open) => ({
+          role: "tool" as const,
+          side: active.side,
+          content: errorContent(EXECUTION_STOPPED_RESULT),
+          name: open.function.name,
+          tool_call_id: open.id,
+          tool_status: "error" as const,
+          prompt: promptName,
+        }));
+        // Independent statements go out together (pipelined on one connection, run in this order);
+        // the last call's stop evaluation reads the results just inserted.
+        const [, stored, executedEarly] = await Promise.all([
+          tx.query(
+            `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
+            [
+              randomUUID(),
               row.id,
-              remaining.map((open) => ({
-                role: "tool" as const,
-                side: active.side,
-                content: errorContent(EXECUTION_STOPPED_RESULT),
-                name: open.function.name,
-                tool_call_id: open.id,
-                tool_status: "error" as const,
-                prompt: promptName,
-              })),
-            )),
-          );
-        }
-        await tx.query(
-          `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
-           VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
-          [
-            randomUUID(),
-            row.id,
-            call.id,
-            call.function.name,
-            JSON.stringify(executed.args ?? null),
-            executed.status,
-            executed.content,
-            startedAt,
-            nowMicroseconds(),
-          ],
-        );
+              call.id,
+              call.function.name,
+              JSON.stringify(executed.args ?? null),
+              executed.status,
+              executed.content,
+              startedAt,
+              nowMicroseconds(),
+            ],
+          ),
+          this.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
+          isLast ? executedCallsOf(tx, row.id, current) : Promise.resolve(null),
+        ]);
+        created.push(...stored);
         const events: NewEvent[] = [
           telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
           telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: executed.status }),
@@ -1131,7 +1134,7 @@ export class StepRunner {
           ]);
           return { created, outcome: null };
         }
-        const executedCalls = await executedCallsOf(tx, row.id, current);
+        const executedCalls = executedEarly ?? (await executedCallsOf(tx, row.id, current));
         const decision = evaluateStop(
           { text: current.content ?? "", toolCalls: executedCalls },
           { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
