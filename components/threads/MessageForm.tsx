@@ -29,7 +29,7 @@ export function MessageForm({
   }
 
   return (
-    <form onSubmit={submit} className="flex flex-1 gap-2" aria-label={label}>
+    <form onSubmit={submit} className="flex flex-1 gap-2">
       <label htmlFor={inputId} className="sr-only">
         {label}
       </label>
