@@ -72,9 +72,10 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await expect(tree(page).getByRole("treeitem")).toHaveCount(2);
   await page.screenshot({ path: `${ARTIFACTS}/live-child-running.png`, fullPage: true });
 
-  // Reload mid-run: the stream replays from the start into a fresh state.
+  // Reload mid-run (the child works for about 3 s): the stream replays from the start into a fresh state.
   await page.reload();
   await expect(tree(page).getByRole("treeitem")).toHaveCount(2);
+  await expect(childItem(page)).toHaveAttribute("data-status", "running");
   await expect(childItem(page)).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
 
   // The parent hears the report (a silent message) and answers it.
@@ -96,7 +97,7 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await childItem(page).click();
   await expect(childItem(page)).toHaveAttribute("aria-selected", "true");
   const workerDraft = transcriptRows(page).filter({ hasText: "Draft: a rock" }).first();
-  await expect(workerDraft).toContainText("Assistant · Worker");
+  await expect(workerDraft).toContainText(/^Worker/);
   await expect(transcriptRows(page)).toHaveCount(await messageCount(request, childId!));
   await expectNoDoubledRows(page);
   await page.screenshot({ path: `${ARTIFACTS}/live-child-transcript.png`, fullPage: true });
@@ -111,7 +112,7 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await expect(page).toHaveURL(new RegExp(`/threads/${rootId}$`));
 });
 
-test("chats with the root and terminates a running tree from the UI", async ({ page, request }) => {
+test("terminates a running tree from the UI after a confirmation", async ({ page, request }) => {
   const projectId = await createAssetProject(request);
   const rootId = await startRunFromUi(page, projectId, "a tree");
   await expect(childItem(page)).toHaveAttribute("data-status", "running");
@@ -147,7 +148,7 @@ test("sends a chat message to an idle ai_human root and shows the reply", async 
         name: "helper_model",
         provider: "scripted",
         model: "s",
-        script: [{ text: "Echo: {{input}}", delayMs: 800 }],
+        script: [{ text: "Echo: {{input}}", delayMs: 2000 }],
       },
     ],
     tools: [],
@@ -164,9 +165,56 @@ test("sends a chat message to an idle ai_human root and shows the reply", async 
   await page.getByRole("button", { name: "Send" }).click();
   await expect(transcriptRows(page).filter({ hasText: "hello there" }).first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Stop" })).toBeEnabled();
+  // The reply streams in (message_chunk) before it is persisted, then the streamed box gives way to it.
+  const streaming = page.getByRole("status", { name: "Streaming reply" });
+  await expect(streaming).toContainText("Ech");
+  await expect(transcriptRows(page).filter({ hasText: "Echo: hello there" })).toHaveCount(0);
   await expect(transcriptRows(page).filter({ hasText: "Echo: hello there" })).toHaveCount(1, {
     timeout: 20_000,
   });
+  await expect(streaming).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Stop" })).toBeDisabled();
   await expect(transcriptRows(page)).toHaveCount(2);
+});
+
+test("messages a resumable subagent from its node in the tree", async ({ page, request }) => {
+  const definitions = assetBundle({
+    config: { blocking: false, resumable: { receives_messages: "side_a", maxInstances: 2 } },
+    orchestratorScript: [
+      { toolCalls: [{ name: "subagent_create", args: { name: "alpha", message: "{{input}}" } }] },
+      { text: "Started." },
+      { text: "Got: {{input}}" },
+      { text: "Again: {{input}}" },
+    ],
+    workerScript: [{ text: "Draft: {{input}}" }, { text: "Redraft: {{input}}", delayMs: 500 }],
+    reviewerScript: [
+      { toolCalls: [{ name: "approve_asset", args: { summary: "Approved {{input}}" } }] },
+      { toolCalls: [{ name: "approve_asset", args: { summary: "Approved again {{input}}" } }] },
+    ],
+  });
+  const created = await request.post("/api/projects", {
+    data: { name: `Resume ${Date.now()}`, definitions },
+  });
+  expect(created.status()).toBe(201);
+  const { id: projectId } = (await created.json()) as { id: string };
+  await startRunFromUi(page, projectId, "one");
+
+  const alpha = tree(page).getByRole("treeitem", { name: /^alpha \(asset_subagent\)/ });
+  await expect(alpha).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
+  await expect(alpha).toContainText("resumable");
+  // The root has no subagent box; the resumable child has one and no chat box.
+  await expect(page.getByLabel("Message this subagent")).toHaveCount(0);
+  await alpha.click();
+  await expect(page.getByRole("button", { name: "Send", exact: true })).toHaveCount(0);
+  await page.getByLabel("Message this subagent").fill("again");
+  await page.getByRole("button", { name: "Send to subagent" }).click();
+  const transcript = page.getByRole("list", { name: "Messages" });
+  await expect(
+    transcript.getByRole("listitem", { name: "Worker", exact: true }).filter({ hasText: "Redraft: again" }),
+  ).toHaveCount(1, { timeout: 20_000 });
+  await expect(
+    transcript.getByRole("listitem", { name: "User", exact: true }).filter({ hasText: "again" }),
+  ).toHaveCount(1);
+  await expect(alpha).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
+  await page.screenshot({ path: `${ARTIFACTS}/live-resumable-message.png`, fullPage: true });
 });

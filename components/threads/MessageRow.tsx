@@ -8,8 +8,9 @@ export type SideLabels = { a: string; b: string };
 export function speakerOf(message: LiveMessage, sideLabels: SideLabels | null): string {
   if (message.role === "tool") return `Tool result${message.name ? ` · ${message.name}` : ""}`;
   if (message.role === "system") return "System";
-  const side = message.side && sideLabels ? ` · ${sideLabels[message.side]}` : "";
-  return `${message.role === "user" ? "User" : "Assistant"}${side}`;
+  // In a dual_ai thread each side sees the other as "user", so the side says who spoke, not the role.
+  if (message.side && sideLabels) return sideLabels[message.side];
+  return message.role === "user" ? "User" : "Assistant";
 }
 
 function fileUrl(threadId: string, path: string): string {
