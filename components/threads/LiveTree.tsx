@@ -44,6 +44,8 @@ export function LiveTree({
     if (!next) return;
     event.preventDefault();
     onSelect(next.id);
+    // Focus follows the selection so the keyboard keeps working from the new row.
+    event.currentTarget.querySelector<HTMLElement>(`[data-thread-id="${next.id}"]`)?.focus();
   }
 
   if (rows.length === 0) return <p className="px-3 py-2 text-muted">Waiting for the thread…</p>;

@@ -62,6 +62,14 @@ export function ThreadView({
       <aside aria-label="Live tree" className="flex w-96 shrink-0 flex-col border-r border-border bg-surface">
         <div className="flex items-center justify-between border-b border-border px-3 py-2 text-sm">
           <span className="font-medium">Threads</span>
+          {state.problems.length > 0 ? (
+            <span
+              className="text-xs text-warning"
+              title={state.problems.map((problem) => problem.message).join("\n")}
+            >
+              {state.problems.length} unreadable event{state.problems.length === 1 ? "" : "s"}
+            </span>
+          ) : null}
           <span className="text-xs text-muted" aria-live="polite">
             {connection === "open" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…"}
           </span>
