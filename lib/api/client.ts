@@ -2,11 +2,16 @@
 import type { z } from "zod";
 import {
   ApiErrorBodySchema,
+  CreatedThreadSchema,
   type ProjectDetail,
   ProjectDetailSchema,
   ProjectListSchema,
   type ProjectSummary,
   ProjectSummarySchema,
+  QueuedMessageSchema,
+  ThreadActionSchema,
+  type ThreadList,
+  ThreadListSchema,
 } from "./schemas";
 
 export class ApiError extends Error {
@@ -77,6 +82,31 @@ export function createApiClient(options: ApiClientOptions = {}) {
       remove: async (id: string): Promise<void> => {
         await request("DELETE", `/api/projects/${encodeURIComponent(id)}`, ApiErrorBodySchema.partial());
       },
+    },
+    threads: {
+      /** Root threads of a project, newest first (children are listed by their parent's live view). */
+      listRoots: async (projectId: string, limit = 100): Promise<ThreadList> => {
+        const list = await request(
+          "GET",
+          `/api/threads?project_id=${encodeURIComponent(projectId)}&limit=${limit}`,
+          ThreadListSchema,
+        );
+        return { ...list, threads: list.threads.filter((thread) => thread.parent_id === null) };
+      },
+      create: (input: { projectId: string; agentId: string; message?: string }) =>
+        request("POST", "/api/threads", CreatedThreadSchema, {
+          project_id: input.projectId,
+          agent_id: input.agentId,
+          ...(input.message ? { message: input.message } : {}),
+        }),
+      postMessage: (threadId: string, content: string) =>
+        request("POST", `/api/threads/${encodeURIComponent(threadId)}/messages`, QueuedMessageSchema, {
+          content,
+        }),
+      stop: (threadId: string) =>
+        request("POST", `/api/threads/${encodeURIComponent(threadId)}/stop`, ThreadActionSchema),
+      terminate: (threadId: string) =>
+        request("POST", `/api/threads/${encodeURIComponent(threadId)}/terminate`, ThreadActionSchema),
     },
   };
 }

@@ -1,6 +1,7 @@
 // Response shapes of Tandem's HTTP API as the browser sees them, parsed with zod so a contract
 // drift shows up as a clear error instead of a blank screen.
 import { z } from "zod";
+import { LiveThreadSchema } from "../live/events";
 
 export const ApiErrorBodySchema = z.looseObject({ error: z.string(), code: z.string().optional() });
 
@@ -31,3 +32,24 @@ export const ProjectDetailSchema = ProjectSummarySchema.extend({
   diagnostics: z.array(DiagnosticSchema),
 });
 export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
+
+/** A thread as `GET /api/threads` and `GET /api/threads/:id` answer it (the live view's thread shape). */
+export const ThreadSummarySchema = LiveThreadSchema;
+export type ThreadSummary = z.infer<typeof ThreadSummarySchema>;
+
+export const ThreadListSchema = z.object({
+  threads: z.array(ThreadSummarySchema),
+  total: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type ThreadList = z.infer<typeof ThreadListSchema>;
+
+export const CreatedThreadSchema = z.object({ threadId: z.string(), agent_id: z.string() });
+
+export const QueuedMessageSchema = z.looseObject({
+  status: z.literal("queued"),
+  queueId: z.string(),
+  messageId: z.string(),
+});
+
+export const ThreadActionSchema = z.looseObject({ status: z.string() });

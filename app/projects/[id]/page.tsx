@@ -1,8 +1,10 @@
-// A project's current version: its definitions at a glance and the problems found in them.
+// A project's current version: its runs, its definitions at a glance and the problems found in them.
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DefinitionsSummary } from "@/components/projects/DefinitionsSummary";
 import { ProblemsList } from "@/components/projects/ProblemsList";
+import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
+import { ThreadsPanel } from "@/components/threads/ThreadsPanel";
 import { AppFrame } from "@/components/ui/AppFrame";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
@@ -23,6 +25,12 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
           <h1 className="text-xl font-semibold">{project.name}</h1>
           <span className="text-sm text-muted">version {project.version}</span>
         </div>
+        <ThreadsPanel
+          projectId={project.id}
+          chatAgents={Object.entries(agentInfoFromDefinitions(project.definitions))
+            .filter(([, agent]) => agent.type === "ai_human")
+            .map(([name]) => name)}
+        />
         <DefinitionsSummary definitions={project.definitions} />
         <ProblemsList diagnostics={project.diagnostics} />
         <p className="text-xs text-muted">

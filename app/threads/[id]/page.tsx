@@ -1,0 +1,41 @@
+// A thread's live view: the tree of its root with every subagent, and the selected thread's
+// transcript and controls, fed by one event stream (components/threads/ThreadView).
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
+import { ThreadView } from "@/components/threads/ThreadView";
+import { AppFrame } from "@/components/ui/AppFrame";
+import { isTandemError } from "@/runtime/errors";
+import { getRuntime } from "@/runtime/runtime";
+
+export const dynamic = "force-dynamic";
+
+export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const runtime = await getRuntime();
+  const thread = await runtime.threads.get(id).catch((error: unknown) => {
+    if (isTandemError(error) && error.kind === "not_found") notFound();
+    throw error;
+  });
+  const project = await runtime.projects.get(thread.project_id);
+  return (
+    <AppFrame
+      title={
+        <>
+          <Link href={`/projects/${project.id}`} className="font-medium hover:underline">
+            {project.name}
+          </Link>
+          <span className="text-muted">/</span>
+          <span className="font-mono text-sm">thread {thread.root_id.slice(0, 8)}</span>
+        </>
+      }
+    >
+      <ThreadView
+        key={thread.root_id}
+        rootId={thread.root_id}
+        initialSelectedId={thread.id}
+        agents={agentInfoFromDefinitions(project.definitions)}
+      />
+    </AppFrame>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+// The live view of one root thread: the tree on the left, the selected thread's transcript on the
+// right with the controls that fit it (chat and Stop for an ai_human root, a message box for a
+// resumable subagent, Terminate for any thread). One SSE stream feeds everything.
+import { useState } from "react";
+import { ApiError, createApiClient } from "@/lib/api/client";
+import { type LiveState, type LiveThread, selectRegistry, selectThread } from "@/lib/live";
+import { Button } from "../ui/Button";
+import type { AgentInfo } from "./agent-info";
+import { LiveTree } from "./LiveTree";
+import { MessageForm } from "./MessageForm";
+import { StatusBadge } from "./StatusBadge";
+import { TerminateButton } from "./TerminateButton";
+import { Transcript } from "./Transcript";
+import { useLiveThread } from "./useLiveThread";
+
+const api = createApiClient();
+
+function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isResumableChild(state: LiveState, thread: LiveThread): boolean {
+  if (!thread.parent_id) return false;
+  return selectRegistry(state, thread.parent_id).some(
+    (entry) => entry.reference === thread.id && entry.resumable,
+  );
+}
+
+export function ThreadView({
+  rootId,
+  initialSelectedId,
+  agents,
+}: {
+  rootId: string;
+  initialSelectedId: string;
+  agents: Record<string, AgentInfo>;
+}) {
+  const { state, connection } = useLiveThread(rootId);
+  const [selectedId, setSelectedId] = useState(initialSelectedId);
+  const [error, setError] = useState<string | null>(null);
+  const selected = selectThread(state, selectedId);
+  const agent = selected ? agents[selected.agent_id] : undefined;
+
+  async function run<T>(action: () => Promise<T>): Promise<boolean> {
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (caught) {
+      setError(describeError(caught));
+      return false;
+    }
+  }
+
+  const ended = selected ? selected.status === "terminated" || selected.terminated !== null : true;
+  const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
+
+  return (
+    <div className="flex h-[calc(100vh-2.75rem)] min-h-0">
+      <aside aria-label="Live tree" className="flex w-96 shrink-0 flex-col border-r border-border bg-surface">
+        <div className="flex items-center justify-between border-b border-border px-3 py-2 text-sm">
+          <span className="font-medium">Threads</span>
+          {state.problems.length > 0 ? (
+            <span
+              className="text-xs text-warning"
+              title={state.problems.map((problem) => problem.message).join("\n")}
+            >
+              {state.problems.length} unreadable event{state.problems.length === 1 ? "" : "s"}
+            </span>
+          ) : null}
+          <span className="text-xs text-muted" aria-live="polite">
+            {connection === "open" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…"}
+          </span>
+        </div>
+        <div className="min-h-0 flex-1 overflow-y-auto">
+          <LiveTree state={state} selectedId={selectedId} onSelect={setSelectedId} />
+        </div>
+      </aside>
+      <section aria-label="Selected thread" className="flex min-w-0 flex-1 flex-col">
+        {selected ? (
+          <header className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2">
+            <h1 className="font-mono font-medium">{selected.agent_id}</h1>
+            {selected.name ? <span className="text-muted">“{selected.name}”</span> : null}
+            <StatusBadge status={selected.status} />
+            {selected.failure ? <span className="text-sm text-danger">{selected.failure}</span> : null}
+            <div className="ml-auto">
+              {ended ? null : (
+                <TerminateButton
+                  threadLabel={selectedLabel}
+                  onTerminate={async () => {
+                    await run(() => api.threads.terminate(selected.id));
+                  }}
+                />
+              )}
+            </div>
+          </header>
+        ) : null}
+        {error ? (
+          <p
+            role="alert"
+            className="mx-4 mt-2 rounded-md border border-danger/40 bg-danger/5 px-3 py-2 text-danger"
+          >
+            {error}
+          </p>
+        ) : null}
+        <Transcript
+          state={state}
+          threadId={selectedId}
+          sideLabels={agent?.type === "dual_ai" ? agent.sideLabels : null}
+        />
+        {selected && !ended ? (
+          <footer className="flex gap-2 border-t border-border px-4 py-2">
+            {selected.parent_id === null && agent?.type === "ai_human" ? (
+              <>
+                <MessageForm
+                  label="Message"
+                  submitLabel="Send"
+                  onSend={(content) => run(() => api.threads.postMessage(selected.id, content))}
+                />
+                <Button
+                  disabled={selected.status !== "running" && selected.status !== "queued"}
+                  onClick={() => void run(() => api.threads.stop(selected.id))}
+                >
+                  Stop
+                </Button>
+              </>
+            ) : isResumableChild(state, selected) ? (
+              <MessageForm
+                label="Message this subagent"
+                submitLabel="Send to subagent"
+                onSend={(content) => run(() => api.threads.postMessage(selected.id, content))}
+              />
+            ) : null}
+          </footer>
+        ) : null}
+      </section>
+    </div>
+  );
+}
