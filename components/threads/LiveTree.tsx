@@ -83,7 +83,13 @@ function TreeItem({
 }) {
   const { thread } = row;
   const label = `${thread.name ?? thread.agent_id} (${thread.agent_id}), ${thread.status}`;
-  const statusText = entry?.status && entry.status !== thread.status ? entry.status : thread.status_text;
+  // A status update (sessionStatus, setStatus) describes work in progress: an ended thread shows none.
+  const ended = ["completed", "failed", "stopped", "terminated"].includes(thread.status);
+  const statusText = ended
+    ? null
+    : entry?.status && entry.status !== thread.status
+      ? entry.status
+      : thread.status_text;
   return (
     <div
       role="treeitem"
