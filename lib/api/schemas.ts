@@ -31,3 +31,10 @@ export const ProjectDetailSchema = ProjectSummarySchema.extend({
   diagnostics: z.array(DiagnosticSchema),
 });
 export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
+
+export const SavedGraphSchema = z.looseObject({
+  version: z.number().int(),
+  definitions: z.looseObject({}),
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type SavedGraph = z.infer<typeof SavedGraphSchema>;

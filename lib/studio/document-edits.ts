@@ -124,7 +124,7 @@ export function setSideField(
   value: unknown,
 ): Graph {
   const node = findNode(graph, nodeId);
-  if (!node || node.type !== "agent") return graph;
+  if (node?.type !== "agent") return graph;
   const current = asDefinition(node.data.definition[side]) ?? {};
   return replaceDefinition(
     graph,
@@ -154,7 +154,7 @@ export function promptToolEntries(node: DefinitionNode): unknown[] {
 /** Replaces the tools entry at `index` (a name or a config object); `undefined` removes it. */
 export function setToolEntry(graph: Graph, promptNodeId: string, index: number, entry: unknown): Graph {
   const node = findNode(graph, promptNodeId);
-  if (!node || node.type !== "prompt") return graph;
+  if (node?.type !== "prompt") return graph;
   const tools = promptToolEntries(node).slice();
   if (entry === undefined) tools.splice(index, 1);
   else tools[index] = entry;
@@ -163,7 +163,7 @@ export function setToolEntry(graph: Graph, promptNodeId: string, index: number, 
 
 export function addToolEntry(graph: Graph, promptNodeId: string, name: string): Graph {
   const node = findNode(graph, promptNodeId);
-  if (!node || node.type !== "prompt") return graph;
+  if (node?.type !== "prompt") return graph;
   const tools = promptToolEntries(node);
   if (tools.some((entry) => toolEntryName(entry) === name)) return graph;
   return setDefinitionField(graph, promptNodeId, "tools", [...tools, name]);
@@ -236,4 +236,53 @@ function withField(definition: Definition, field: string, value: unknown): Defin
   if (value === undefined) delete next[field];
   else next[field] = value;
   return next;
+}
+
+/**
+ * Renames a definition and, when the rename is unambiguous (the old name was this node's alone and
+ * the new one is free), every reference to it, so drawn edges follow the node.
+ */
+export function renameDefinition(graph: Graph, nodeId: string, name: string): Graph {
+  const node = findNode(graph, nodeId);
+  if (!node || !isDefinitionNode(node)) return graph;
+  const oldName = definitionName(node);
+  const renamed = setDefinitionField(graph, nodeId, "name", name);
+  const others = graph.nodes.filter((other) => other.id !== nodeId && isDefinitionNode(other));
+  const names = new Set(others.map((other) => definitionName(other as DefinitionNode)));
+  if (!oldName || !name || names.has(oldName) || names.has(name)) return renamed;
+  return {
+    ...renamed,
+    nodes: renamed.nodes.map((other) => renameReferences(other, node.type, oldName, name)),
+  };
+}
+
+function renameReferences(node: GraphNode, kind: DefinitionNodeKind, from: string, to: string): GraphNode {
+  if (!isDefinitionNode(node)) return node;
+  const definition = { ...node.data.definition };
+  const rename = (value: unknown) => (value === from ? to : value);
+  if (node.type === "agent" && kind === "prompt") {
+    for (const side of SIDE_HANDLES) {
+      const current = asDefinition(definition[side]);
+      if (current) definition[side] = { ...current, prompt: rename(current.prompt) };
+    }
+  }
+  if (node.type === "prompt") {
+    if (kind === "model") definition.model = rename(definition.model);
+    if (kind !== "model" && Array.isArray(definition.tools)) {
+      definition.tools = definition.tools.map((entry) => {
+        const entryObject = asDefinition(entry);
+        return entryObject ? { ...entryObject, name: rename(entryObject.name) } : rename(entry);
+      });
+    }
+    if (kind === "prompt" && Array.isArray(definition.prompt)) {
+      definition.prompt = definition.prompt.map((part) => {
+        const include = asDefinition(part);
+        return include?.type === "include" ? { ...include, prompt: rename(include.prompt) } : part;
+      });
+    }
+  }
+  if (node.type === "model" && kind === "model" && Array.isArray(definition.fallbacks)) {
+    definition.fallbacks = definition.fallbacks.map(rename);
+  }
+  return { ...node, data: { definition } } as GraphNode;
 }

@@ -6,6 +6,7 @@ import {
   connectionRefusal,
   disconnect,
   findNode,
+  renameDefinition,
   setDefinitionField,
   setSideField,
   setToolEntry,
@@ -22,13 +23,15 @@ function definitionOf(graph: Graph, id: string) {
 }
 
 /** Two agents, three prompts and a model, unconnected, keyed by their default names. */
+type ExampleName = "agent_1" | "agent_2" | "prompt_1" | "prompt_2" | "prompt_3" | "model_1";
+
 function buildExample() {
   let graph = emptyGraph();
-  const ids: Record<string, string> = {};
+  const ids = {} as Record<ExampleName, string>;
   for (const kind of ["agent", "agent", "prompt", "prompt", "prompt", "model"] as const) {
     const added = addNode(graph, kind, at);
     graph = added.graph;
-    ids[definitionOf(graph, added.nodeId).name as string] = added.nodeId;
+    ids[definitionOf(graph, added.nodeId).name as ExampleName] = added.nodeId;
   }
   return { graph, ids };
 }
@@ -150,5 +153,24 @@ describe("studio store", () => {
     store.getState().select({ kind: "node", id });
     store.getState().saved(4);
     expect(store.getState()).toMatchObject({ selection: { kind: "node", id }, baseVersion: 4 });
+  });
+});
+
+describe("renaming", () => {
+  it("carries references along so edges follow the renamed node", () => {
+    const { graph: start, ids } = buildExample();
+    let graph = connect(start, { source: ids.agent_1, sourceHandle: "sideA", target: ids.prompt_1 });
+    graph = connect(graph, { source: ids.prompt_1, target: ids.model_1 });
+    graph = connect(graph, { source: ids.prompt_2, target: ids.prompt_1 });
+    graph = renameDefinition(graph, ids.prompt_1, "planner");
+    graph = renameDefinition(graph, ids.model_1, "fast");
+    expect(definitionOf(graph, ids.agent_1).sideA).toEqual({ prompt: "planner" });
+    expect(definitionOf(graph, ids.prompt_2).tools).toEqual(["planner"]);
+    expect(definitionOf(graph, ids.prompt_1)).toMatchObject({ name: "planner", model: "fast" });
+    expect(deriveEdges(graph)).toHaveLength(3);
+    // A name already taken is written as typed but references are left alone (the compile reports the clash).
+    const clash = renameDefinition(graph, ids.prompt_3, "planner");
+    expect(definitionOf(clash, ids.agent_1).sideA).toEqual({ prompt: "planner" });
+    expect(definitionOf(clash, ids.prompt_3).name).toBe("planner");
   });
 });
