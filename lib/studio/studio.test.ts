@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileGraph, deriveEdges, emptyGraph, type Graph } from "@/lib/graph";
+import { countErrors, fieldMessages, pathWithinDefinition } from "./diagnostic-targets";
 import {
   addNode,
   connect,
@@ -172,5 +173,18 @@ describe("renaming", () => {
     const clash = renameDefinition(graph, ids.prompt_3, "planner");
     expect(definitionOf(clash, ids.agent_1).sideA).toEqual({ prompt: "planner" });
     expect(definitionOf(clash, ids.prompt_3).name).toBe("planner");
+  });
+});
+
+describe("diagnostic targets", () => {
+  it("counts errors per node and edge and finds the messages of one field", () => {
+    const { graph: start, ids } = buildExample();
+    const graph = connect(start, { source: ids.agent_1, sourceHandle: "sideA", target: ids.prompt_1 });
+    const { diagnostics } = compileGraph(graph);
+    const counts = countErrors(diagnostics);
+    expect(counts.byNode.get(ids.prompt_1)).toBeGreaterThan(0);
+    expect(fieldMessages(diagnostics, ids.prompt_1, ".model").length).toBeGreaterThan(0);
+    expect(fieldMessages(diagnostics, ids.prompt_1, ".name")).toEqual([]);
+    expect(pathWithinDefinition("prompts[12].tools[0].blocking")).toBe(".tools[0].blocking");
   });
 });
