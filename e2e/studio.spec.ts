@@ -92,6 +92,7 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
   await panel.getByLabel("Side A prompt", { exact: true }).selectOption("worker");
   await panel.getByRole("button", { name: "Add side B" }).click();
   await panel.getByLabel("Side B prompt", { exact: true }).selectOption("reviewer");
+  await panel.getByLabel("Side B sessionStop tool", { exact: true }).fill("approve");
 
   // prompt → dual_ai agent is a subagent edge, labelled with its mode.
   await dragHandle(page, sourceHandle(orchestrate), targetHandle(node(page, "agent", "review_loop")));
@@ -143,7 +144,7 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
     maxSessionTurns: 10,
     exposeAsTool: true,
     sideA: { prompt: "worker" },
-    sideB: { prompt: "reviewer" },
+    sideB: { prompt: "reviewer", sessionStop: "approve" },
   });
   expect(agents.find((agent) => agent.name === "orchestrator")?.sideA).toEqual({ prompt: "orchestrate" });
 });
