@@ -9,6 +9,8 @@ import {
   type ProjectSummary,
   ProjectSummarySchema,
   QueuedMessageSchema,
+  type SavedGraph,
+  SavedGraphSchema,
   ThreadActionSchema,
   type ThreadList,
   ThreadListSchema,
@@ -79,6 +81,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
         request("GET", `/api/projects/${encodeURIComponent(id)}`, ProjectDetailSchema),
       rename: (id: string, name: string): Promise<ProjectSummary> =>
         request("PATCH", `/api/projects/${encodeURIComponent(id)}`, ProjectSummarySchema, { name }),
+      /** Saves the canvas as a new version; rejects with status 409 when `baseVersion` is stale. */
+      saveGraph: (id: string, graph: unknown, baseVersion: number | null): Promise<SavedGraph> =>
+        request("PUT", `/api/projects/${encodeURIComponent(id)}/graph`, SavedGraphSchema, {
+          graph,
+          base_version: baseVersion ?? undefined,
+        }),
       remove: async (id: string): Promise<void> => {
         await request("DELETE", `/api/projects/${encodeURIComponent(id)}`, ApiErrorBodySchema.partial());
       },

@@ -53,3 +53,10 @@ export const QueuedMessageSchema = z.looseObject({
 });
 
 export const ThreadActionSchema = z.looseObject({ status: z.string() });
+
+export const SavedGraphSchema = z.looseObject({
+  version: z.number().int(),
+  definitions: z.looseObject({}),
+  diagnostics: z.array(DiagnosticSchema),
+});
+export type SavedGraph = z.infer<typeof SavedGraphSchema>;

@@ -24,6 +24,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         <div className="flex items-baseline justify-between">
           <h1 className="text-xl font-semibold">{project.name}</h1>
           <span className="text-sm text-muted">version {project.version}</span>
+          <Link className="text-sm underline" href={`/projects/${project.id}/studio`}>
+            Open studio
+          </Link>
         </div>
         <ThreadsPanel
           projectId={project.id}

@@ -1,0 +1,51 @@
+"use client";
+// Every diagnostic of the live compile; clicking one selects its node and brings it into view.
+import { useReactFlow } from "@xyflow/react";
+import { definitionName, type GraphDiagnostic, isDefinitionNode } from "@/lib/graph";
+import { findNode } from "@/lib/studio/document-edits";
+import { useStudioStore } from "./StudioStoreContext";
+import { useCompiled } from "./useCompiled";
+
+export function ProblemsPanel() {
+  const store = useStudioStore();
+  const flow = useReactFlow();
+  const { graph, diagnostics } = useCompiled();
+  const reveal = (diagnostic: GraphDiagnostic) => {
+    const nodeId = diagnostic.node_id;
+    if (!nodeId) return;
+    store.getState().select({ kind: "node", id: nodeId });
+    void flow.fitView({ nodes: [{ id: nodeId }], duration: 200, maxZoom: 1.2 });
+  };
+  const owner = (diagnostic: GraphDiagnostic) => {
+    const node = diagnostic.node_id ? findNode(graph, diagnostic.node_id) : undefined;
+    return node && isDefinitionNode(node) ? `${node.type} ${definitionName(node) || "(unnamed)"}` : "bundle";
+  };
+  return (
+    <section aria-label="Problems" className="flex min-h-0 flex-1 flex-col">
+      <h2 className="px-3 py-1 text-xs font-semibold">
+        Problems <span className="text-muted">({diagnostics.length})</span>
+      </h2>
+      {diagnostics.length === 0 ? (
+        <p className="px-3 text-xs text-muted">No problems: the canvas compiles to a valid bundle.</p>
+      ) : (
+        <ul className="min-h-0 flex-1 overflow-y-auto px-1 text-xs">
+          {diagnostics.map((diagnostic) => (
+            <li key={`${diagnostic.path}|${diagnostic.code}|${diagnostic.message}`}>
+              <button
+                type="button"
+                onClick={() => reveal(diagnostic)}
+                className="flex w-full gap-2 rounded px-2 py-0.5 text-left hover:bg-surface-muted"
+              >
+                <span className={diagnostic.severity === "error" ? "text-danger" : "text-warning"}>
+                  {diagnostic.severity}
+                </span>
+                <span className="shrink-0 font-medium">{owner(diagnostic)}</span>
+                <span>{diagnostic.message}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+"use client";
+// Toolbar: add nodes, undo/redo, save, export. Commands are plain data, shared with the shortcuts.
+import { useState } from "react";
+import { Button } from "@/components/ui/Button";
+import { ApiError, createApiClient } from "@/lib/api/client";
+import { addNode, type StudioNodeKind } from "@/lib/studio/document-edits";
+import { canRedo, canUndo } from "@/lib/studio/history";
+import type { StudioStore } from "@/lib/studio/studio-store";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
+
+const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
+  { kind: "agent", label: "Add agent" },
+  { kind: "prompt", label: "Add prompt" },
+  { kind: "tool", label: "Add tool" },
+  { kind: "model", label: "Add model" },
+  { kind: "note", label: "Add note" },
+];
+
+/** New nodes go on a grid in the order they are added, so they never land on each other. */
+function nextPosition(count: number) {
+  return { x: 40 + (count % 4) * 280, y: 40 + Math.floor(count / 4) * 240 };
+}
+
+export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
+  let nodeId = "";
+  store.getState().edit((document) => {
+    const added = addNode(document, kind, nextPosition(document.nodes.length));
+    nodeId = added.nodeId;
+    return added.graph;
+  });
+  store.getState().select({ kind: "node", id: nodeId });
+}
+
+export const CONFLICT_MESSAGE =
+  "Someone saved a newer version; reload to see it — your changes are kept here.";
+
+export async function saveDocument(store: StudioStore, projectId: string) {
+  const { history, baseVersion, setStatus } = store.getState();
+  setStatus({ tone: "info", text: "Saving…" });
+  try {
+    const saved = await createApiClient().projects.saveGraph(projectId, history.present, baseVersion);
+    store.getState().saved(saved.version);
+    store.getState().setStatus({ tone: "info", text: `Saved v${saved.version}` });
+  } catch (error) {
+    const text =
+      error instanceof ApiError && error.status === 409
+        ? CONFLICT_MESSAGE
+        : `Not saved: ${(error as Error).message}`;
+    store.getState().setStatus({ tone: "error", text });
+  }
+}
+
+function ExportMenu({ projectId }: { projectId: string }) {
+  const [open, setOpen] = useState(false);
+  const base = `/api/projects/${encodeURIComponent(projectId)}/export`;
+  return (
+    <div className="relative">
+      <Button aria-expanded={open} onClick={() => setOpen(!open)}>
+        Export
+      </Button>
+      {open ? (
+        <div className="absolute right-0 z-10 mt-1 flex w-48 flex-col rounded border border-border bg-surface p-1 text-xs shadow">
+          <a className="rounded px-2 py-1 hover:bg-surface-muted" href={`${base}?format=ts`} download>
+            TypeScript module (.ts)
+          </a>
+          <a className="rounded px-2 py-1 hover:bg-surface-muted" href={`${base}?format=zip`} download>
+            Standard Agents project (.zip)
+          </a>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function StudioToolbar({ projectId }: { projectId: string }) {
+  const store = useStudioStore();
+  const history = useStudio((state) => state.history);
+  const baseVersion = useStudio((state) => state.baseVersion);
+  return (
+    <div
+      role="toolbar"
+      aria-label="Studio tools"
+      className="flex flex-wrap items-center gap-1.5 border-b border-border bg-surface px-3 py-1.5"
+    >
+      {ADDABLE.map(({ kind, label }) => (
+        <Button key={kind} onClick={() => addNodeOfKind(store, kind)}>
+          {label}
+        </Button>
+      ))}
+      <span className="mx-1 h-5 w-px bg-border" />
+      <Button
+        aria-keyshortcuts="Control+Z Meta+Z"
+        disabled={!canUndo(history)}
+        onClick={() => store.getState().undo()}
+      >
+        Undo
+      </Button>
+      <Button
+        aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z"
+        disabled={!canRedo(history)}
+        onClick={() => store.getState().redo()}
+      >
+        Redo
+      </Button>
+      <span className="ml-auto text-xs text-muted">
+        {baseVersion ? `based on v${baseVersion}` : "not saved yet"}
+      </span>
+      <Button tone="primary" onClick={() => void saveDocument(store, projectId)}>
+        Save
+      </Button>
+      <ExportMenu projectId={projectId} />
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+// The document seen by React Flow: one flow node per graph node and one flow edge per derived edge,
+// with error counts and selection baked in. Pure; the canvas only renders what this returns.
+import { type Edge, MarkerType, type Node } from "@xyflow/react";
+import type { Graph, GraphEdge, GraphNode } from "@/lib/graph";
+import type { DiagnosticCounts } from "@/lib/studio/diagnostic-targets";
+import { findNode } from "@/lib/studio/document-edits";
+import type { StudioSelection } from "@/lib/studio/studio-store";
+
+export type StudioNodeData = { graphNode: GraphNode; errorCount: number };
+export type StudioFlowNode = Node<StudioNodeData, GraphNode["type"]>;
+
+export type MeasuredSizes = ReadonlyMap<string, { width: number; height: number }>;
+
+export function toFlowNodes(
+  graph: Graph,
+  counts: DiagnosticCounts,
+  selection: StudioSelection,
+  measured: MeasuredSizes,
+): StudioFlowNode[] {
+  return graph.nodes.map((graphNode) => ({
+    id: graphNode.id,
+    type: graphNode.type,
+    position: graphNode.position,
+    data: { graphNode, errorCount: counts.byNode.get(graphNode.id) ?? 0 },
+    selected: selection?.kind === "node" && selection.id === graphNode.id,
+    measured: measured.get(graphNode.id),
+  }));
+}
+
+const EDGE_COLORS: Record<GraphEdge["kind"], string> = {
+  side: "var(--text-muted)",
+  tool: "var(--text-muted)",
+  subprompt: "var(--text-muted)",
+  subagent: "#7950f2",
+  handoff: "#1c7ed6",
+  model: "#2f9e44",
+  include: "var(--text-muted)",
+  fallback: "#2f9e44",
+};
+
+/** The label shown on an edge: subagents show their mode at a glance. */
+export function edgeLabel(edge: GraphEdge, graph: Graph): string {
+  if (edge.kind !== "subagent")
+    return edge.kind === "side" ? (edge.sourceHandle === "sideB" ? "B" : "A") : edge.kind;
+  const entry = subagentEntry(edge, graph);
+  const parts = [entry.blocking === false ? "non-blocking" : "blocking"];
+  if (entry.resumable && typeof entry.resumable === "object") parts.push("resumable");
+  if (entry.immediate) parts.push("immediate");
+  return `subagent · ${parts.join(" · ")}`;
+}
+
+/** The object form of the tools entry a subagent edge stands for (a bare name reads as `{ name }`). */
+export function subagentEntry(edge: GraphEdge, graph: Graph): Record<string, unknown> {
+  const source = findNode(graph, edge.source);
+  if (!source || source.type === "note" || edge.toolIndex === undefined) return {};
+  const tools = source.data.definition.tools;
+  const entry = Array.isArray(tools) ? tools[edge.toolIndex] : undefined;
+  if (typeof entry === "string") return { name: entry };
+  return entry && typeof entry === "object" ? (entry as Record<string, unknown>) : {};
+}
+
+export function toFlowEdges(
+  graph: Graph,
+  edges: GraphEdge[],
+  counts: DiagnosticCounts,
+  selection: StudioSelection,
+): Edge[] {
+  return edges.map((edge) => {
+    const errors = counts.byEdge.get(edge.id) ?? 0;
+    const color = errors > 0 ? "var(--danger)" : EDGE_COLORS[edge.kind];
+    const dashed =
+      edge.kind === "handoff" ||
+      edge.kind === "include" ||
+      (edge.kind === "subagent" && subagentEntry(edge, graph).blocking === false);
+    const label = edgeLabel(edge, graph);
+    return {
+      id: edge.id,
+      source: edge.source,
+      target: edge.target,
+      sourceHandle: edge.sourceHandle ?? null,
+      label: errors > 0 ? `${label} (${errors} error${errors > 1 ? "s" : ""})` : label,
+      selected: selection?.kind === "edge" && selection.id === edge.id,
+      className: `studio-edge-${edge.kind}${errors > 0 ? " studio-edge-error" : ""}`,
+      style: {
+        stroke: color,
+        strokeWidth: edge.kind === "subagent" ? 2.5 : 1.5,
+        strokeDasharray: dashed ? "6 4" : undefined,
+      },
+      labelStyle: { fill: color, fontSize: 11 },
+      labelBgStyle: { fill: "var(--surface)" },
+      markerEnd: { type: MarkerType.ArrowClosed, color },
+      data: { kind: edge.kind },
+    };
+  });
+}

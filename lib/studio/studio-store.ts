@@ -1,0 +1,68 @@
+// The studio's state outside React: the canvas document with its undo history, the selection, the
+// version the document was loaded or saved as, and one status line. Components read it with
+// useStore; tests drive it directly.
+import { createStore } from "zustand/vanilla";
+import type { Graph } from "@/lib/graph";
+import { type History, record, redo, replacePresent, startHistory, undo } from "./history";
+
+export type StudioSelection = { kind: "node"; id: string } | { kind: "edge"; id: string } | null;
+export interface StudioStatus {
+  tone: "info" | "error";
+  text: string;
+}
+
+export interface StudioState {
+  history: History<Graph>;
+  selection: StudioSelection;
+  baseVersion: number | null;
+  status: StudioStatus | null;
+  /** The document before the running drag began, so one drag is one undo step. */
+  dragOrigin: Graph | null;
+  load(graph: Graph, version: number): void;
+  edit(change: (graph: Graph) => Graph, coalesceKey?: string): void;
+  dragTo(change: (graph: Graph) => Graph, finished: boolean): void;
+  undo(): void;
+  redo(): void;
+  select(selection: StudioSelection): void;
+  saved(version: number): void;
+  setStatus(status: StudioStatus | null): void;
+}
+
+export type StudioStore = ReturnType<typeof createStudioStore>;
+
+export function createStudioStore(initial: Graph, version: number | null = null) {
+  return createStore<StudioState>()((set, get) => ({
+    history: startHistory(initial),
+    selection: null,
+    baseVersion: version,
+    status: null,
+    dragOrigin: null,
+    load: (graph, loadedVersion) =>
+      set({ history: startHistory(graph), baseVersion: loadedVersion, selection: null, dragOrigin: null }),
+    edit: (change, coalesceKey) => {
+      const { history } = get();
+      const next = change(history.present);
+      if (next !== history.present) set({ history: record(history, next, coalesceKey) });
+    },
+    dragTo: (change, finished) => {
+      const { history, dragOrigin } = get();
+      const origin = dragOrigin ?? history.present;
+      const moved = replacePresent(history, change(history.present));
+      if (!finished) {
+        set({ history: moved, dragOrigin: origin });
+        return;
+      }
+      const recorded = record({ ...moved, present: origin, coalesceKey: undefined }, moved.present);
+      set({ history: recorded, dragOrigin: null });
+    },
+    undo: () => set({ history: undo(get().history), dragOrigin: null }),
+    redo: () => set({ history: redo(get().history), dragOrigin: null }),
+    select: (selection) => set({ selection }),
+    saved: (savedVersion) => set({ baseVersion: savedVersion }),
+    setStatus: (status) => {
+      const current = get().status;
+      if (current?.text === status?.text && current?.tone === status?.tone) return;
+      set({ status });
+    },
+  }));
+}
