@@ -110,7 +110,7 @@ export async function listLinks(db: SqlExecutor, parentId: string): Promise<Suba
 /** The registry of a parent, joined with each child's thread. */
 export async function registryOf(db: SqlExecutor, parentId: string): Promise<SubagentRegistryEntry[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `${REGISTRY_SELECT} WHERE s.parent_id = $1 ORDER BY s.created_at, s.child_id`,
+    `SELECT ${REGISTRY_COLUMNS} ${REGISTRY_FROM} WHERE s.parent_id = $1 ORDER BY s.created_at, s.child_id`,
     [parentId],
   );
   return rows.map(toRegistryEntry);
@@ -180,9 +180,9 @@ export async function setLinkStatus(tx: SqlExecutor, childId: string, status: st
  */
 export const FULL_REGISTRY_EVENT_LIMIT = 20;
 
-const REGISTRY_SELECT = `SELECT s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id,
-    s.created_at, s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status
-  FROM subagents s JOIN threads t ON t.id = s.child_id`;
+const REGISTRY_COLUMNS = `s.child_id, s.name, s.title, s.description, s.resumable, s.blocking, s.spawn_group_id,
+    s.created_at, s.status, s.parent_communication, t.agent_name, t.name AS thread_name, t.status AS thread_status`;
+const REGISTRY_FROM = "FROM subagents s JOIN threads t ON t.id = s.child_id";
 
 export async function registryEvent(
   db: SqlExecutor,
@@ -190,8 +190,8 @@ export async function registryEvent(
   changedChildIds: readonly string[],
 ): Promise<NewEvent> {
   const changed = await db.query<Record<string, unknown>>(
-    `${REGISTRY_SELECT}, (SELECT count(*)::int FROM subagents WHERE parent_id = $1) AS total
-     WHERE s.child_id = ANY($2::uuid[]) ORDER BY s.created_at, s.child_id`,
+    `SELECT ${REGISTRY_COLUMNS}, (SELECT count(*)::int FROM subagents WHERE parent_id = $1) AS total
+     ${REGISTRY_FROM} WHERE s.child_id = ANY($2::uuid[]) ORDER BY s.created_at, s.child_id`,
     [parent.id, [...changedChildIds]],
   );
   const total = Number(changed[0]?.total ?? 0);

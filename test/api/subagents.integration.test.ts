@@ -753,3 +753,61 @@ describe("immediate branches are recursive", () => {
     );
   });
 });
+
+describe("registry events at scale", () => {
+  it("sends the whole registry while it is small, then only the changed entries with the total", async () => {
+    const fanOut = 25;
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: false },
+        orchestratorScript: [
+          {
+            toolCalls: Array.from({ length: fanOut }, (_, index) => ({
+              name: "asset_subagent",
+              args: { message: `job ${index}` },
+            })),
+          },
+          ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
+        ],
+      }),
+    );
+    const parentId = await startThread(projectId, "orchestrator", "many jobs");
+    await waitUntil(
+      async () => reports(await messagesOf(parentId, true)).length === fanOut,
+      "every report",
+      40_000,
+    );
+    await waitFor(parentId, ["idle"]);
+    const entries = await registry(parentId);
+    expect(entries).toHaveLength(fanOut);
+    // One message's children share a spawn group; every one reported exactly once.
+    expect(
+      new Set(entries.map((entry) => (entry as RegistryEntry & { spawnGroupId?: string }).spawnGroupId)).size,
+    ).toBe(1);
+    const perChild = new Map<string, number>();
+    for (const message of reports(await messagesOf(parentId, true))) {
+      const id = (message as ApiMessage & { subagent_id: string }).subagent_id;
+      perChild.set(id, (perChild.get(id) ?? 0) + 1);
+    }
+    expect([...perChild.values()]).toEqual(Array(fanOut).fill(1));
+    const stream = await connectSse(`${fixture.server.baseUrl}/api/threads/${parentId}/events`, {
+      "Last-Event-ID": "0",
+    });
+    await stream.waitFor(
+      (frame) =>
+        frame.event === "thread" &&
+        JSON.parse(frame.data).id === parentId &&
+        JSON.parse(frame.data).status === "idle",
+    );
+    stream.close();
+    const registryEvents = stream.frames
+      .filter((frame) => frame.event === "registry")
+      .map(
+        (frame) => JSON.parse(frame.data) as { partial: boolean; total: number; children: RegistryEntry[] },
+      );
+    const last = registryEvents.at(-1)!;
+    expect(last).toMatchObject({ partial: true, total: fanOut });
+    expect(last.children).toHaveLength(1);
+    expect(last.children[0]?.status).toBe("completed");
+  });
+});
