@@ -793,21 +793,29 @@ describe("registry events at scale", () => {
     const stream = await connectSse(`${fixture.server.baseUrl}/api/threads/${parentId}/events`, {
       "Last-Event-ID": "0",
     });
-    await stream.waitFor(
-      (frame) =>
-        frame.event === "thread" &&
-        JSON.parse(frame.data).id === parentId &&
-        JSON.parse(frame.data).status === "idle",
-    );
+    // Replay until every child's completion has come by (one partial event each).
+    const completedIn = (frames: { event: string; data: string }[]) =>
+      frames
+        .filter((frame) => frame.event === "registry")
+        .flatMap((frame) => (JSON.parse(frame.data) as { children: RegistryEntry[] }).children)
+        .filter((child) => child.status === "completed").length;
+    await stream.waitFor(() => completedIn(stream.frames) >= fanOut);
     stream.close();
     const registryEvents = stream.frames
       .filter((frame) => frame.event === "registry")
       .map(
         (frame) => JSON.parse(frame.data) as { partial: boolean; total: number; children: RegistryEntry[] },
       );
-    const last = registryEvents.at(-1)!;
-    expect(last).toMatchObject({ partial: true, total: fanOut });
-    expect(last.children).toHaveLength(1);
-    expect(last.children[0]?.status).toBe("completed");
+    // The spawn of 24 at once (the 25th call runs on its own) and every change after it are partial.
+    expect(registryEvents[0]).toMatchObject({ partial: true, total: fanOut - 1 });
+    expect(registryEvents[0]?.children).toHaveLength(fanOut - 1);
+    const completed = registryEvents.filter((event) =>
+      event.children.some((child) => child.status === "completed"),
+    );
+    expect(completed).toHaveLength(fanOut);
+    for (const event of completed) {
+      expect(event).toMatchObject({ partial: true, total: fanOut });
+      expect(event.children).toHaveLength(1);
+    }
   });
 });
