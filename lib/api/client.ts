@@ -93,14 +93,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     threads: {
       /** Root threads of a project, newest first (children are listed by their parent's live view). */
-      listRoots: async (projectId: string, limit = 100): Promise<ThreadList> => {
-        const list = await request(
+      listRoots: (projectId: string, limit = 100): Promise<ThreadList> =>
+        request(
           "GET",
-          `/api/threads?project_id=${encodeURIComponent(projectId)}&limit=${limit}`,
+          `/api/threads?project_id=${encodeURIComponent(projectId)}&roots_only=true&limit=${limit}`,
           ThreadListSchema,
-        );
-        return { ...list, threads: list.threads.filter((thread) => thread.parent_id === null) };
-      },
+        ),
       create: (input: { projectId: string; agentId: string; message?: string }) =>
         request("POST", "/api/threads", CreatedThreadSchema, {
           project_id: input.projectId,

@@ -230,9 +230,17 @@ export class StepRunner {
     return messages;
   }
 
+  /**
+   * The thread's last message seq as of this transaction's own inserts (it holds the row lock, so
+   * nobody else numbers messages meanwhile); null when unknown (nothing inserted, or renumbered).
+   */
+  private txLastSeq: number | null = null;
+
   /** Inserts messages and keeps the cached history in step (or drops it when someone else wrote). */
   private async insert(tx: SqlExecutor, threadId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
     const stored = await insertMessages(tx, threadId, messages);
+    const last = stored.at(-1);
+    if (last && (this.txLastSeq === null || last.seq > this.txLastSeq)) this.txLastSeq = last.seq;
     const cache = this.caches.get(threadId);
     const history = cache?.history;
     if (history && stored.length > 0) {
@@ -249,6 +257,7 @@ export class StepRunner {
   /** A message of this thread changed in place: bump the history version, forget the cached copy. */
   private async changedHistory(tx: SqlExecutor, threadId: string): Promise<void> {
     await bumpMessageSeq(tx, threadId);
+    this.txLastSeq = Number.NaN; // renumbered: ask the database
     const cache = this.caches.get(threadId);
     if (cache) cache.history = null;
   }
@@ -323,6 +332,7 @@ export class StepRunner {
     options: { allowUserStopped?: boolean } = {},
   ): Promise<T> {
     this.wakeAfterCommit.clear();
+    this.txLastSeq = null;
     let result: T;
     let agentName = "";
     try {
@@ -569,6 +579,16 @@ export class StepRunner {
       (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
       env,
     );
+  }
+
+  /** The seq the thread's next message will get (for turnStartSeq), without a query when known. */
+  private async nextSeq(tx: SqlExecutor, threadId: string): Promise<number> {
+    if (this.txLastSeq !== null && Number.isFinite(this.txLastSeq)) return this.txLastSeq + 1;
+    const [{ next }] = (await tx.query<{ next: number }>(
+      "SELECT message_seq + 1 AS next FROM threads WHERE id = $1",
+      [threadId],
+    )) as [{ next: number }];
+    return Number(next);
   }
 
   private async invocationEnded(threadId: string, callId: string): Promise<boolean> {
@@ -1378,10 +1398,7 @@ export class StepRunner {
     const target = handoff.handoffTo ?? handoff.name;
     const entry = catalog.entries.get(handoff.name);
     const config = entry?.kind === "handoff" ? entry.config : undefined;
-    const [{ next }] = (await tx.query<{ next: number }>(
-      "SELECT message_seq + 1 AS next FROM threads WHERE id = $1",
-      [row.id],
-    )) as [{ next: number }];
+    const next = await this.nextSeq(tx, row.id);
     const initProperty = config?.initUserMessageProperty;
     const initValue =
       initProperty && handoff.args && typeof handoff.args === "object"
@@ -1742,10 +1759,7 @@ export class StepRunner {
     if ((active.agent.type ?? "ai_human") === "ai_human") {
       return this.finish(tx, row, { ...base, execution: turns, status: "idle", stopReason: null }, events);
     }
-    const [{ next }] = (await tx.query<{ next: number }>(
-      "SELECT message_seq + 1 AS next FROM threads WHERE id = $1",
-      [row.id],
-    )) as [{ next: number }];
+    const next = await this.nextSeq(tx, row.id);
     if (execution.runSteps >= cap) {
       const reason = `Maximum steps reached (${cap})`;
       return this.finish(

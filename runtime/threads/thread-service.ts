@@ -172,8 +172,14 @@ export class ThreadService {
     };
   }
 
-  async list(filter: { projectId?: string; parentId?: string; limit: number; offset: number }) {
-    const conditions: string[] = [];
+  async list(filter: {
+    projectId?: string;
+    parentId?: string;
+    rootsOnly?: boolean;
+    limit: number;
+    offset: number;
+  }) {
+    const conditions: string[] = filter.rootsOnly ? ["parent_id IS NULL"] : [];
     const values: unknown[] = [];
     if (filter.projectId) {
       if (!isUuid(filter.projectId)) return { threads: [], total: 0, hasMore: false };

@@ -636,6 +636,16 @@ describe("terminate and the tree", () => {
     expect(tree.subtree_usage.input_tokens).toBe(
       tree.usage.input_tokens + child.usage.input_tokens + grandchild.usage.input_tokens,
     );
+    // Lists: the roots of a project only, and the children of one parent.
+    const roots = await api<{ threads: { id: string }[]; total: number }>(
+      "GET",
+      `/api/threads?project_id=${projectId}&roots_only=true`,
+    );
+    expect(roots.body.threads.map((thread) => thread.id)).toEqual([parentId]);
+    expect(roots.body.total).toBe(1);
+    const children = await api<{ threads: { id: string }[] }>("GET", `/api/threads?parent_id=${child.id}`);
+    expect(children.body.threads.map((thread) => thread.id)).toEqual([grandchild.id]);
+    expect((await api("GET", `/api/threads?roots_only=maybe`)).status).toBe(400);
     const done = await api<{ terminated: string[] }>("POST", `/api/threads/${parentId}/terminate`);
     expect(new Set(done.body.terminated)).toEqual(new Set([parentId, child.id, grandchild.id]));
     for (const id of [parentId, child.id, grandchild.id])

@@ -1,6 +1,7 @@
 // POST /api/threads — start a thread of an agent (pinned to the project's current version);
-// GET /api/threads — list threads (filters: project_id, parent_id; paging: limit, offset).
+// GET /api/threads — list threads (filters: project_id, parent_id, roots_only=true; paging: limit, offset).
 import { z } from "zod";
+import { InvalidInputError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 import { AttachmentInputsSchema } from "../_lib/attachments";
 import { handle, integerParam, readJson } from "../_lib/http";
@@ -45,6 +46,14 @@ export const POST = handle(async (request: Request) => {
   return Response.json(created, { status: 201 });
 });
 
+/** `true`/`1` or `false`/`0`; anything else is a 400. */
+function booleanParam(url: URL, name: string): boolean {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "" || raw === "false" || raw === "0") return false;
+  if (raw === "true" || raw === "1") return true;
+  throw new InvalidInputError(`${name} must be true or false (got "${raw}").`, { field: name });
+}
+
 export const GET = handle(async (request: Request) => {
   const url = new URL(request.url);
   const runtime = await getRuntime();
@@ -52,6 +61,7 @@ export const GET = handle(async (request: Request) => {
     await runtime.threads.list({
       projectId: url.searchParams.get("project_id") ?? undefined,
       parentId: url.searchParams.get("parent_id") ?? undefined,
+      rootsOnly: booleanParam(url, "roots_only"),
       limit: integerParam(url, "limit", { min: 1, max: 500 }) ?? 50,
       offset: integerParam(url, "offset", { min: 0 }) ?? 0,
     }),
