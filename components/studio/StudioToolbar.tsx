@@ -4,9 +4,12 @@ import { useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import { addNode, type StudioNodeKind } from "@/lib/studio/document-edits";
+import { autoLayout, placeNewNode } from "@/lib/studio/document-layout";
 import { canRedo, canUndo } from "@/lib/studio/history";
 import type { StudioStore } from "@/lib/studio/studio-store";
+import { RunButton } from "./RunButton";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
+import { TemplatesMenu } from "./TemplatesMenu";
 
 const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
   { kind: "agent", label: "Add agent" },
@@ -16,15 +19,13 @@ const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
   { kind: "note", label: "Add note" },
 ];
 
-/** New nodes go on a grid in the order they are added, so they never land on each other. */
-function nextPosition(count: number) {
-  return { x: 40 + (count % 4) * 280, y: 40 + Math.floor(count / 4) * 240 };
-}
-
+/** New nodes go right of the selected node, or in free space, never on top of another node. */
 export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
   let nodeId = "";
+  const { selection } = store.getState();
   store.getState().edit((document) => {
-    const added = addNode(document, kind, nextPosition(document.nodes.length));
+    const near = selection?.kind === "node" ? selection.id : null;
+    const added = addNode(document, kind, placeNewNode(document, near));
     nodeId = added.nodeId;
     return added.graph;
   });
@@ -34,19 +35,23 @@ export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
 export const CONFLICT_MESSAGE =
   "Someone saved a newer version; reload to see it — your changes are kept here.";
 
-export async function saveDocument(store: StudioStore, projectId: string) {
+/** Saves the present document; true when it was saved. */
+export async function saveDocument(store: StudioStore, projectId: string): Promise<boolean> {
   const { history, baseVersion, setStatus } = store.getState();
+  const document = history.present;
   setStatus({ tone: "info", text: "Saving…" });
   try {
-    const saved = await createApiClient().projects.saveGraph(projectId, history.present, baseVersion);
-    store.getState().saved(saved.version);
+    const saved = await createApiClient().projects.saveGraph(projectId, document, baseVersion);
+    store.getState().saved(saved.version, document);
     store.getState().setStatus({ tone: "info", text: `Saved v${saved.version}` });
+    return true;
   } catch (error) {
     const text =
       error instanceof ApiError && error.status === 409
         ? CONFLICT_MESSAGE
         : `Not saved: ${(error as Error).message}`;
     store.getState().setStatus({ tone: "error", text });
+    return false;
   }
 }
 
@@ -82,6 +87,7 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
       aria-label="Studio tools"
       className="flex flex-wrap items-center gap-1.5 border-b border-border bg-surface px-3 py-1.5"
     >
+      <TemplatesMenu />
       {ADDABLE.map(({ kind, label }) => (
         <Button key={kind} onClick={() => addNodeOfKind(store, kind)}>
           {label}
@@ -102,6 +108,14 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
       >
         Redo
       </Button>
+      <Button
+        onClick={() => {
+          store.getState().edit(autoLayout);
+          store.getState().setStatus({ tone: "info", text: "Laid out the whole canvas" });
+        }}
+      >
+        Auto layout
+      </Button>
       <span className="ml-auto text-xs text-muted">
         {baseVersion ? `based on v${baseVersion}` : "not saved yet"}
       </span>
@@ -109,6 +123,7 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
         Save
       </Button>
       <ExportMenu projectId={projectId} />
+      <RunButton projectId={projectId} />
     </div>
   );
 }
