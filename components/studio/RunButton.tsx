@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/Button";
 import { createApiClient } from "@/lib/api/client";
 import { runTarget } from "@/lib/studio/run-target";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
-import { saveDocument } from "./StudioToolbar";
+import { saveDocument } from "./save-document";
 import { useCompiled } from "./useCompiled";
 
 export function RunButton({ projectId }: { projectId: string }) {

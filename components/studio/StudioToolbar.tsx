@@ -1,14 +1,15 @@
 "use client";
-// Toolbar: add nodes, undo/redo, save, export. Commands are plain data, shared with the shortcuts.
+// Toolbar: templates, add nodes (placed next to the selection or in free space), undo/redo, auto
+// layout, save, export and run.
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { ApiError, createApiClient } from "@/lib/api/client";
 import { addNode, type StudioNodeKind } from "@/lib/studio/document-edits";
 import { autoLayout, placeNewNode } from "@/lib/studio/document-layout";
 import { canRedo, canUndo } from "@/lib/studio/history";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { RunButton } from "./RunButton";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
+import { saveDocument } from "./save-document";
 import { TemplatesMenu } from "./TemplatesMenu";
 
 const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
@@ -30,29 +31,6 @@ export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
     return added.graph;
   });
   store.getState().select({ kind: "node", id: nodeId });
-}
-
-export const CONFLICT_MESSAGE =
-  "Someone saved a newer version; reload to see it — your changes are kept here.";
-
-/** Saves the present document; true when it was saved. */
-export async function saveDocument(store: StudioStore, projectId: string): Promise<boolean> {
-  const { history, baseVersion, setStatus } = store.getState();
-  const document = history.present;
-  setStatus({ tone: "info", text: "Saving…" });
-  try {
-    const saved = await createApiClient().projects.saveGraph(projectId, document, baseVersion);
-    store.getState().saved(saved.version, document);
-    store.getState().setStatus({ tone: "info", text: `Saved v${saved.version}` });
-    return true;
-  } catch (error) {
-    const text =
-      error instanceof ApiError && error.status === 409
-        ? CONFLICT_MESSAGE
-        : `Not saved: ${(error as Error).message}`;
-    store.getState().setStatus({ tone: "error", text });
-    return false;
-  }
 }
 
 function ExportMenu({ projectId }: { projectId: string }) {
