@@ -47,6 +47,9 @@ test("applies the asset template on an empty project, runs it and follows the ru
   await expect(page.locator(".react-flow__node-model")).toHaveCount(3);
   await expect(page.locator(".studio-edge-subagent")).toHaveCount(1);
   await expect(problems(page)).toContainText("No problems");
+  await expect(page.getByRole("status", { name: "Studio status" })).toContainText(
+    "Demo models (scripted): no provider needed",
+  );
   await page.screenshot({ path: `${ARTIFACTS}/studio-template-asset.png` });
 
   // Applying a template is one undoable change.

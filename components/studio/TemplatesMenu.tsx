@@ -1,5 +1,6 @@
 "use client";
 // "New from template": replaces the document with a template's bundle as one undoable change.
+import { useReactFlow } from "@xyflow/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { documentFromBundle } from "@/lib/studio/document-layout";
@@ -10,12 +11,15 @@ import { useStudioStore } from "./StudioStoreContext";
 export function applyTemplate(store: StudioStore, template: StudioTemplate) {
   store.getState().edit(() => documentFromBundle(template.build()));
   store.getState().select(null);
-  store.getState().setStatus({ tone: "info", text: `New from template: ${template.label}` });
+  store
+    .getState()
+    .setStatus({ tone: "info", text: `New from template: ${template.label}. ${DEMO_MODELS_NOTE}.` });
 }
 
 export function TemplatesMenu() {
   const store = useStudioStore();
   const [open, setOpen] = useState(false);
+  const { fitView } = useReactFlow();
   return (
     <div className="relative">
       <Button aria-label="Templates" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)}>
@@ -36,6 +40,8 @@ export function TemplatesMenu() {
               onClick={() => {
                 applyTemplate(store, template);
                 setOpen(false);
+                // Frame the new document once React Flow has measured its nodes.
+                requestAnimationFrame(() => void fitView({ maxZoom: 1 }));
               }}
             >
               <span className="block font-medium">{template.label}</span>
