@@ -1,12 +1,16 @@
 "use client";
-// Toolbar: add nodes, undo/redo, save, export. Commands are plain data, shared with the shortcuts.
+// Toolbar: templates, add nodes (placed next to the selection or in free space), undo/redo, auto
+// layout, save, export and run.
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { ApiError, createApiClient } from "@/lib/api/client";
 import { addNode, type StudioNodeKind } from "@/lib/studio/document-edits";
+import { autoLayout, placeNewNode } from "@/lib/studio/document-layout";
 import { canRedo, canUndo } from "@/lib/studio/history";
 import type { StudioStore } from "@/lib/studio/studio-store";
+import { RunButton } from "./RunButton";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
+import { saveDocument } from "./save-document";
+import { TemplatesMenu } from "./TemplatesMenu";
 
 const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
   { kind: "agent", label: "Add agent" },
@@ -16,38 +20,17 @@ const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
   { kind: "note", label: "Add note" },
 ];
 
-/** New nodes go on a grid in the order they are added, so they never land on each other. */
-function nextPosition(count: number) {
-  return { x: 40 + (count % 4) * 280, y: 40 + Math.floor(count / 4) * 240 };
-}
-
+/** New nodes go right of the selected node, or in free space, never on top of another node. */
 export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
   let nodeId = "";
+  const { selection } = store.getState();
   store.getState().edit((document) => {
-    const added = addNode(document, kind, nextPosition(document.nodes.length));
+    const near = selection?.kind === "node" ? selection.id : null;
+    const added = addNode(document, kind, placeNewNode(document, near));
     nodeId = added.nodeId;
     return added.graph;
   });
   store.getState().select({ kind: "node", id: nodeId });
-}
-
-export const CONFLICT_MESSAGE =
-  "Someone saved a newer version; reload to see it — your changes are kept here.";
-
-export async function saveDocument(store: StudioStore, projectId: string) {
-  const { history, baseVersion, setStatus } = store.getState();
-  setStatus({ tone: "info", text: "Saving…" });
-  try {
-    const saved = await createApiClient().projects.saveGraph(projectId, history.present, baseVersion);
-    store.getState().saved(saved.version);
-    store.getState().setStatus({ tone: "info", text: `Saved v${saved.version}` });
-  } catch (error) {
-    const text =
-      error instanceof ApiError && error.status === 409
-        ? CONFLICT_MESSAGE
-        : `Not saved: ${(error as Error).message}`;
-    store.getState().setStatus({ tone: "error", text });
-  }
 }
 
 function ExportMenu({ projectId }: { projectId: string }) {
@@ -82,6 +65,7 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
       aria-label="Studio tools"
       className="flex flex-wrap items-center gap-1.5 border-b border-border bg-surface px-3 py-1.5"
     >
+      <TemplatesMenu />
       {ADDABLE.map(({ kind, label }) => (
         <Button key={kind} onClick={() => addNodeOfKind(store, kind)}>
           {label}
@@ -102,6 +86,14 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
       >
         Redo
       </Button>
+      <Button
+        onClick={() => {
+          store.getState().edit(autoLayout);
+          store.getState().setStatus({ tone: "info", text: "Laid out the whole canvas" });
+        }}
+      >
+        Auto layout
+      </Button>
       <span className="ml-auto text-xs text-muted">
         {baseVersion ? `based on v${baseVersion}` : "not saved yet"}
       </span>
@@ -109,6 +101,7 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
         Save
       </Button>
       <ExportMenu projectId={projectId} />
+      <RunButton projectId={projectId} />
     </div>
   );
 }

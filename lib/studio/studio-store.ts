@@ -18,13 +18,15 @@ export interface StudioState {
   status: StudioStatus | null;
   /** The document before the running drag began, so one drag is one undo step. */
   dragOrigin: Graph | null;
+  /** The document as last loaded or saved: the present differs from it when there are unsaved changes. */
+  savedDocument: Graph;
   load(graph: Graph, version: number): void;
   edit(change: (graph: Graph) => Graph, coalesceKey?: string): void;
   dragTo(change: (graph: Graph) => Graph, finished: boolean): void;
   undo(): void;
   redo(): void;
   select(selection: StudioSelection): void;
-  saved(version: number): void;
+  saved(version: number, document: Graph): void;
   setStatus(status: StudioStatus | null): void;
 }
 
@@ -37,8 +39,15 @@ export function createStudioStore(initial: Graph, version: number | null = null)
     baseVersion: version,
     status: null,
     dragOrigin: null,
+    savedDocument: initial,
     load: (graph, loadedVersion) =>
-      set({ history: startHistory(graph), baseVersion: loadedVersion, selection: null, dragOrigin: null }),
+      set({
+        history: startHistory(graph),
+        baseVersion: loadedVersion,
+        selection: null,
+        dragOrigin: null,
+        savedDocument: graph,
+      }),
     edit: (change, coalesceKey) => {
       const { history } = get();
       const next = change(history.present);
@@ -58,7 +67,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
     undo: () => set({ history: undo(get().history), dragOrigin: null }),
     redo: () => set({ history: redo(get().history), dragOrigin: null }),
     select: (selection) => set({ selection }),
-    saved: (savedVersion) => set({ baseVersion: savedVersion }),
+    saved: (savedVersion, document) => set({ baseVersion: savedVersion, savedDocument: document }),
     setStatus: (status) => {
       const current = get().status;
       if (current?.text === status?.text && current?.tone === status?.tone) return;

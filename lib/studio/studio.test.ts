@@ -152,8 +152,11 @@ describe("studio store", () => {
     store.getState().redo();
     expect(store.getState().history.present.nodes).toHaveLength(1);
     store.getState().select({ kind: "node", id });
-    store.getState().saved(4);
+    const present = store.getState().history.present;
+    expect(store.getState().savedDocument).not.toBe(present);
+    store.getState().saved(4, present);
     expect(store.getState()).toMatchObject({ selection: { kind: "node", id }, baseVersion: 4 });
+    expect(store.getState().savedDocument).toBe(present);
   });
 });
 

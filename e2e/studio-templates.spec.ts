@@ -1,0 +1,166 @@
+// The studio from an empty project: apply a template, run it and land on the live view; edit the
+// TypeScript and apply it; a syntax error changes nothing; auto layout is one undo step.
+import { expect, type Locator, type Page, test } from "@playwright/test";
+
+const ARTIFACTS = "e2e-artifacts";
+
+test.use({ viewport: { width: 1600, height: 1000 } });
+
+async function openEmptyStudio(page: Page, label: string): Promise<string> {
+  const created = await page.request.post("/api/projects", { data: { name: `${label} ${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.locator(".react-flow__node")).toHaveCount(0);
+  return id;
+}
+
+async function applyAssetTemplate(page: Page) {
+  await page.getByRole("button", { name: "Templates" }).click();
+  const menu = page.getByRole("menu", { name: "Templates" });
+  await expect(menu).toContainText("Demo models (scripted): no provider needed");
+  await menu.getByRole("menuitem", { name: /Orchestrator \+ asset subagent/ }).click();
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(2);
+}
+
+const node = (page: Page, kind: string, name: string): Locator =>
+  page.locator(`.react-flow__node-${kind}`).filter({ hasText: name });
+const inspector = (page: Page) => page.getByRole("complementary", { name: "Inspector" });
+const problems = (page: Page) => page.getByRole("region", { name: "Problems" });
+
+async function positions(page: Page): Promise<string[]> {
+  return page
+    .locator(".react-flow__node")
+    .evaluateAll((nodes) =>
+      nodes.map((element) => `${element.dataset.id} ${(element as HTMLElement).style.transform}`),
+    );
+}
+
+test("applies the asset template on an empty project, runs it and follows the run live", async ({ page }) => {
+  await openEmptyStudio(page, "Template run");
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+  await applyAssetTemplate(page);
+
+  await expect(node(page, "agent", "orchestrator")).toBeVisible();
+  await expect(node(page, "agent", "asset_subagent")).toBeVisible();
+  await expect(page.locator(".react-flow__node-prompt")).toHaveCount(4);
+  await expect(page.locator(".react-flow__node-model")).toHaveCount(3);
+  await expect(page.locator(".studio-edge-subagent")).toHaveCount(1);
+  await expect(problems(page)).toContainText("No problems");
+  await expect(page.getByRole("status", { name: "Studio status" })).toContainText(
+    "Demo models (scripted): no provider needed",
+  );
+  await page.screenshot({ path: `${ARTIFACTS}/studio-template-asset.png` });
+
+  // Applying a template is one undoable change.
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.locator(".react-flow__node")).toHaveCount(0);
+  await page.getByRole("button", { name: "Redo" }).click();
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(2);
+
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await page.getByLabel("First message").fill("a blue shield");
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+
+  const tree = page.getByRole("tree", { name: "Threads" });
+  await expect(tree.getByRole("treeitem", { name: /\(asset_subagent\)/ })).toHaveAttribute("aria-level", "2");
+  await expect(tree.getByRole("treeitem", { name: /^orchestrator \(orchestrator\)/ })).toHaveAttribute(
+    "data-status",
+    "idle",
+    {
+      timeout: 20_000,
+    },
+  );
+  const rows = page.getByRole("list", { name: "Messages" }).getByTestId("message");
+  await expect(rows.filter({ hasText: "a blue shield" }).first()).toBeVisible();
+  await expect(rows.filter({ hasText: "The asset is ready:" })).toHaveCount(1, { timeout: 20_000 });
+  await expect(rows.filter({ hasText: "The asset is ready:" })).toContainText("Approved:");
+  await page.screenshot({ path: `${ARTIFACTS}/studio-template-run.png`, fullPage: true });
+});
+
+test("applies edited code to the canvas; a syntax error shows line:column and changes nothing", async ({
+  page,
+}) => {
+  await openEmptyStudio(page, "Apply code");
+  await applyAssetTemplate(page);
+  const before = await positions(page);
+
+  await page.getByRole("button", { name: "Edit code" }).click();
+  const code = page.getByRole("textbox", { name: "TypeScript code" });
+  const source = await code.inputValue();
+  const old = "Plans game assets and delegates each one to the asset subagent.";
+  expect(source).toContain(old);
+  await code.fill(source.replace(old, "Directs the art of a tiny dungeon game."));
+  await page.getByRole("button", { name: "Apply code" }).click();
+  await expect(code).toHaveCount(0);
+  await expect(page.getByRole("status", { name: "Studio status" })).toHaveText(
+    "Applied the code to the canvas",
+  );
+  expect(await positions(page)).toEqual(before);
+
+  await node(page, "agent", "orchestrator").click();
+  await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(
+    "Directs the art of a tiny dungeon game.",
+  );
+
+  // A syntax error: shown with its line and column, the canvas stays as it was.
+  await page.getByRole("button", { name: "Edit code" }).click();
+  const edited = (await code.inputValue()).split("\n");
+  edited.splice(2, 0, "const broken = {{;");
+  await code.fill(edited.join("\n"));
+  await page.getByRole("button", { name: "Apply code" }).click();
+  const codeProblems = page.getByRole("list", { name: "Code problems" });
+  await expect(codeProblems.getByRole("listitem").first()).toHaveText(/^3:\d+ error: /);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-code-syntax-error.png` });
+  await expect(code).toBeVisible();
+  expect(await positions(page)).toEqual(before);
+  await expect(page.locator(".react-flow__node")).toHaveCount(before.length);
+  await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(
+    "Directs the art of a tiny dungeon game.",
+  );
+});
+
+test("auto layout lays out the whole canvas as one step that undo reverts", async ({ page }) => {
+  await openEmptyStudio(page, "Layout");
+  await applyAssetTemplate(page);
+  const laidOut = await positions(page);
+
+  // Drag the orchestrator away, so the layout has something to fix.
+  await page.getByRole("button", { name: "Fit View" }).click();
+  const box = await node(page, "agent", "orchestrator").boundingBox();
+  if (!box) throw new Error("orchestrator not visible");
+  await page.mouse.move(box.x + 20, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 20, box.y + 300, { steps: 10 });
+  await page.mouse.up();
+  const dragged = await positions(page);
+  expect(dragged).not.toEqual(laidOut);
+
+  await page.getByRole("button", { name: "Auto layout" }).click();
+  await expect.poll(() => positions(page)).toEqual(laidOut);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-auto-layout.png` });
+
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect.poll(() => positions(page)).toEqual(dragged);
+
+  // A new node goes next to the selected one, not on top of anything.
+  await node(page, "agent", "orchestrator").click();
+  await page.getByRole("button", { name: "Add note" }).click();
+  await expect(page.locator(".react-flow__node")).toHaveCount(dragged.length + 1);
+  const orchestrator = await node(page, "agent", "orchestrator").boundingBox();
+  const note = await page.locator(".react-flow__node-note").boundingBox();
+  if (!orchestrator || !note) throw new Error("nodes not visible");
+  expect(note.x).toBeGreaterThan(orchestrator.x + orchestrator.width);
+  const others = await page
+    .locator(".react-flow__node:not(.react-flow__node-note)")
+    .evaluateAll((nodes) => nodes.map((element) => element.getBoundingClientRect().toJSON() as DOMRect));
+  for (const other of others) {
+    const apart =
+      note.x >= other.x + other.width ||
+      other.x >= note.x + note.width ||
+      note.y >= other.y + other.height ||
+      other.y >= note.y + note.height;
+    expect(apart, JSON.stringify(other)).toBe(true);
+  }
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { bundleToTypeScript } from "@/lib/codegen";
+import { compileGraph, deriveEdges, type Graph } from "@/lib/graph";
+import { validateBundle } from "@/lib/spec";
+import { applyCode } from "./apply-code";
+import { autoLayout, documentFromBundle, documentFromEditedBundle, placeNewNode } from "./document-layout";
+import { runTarget } from "./run-target";
+import { assetTemplate, chatTemplate, namedWorkersTemplate, STUDIO_TEMPLATES } from "./templates";
+
+describe("studio templates", () => {
+  it.each(STUDIO_TEMPLATES.map((template) => [template.id, template] as const))(
+    "%s validates with no diagnostics, uses scripted models only and round-trips through the canvas",
+    (_id, template) => {
+      const bundle = template.build();
+      expect(validateBundle(bundle)).toEqual([]);
+      expect(bundle.models.length).toBeGreaterThan(0);
+      expect(bundle.models.every((model) => model.provider === "scripted")).toBe(true);
+      const compiled = compileGraph(documentFromBundle(bundle));
+      expect(compiled.diagnostics).toEqual([]);
+      expect(compiled.bundle).toEqual(bundle);
+    },
+  );
+
+  it("returns a fresh bundle on every call", () => {
+    const first = chatTemplate();
+    first.agents[0]!.name = "changed";
+    expect(chatTemplate().agents[0]!.name).toBe("assistant");
+  });
+
+  it("the chat template is one ai_human agent with one prompt", () => {
+    const bundle = chatTemplate();
+    expect(bundle.agents).toHaveLength(1);
+    expect(bundle.agents[0]!.type ?? "ai_human").toBe("ai_human");
+    expect(bundle.prompts).toHaveLength(1);
+  });
+
+  it("the asset template is the spec's worker/reviewer example called from an ai_human orchestrator", () => {
+    const bundle = assetTemplate();
+    const subagent = bundle.agents.find((agent) => agent.name === "asset_subagent");
+    expect(subagent).toMatchObject({
+      type: "dual_ai",
+      maxSessionTurns: 40,
+      sideA: { sessionFail: { name: "fail_asset" } },
+      sideB: {
+        stopOnResponse: false,
+        sessionStop: { name: "approve_asset" },
+        sessionStatus: { name: "update_asset_status" },
+      },
+    });
+    const edges = deriveEdges(documentFromBundle(bundle));
+    expect(edges.filter((edge) => edge.kind === "subagent")).toHaveLength(1);
+  });
+
+  it("the named-workers template calls a resumable worker with at most three instances", () => {
+    const orchestrator = namedWorkersTemplate().prompts.find((prompt) => prompt.name === "orchestrator_chat");
+    expect(orchestrator?.tools).toEqual([
+      { name: "asset_subagent", blocking: true, resumable: { receives_messages: "side_a", maxInstances: 3 } },
+    ]);
+  });
+});
+
+describe("document layout", () => {
+  const graph = documentFromBundle(assetTemplate());
+
+  it("applies edited definitions keeping positions of nodes whose names still exist", () => {
+    const moved: Graph = {
+      ...graph,
+      nodes: graph.nodes.map((node, index) =>
+        index === 0 ? { ...node, position: { x: 999, y: 888 } } : node,
+      ),
+    };
+    const bundle = assetTemplate();
+    bundle.agents[0]!.description = "Edited in code.";
+    const next = documentFromEditedBundle(moved, bundle);
+    expect(next.nodes[0]!.position).toEqual({ x: 999, y: 888 });
+    expect(next.nodes[0]!.data).toMatchObject({ definition: { description: "Edited in code." } });
+  });
+
+  it("auto layout moves every node back to the layered layout", () => {
+    const scrambled: Graph = {
+      ...graph,
+      nodes: graph.nodes.map((node) => ({ ...node, position: { x: 5, y: 5 } })),
+    };
+    expect(autoLayout(scrambled).nodes.map((node) => node.position)).toEqual(
+      graph.nodes.map((node) => node.position),
+    );
+  });
+
+  it("places a new node right of the selected one, never on top of another node", () => {
+    const selected = graph.nodes[0]!;
+    const at = placeNewNode(graph, selected.id);
+    expect(at.x).toBeGreaterThan(selected.position.x);
+    for (const node of graph.nodes) {
+      const apart = Math.abs(node.position.x - at.x) >= 260 || Math.abs(node.position.y - at.y) >= 180;
+      expect(apart, node.id).toBe(true);
+    }
+  });
+
+  it("places a new node in free space when nothing is selected", () => {
+    expect(placeNewNode({ version: 1, nodes: [] })).toEqual({ x: 40, y: 40 });
+    const occupied: Graph = {
+      version: 1,
+      nodes: [{ id: "n", type: "note", position: { x: 40, y: 40 }, data: { text: "" } }],
+    };
+    expect(placeNewNode(occupied)).not.toEqual({ x: 40, y: 40 });
+  });
+});
+
+describe("runTarget", () => {
+  const graph = documentFromBundle(assetTemplate());
+  const compiled = compileGraph(graph);
+
+  it("runs the first ai_human agent, or the selected one", () => {
+    expect(runTarget(graph, compiled, null)).toEqual({ ok: true, agent: "orchestrator" });
+    const dual = graph.nodes.find((node) => node.id === "agent:asset_subagent")!;
+    expect(runTarget(graph, compiled, dual.id)).toEqual({ ok: true, agent: "orchestrator" });
+  });
+
+  it("refuses with errors or without an ai_human agent", () => {
+    expect(runTarget(graph, { ...compiled, valid: false }, null).ok).toBe(false);
+    const empty = { version: 1, nodes: [] } as Graph;
+    expect(runTarget(empty, compileGraph(empty), null)).toEqual({
+      ok: false,
+      reason: "Add an ai_human agent to run.",
+    });
+  });
+});
+
+describe("applyCode", () => {
+  const graph = documentFromBundle(assetTemplate());
+  const source = bundleToTypeScript(assetTemplate());
+
+  it("reads edited code into the document, keeping ids and positions", () => {
+    const edited = source.replace(
+      "Plans game assets and delegates each one to the asset subagent.",
+      "Edited description.",
+    );
+    expect(edited).not.toBe(source);
+    const result = applyCode(graph, edited);
+    if (!result.ok) throw new Error(result.problems.join("\n"));
+    const agent = result.graph.nodes.find((node) => node.id === "agent:orchestrator");
+    expect(agent?.data).toMatchObject({ definition: { description: "Edited description." } });
+    expect(result.graph.nodes.map((node) => [node.id, node.position])).toEqual(
+      graph.nodes.map((node) => [node.id, node.position]),
+    );
+  });
+
+  it("reports a syntax error with line:column and no document", () => {
+    const lines = source.split("\n");
+    lines.splice(3, 0, "const broken = {{;");
+    const result = applyCode(graph, lines.join("\n"));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems[0]).toMatch(/^4:\d+ error: /);
+  });
+});
