@@ -30,39 +30,23 @@ export interface NewThread {
 }
 
 export async function insertThread(tx: SqlExecutor, thread: NewThread): Promise<ThreadRow> {
-  const now = nowMicroseconds();
-  const rows = await tx.query<Record<string, unknown>>(
-    `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
-       execution, env, scoped_env, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::jsonb, $11::text::jsonb, $12::text::jsonb, $13, $13)
-     RETURNING ${THREAD_COLUMNS}`,
-    [
-      thread.id,
-      thread.projectId,
-      thread.projectVersion,
-      thread.agentName,
-      thread.parentId,
-      thread.rootId,
-      thread.depth,
-      thread.name,
-      thread.status,
-      JSON.stringify(thread.execution),
-      JSON.stringify(thread.env),
-      JSON.stringify(thread.scopedEnv ?? {}),
-      now,
-    ],
-  );
-  return toThreadRow(rows[0] as Record<string, unknown>);
+  const [row] = await insertThreads(tx, [thread], false);
+  return row!;
 }
 
 /** Inserts several threads in one statement, runnable at once (new subagent children). */
-export async function insertRunnableThreads(
+export function insertRunnableThreads(tx: SqlExecutor, threads: readonly NewThread[]): Promise<ThreadRow[]> {
+  return insertThreads(tx, threads, true);
+}
+
+async function insertThreads(
   tx: SqlExecutor,
   threads: readonly NewThread[],
+  runnable: boolean,
 ): Promise<ThreadRow[]> {
   if (threads.length === 0) return [];
   const now = nowMicroseconds();
-  const values: unknown[] = [];
+  const values: unknown[] = [now, runnable];
   const rows = threads.map((thread, index) => {
     values.push(
       thread.id,
@@ -77,11 +61,10 @@ export async function insertRunnableThreads(
       JSON.stringify(thread.execution),
       JSON.stringify(thread.env),
       JSON.stringify(thread.scopedEnv ?? {}),
-      now,
       thread.messageSeq ?? 0,
     );
-    const p = (offset: number) => `$${index * 14 + offset}`;
-    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, ${p(13)}::bigint, ${p(13)}::bigint, true, ${p(14)}::int)`;
+    const p = (offset: number) => `$${2 + index * 13 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int)`;
   });
   const inserted = await tx.query<Record<string, unknown>>(
     `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,

@@ -78,6 +78,10 @@ async function waitUntil<T>(
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** The parent's first registered child, once there is one. */
+const firstChild = (parentId: string) =>
+  waitUntil(async () => (await registry(parentId))[0] ?? null, "the child to be registered");
+
 const toolResults = (messages: ApiMessage[], name: string) =>
   messages.filter((message) => message.role === "tool" && message.name === name);
 
@@ -228,10 +232,7 @@ describe("non-blocking subagents", () => {
       }),
     );
     const parentId = await startThread(projectId, "orchestrator", "rock please");
-    const [entry] = await waitUntil(async () => {
-      const found = await registry(parentId);
-      return found.length > 0 ? found : null;
-    }, "the child to be registered");
+    const entry = await firstChild(parentId);
     const childId = entry!.reference;
     await waitUntil(async () => (await messagesOf(parentId)).some((m) => m.content === "Started."), "turn 1");
     const [started] = toolResults(await messagesOf(parentId), "asset_subagent");
@@ -584,10 +585,7 @@ describe("terminate and the tree", () => {
       }),
     );
     const parentId = await startThread(projectId, "orchestrator", "go");
-    const [entry] = await waitUntil(async () => {
-      const found = await registry(parentId);
-      return found.length > 0 ? found : null;
-    }, "the child");
+    const entry = await firstChild(parentId);
     const childId = entry!.reference;
     await waitFor(childId, ["running"]);
     const terminated = await api("POST", `/api/threads/${childId}/terminate`);
@@ -666,10 +664,7 @@ describe("user stops across the boundary", () => {
       }),
     );
     const parentId = await startThread(projectId, "orchestrator", "go");
-    const [entry] = await waitUntil(async () => {
-      const found = await registry(parentId);
-      return found.length > 0 ? found : null;
-    }, "the child");
+    const entry = await firstChild(parentId);
     const childId = entry!.reference;
     expect((await api("POST", `/api/threads/${parentId}/stop`)).status).toBe(200);
     const [stopped] = toolResults(await messagesOf(parentId), "asset_subagent");
@@ -707,10 +702,7 @@ describe("user stops across the boundary", () => {
       }),
     );
     const parentId = await startThread(projectId, "orchestrator", "go");
-    const [entry] = await waitUntil(async () => {
-      const found = await registry(parentId);
-      return found.length > 0 ? found : null;
-    }, "the child");
+    const entry = await firstChild(parentId);
     await waitFor(parentId, ["idle"]);
     expect((await api("POST", `/api/threads/${entry!.reference}/stop`)).status).toBe(200);
     const expected = failureText(
