@@ -42,6 +42,17 @@ export function ModelCallsPanel({
         error={error}
         onRefresh={refresh}
       />
+      <div
+        aria-hidden
+        className="grid grid-cols-[6rem_1fr_1fr_6rem_5rem_5rem] gap-3 px-6 pt-2 text-xs text-muted"
+      >
+        <span>Side</span>
+        <span>Model</span>
+        <span>Answered by</span>
+        <span>Tokens in / out</span>
+        <span>Cost</span>
+        <span>Latency</span>
+      </div>
       <ol aria-label="Model call list" className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto p-3">
         {calls.map((call) => {
           const expanded = open.has(call.id);
@@ -51,9 +62,11 @@ export function ModelCallsPanel({
                 type="button"
                 aria-expanded={expanded}
                 onClick={() => toggle(call.id)}
-                className="grid w-full grid-cols-[2rem_1fr_1fr_auto_auto_auto] items-center gap-3 px-3 py-1.5 text-left text-sm hover:bg-surface-muted"
+                className="grid w-full grid-cols-[6rem_1fr_1fr_6rem_5rem_5rem] items-center gap-3 px-3 py-1.5 text-left text-sm hover:bg-surface-muted"
               >
-                <span title="Side">{formatSide(call.side, sideLabels)}</span>
+                <span className="truncate" title="Side">
+                  {formatSide(call.side, sideLabels)}
+                </span>
                 <span className="truncate font-mono" title="Model">
                   {call.model_name}
                 </span>
