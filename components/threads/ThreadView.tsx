@@ -7,14 +7,26 @@ import { ApiError, createApiClient } from "@/lib/api/client";
 import { type LiveState, type LiveThread, selectRegistry, selectThread } from "@/lib/live";
 import { Button } from "../ui/Button";
 import type { AgentInfo } from "./agent-info";
+import { FilesPanel } from "./FilesPanel";
+import { InspectorTabs } from "./InspectorTabs";
 import { LiveTree } from "./LiveTree";
 import { MessageForm } from "./MessageForm";
+import { ModelCallsPanel } from "./ModelCallsPanel";
 import { StatusBadge } from "./StatusBadge";
 import { TerminateButton } from "./TerminateButton";
+import { ToolCallsPanel } from "./ToolCallsPanel";
 import { Transcript } from "./Transcript";
 import { useLiveThread } from "./useLiveThread";
 
 const api = createApiClient();
+
+const INSPECTOR_TABS = [
+  { id: "transcript", label: "Transcript" },
+  { id: "model-calls", label: "Model calls" },
+  { id: "tool-calls", label: "Tool calls" },
+  { id: "files", label: "Files" },
+] as const;
+type InspectorTabId = (typeof INSPECTOR_TABS)[number]["id"];
 
 function describeError(error: unknown): string {
   if (error instanceof ApiError) return error.message;
@@ -40,6 +52,7 @@ export function ThreadView({
   const { state, connection } = useLiveThread(rootId);
   const [selectedId, setSelectedId] = useState(initialSelectedId);
   const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<InspectorTabId>("transcript");
   const selected = selectThread(state, selectedId);
   const agent = selected ? agents[selected.agent_id] : undefined;
 
@@ -56,6 +69,8 @@ export function ThreadView({
 
   const ended = selected ? selected.status === "terminated" || selected.terminated !== null : true;
   const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
+  const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
+  const status = selected?.status ?? "unknown";
 
   return (
     <div className="flex h-[calc(100vh-2.75rem)] min-h-0">
@@ -105,11 +120,22 @@ export function ThreadView({
             {error}
           </p>
         ) : null}
-        <Transcript
-          state={state}
-          threadId={selectedId}
-          sideLabels={agent?.type === "dual_ai" ? agent.sideLabels : null}
-        />
+        <InspectorTabs label="Inspect thread" tabs={INSPECTOR_TABS} active={tab} onChange={setTab}>
+          {tab === "transcript" ? (
+            <Transcript state={state} threadId={selectedId} sideLabels={sideLabels} />
+          ) : tab === "model-calls" ? (
+            <ModelCallsPanel
+              loadLogs={api.threads.logs}
+              threadId={selectedId}
+              status={status}
+              sideLabels={sideLabels}
+            />
+          ) : tab === "tool-calls" ? (
+            <ToolCallsPanel loadLogs={api.threads.logs} threadId={selectedId} status={status} />
+          ) : (
+            <FilesPanel loadFiles={api.files.listAll} threadId={selectedId} status={status} />
+          )}
+        </InspectorTabs>
         {selected && !ended ? (
           <footer className="flex gap-2 border-t border-border px-4 py-2">
             {selected.parent_id === null && agent?.type === "ai_human" ? (

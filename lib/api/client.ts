@@ -12,9 +12,25 @@ import {
   type SavedGraph,
   SavedGraphSchema,
   ThreadActionSchema,
+  type ThreadFileEntry,
+  ThreadFileListSchema,
   type ThreadList,
   ThreadListSchema,
+  type ThreadLogs,
+  ThreadLogsSchema,
 } from "./schemas";
+
+/** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
+export function threadFileUrl(threadId: string, path: string): string {
+  const segments = path
+    .split("/")
+    .filter((segment) => segment.length > 0)
+    .map(encodeURIComponent);
+  return `/api/threads/${encodeURIComponent(threadId)}/fs/${segments.join("/")}`;
+}
+
+/** Directories deeper than this are not walked by `files.listAll`. */
+const MAX_FILE_DEPTH = 8;
 
 export class ApiError extends Error {
   constructor(
@@ -71,6 +87,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return schema.parse(payload);
   }
 
+  async function listDirectory(threadId: string, directory = "/"): Promise<ThreadFileEntry[]> {
+    const path = `/api/threads/${encodeURIComponent(threadId)}/fs?path=${encodeURIComponent(directory)}`;
+    return (await request("GET", path, ThreadFileListSchema)).entries;
+  }
+
   return {
     projects: {
       list: async (): Promise<ProjectSummary[]> =>
@@ -113,6 +134,25 @@ export function createApiClient(options: ApiClientOptions = {}) {
         request("POST", `/api/threads/${encodeURIComponent(threadId)}/stop`, ThreadActionSchema),
       terminate: (threadId: string) =>
         request("POST", `/api/threads/${encodeURIComponent(threadId)}/terminate`, ThreadActionSchema),
+      /** Model calls (full request, response, usage, latency) and tool calls with timings. */
+      logs: (threadId: string): Promise<ThreadLogs> =>
+        request("GET", `/api/threads/${encodeURIComponent(threadId)}/logs`, ThreadLogsSchema),
+    },
+    files: {
+      /** One directory of a thread's filesystem (directories stand for the files below them). */
+      list: listDirectory,
+      /** Every file of a thread's filesystem, walking directories, sorted by path. */
+      listAll: async (threadId: string): Promise<ThreadFileEntry[]> => {
+        const files: ThreadFileEntry[] = [];
+        const walk = async (directory: string, depth: number): Promise<void> => {
+          for (const entry of await listDirectory(threadId, directory)) {
+            if (!entry.isDirectory) files.push(entry);
+            else if (depth < MAX_FILE_DEPTH) await walk(entry.path, depth + 1);
+          }
+        };
+        await walk("/", 0);
+        return files.sort((a, b) => a.path.localeCompare(b.path));
+      },
     },
   };
 }
