@@ -1,12 +1,13 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents (comma list) runs only some benchmarks.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile (comma list) runs only some benchmarks.
 // BENCH_WHATIF=prepared swaps the runtime's SQL client for a what-if experiment (see what-if.ts).
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
 import { startCluster } from "./cluster";
+import { runCompile } from "./compile";
 import { machineCpu, processTreeCpuMs } from "./cpu";
 import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
@@ -19,7 +20,7 @@ import { runThroughput } from "./throughput";
 import { selectedWhatIf } from "./what-if";
 
 const BASELINE_DATABASE = "bench_baseline";
-const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents"] as const;
+const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents", "compile"] as const;
 type BenchmarkName = (typeof ALL)[number];
 
 function selected(): Set<BenchmarkName> {
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
       inbox: null,
       memory: null,
       subagents: null,
+      compile: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
     if (only.has("inbox")) results.inbox = await runInboxLatency(cluster, results.baseline);
     if (only.has("memory")) results.memory = await runIdleMemory(cluster);
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
+    if (only.has("compile")) results.compile = runCompile();
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

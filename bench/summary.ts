@@ -1,6 +1,7 @@
 // The final summary of a benchmark run: each headline figure beside its target (from the issue)
 // and the database baseline measured at the start and at the end of the same run.
 import type { BaselineResult, DriftCheck } from "./baseline";
+import type { CompileResult } from "./compile";
 import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
@@ -16,6 +17,7 @@ export interface RunResults {
   inbox: InboxLatencyResult | null;
   memory: IdleMemoryResult | null;
   subagents: SubagentResult | null;
+  compile: CompileResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -26,7 +28,7 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory, subagents } = results;
+  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile } = results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
@@ -135,6 +137,14 @@ export function printSummary(results: RunResults): void {
         verdict(slowest <= 50),
       ],
     );
+  }
+  if (compile) {
+    rows.push([
+      `studio compile + edges, ${compile.nodes}-node graph, p50 / p99`,
+      `${fixed(compile.compile.p50)} / ${fixed(compile.compile.p99)} ms`,
+      "≤ 20 ms",
+      verdict(compile.compile.p99 <= 20),
+    ]);
   }
   printTable("Headline figures", ["figure", "measured", "target", "verdict"], rows);
 }
