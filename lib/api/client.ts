@@ -18,6 +18,10 @@ import {
   ThreadListSchema,
   type ThreadLogs,
   ThreadLogsSchema,
+  type VersionDiff,
+  VersionDiffSchema,
+  type VersionEntry,
+  VersionListSchema,
 } from "./schemas";
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
@@ -53,18 +57,32 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = options.baseUrl ?? "";
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
-  async function request<Schema extends z.ZodType>(
+  function request<Schema extends z.ZodType>(
     method: string,
     path: string,
     schema: Schema,
     body?: unknown,
   ): Promise<z.output<Schema>> {
+    return send(
+      method,
+      path,
+      schema,
+      body === undefined ? undefined : { contentType: "application/json", data: JSON.stringify(body) },
+    );
+  }
+
+  async function send<Schema extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: Schema,
+    body?: { contentType: string; data: BodyInit },
+  ): Promise<z.output<Schema>> {
     let response: Response;
     try {
       response = await doFetch(`${baseUrl}${path}`, {
         method,
-        headers: body === undefined ? undefined : { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: body === undefined ? undefined : { "content-type": body.contentType },
+        body: body?.data,
       });
     } catch (error) {
       throw new ApiError(
@@ -108,9 +126,36 @@ export function createApiClient(options: ApiClientOptions = {}) {
           graph,
           base_version: baseVersion ?? undefined,
         }),
+      /** Replaces the definitions from TypeScript, a zip or a JSON bundle; 422 carries diagnostics. */
+      importDefinitions: (id: string, data: BodyInit, contentType: string): Promise<SavedGraph> =>
+        send("POST", `/api/projects/${encodeURIComponent(id)}/import`, SavedGraphSchema, {
+          contentType,
+          data,
+        }),
       remove: async (id: string): Promise<void> => {
         await request("DELETE", `/api/projects/${encodeURIComponent(id)}`, ApiErrorBodySchema.partial());
       },
+    },
+    versions: {
+      /** Every version of a project, newest first. */
+      list: async (projectId: string): Promise<VersionEntry[]> =>
+        (await request("GET", `/api/projects/${encodeURIComponent(projectId)}/versions`, VersionListSchema))
+          .versions,
+      /** What `version` added, removed and changed compared with `against` (default: the previous one). */
+      diff: (projectId: string, version: number, against?: number): Promise<VersionDiff> =>
+        request(
+          "GET",
+          `/api/projects/${encodeURIComponent(projectId)}/versions/${version}/diff${against === undefined ? "" : `?against=${against}`}`,
+          VersionDiffSchema,
+        ),
+      /** Saves `version` again as a new version; rejects with status 409 when `baseVersion` is stale. */
+      restore: (projectId: string, version: number, baseVersion?: number): Promise<SavedGraph> =>
+        request(
+          "POST",
+          `/api/projects/${encodeURIComponent(projectId)}/versions/${version}/restore`,
+          SavedGraphSchema,
+          baseVersion === undefined ? {} : { base_version: baseVersion },
+        ),
     },
     threads: {
       /** Root threads of a project, newest first (children are listed by their parent's live view). */

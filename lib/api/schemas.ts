@@ -139,3 +139,49 @@ export const ThreadFileEntrySchema = z.looseObject({
 export type ThreadFileEntry = z.infer<typeof ThreadFileEntrySchema>;
 
 export const ThreadFileListSchema = z.object({ path: z.string(), entries: z.array(ThreadFileEntrySchema) });
+
+/** One entry of `GET /api/projects/:id/versions` (newest first). */
+export const VersionEntrySchema = z.object({
+  version: z.number().int(),
+  created_at: z.number(),
+  summary: z.object({
+    agents: z.number().int(),
+    prompts: z.number().int(),
+    models: z.number().int(),
+    tools: z.number().int(),
+    errors: z.number().int(),
+    warnings: z.number().int(),
+  }),
+});
+export type VersionEntry = z.infer<typeof VersionEntrySchema>;
+
+export const VersionListSchema = z.object({ versions: z.array(VersionEntrySchema) });
+
+const NamesByKindSchema = z.object({
+  agents: z.array(z.string()),
+  prompts: z.array(z.string()),
+  models: z.array(z.string()),
+  tools: z.array(z.string()),
+});
+
+/** `GET /api/projects/:id/versions/:version/diff`: definition names per kind. */
+export const VersionDiffSchema = z.object({
+  added: NamesByKindSchema,
+  removed: NamesByKindSchema,
+  changed: NamesByKindSchema,
+});
+export type VersionDiff = z.infer<typeof VersionDiffSchema>;
+
+/** A diagnostic of a refused import: a source position (line, column, maybe a file) or a bundle path. */
+export const ImportDiagnosticSchema = z.looseObject({
+  severity: z.enum(["error", "warning"]),
+  message: z.string(),
+  path: z.string().optional(),
+  code: z.string().optional(),
+  file: z.string().optional(),
+  line: z.number().optional(),
+  column: z.number().optional(),
+});
+export type ImportDiagnostic = z.infer<typeof ImportDiagnosticSchema>;
+
+export const ImportRefusalSchema = z.looseObject({ diagnostics: z.array(ImportDiagnosticSchema) });

@@ -14,6 +14,7 @@ import {
   GraphSchema,
 } from "@/lib/graph";
 import { type Bundle, parseBundle } from "@/lib/spec";
+import { type BundleDiff, diffBundles } from "@/lib/versions/bundle-diff";
 import { ConflictError, InvalidDefinitionsError, InvalidInputError, NotFoundError } from "../errors";
 
 export interface ProjectSummary {
@@ -35,6 +36,25 @@ export interface SavedVersion {
   graph: ProjectDetail["graph"];
   definitions: Bundle;
   diagnostics: GraphDiagnostic[];
+}
+
+export interface VersionCounts {
+  agents: number;
+  prompts: number;
+  models: number;
+  tools: number;
+  errors: number;
+  warnings: number;
+}
+
+export interface VersionListEntry {
+  version: number;
+  created_at: number;
+  summary: VersionCounts;
+}
+
+export interface VersionDetail extends SavedVersion {
+  created_at: number;
 }
 
 const toMicroseconds = (date: Date) => date.getTime() * 1000;
@@ -198,11 +218,75 @@ export class ProjectService {
     };
   }
 
+  /** Every version of the project, newest first, with counts of definitions and problems. */
+  async listVersions(id: string): Promise<VersionListEntry[]> {
+    await this.findProject(id);
+    const versions = await this.prisma.projectVersion.findMany({
+      where: { projectId: id },
+      orderBy: { version: "desc" },
+    });
+    return versions.map((stored) => ({
+      version: stored.version,
+      created_at: toMicroseconds(stored.createdAt),
+      summary: countVersion(
+        stored.definitions as unknown as Bundle,
+        stored.diagnostics as unknown as GraphDiagnostic[],
+      ),
+    }));
+  }
+
+  async getVersion(id: string, version: number): Promise<VersionDetail> {
+    const stored = await this.findVersion(id, version);
+    return {
+      version: stored.version,
+      graph: withEdges(storedGraph(stored.graph)),
+      definitions: stored.definitions as unknown as Bundle,
+      diagnostics: stored.diagnostics as unknown as GraphDiagnostic[],
+      created_at: toMicroseconds(stored.createdAt),
+    };
+  }
+
+  /** What `version` added, removed and changed compared with `against`. */
+  async diffVersions(id: string, version: number, against: number): Promise<BundleDiff> {
+    const [next, previous] = await Promise.all([this.getVersion(id, version), this.getVersion(id, against)]);
+    return diffBundles(previous.definitions, next.definitions);
+  }
+
+  /** Saves an old version's graph as a new version; history is never rewritten. */
+  async restoreVersion(id: string, version: number, baseVersion?: number): Promise<SavedVersion> {
+    const restored = await this.findVersion(id, version);
+    return this.saveGraph(id, storedGraph(restored.graph), baseVersion);
+  }
+
+  private async findVersion(id: string, version: number) {
+    await this.findProject(id);
+    const stored = await this.prisma.projectVersion.findUnique({
+      where: { projectId_version: { projectId: id, version } },
+    });
+    if (!stored) throw new NotFoundError("Version", String(version));
+    return stored;
+  }
+
   private async findProject(id: string) {
     const project = isUuid(id) ? await this.prisma.project.findUnique({ where: { id } }) : null;
     if (!project) throw new NotFoundError("Project", id);
     return project;
   }
+}
+
+function countVersion(
+  definitions: Partial<Bundle> | null,
+  diagnostics: GraphDiagnostic[] | null,
+): VersionCounts {
+  const problems = Array.isArray(diagnostics) ? diagnostics : [];
+  return {
+    agents: definitions?.agents?.length ?? 0,
+    prompts: definitions?.prompts?.length ?? 0,
+    models: definitions?.models?.length ?? 0,
+    tools: definitions?.tools?.length ?? 0,
+    errors: problems.filter((diagnostic) => diagnostic.severity === "error").length,
+    warnings: problems.filter((diagnostic) => diagnostic.severity === "warning").length,
+  };
 }
 
 function asJson(content: { graph: Graph; definitions: Bundle; diagnostics: GraphDiagnostic[] }) {

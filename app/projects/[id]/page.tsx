@@ -2,7 +2,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DefinitionsSummary } from "@/components/projects/DefinitionsSummary";
+import { ImportDefinitions } from "@/components/projects/ImportDefinitions";
 import { ProblemsList } from "@/components/projects/ProblemsList";
+import { VersionsPanel } from "@/components/projects/VersionsPanel";
 import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { ThreadsPanel } from "@/components/threads/ThreadsPanel";
 import { AppFrame } from "@/components/ui/AppFrame";
@@ -36,6 +38,8 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         />
         <DefinitionsSummary definitions={project.definitions} />
         <ProblemsList diagnostics={project.diagnostics} />
+        <ImportDefinitions projectId={project.id} />
+        <VersionsPanel projectId={project.id} currentVersion={project.version} />
         <p className="text-xs text-muted">
           JSON:{" "}
           <Link className="underline" href={`/api/projects/${project.id}`}>

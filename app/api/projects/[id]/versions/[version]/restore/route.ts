@@ -1,0 +1,40 @@
+// POST /api/projects/:id/versions/:version/restore — saves that version's graph as a NEW version;
+// 409 when base_version is stale (like PUT …/graph). History is never rewritten.
+import { z } from "zod";
+import { getRuntime } from "@/runtime/runtime";
+import { handle, readBodyText } from "../../../../../_lib/http";
+import { parseVersion } from "../../version-param";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string; version: string }> };
+
+const RestoreBody = z.object({ base_version: z.number().int().min(1).optional() });
+
+/** The body is optional: empty means no base version check. */
+async function readRestoreBody(request: Request): Promise<z.output<typeof RestoreBody>> {
+  const text = await readBodyText(request);
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new z.ZodError([
+      {
+        code: "custom",
+        path: [],
+        message: `The body is not valid JSON (${(error as Error).message}).`,
+        input: text,
+      },
+    ]);
+  }
+  return RestoreBody.parse(body);
+}
+
+export const POST = handle(async (request: Request, context: Context) => {
+  const { id, version } = await context.params;
+  const number = parseVersion(version);
+  const body = await readRestoreBody(request);
+  const runtime = await getRuntime();
+  return Response.json(await runtime.projects.restoreVersion(id, number, body.base_version));
+});
