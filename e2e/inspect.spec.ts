@@ -2,7 +2,7 @@
 // with their timings and files with download links, each in its own tab beside the transcript.
 import fs from "node:fs/promises";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { assetBundle } from "../test/subagent-bundles";
+import { observableAssetBundle } from "../test/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -12,24 +12,7 @@ interface Logs {
 }
 
 async function startAssetRun(request: APIRequestContext): Promise<string> {
-  const definitions = assetBundle({
-    config: { blocking: false, initUserMessageProperty: "task" },
-    orchestratorScript: [
-      { toolCalls: [{ name: "asset_subagent", args: { task: "{{input}}" } }] },
-      { text: "Started." },
-      { text: "Got: {{input}}" },
-    ],
-    workerScript: [{ text: "Draft: {{input}}", delayMs: 2500 }],
-    reviewerScript: [
-      {
-        delayMs: 2500,
-        toolCalls: [
-          { name: "update_asset_status", args: { status: "reviewing" } },
-          { name: "approve_asset", args: { summary: "Approved {{input}}" } },
-        ],
-      },
-    ],
-  });
+  const definitions = observableAssetBundle(2500);
   const project = await request.post("/api/projects", {
     data: { name: `Inspect ${Date.now()}`, definitions },
   });

@@ -3,29 +3,12 @@
 // doubling a message, and terminate a tree from the UI. Scripted models with delays keep runs
 // slow enough to watch.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { assetBundle } from "../test/subagent-bundles";
+import { assetBundle, observableAssetBundle } from "../test/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 
 async function createAssetProject(request: APIRequestContext): Promise<string> {
-  const definitions = assetBundle({
-    config: { blocking: false, initUserMessageProperty: "task" },
-    orchestratorScript: [
-      { toolCalls: [{ name: "asset_subagent", args: { task: "{{input}}" } }] },
-      { text: "Started." },
-      { text: "Got: {{input}}" },
-    ],
-    workerScript: [{ text: "Draft: {{input}}", delayMs: 1500 }],
-    reviewerScript: [
-      {
-        delayMs: 1500,
-        toolCalls: [
-          { name: "update_asset_status", args: { status: "reviewing" } },
-          { name: "approve_asset", args: { summary: "Approved {{input}}" } },
-        ],
-      },
-    ],
-  });
+  const definitions = observableAssetBundle(1500);
   const created = await request.post("/api/projects", { data: { name: `Live ${Date.now()}`, definitions } });
   expect(created.status()).toBe(201);
   return ((await created.json()) as { id: string }).id;

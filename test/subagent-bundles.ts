@@ -149,3 +149,28 @@ export function detailAgent(
     ],
   };
 }
+
+/**
+ * The asset example slowed down so a browser can watch it: a non-blocking child whose worker and
+ * reviewer each take `delayMs`, a reviewer status update, and a parent that answers the report.
+ */
+export function observableAssetBundle(delayMs: number) {
+  return assetBundle({
+    config: { blocking: false, initUserMessageProperty: "task" },
+    orchestratorScript: [
+      { toolCalls: [{ name: "asset_subagent", args: { task: "{{input}}" } }] },
+      { text: "Started." },
+      { text: "Got: {{input}}" },
+    ],
+    workerScript: [{ text: "Draft: {{input}}", delayMs }],
+    reviewerScript: [
+      {
+        delayMs,
+        toolCalls: [
+          { name: "update_asset_status", args: { status: "reviewing" } },
+          { name: "approve_asset", args: { summary: "Approved {{input}}" } },
+        ],
+      },
+    ],
+  });
+}
