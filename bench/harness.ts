@@ -16,7 +16,6 @@ import {
   type StatementProfile,
 } from "./instrumented-database";
 import { installSocketWriteCounter, socketWrites } from "./socket-writes";
-import { selectedWhatIf, withPreparedStatements } from "./what-if";
 
 /** The migrated database every benchmark database is cloned from. */
 export const TEMPLATE_DATABASE = "bench";
@@ -58,9 +57,7 @@ export async function openRuntimeAt(
   installSocketWriteCounter();
   const maxConnections = options.maxConnections ?? 10;
   const concurrency = options.concurrency ?? 16;
-  const shipped = await openDatabase({ kind: "postgres", url }, { maxConnections });
-  const opened =
-    selectedWhatIf() === "prepared" ? withPreparedStatements(shipped, url, maxConnections) : shipped;
+  const opened = await openDatabase({ kind: "postgres", url }, { maxConnections });
   const { database, counters, statements } = instrumentDatabase(opened);
   // createRuntime reads its scheduler settings from the environment, as a deployment would.
   const previous = process.env.TANDEM_CONCURRENCY;

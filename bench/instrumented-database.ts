@@ -45,26 +45,28 @@ export function instrumentDatabase(database: Database): InstrumentedDatabase {
   const counters = emptyCounters();
   const statements: StatementProfile = new Map();
   const wrap = (target: SqlExecutor, inTransaction: boolean): SqlExecutor => ({
-    async query(text, params) {
-      const started = monotonicMs();
-      try {
-        return await target.query(text, params);
-      } finally {
-        counters.statements += 1;
-        if (!inTransaction) counters.autocommitStatements += 1;
-        const elapsed = monotonicMs() - started;
-        counters.statementMs += elapsed;
-        const entry = statements.get(text);
-        if (entry) {
-          entry.count += 1;
-          entry.ms += elapsed;
-        } else {
-          statements.set(text, { count: 1, ms: elapsed });
-        }
-      }
-    },
+    query: (text, params) => counted(text, inTransaction, () => target.query(text, params)),
+    defer: (text, params) => counted(text, inTransaction, () => target.defer(text, params)),
     exec: (text) => target.exec(text),
   });
+  async function counted<T>(text: string, inTransaction: boolean, send: () => Promise<T>): Promise<T> {
+    const started = monotonicMs();
+    try {
+      return await send();
+    } finally {
+      counters.statements += 1;
+      if (!inTransaction) counters.autocommitStatements += 1;
+      const elapsed = monotonicMs() - started;
+      counters.statementMs += elapsed;
+      const entry = statements.get(text);
+      if (entry) {
+        entry.count += 1;
+        entry.ms += elapsed;
+      } else {
+        statements.set(text, { count: 1, ms: elapsed });
+      }
+    }
+  }
   const sql: SqlClient = {
     ...wrap(database.sql, false),
     async transaction(work) {

@@ -2,7 +2,6 @@
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
 // BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile (comma list) runs only some benchmarks.
-// BENCH_WHATIF=prepared swaps the runtime's SQL client for a what-if experiment (see what-if.ts).
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
@@ -17,7 +16,6 @@ import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
-import { selectedWhatIf } from "./what-if";
 
 const BASELINE_DATABASE = "bench_baseline";
 const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents", "compile"] as const;
@@ -51,12 +49,6 @@ async function main(): Promise<void> {
     );
     await migrated.close();
     const description = await cluster.describe();
-    const whatIf = selectedWhatIf();
-    if (whatIf) {
-      console.log(
-        `\n!! WHAT-IF RUN (BENCH_WHATIF=${whatIf}): the runtime's SQL client is swapped; these are NOT the figures of the runtime as shipped.`,
-      );
-    }
     section("Machine");
     console.log(`date:      ${new Date().toISOString()}`);
     console.log(`cpus:      ${os.cpus().length} × ${os.cpus()[0]?.model ?? "unknown"}`);

@@ -21,6 +21,7 @@ import {
   waitUntil,
 } from "./harness";
 import { topStatements } from "./instrumented-database";
+import { profiled } from "./profile";
 import { intervals, type Summary, summarize } from "./stats";
 
 const DIALOGUE_TURNS = 100; // 200 steps
@@ -71,14 +72,16 @@ async function runDialogue(cluster: Cluster) {
     await probe.watch(threadId);
     const before = await snapshot(cluster, bench);
     bench.statements.clear();
-    await runtime.scheduler.start();
-    // A slow poll, so the wait itself puts no load on the thread being measured.
-    await waitUntil(
-      "the dialogue to end",
-      async () => (await countThreads(bench.raw.sql, ["stopped", "completed", "failed"])) === 1,
-      120_000,
-      50,
-    );
+    await profiled("steps-dialogue", async () => {
+      await runtime.scheduler.start();
+      // A slow poll, so the wait itself puts no load on the thread being measured.
+      await waitUntil(
+        "the dialogue to end",
+        async () => (await countThreads(bench.raw.sql, ["stopped", "completed", "failed"])) === 1,
+        120_000,
+        50,
+      );
+    });
     const after = await snapshot(cluster, bench);
     probe.close();
     const calls = probe.calls.get(threadId) ?? [];

@@ -10,6 +10,12 @@ export interface SqlExecutor {
   query<Row = Record<string, unknown>>(text: string, params?: readonly SqlParameter[]): Promise<Row[]>;
   /** Several statements without parameters (migration files). */
   exec(text: string): Promise<void>;
+  /**
+   * A statement whose result nobody reads. In a postgres.js transaction it is sent without waiting
+   * (pipelined with the next statement or the COMMIT, one round trip for all of them); a failure
+   * fails the transaction. Elsewhere it runs before the returned promise resolves.
+   */
+  defer(text: string, params?: readonly SqlParameter[]): Promise<void>;
 }
 
 export interface SqlClient extends SqlExecutor {
@@ -17,22 +23,83 @@ export interface SqlClient extends SqlExecutor {
 }
 
 export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {
-  const executorFor = (target: postgres.Sql | postgres.TransactionSql): SqlExecutor => ({
+  const send = (target: postgres.Sql | postgres.ReservedSql, text: string, params: readonly SqlParameter[]) =>
+    // Prepared: one round trip less and no re-planning per call (measured in docs/benchmarks.md).
+    target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+  return {
     async query<Row>(text: string, params: readonly SqlParameter[] = []) {
-      // Prepared: one round trip less and no re-planning per call (measured in docs/benchmarks.md).
-      const rows = await target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
-      return rows as unknown as Row[];
+      return (await send(sql, text, params)) as unknown as Row[];
     },
     async exec(text: string) {
-      await target.unsafe(text);
+      await sql.unsafe(text);
     },
-  });
-  return {
-    ...executorFor(sql),
-    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      return (await sql.begin((tx) => work(executorFor(tx)))) as T;
+    async defer(text: string, params: readonly SqlParameter[] = []) {
+      await send(sql, text, params);
     },
+    transaction: (work) => pipelinedTransaction(sql, send, work),
   };
+}
+
+/**
+ * A transaction on one reserved connection whose round trips are pipelined: BEGIN goes out with the
+ * first statement, deferred statements with the next statement or the COMMIT. postgres.js runs a
+ * connection's statements in the order they were issued and coalesces the ones issued in the same
+ * tick into one socket write.
+ */
+async function pipelinedTransaction<T>(
+  sql: postgres.Sql,
+  send: (target: postgres.ReservedSql, text: string, params: readonly SqlParameter[]) => Promise<unknown>,
+  work: (tx: SqlExecutor) => Promise<T>,
+): Promise<T> {
+  const connection = await sql.reserve();
+  const inFlight: Promise<unknown>[] = [];
+  const track = (statement: Promise<unknown>) => {
+    statement.catch(() => {}); // observed through inFlight; never an unhandled rejection
+    inFlight.push(statement);
+  };
+  // The first failure of a statement nobody awaited explains every later "transaction is aborted".
+  const rootCause = async (error: unknown) => {
+    const outcomes = await Promise.allSettled(inFlight);
+    const failed = outcomes.find((outcome) => outcome.status === "rejected");
+    return failed ? (failed as PromiseRejectedResult).reason : error;
+  };
+  let open = true;
+  try {
+    track(connection.unsafe("BEGIN"));
+    const tx: SqlExecutor = {
+      async query<Row>(text: string, params: readonly SqlParameter[] = []) {
+        try {
+          return (await send(connection, text, params)) as unknown as Row[];
+        } catch (error) {
+          throw await rootCause(error);
+        }
+      },
+      async exec(text: string) {
+        try {
+          await connection.unsafe(text);
+        } catch (error) {
+          throw await rootCause(error);
+        }
+      },
+      async defer(text: string, params: readonly SqlParameter[] = []) {
+        track(send(connection, text, params));
+      },
+    };
+    const result = await work(tx);
+    // COMMIT of a transaction a deferred statement aborted answers ROLLBACK: the failure itself
+    // surfaces from that statement's promise.
+    open = false;
+    const commit = connection.unsafe("COMMIT");
+    const outcomes = await Promise.allSettled([...inFlight, commit]);
+    const failed = outcomes.find((outcome) => outcome.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return result;
+  } catch (error) {
+    if (open) await connection.unsafe("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    connection.release();
+  }
 }
 
 export function sqlClientFromPGlite(db: PGlite): SqlClient {
@@ -43,6 +110,9 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
     },
     async exec(text: string) {
       await target.exec(text);
+    },
+    async defer(text: string, params: readonly SqlParameter[] = []) {
+      await target.query(text, params as unknown[]);
     },
   });
   return {

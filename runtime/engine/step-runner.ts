@@ -72,6 +72,7 @@ import {
   findThreadForStep,
   lockThread,
   type ThreadChanges,
+  updateLockedThread,
   updateThread,
 } from "../threads/thread-store";
 import { assembleContext } from "./context";
@@ -825,7 +826,7 @@ export class StepRunner {
       const counted = cache.modelCalls.get(memoryKey);
       if (counted !== undefined) cache.modelCalls.set(memoryKey, counted + 1);
     }
-    await tx.query(
+    await tx.defer(
       `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
          input_tokens, output_tokens, cost_usd, latency_ms, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $14)`,
@@ -936,7 +937,7 @@ export class StepRunner {
         ...extra.map((message) => messageEvent(row, message)),
       ];
       if (toolCalls.length > 0 && !empty) {
-        const updated = await updateThread(tx, row.id, { execution, usage });
+        const updated = await updateLockedThread(tx, row, { execution, usage });
         await appendEvents(tx, [...events, threadEvent(updated)]);
         return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
       }
@@ -1115,7 +1116,7 @@ export class StepRunner {
         // Independent statements go out together (pipelined on one connection, run in this order);
         // the last call's stop evaluation reads the results just inserted.
         const [, stored, executedEarly] = await Promise.all([
-          tx.query(
+          tx.defer(
             `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
              VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
             [
@@ -1147,7 +1148,7 @@ export class StepRunner {
           events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
         }
         if (!isLast) {
-          const updated = await updateThread(tx, row.id, statusChange);
+          const updated = await updateLockedThread(tx, row, statusChange);
           await appendEvents(tx, [
             ...events,
             ...(execution?.statusText !== undefined ? [threadEvent(updated)] : []),
@@ -1670,7 +1671,7 @@ export class StepRunner {
         return "parked";
       }
       if (control.forcedSide === active.side) {
-        const updated = await updateThread(tx, row.id, { ...base, status: "running", runnable: true });
+        const updated = await updateLockedThread(tx, row, { ...base, status: "running", runnable: true });
         await appendEvents(tx, [...events, threadEvent(updated)]);
         return "continue";
       }
@@ -1738,7 +1739,7 @@ export class StepRunner {
       return this.applyDecision(tx, row, execution, passTurn, active, usage, events, extra);
     }
     if (decision.kind === "continue") {
-      const updated = await updateThread(tx, row.id, { ...base, status: "running", runnable: true });
+      const updated = await updateLockedThread(tx, row, { ...base, status: "running", runnable: true });
       await appendEvents(tx, [...events, threadEvent(updated)]);
       return;
     }
@@ -1776,7 +1777,7 @@ export class StepRunner {
       turnSteps: 0,
       turnStartSeq: Number(next),
     };
-    const updated = await updateThread(tx, row.id, {
+    const updated = await updateLockedThread(tx, row, {
       ...base,
       execution: switched,
       status: "running",
@@ -1796,7 +1797,7 @@ export class StepRunner {
   ): Promise<void> {
     // A user stop parks queued input until the next human message (which marks the thread runnable).
     const stoppedByUser = changes.userStopped ?? row.user_stopped;
-    const updated = await updateThread(tx, row.id, {
+    const updated = await updateLockedThread(tx, row, {
       ...changes,
       runnable: stoppedByUser ? false : "if_input",
       releaseLease: true,

@@ -28,7 +28,8 @@ export interface StoredEvent {
  * Appends events (one statement). Their final ids are drawn at COMMIT by a deferred trigger under a
  * per-root advisory lock (migration `subagents`), so events of one root commit in id order and a
  * reader that has seen id N can never later miss an id below N, and no lock is held across a round
- * trip to this process.
+ * trip to this process. Nobody reads the statement's result: in a transaction it goes out with the
+ * next statement or the COMMIT (see SqlExecutor.defer).
  */
 export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -45,7 +46,7 @@ export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise
   });
   const rootList = roots.map((_, index) => `$${2 + ordered.length * 4 + index + 1}::text`);
   values.push(...roots);
-  await tx.query(
+  await tx.defer(
     `WITH inserted AS (
        INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ${rows.join(", ")} RETURNING 1)
      SELECT pg_notify($1, root) FROM (SELECT count(*) FROM inserted) AS done, unnest(ARRAY[${rootList.join(", ")}]) AS root`,

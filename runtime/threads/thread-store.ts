@@ -142,6 +142,57 @@ const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">,
 };
 
 export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadChanges): Promise<ThreadRow> {
+  const { text, values } = updateStatement(id, changes, nowMicroseconds());
+  const rows = await tx.query<Record<string, unknown>>(
+    `${text} RETURNING ${THREAD_COLUMNS}`,
+    values as never[],
+  );
+  return toThreadRow(rows[0] as Record<string, unknown>);
+}
+
+/**
+ * The same update, sent without waiting for it (pipelined with the transaction's next statement or
+ * its COMMIT). `locked` is the row as this transaction last saw it (under its row lock); the row it
+ * returns is computed here and exact for every field of the thread view (API.md `thread`).
+ */
+export async function updateLockedThread(
+  tx: SqlExecutor,
+  locked: ThreadRow,
+  changes: ThreadChanges,
+): Promise<ThreadRow> {
+  const now = nowMicroseconds();
+  const { text, values } = updateStatement(locked.id, changes, now);
+  await tx.defer(text, values as never[]);
+  return withThreadChanges(locked, changes, now);
+}
+
+/** The row after `changes` (pure). `runnable: "if_input"` is decided in SQL: kept as it was here. */
+export function withThreadChanges(row: ThreadRow, changes: ThreadChanges, now: number): ThreadRow {
+  const next: ThreadRow = { ...row, updated_at: now };
+  if (changes.status !== undefined) next.status = changes.status;
+  if (changes.statusText !== undefined) next.status_text = changes.statusText;
+  if (changes.execution !== undefined) next.execution = changes.execution;
+  if (changes.agentName !== undefined) next.agent_name = changes.agentName;
+  if (changes.result !== undefined) next.result = changes.result;
+  if (changes.failure !== undefined) next.failure = changes.failure;
+  if (changes.stopReason !== undefined) next.stop_reason = changes.stopReason;
+  if (typeof changes.runnable === "boolean") next.runnable = changes.runnable;
+  if (changes.userStopped !== undefined) next.user_stopped = changes.userStopped;
+  if (changes.terminatedAt !== undefined) next.terminated_at = changes.terminatedAt;
+  if (changes.usage) {
+    next.input_tokens = row.input_tokens + changes.usage.inputTokens;
+    next.output_tokens = row.output_tokens + changes.usage.outputTokens;
+    next.cost_usd = row.cost_usd + changes.usage.costUsd;
+  }
+  if (changes.releaseLease) next.lease_owner = null;
+  return next;
+}
+
+function updateStatement(
+  id: string,
+  changes: ThreadChanges,
+  now: number,
+): { text: string; values: unknown[] } {
   const sets: string[] = [];
   const values: unknown[] = [id];
   for (const [key, column] of Object.entries(COLUMN_FOR) as [keyof typeof COLUMN_FOR, string][]) {
@@ -166,13 +217,9 @@ export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadC
     );
   }
   if (changes.releaseLease) sets.push("lease_owner = NULL", "lease_expires_at = NULL");
-  values.push(nowMicroseconds());
+  values.push(now);
   sets.push(`updated_at = $${values.length}`);
-  const rows = await tx.query<Record<string, unknown>>(
-    `UPDATE threads SET ${sets.join(", ")} WHERE id = $1 RETURNING ${THREAD_COLUMNS}`,
-    values as never[],
-  );
-  return toThreadRow(rows[0] as Record<string, unknown>);
+  return { text: `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`, values };
 }
 
 export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
