@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { encodeRequest, type LoggedRequest, type RequestMemory, resolveRequests } from "./request-log";
+import {
+  encodeRequest,
+  type LoggedRequest,
+  type RequestMemory,
+  resolveRequests,
+  sameJsonValue,
+} from "./request-log";
 
 const tools = [{ name: "t", description: "d", inputSchema: {} }];
 const system = { role: "system", content: "S" };
@@ -52,5 +58,35 @@ describe("request log encoding", () => {
       stored.push({ id: `c${index}`, request: encoded.stored });
     }
     expect(resolveRequests(stored).get("c999")?.messages).toHaveLength(1001);
+  });
+
+  it("compares values as their JSON: key order and undefined members do not matter, everything else does", () => {
+    expect(sameJsonValue({ a: 1, b: [1, { c: "x" }] }, { b: [1, { c: "x" }], a: 1 })).toBe(true);
+    expect(sameJsonValue({ a: 1, skipped: undefined }, { a: 1 })).toBe(true);
+    expect(sameJsonValue([undefined], [null])).toBe(true);
+    expect(sameJsonValue({ a: 1 }, { a: 2 })).toBe(false);
+    expect(sameJsonValue({ a: 1 }, { a: 1, b: 0 })).toBe(false);
+    expect(sameJsonValue([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameJsonValue({ a: [] }, { a: {} })).toBe(false);
+    expect(sameJsonValue("1", 1)).toBe(false);
+    expect(sameJsonValue(null, {})).toBe(false);
+    expect(sameJsonValue({ at: new Date(0) }, { at: new Date(0).toISOString() })).toBe(true);
+  });
+
+  it("stores only the tail when the repeated messages are new objects with the same content", () => {
+    const first = encodeRequest(
+      "c0",
+      { messages: [{ ...system }, { role: "user", content: "1" }], tools },
+      undefined,
+    );
+    const second = encodeRequest(
+      "c1",
+      {
+        messages: [{ ...system }, { role: "user", content: "1" }, { role: "user", content: "2" }],
+        tools: [...tools],
+      },
+      first.memory,
+    );
+    expect(second.stored).toEqual({ base: "c0", keep: 2, tail: [{ role: "user", content: "2" }] });
   });
 });

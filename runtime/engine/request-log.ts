@@ -26,8 +26,8 @@ export type StoredRequest =
 /** The previous request of a thread and side, as the encoder remembers it. */
 export interface RequestMemory {
   id: string;
-  encodedMessages: string[];
-  encodedTools: string;
+  messages: readonly unknown[];
+  tools: readonly unknown[];
 }
 
 export function encodeRequest(
@@ -35,23 +35,53 @@ export function encodeRequest(
   request: LoggedRequest,
   previous: RequestMemory | undefined,
 ): { stored: StoredRequest; memory: RequestMemory } {
-  const encodedMessages = request.messages.map((message) => JSON.stringify(message));
-  const encodedTools = JSON.stringify(request.tools);
-  const memory = { id, encodedMessages, encodedTools };
+  const memory = { id, messages: request.messages, tools: request.tools };
   if (!previous) return { stored: request, memory };
+  // Compared as JSON values, not re-serialised: the shared prefix is most of a long history.
   let keep = 0;
-  const limit = Math.min(previous.encodedMessages.length, encodedMessages.length);
-  while (keep < limit && previous.encodedMessages[keep] === encodedMessages[keep]) keep += 1;
+  const limit = Math.min(previous.messages.length, request.messages.length);
+  while (keep < limit && sameJsonValue(previous.messages[keep], request.messages[keep])) keep += 1;
   if (keep === 0) return { stored: request, memory };
   return {
     stored: {
       base: previous.id,
       keep,
       tail: request.messages.slice(keep),
-      ...(encodedTools === previous.encodedTools ? {} : { tools: request.tools }),
+      ...(sameJsonValue(request.tools, previous.tools) ? {} : { tools: request.tools }),
     },
     memory,
   };
+}
+
+/** Whether two values serialise to the same JSON (object keys in any order; undefined members absent). */
+export function sameJsonValue(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) {
+    return JSON.stringify(left) === JSON.stringify(right);
+  }
+  if (Array.isArray(left) || Array.isArray(right)) {
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index += 1) {
+      // JSON.stringify writes undefined array items as null.
+      if (!sameJsonValue(left[index] ?? null, right[index] ?? null)) return false;
+    }
+    return true;
+  }
+  if (typeof (left as { toJSON?: unknown }).toJSON === "function")
+    return JSON.stringify(left) === JSON.stringify(right);
+  const leftRecord = left as Record<string, unknown>;
+  const rightRecord = right as Record<string, unknown>;
+  let leftKeys = 0;
+  for (const key in leftRecord) {
+    if (!Object.hasOwn(leftRecord, key) || leftRecord[key] === undefined) continue;
+    leftKeys += 1;
+    if (!Object.hasOwn(rightRecord, key) || !sameJsonValue(leftRecord[key], rightRecord[key])) return false;
+  }
+  let rightKeys = 0;
+  for (const key in rightRecord) {
+    if (Object.hasOwn(rightRecord, key) && rightRecord[key] !== undefined) rightKeys += 1;
+  }
+  return leftKeys === rightKeys;
 }
 
 /** Rebuilds full requests; `calls` in any order, each base present (a missing base gives null). */

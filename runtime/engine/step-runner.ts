@@ -65,7 +65,13 @@ import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../sub
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
 import { drainInbox } from "../threads/inbox";
-import { bumpMessageSeq, insertMessages, type NewMessage, readHistory } from "../threads/message-store";
+import {
+  bumpMessageSeq,
+  insertMessages,
+  insertMessagesAfter,
+  type NewMessage,
+  readHistory,
+} from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
 import {
   findThread,
@@ -236,10 +242,15 @@ export class StepRunner {
    * nobody else numbers messages meanwhile); null when unknown (nothing inserted, or renumbered).
    */
   private txLastSeq: number | null = null;
+  /** The thread whose row lock the open guarded transaction holds. */
+  private txThreadId: string | null = null;
 
   /** Inserts messages and keeps the cached history in step (or drops it when someone else wrote). */
   private async insert(tx: SqlExecutor, threadId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
-    const stored = await insertMessages(tx, threadId, messages);
+    const known = this.txThreadId === threadId && this.txLastSeq !== null && Number.isFinite(this.txLastSeq);
+    const stored = known
+      ? await insertMessagesAfter(tx, threadId, this.txLastSeq as number, messages)
+      : await insertMessages(tx, threadId, messages);
     const last = stored.at(-1);
     if (last && (this.txLastSeq === null || last.seq > this.txLastSeq)) this.txLastSeq = last.seq;
     const cache = this.caches.get(threadId);
@@ -334,6 +345,7 @@ export class StepRunner {
   ): Promise<T> {
     this.wakeAfterCommit.clear();
     this.txLastSeq = null;
+    this.txThreadId = null;
     let result: T;
     let agentName = "";
     try {
@@ -344,6 +356,8 @@ export class StepRunner {
         if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
         // A user stop wins over work in flight: nothing this step produced after it is committed.
         if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
+        this.txThreadId = row.id;
+        this.txLastSeq = row.message_seq;
         return work(tx, row);
       });
     } catch (error) {

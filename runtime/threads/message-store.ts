@@ -48,12 +48,74 @@ export async function insertMessages(
   messages: NewMessage[],
 ): Promise<StoredMessage[]> {
   if (messages.length === 0) return [];
-  const createdAt = nowMicroseconds();
+  const { values, rows, createdAt } = messageValues(messages, 3);
   // One statement: the numbers are reserved on the thread row and the rows inserted with them.
-  const values: unknown[] = [threadId, messages.length, createdAt];
+  const inserted = await tx.query(
+    `WITH reserved AS (
+       UPDATE threads SET message_seq = message_seq + $2::int WHERE id = $1::uuid RETURNING message_seq - $2::int AS base)
+     ${insertFromReserved(rows)}
+     RETURNING ${MESSAGE_COLUMNS}`,
+    [threadId, messages.length, createdAt, ...values] as never[],
+  );
+  if (inserted.length !== messages.length) throw new Error(`Thread ${threadId} does not exist`);
+  return inserted
+    .map((row) => toStoredMessage(row as Record<string, unknown>))
+    .sort((left, right) => left.seq - right.seq);
+}
+
+/**
+ * The same insert when the caller knows the thread's last seq (it holds the row lock and counted
+ * every message of its transaction): sent without waiting (SqlExecutor.defer), and the stored
+ * messages are built here. Should the numbering have moved after all, the statement raises and the
+ * transaction fails rather than writing misnumbered messages.
+ */
+export async function insertMessagesAfter(
+  tx: SqlExecutor,
+  threadId: string,
+  lastSeq: number,
+  messages: NewMessage[],
+): Promise<StoredMessage[]> {
+  if (messages.length === 0) return [];
+  const { values, rows, createdAt, ids } = messageValues(messages, 4);
+  await tx.defer(
+    `WITH reserved AS (
+       UPDATE threads SET message_seq = message_seq + $2::int WHERE id = $1::uuid
+       RETURNING message_seq - $2::int AS base,
+         tandem_expect(message_seq - $2::int = $4::int, 'messages of thread ' || $1 || ' were numbered meanwhile') AS expected)
+     ${insertFromReserved(rows)}`,
+    [threadId, messages.length, createdAt, lastSeq, ...values] as never[],
+  );
+  return messages.map((message, index) => ({
+    id: ids[index]!,
+    seq: lastSeq + index + 1,
+    role: message.role,
+    side: message.side,
+    content: message.content,
+    name: message.name ?? null,
+    tool_calls: message.tool_calls ?? null,
+    tool_call_id: message.tool_call_id ?? null,
+    tool_status: message.tool_status ?? null,
+    parent_id: message.parent_id ?? null,
+    depth: message.depth ?? 0,
+    silent: message.silent ?? false,
+    metadata: message.metadata ?? {},
+    subagent_id: message.subagent_id ?? null,
+    attachments: message.attachments ?? [],
+    prompt: message.prompt ?? null,
+    created_at: createdAt,
+  }));
+}
+
+/** The VALUES rows (parameters from `$offset + 1` on) of a message insert. */
+function messageValues(messages: NewMessage[], offset: number) {
+  const createdAt = nowMicroseconds();
+  const values: unknown[] = [];
+  const ids: string[] = [];
   const rows = messages.map((message, index) => {
+    const id = message.id ?? randomUUID();
+    ids.push(id);
     values.push(
-      message.id ?? randomUUID(),
+      id,
       message.role,
       message.side,
       message.content,
@@ -69,25 +131,20 @@ export async function insertMessages(
       JSON.stringify(message.attachments ?? []),
       message.prompt ?? null,
     );
-    const p = (offset: number) => `$${3 + index * 15 + offset}`;
+    const p = (at: number) => `$${offset + index * 15 + at}`;
     return `(${index + 1}, ${p(1)}::uuid, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text::jsonb, ${p(7)}::text, ${p(8)}::text, ${p(9)}::uuid, ${p(10)}::int, ${p(11)}::boolean, ${p(12)}::text::jsonb, ${p(13)}::uuid, ${p(14)}::text::jsonb, ${p(15)}::text)`;
   });
-  const inserted = await tx.query(
-    `WITH reserved AS (
-       UPDATE threads SET message_seq = message_seq + $2::int WHERE id = $1::uuid RETURNING message_seq - $2::int AS base)
-     INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+  return { values, rows, createdAt, ids };
+}
+
+/** INSERT … SELECT of the message rows, numbered from the `reserved` CTE ($1 thread, $3 created_at). */
+function insertFromReserved(rows: string[]): string {
+  return `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
        parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
      SELECT v.id, $1::uuid, reserved.base + v.position, v.role, v.side, v.content, v.name, v.tool_calls, v.tool_call_id,
        v.tool_status, v.parent_id, v.depth, v.silent, v.metadata, v.subagent_id, v.attachments, v.prompt, $3::bigint
      FROM reserved, (VALUES ${rows.join(", ")}) AS v(position, id, role, side, content, name, tool_calls, tool_call_id,
-       tool_status, parent_id, depth, silent, metadata, subagent_id, attachments, prompt)
-     RETURNING ${MESSAGE_COLUMNS}`,
-    values as never[],
-  );
-  if (inserted.length !== messages.length) throw new Error(`Thread ${threadId} does not exist`);
-  return inserted
-    .map((row) => toStoredMessage(row as Record<string, unknown>))
-    .sort((left, right) => left.seq - right.seq);
+       tool_status, parent_id, depth, silent, metadata, subagent_id, attachments, prompt)`;
 }
 
 /**
