@@ -78,6 +78,7 @@ import {
   findThreadForStep,
   lockThread,
   type ThreadChanges,
+  type ThreadForStep,
   updateLockedThread,
   updateThread,
 } from "../threads/thread-store";
@@ -205,6 +206,7 @@ export class StepRunner {
       const ended = this.endedSessions.get(threadId);
       if (ended !== undefined) crashPoint("after_terminal_commit", ended);
     } catch (error) {
+      this.snapshot = null;
       this.runs.delete(threadId);
       this.caches.delete(threadId);
       if (error instanceof LeaseLost) return "lease_lost";
@@ -213,6 +215,7 @@ export class StepRunner {
       throw error;
     }
     if (outcome !== "continue") {
+      this.snapshot = null;
       this.runs.delete(threadId);
       this.caches.delete(threadId);
     }
@@ -341,8 +344,14 @@ export class StepRunner {
   private async guarded<T>(
     threadId: string,
     work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
-    options: { allowUserStopped?: boolean } = {},
+    options: {
+      allowUserStopped?: boolean;
+      /** Read the thread as this transaction leaves it (pipelined with the COMMIT), for the next step. */
+      snapshot?: boolean;
+    } = {},
   ): Promise<T> {
+    this.snapshot = null;
+    let snapshot: Promise<ThreadForStep | null> | null = null;
     this.wakeAfterCommit.clear();
     this.txLastSeq = null;
     this.txThreadId = null;
@@ -358,8 +367,17 @@ export class StepRunner {
         if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
         this.txThreadId = row.id;
         this.txLastSeq = row.message_seq;
-        return work(tx, row);
+        const done = await work(tx, row);
+        if (options.snapshot) {
+          snapshot = findThreadForStep(tx, threadId);
+          snapshot.catch(() => {}); // a failure fails the COMMIT too
+        }
+        return done;
       });
+      if (snapshot) {
+        const found = await snapshot;
+        if (found) this.snapshot = found;
+      }
     } catch (error) {
       this.wakeAfterCommit.clear();
       throw error;
@@ -370,13 +388,24 @@ export class StepRunner {
     return result;
   }
 
+  /**
+   * The thread as the last step's commit left it, and whether input waited then: the next step
+   * starts from it instead of reading the thread again. Only a step whose work after its commit
+   * cannot change the thread (no hooks, no tools) leaves one; input that arrives later is seen by
+   * the next commit, exactly as it would be by a read at the next step's start; a stop or a
+   * termination is still checked under the row lock when that step commits.
+   */
+  private snapshot: ThreadForStep | null = null;
+
   /** Parents whose children reported in the transaction now running (woken once it commits). */
   private readonly wakeAfterCommit = new Set<string>();
 
   private async step(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     // Definitions are read before any transaction: on PGlite (one connection) a query outside the
     // open transaction would wait for it forever.
-    const found = await findThreadForStep(this.db, threadId);
+    const snapshot = this.snapshot?.row.id === threadId ? this.snapshot : null;
+    this.snapshot = null;
+    const found = snapshot ?? (await findThreadForStep(this.db, threadId));
     if (!found) return "terminated";
     const current = found.row;
     const definitions = await this.deps.definitions.load(current.project_id, current.project_version);
@@ -907,71 +936,75 @@ export class StepRunner {
       tool_calls: toolCalls.length > 0 ? toolCalls : null,
       prompt: active.sideConfig.prompt,
     });
-    const committed = await this.guarded(threadId, async (tx, row) => {
-      // Independent statements go out together (pipelined on one connection, run in this order).
-      const [, inserted] = await Promise.all([
-        this.logModelCall(
+    const committed = await this.guarded(
+      threadId,
+      async (tx, row) => {
+        // Independent statements go out together (pipelined on one connection, run in this order).
+        const [, inserted] = await Promise.all([
+          this.logModelCall(
+            tx,
+            row.id,
+            active.side,
+            modelName,
+            requestMessages,
+            catalog,
+            result,
+            null,
+            startedAt,
+          ),
+          this.insert(tx, row.id, [
+            draft,
+            ...(empty
+              ? [
+                  {
+                    role: "tool" as const,
+                    side: active.side,
+                    content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
+                    name: "invalid_assistant_response",
+                    tool_call_id: toolCalls[0]!.id,
+                    tool_status: "error" as const,
+                  },
+                ]
+              : []),
+          ]),
+        ]);
+        const [assistant, ...extra] = inserted;
+        const execution = countStep(row.execution, active.side);
+        const usage = {
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          costUsd: result.costUsd,
+        };
+        const events: NewEvent[] = [
+          ...telemetryEvents(row, telemetry),
+          telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
+          messageEvent(row, assistant!),
+          ...extra.map((message) => messageEvent(row, message)),
+        ];
+        if (toolCalls.length > 0 && !empty) {
+          const updated = await updateLockedThread(tx, row, { execution, usage });
+          await appendEvents(tx, [...events, threadEvent(updated)]);
+          return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
+        }
+        // An empty reply never ends a turn by response, but maxSteps still applies to it.
+        const decision = evaluateStop(
+          { text: empty ? "" : (draft.content ?? ""), toolCalls: [] },
+          { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
+        );
+        const outcome = await this.applyDecisionOrControl(
           tx,
-          row.id,
-          active.side,
-          modelName,
-          requestMessages,
-          catalog,
-          result,
-          null,
-          startedAt,
-        ),
-        this.insert(tx, row.id, [
-          draft,
-          ...(empty
-            ? [
-                {
-                  role: "tool" as const,
-                  side: active.side,
-                  content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
-                  name: "invalid_assistant_response",
-                  tool_call_id: toolCalls[0]!.id,
-                  tool_status: "error" as const,
-                },
-              ]
-            : []),
-        ]),
-      ]);
-      const [assistant, ...extra] = inserted;
-      const execution = countStep(row.execution, active.side);
-      const usage = {
-        inputTokens: result.usage.inputTokens,
-        outputTokens: result.usage.outputTokens,
-        costUsd: result.costUsd,
-      };
-      const events: NewEvent[] = [
-        ...telemetryEvents(row, telemetry),
-        telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
-        messageEvent(row, assistant!),
-        ...extra.map((message) => messageEvent(row, message)),
-      ];
-      if (toolCalls.length > 0 && !empty) {
-        const updated = await updateLockedThread(tx, row, { execution, usage });
-        await appendEvents(tx, [...events, threadEvent(updated)]);
-        return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
-      }
-      // An empty reply never ends a turn by response, but maxSteps still applies to it.
-      const decision = evaluateStop(
-        { text: empty ? "" : (draft.content ?? ""), toolCalls: [] },
-        { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
-      );
-      const outcome = await this.applyDecisionOrControl(
-        tx,
-        row,
-        execution,
-        decision,
-        active,
-        ext.control,
-        usage,
-        events,
-      );
-      return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
-    });
+          row,
+          execution,
+          decision,
+          active,
+          ext.control,
+          usage,
+          events,
+        );
+        return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
+      },
+      { snapshot: toolCalls.length === 0 && ext.hookIds.length === 0 },
+    );
     ext.history.push(...committed.created);
     await this.afterCreate(ext, active.sideConfig.prompt, committed.created);
     if (!committed.toolsPending) return committed.outcome;

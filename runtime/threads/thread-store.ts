@@ -85,10 +85,12 @@ export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow
 }
 
 /** The thread and whether unconsumed input waits in its inbox, in one round trip. */
-export async function findThreadForStep(
-  db: SqlExecutor,
-  id: string,
-): Promise<{ row: ThreadRow; hasInput: boolean } | null> {
+export interface ThreadForStep {
+  row: ThreadRow;
+  hasInput: boolean;
+}
+
+export async function findThreadForStep(db: SqlExecutor, id: string): Promise<ThreadForStep | null> {
   const rows = await db.query<Record<string, unknown>>(
     `SELECT ${THREAD_COLUMNS},
        EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input
