@@ -25,7 +25,7 @@ export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
   let nodeId = "";
   const { selection } = store.getState();
   store.getState().edit((document) => {
-    const near = selection?.kind === "node" ? selection.id : null;
+    const near = selection.nodeIds.at(-1) ?? null;
     const added = addNode(document, kind, placeNewNode(document, near));
     nodeId = added.nodeId;
     return added.graph;

@@ -4,8 +4,9 @@
 import { createStore } from "zustand/vanilla";
 import type { Graph } from "@/lib/graph";
 import { type History, record, redo, replacePresent, startHistory, undo } from "./history";
+import { EMPTY_SELECTION, type SelectedItem, type StudioSelection, selectionOf } from "./selection";
 
-export type StudioSelection = { kind: "node"; id: string } | { kind: "edge"; id: string } | null;
+export type { StudioSelection } from "./selection";
 export interface StudioStatus {
   tone: "info" | "error";
   text: string;
@@ -25,7 +26,9 @@ export interface StudioState {
   dragTo(change: (graph: Graph) => Graph, finished: boolean): void;
   undo(): void;
   redo(): void;
-  select(selection: StudioSelection): void;
+  /** Selects exactly `item` (or nothing). */
+  select(item: SelectedItem | null): void;
+  setSelection(selection: StudioSelection): void;
   saved(version: number, document: Graph): void;
   setStatus(status: StudioStatus | null): void;
 }
@@ -35,7 +38,7 @@ export type StudioStore = ReturnType<typeof createStudioStore>;
 export function createStudioStore(initial: Graph, version: number | null = null) {
   return createStore<StudioState>()((set, get) => ({
     history: startHistory(initial),
-    selection: null,
+    selection: EMPTY_SELECTION,
     baseVersion: version,
     status: null,
     dragOrigin: null,
@@ -44,7 +47,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       set({
         history: startHistory(graph),
         baseVersion: loadedVersion,
-        selection: null,
+        selection: EMPTY_SELECTION,
         dragOrigin: null,
         savedDocument: graph,
       }),
@@ -66,7 +69,10 @@ export function createStudioStore(initial: Graph, version: number | null = null)
     },
     undo: () => set({ history: undo(get().history), dragOrigin: null }),
     redo: () => set({ history: redo(get().history), dragOrigin: null }),
-    select: (selection) => set({ selection }),
+    select: (item) => set({ selection: selectionOf(item) }),
+    setSelection: (selection) => {
+      if (selection !== get().selection) set({ selection });
+    },
     saved: (savedVersion, document) => set({ baseVersion: savedVersion, savedDocument: document }),
     setStatus: (status) => {
       const current = get().status;
