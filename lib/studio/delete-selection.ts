@@ -10,8 +10,7 @@ function edgesToCut(edges: readonly GraphEdge[], selection: StudioSelection): Gr
   const removedNodes = new Set(selection.nodeIds);
   const selectedEdges = new Set(selection.edgeIds);
   return edges.filter(
-    (edge) =>
-      !removedNodes.has(edge.source) && (selectedEdges.has(edge.id) || removedNodes.has(edge.target)),
+    (edge) => !removedNodes.has(edge.source) && (selectedEdges.has(edge.id) || removedNodes.has(edge.target)),
   );
 }
 

@@ -46,7 +46,13 @@ function openAiCompatible(env: ProviderEnv): ProviderAvailability {
     const baseURL = isSet(env, variable) ? publicBaseURL(env[variable] as string) : undefined;
     if (baseURL === undefined) continue;
     const apiKeyEnv = isSet(env, OPENAI_COMPATIBLE_API_KEY_ENV) ? OPENAI_COMPATIBLE_API_KEY_ENV : undefined;
-    return { provider: "openai-compatible", available: true, requires, baseURL, ...(apiKeyEnv ? { apiKeyEnv } : {}) };
+    return {
+      provider: "openai-compatible",
+      available: true,
+      requires,
+      baseURL,
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    };
   }
   return { provider: "openai-compatible", available: false, requires };
 }
