@@ -29,8 +29,8 @@ function InspectorBody() {
     const edges = selected.edgeIds.length;
     return (
       <p className="text-xs text-muted">
-        {nodes} node{nodes === 1 ? "" : "s"} and {edges} edge{edges === 1 ? "" : "s"} selected: copy, duplicate
-        or delete them together, or select one to edit it.
+        {nodes} node{nodes === 1 ? "" : "s"} and {edges} edge{edges === 1 ? "" : "s"} selected: copy,
+        duplicate or delete them together, or select one to edit it.
       </p>
     );
   }

@@ -12,11 +12,15 @@ export interface StudioStatus {
   text: string;
 }
 
+/** The studio's dialogs; at most one is open. */
+export type StudioDialog = "palette" | "shortcuts" | "models";
+
 export interface StudioState {
   history: History<Graph>;
   selection: StudioSelection;
   baseVersion: number | null;
   status: StudioStatus | null;
+  dialog: StudioDialog | null;
   /** The document before the running drag began, so one drag is one undo step. */
   dragOrigin: Graph | null;
   /** The document as last loaded or saved: the present differs from it when there are unsaved changes. */
@@ -31,6 +35,7 @@ export interface StudioState {
   setSelection(selection: StudioSelection): void;
   saved(version: number, document: Graph): void;
   setStatus(status: StudioStatus | null): void;
+  openDialog(dialog: StudioDialog | null): void;
 }
 
 export type StudioStore = ReturnType<typeof createStudioStore>;
@@ -41,6 +46,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
     selection: EMPTY_SELECTION,
     baseVersion: version,
     status: null,
+    dialog: null,
     dragOrigin: null,
     savedDocument: initial,
     load: (graph, loadedVersion) =>
@@ -74,6 +80,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       if (selection !== get().selection) set({ selection });
     },
     saved: (savedVersion, document) => set({ baseVersion: savedVersion, savedDocument: document }),
+    openDialog: (dialog) => set({ dialog }),
     setStatus: (status) => {
       const current = get().status;
       if (current?.text === status?.text && current?.tone === status?.tone) return;
