@@ -55,6 +55,7 @@ function CommandButton({
   return (
     <Button
       tone={tone}
+      size={tone === "primary" ? "normal" : "compact"}
       aria-label={label}
       aria-keyshortcuts={command.keys ? ariaKeyShortcuts(command.keys) : undefined}
       disabled={disabled}

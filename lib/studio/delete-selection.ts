@@ -20,6 +20,7 @@ export function deleteSelection(graph: Graph, selection: StudioSelection): Graph
     (a, b) => (b.toolIndex ?? -1) - (a.toolIndex ?? -1),
   );
   const disconnected = cut.reduce(disconnect, graph);
-  if (selection.nodeIds.length === 0) return disconnected;
-  return removeNodes(disconnected, new Set(selection.nodeIds));
+  const removed = new Set(selection.nodeIds);
+  if (!graph.nodes.some((node) => removed.has(node.id))) return disconnected;
+  return removeNodes(disconnected, removed);
 }

@@ -85,13 +85,23 @@ describe("deleting a selection", () => {
     expect(deleteSelection(graph, EMPTY_SELECTION)).toBe(graph);
   });
 
-  it("is one undo step in the store", () => {
+  it("is one undo step in the store, and a selection of vanished nodes deletes nothing", () => {
     const { graph, ids } = connectedProject();
     const store = createStudioStore(graph);
     store.getState().edit((document) => deleteSelection(document, selectionOfNodes([ids.tool, ids.agent])));
     expect(store.getState().history.present.nodes).toHaveLength(2);
     store.getState().undo();
     expect(store.getState().history.present).toBe(graph);
+    expect(deleteSelection(graph, selectionOfNodes(["gone"]))).toBe(graph);
+  });
+
+  it("drops nodes that undo removed from the selection", () => {
+    const store = createStudioStore(emptyGraph());
+    store.getState().edit((document) => addNode(document, "agent", at).graph);
+    const id = store.getState().history.present.nodes[0]?.id as string;
+    store.getState().select({ kind: "node", id });
+    store.getState().undo();
+    expect(store.getState().selection).toEqual(EMPTY_SELECTION);
   });
 });
 

@@ -62,3 +62,12 @@ export function applySelectChanges(
   const edgeIds = applyChanges(selection.edgeIds, changes);
   return edgeIds === selection.edgeIds ? selection : { ...selection, edgeIds };
 }
+
+/** The selection without nodes the document no longer has (after undo or redo). */
+export function withoutMissingNodes(
+  selection: StudioSelection,
+  nodeIds: ReadonlySet<string>,
+): StudioSelection {
+  const kept = selection.nodeIds.filter((id) => nodeIds.has(id));
+  return kept.length === selection.nodeIds.length ? selection : { ...selection, nodeIds: kept };
+}
