@@ -135,6 +135,17 @@ test("duplicates the selection with Ctrl+D and undoes it in one step", async ({ 
   await node(page, "agent", "assistant").click();
   await page.getByRole("button", { name: "Duplicate", exact: true }).click();
   await expect(inspector(page).getByLabel("Name", { exact: true })).toHaveValue("assistant_copy");
+
+  // Right-click offers the same commands, keyboard first.
+  await node(page, "model", "assistant_model").click({ button: "right" });
+  const menu = page.getByRole("menu", { name: "Canvas actions" });
+  await expect(menu.getByRole("menuitem").first()).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(menu.getByRole("menuitem", { name: /Duplicate/ })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(menu).toBeHidden();
+  await expect(page.locator(".react-flow__node-model")).toHaveCount(2);
+  await expect(inspector(page).getByLabel("Name", { exact: true })).toHaveValue("assistant_model_copy");
 });
 
 test("selects several nodes and edges and deletes them as one undo step", async ({ page }) => {
