@@ -2,6 +2,7 @@
 // The right-hand panel: the editor for whatever is selected (a node, or a subagent edge).
 import { deriveEdges } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
+import { isSelectionEmpty, soleSelected } from "@/lib/studio/selection";
 import { AgentInspector } from "./AgentInspector";
 import { ModelInspector } from "./ModelInspector";
 import { NoteInspector } from "./NoteInspector";
@@ -20,8 +21,19 @@ const NODE_INSPECTORS = {
 };
 
 function InspectorBody() {
-  const selection = useStudio((state) => state.selection);
+  const selected = useStudio((state) => state.selection);
   const { graph } = useCompiled();
+  const selection = soleSelected(selected);
+  if (!selection && !isSelectionEmpty(selected)) {
+    const nodes = selected.nodeIds.length;
+    const edges = selected.edgeIds.length;
+    return (
+      <p className="text-xs text-muted">
+        {nodes} node{nodes === 1 ? "" : "s"} and {edges} edge{edges === 1 ? "" : "s"} selected: copy,
+        duplicate or delete them together, or select one to edit it.
+      </p>
+    );
+  }
   if (!selection) return <p className="text-xs text-muted">Select a node or a subagent edge to edit it.</p>;
   if (selection.kind === "edge") {
     const edge = deriveEdges(graph).find((candidate) => candidate.id === selection.id);

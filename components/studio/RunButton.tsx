@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { createApiClient } from "@/lib/api/client";
 import { runTarget } from "@/lib/studio/run-target";
+import { soleSelected } from "@/lib/studio/selection";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { saveDocument } from "./save-document";
 import { useCompiled } from "./useCompiled";
@@ -18,7 +19,8 @@ export function RunButton({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
-  const target = runTarget(compiled.graph, compiled, selection?.kind === "node" ? selection.id : null);
+  const selected = soleSelected(selection);
+  const target = runTarget(compiled.graph, compiled, selected?.kind === "node" ? selected.id : null);
 
   async function run() {
     if (!target.ok) return;

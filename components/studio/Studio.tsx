@@ -1,59 +1,58 @@
 "use client";
-// The studio: toolbar on top, canvas in the middle, inspector on the right, problems and code below.
-import { ReactFlowProvider } from "@xyflow/react";
-import { useEffect, useState } from "react";
+// The studio: toolbar on top, canvas in the middle, inspector on the right, problems and code below,
+// and the dialogs (command palette, keyboard shortcuts, models) every command can open.
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { useMemo, useState } from "react";
 import type { Graph } from "@/lib/graph";
-import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
+import { createStudioStore } from "@/lib/studio/studio-store";
 import { CodePane } from "./CodePane";
+import { CommandPalette } from "./CommandPalette";
 import { Inspector } from "./Inspector";
+import { ModelsDialog } from "./ModelsDialog";
 import { ProblemsPanel } from "./ProblemsPanel";
+import { ShortcutsDialog } from "./ShortcutsDialog";
 import { StatusLine } from "./StatusLine";
 import { StudioCanvas } from "./StudioCanvas";
-import { StudioStoreProvider } from "./StudioStoreContext";
+import { StudioStoreProvider, useStudioStore } from "./StudioStoreContext";
 import { StudioToolbar } from "./StudioToolbar";
+import type { StudioCommandContext } from "./studio-commands";
+import { useStudioShortcuts } from "./useStudioShortcuts";
 
-function isTextEntry(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+function StudioWorkspace({ projectId }: { projectId: string }) {
+  const store = useStudioStore();
+  const { fitView } = useReactFlow();
+  const context = useMemo<StudioCommandContext>(
+    () => ({ store, projectId, viewport: { fitView } }),
+    [store, projectId, fitView],
   );
-}
-
-/** Ctrl/Cmd+Z undoes, Shift+Ctrl/Cmd+Z redoes, except while typing (the field keeps its own undo). */
-function useUndoShortcuts(store: StudioStore) {
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "z" || isTextEntry(event.target))
-        return;
-      event.preventDefault();
-      if (event.shiftKey) store.getState().redo();
-      else store.getState().undo();
-    };
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
-  }, [store]);
+  useStudioShortcuts(context);
+  return (
+    <div className="flex h-[calc(100vh-2.75rem)] flex-col">
+      <StudioToolbar context={context} />
+      <div className="flex min-h-0 flex-1">
+        <div className="min-w-0 flex-1">
+          <StudioCanvas context={context} />
+        </div>
+        <Inspector />
+      </div>
+      <div className="flex h-44 shrink-0 border-t border-border bg-surface">
+        <ProblemsPanel />
+        <CodePane />
+      </div>
+      <StatusLine />
+      <CommandPalette context={context} />
+      <ShortcutsDialog />
+      <ModelsDialog />
+    </div>
+  );
 }
 
 export function Studio({ projectId, graph, version }: { projectId: string; graph: Graph; version: number }) {
   const [store] = useState(() => createStudioStore(graph, version));
-  useUndoShortcuts(store);
   return (
     <StudioStoreProvider store={store}>
       <ReactFlowProvider>
-        <div className="flex h-[calc(100vh-2.75rem)] flex-col">
-          <StudioToolbar projectId={projectId} />
-          <div className="flex min-h-0 flex-1">
-            <div className="min-w-0 flex-1">
-              <StudioCanvas />
-            </div>
-            <Inspector />
-          </div>
-          <div className="flex h-44 shrink-0 border-t border-border bg-surface">
-            <ProblemsPanel />
-            <CodePane />
-          </div>
-          <StatusLine />
-        </div>
+        <StudioWorkspace projectId={projectId} />
       </ReactFlowProvider>
     </StudioStoreProvider>
   );

@@ -12,19 +12,15 @@ import {
   ReactFlow,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useCallback, useMemo, useState } from "react";
-import { definitionName, deriveEdges, isDefinitionNode } from "@/lib/graph";
-import {
-  connect,
-  connectionRefusal,
-  disconnect,
-  findNode,
-  moveNodes,
-  removeNodes,
-} from "@/lib/studio/document-edits";
+import { type MouseEvent as ReactMouseEvent, useCallback, useMemo, useState } from "react";
+import { definitionName, isDefinitionNode } from "@/lib/graph";
+import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
+import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
+import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
 import { type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
 import { STUDIO_NODE_TYPES } from "./nodes";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
+import type { StudioCommandContext } from "./studio-commands";
 import { useCompiled } from "./useCompiled";
 
 type Size = { width: number; height: number };
@@ -34,11 +30,26 @@ function nodeLabel(graphNodeId: string, graph: ReturnType<typeof useCompiled>["g
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
 
-export function StudioCanvas() {
+/** Keys that add to the selection on click; Shift also draws a selection box on the canvas. */
+const MULTI_SELECTION_KEYS = ["Shift", "Meta", "Control"];
+
+function selectChanges(changes: readonly (NodeChange<StudioFlowNode> | EdgeChange<Edge>)[]): SelectChange[] {
+  return changes.flatMap((change) =>
+    change.type === "select" ? [{ id: change.id, selected: change.selected }] : [],
+  );
+}
+
+export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   const store = useStudioStore();
   const selection = useStudio((state) => state.selection);
   const { graph, edges, counts } = useCompiled();
   const [measured, setMeasured] = useState<Map<string, Size>>(() => new Map());
+  const [menu, setMenu] = useState<CanvasMenuState | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const openMenu = (event: ReactMouseEvent | MouseEvent, target: CanvasMenuState["target"]) => {
+    event.preventDefault();
+    setMenu({ x: event.clientX, y: event.clientY, target });
+  };
 
   const flowNodes = useMemo(
     () => toFlowNodes(graph, counts, selection, measured),
@@ -54,7 +65,6 @@ export function StudioCanvas() {
       const sizes = new Map<string, Size>();
       const positions = new Map<string, { x: number; y: number }>();
       let dragging = false;
-      const removed = new Set<string>();
       for (const change of changes) {
         if (change.type === "dimensions" && change.dimensions) sizes.set(change.id, change.dimensions);
         if (change.type === "position" && change.position) {
@@ -67,26 +77,24 @@ export function StudioCanvas() {
             findNode(store.getState().history.present, change.id)?.position ?? { x: 0, y: 0 },
           );
         }
-        if (change.type === "remove") removed.add(change.id);
       }
       if (sizes.size) setMeasured((current) => new Map([...current, ...sizes]));
       if (positions.size) store.getState().dragTo((document) => moveNodes(document, positions), !dragging);
-      if (removed.size) {
-        store.getState().edit((document) => removeNodes(document, removed));
-        store.getState().select(null);
+      const selected = selectChanges(changes);
+      if (selected.length) {
+        store.getState().setSelection(applySelectChanges(store.getState().selection, "node", selected));
       }
     },
     [store],
   );
 
+  // Deletion is the studio's own "delete" command (one undo step for nodes and edges together), so
+  // React Flow's delete key is off and its remove changes never arrive here.
   const onEdgesChange = useCallback(
     (changes: EdgeChange<Edge>[]) => {
-      for (const change of changes) {
-        if (change.type !== "remove") continue;
-        store.getState().edit((document) => {
-          const edge = deriveEdges(document).find((candidate) => candidate.id === change.id);
-          return edge ? disconnect(document, edge) : document;
-        });
+      const selected = selectChanges(changes);
+      if (selected.length) {
+        store.getState().setSelection(applySelectChanges(store.getState().selection, "edge", selected));
       }
     },
     [store],
@@ -114,25 +122,36 @@ export function StudioCanvas() {
   );
 
   return (
-    <ReactFlow<StudioFlowNode, Edge>
-      nodes={flowNodes}
-      edges={flowEdges}
-      nodeTypes={STUDIO_NODE_TYPES}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onConnect={onConnect}
-      isValidConnection={isValidConnection}
-      onNodeClick={(_, node) => store.getState().select({ kind: "node", id: node.id })}
-      onEdgeClick={(_, edge) => store.getState().select({ kind: "edge", id: edge.id })}
-      onPaneClick={() => store.getState().select(null)}
-      fitView
-      fitViewOptions={{ maxZoom: 1 }}
-      proOptions={{ hideAttribution: true }}
-      aria-label="Studio canvas"
-    >
-      <Background gap={16} />
-      <MiniMap pannable zoomable ariaLabel="Canvas minimap" />
-      <Controls />
-    </ReactFlow>
+    <>
+      <ReactFlow<StudioFlowNode, Edge>
+        nodes={flowNodes}
+        edges={flowEdges}
+        nodeTypes={STUDIO_NODE_TYPES}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
+        deleteKeyCode={null}
+        multiSelectionKeyCode={MULTI_SELECTION_KEYS}
+        selectionKeyCode="Shift"
+        onPaneContextMenu={(event) => openMenu(event, "pane")}
+        onNodeContextMenu={(event, node) => {
+          if (!store.getState().selection.nodeIds.includes(node.id)) {
+            store.getState().select({ kind: "node", id: node.id });
+          }
+          openMenu(event, "selection");
+        }}
+        onSelectionContextMenu={(event) => openMenu(event, "selection")}
+        fitView
+        fitViewOptions={{ maxZoom: 1 }}
+        proOptions={{ hideAttribution: true }}
+        aria-label="Studio canvas"
+      >
+        <Background gap={16} />
+        <MiniMap pannable zoomable ariaLabel="Canvas minimap" />
+        <Controls />
+      </ReactFlow>
+      {menu ? <CanvasContextMenu menu={menu} context={context} onClose={closeMenu} /> : null}
+    </>
   );
 }

@@ -1,37 +1,17 @@
 "use client";
-// Toolbar: templates, add nodes (placed next to the selection or in free space), undo/redo, auto
-// layout, save, export and run.
-import { useState } from "react";
+// Toolbar: templates, add nodes, edit the selection (copy, paste, duplicate, delete), undo/redo,
+// auto layout, the command palette, shortcuts and models, then save, export and run. Buttons run
+// the same commands as the keyboard and the palette.
+import { type ReactNode, useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { addNode, type StudioNodeKind } from "@/lib/studio/document-edits";
-import { autoLayout, placeNewNode } from "@/lib/studio/document-layout";
 import { canRedo, canUndo } from "@/lib/studio/history";
-import type { StudioStore } from "@/lib/studio/studio-store";
+import { runsOnDemoModels } from "@/lib/studio/model-switch";
+import { isSelectionEmpty } from "@/lib/studio/selection";
+import { ariaKeyShortcuts } from "@/lib/studio/shortcuts";
 import { RunButton } from "./RunButton";
-import { useStudio, useStudioStore } from "./StudioStoreContext";
-import { saveDocument } from "./save-document";
+import { useStudio } from "./StudioStoreContext";
+import { type StudioCommandContext, studioCommand } from "./studio-commands";
 import { TemplatesMenu } from "./TemplatesMenu";
-
-const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
-  { kind: "agent", label: "Add agent" },
-  { kind: "prompt", label: "Add prompt" },
-  { kind: "tool", label: "Add tool" },
-  { kind: "model", label: "Add model" },
-  { kind: "note", label: "Add note" },
-];
-
-/** New nodes go right of the selected node, or in free space, never on top of another node. */
-export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
-  let nodeId = "";
-  const { selection } = store.getState();
-  store.getState().edit((document) => {
-    const near = selection?.kind === "node" ? selection.id : null;
-    const added = addNode(document, kind, placeNewNode(document, near));
-    nodeId = added.nodeId;
-    return added.graph;
-  });
-  store.getState().select({ kind: "node", id: nodeId });
-}
 
 function ExportMenu({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
@@ -55,10 +35,45 @@ function ExportMenu({ projectId }: { projectId: string }) {
   );
 }
 
-export function StudioToolbar({ projectId }: { projectId: string }) {
-  const store = useStudioStore();
+/** A toolbar button for one command: its label, its shortcut for assistive tech, its action. */
+function CommandButton({
+  id,
+  context,
+  disabled = false,
+  label,
+  children,
+  tone,
+}: {
+  id: string;
+  context: StudioCommandContext;
+  disabled?: boolean;
+  label?: string;
+  children?: ReactNode;
+  tone?: "primary" | "secondary";
+}) {
+  const command = studioCommand(id);
+  return (
+    <Button
+      tone={tone}
+      size={tone === "primary" ? "normal" : "compact"}
+      aria-label={label}
+      aria-keyshortcuts={command.keys ? ariaKeyShortcuts(command.keys) : undefined}
+      disabled={disabled}
+      onClick={() => void command.run(context)}
+    >
+      {children ?? command.label}
+    </Button>
+  );
+}
+
+const Divider = () => <span className="mx-1 h-5 w-px bg-border" />;
+
+export function StudioToolbar({ context }: { context: StudioCommandContext }) {
   const history = useStudio((state) => state.history);
   const baseVersion = useStudio((state) => state.baseVersion);
+  const selection = useStudio((state) => state.selection);
+  const demoModels = useStudio((state) => runsOnDemoModels(state.history.present));
+  const noNodes = selection.nodeIds.length === 0;
   return (
     <div
       role="toolbar"
@@ -66,42 +81,39 @@ export function StudioToolbar({ projectId }: { projectId: string }) {
       className="flex flex-wrap items-center gap-1.5 border-b border-border bg-surface px-3 py-1.5"
     >
       <TemplatesMenu />
-      {ADDABLE.map(({ kind, label }) => (
-        <Button key={kind} onClick={() => addNodeOfKind(store, kind)}>
-          {label}
-        </Button>
+      {["agent", "prompt", "tool", "model", "note"].map((kind) => (
+        <CommandButton key={kind} id={`add-${kind}`} context={context} />
       ))}
-      <span className="mx-1 h-5 w-px bg-border" />
-      <Button
-        aria-keyshortcuts="Control+Z Meta+Z"
-        disabled={!canUndo(history)}
-        onClick={() => store.getState().undo()}
-      >
-        Undo
-      </Button>
-      <Button
-        aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z"
-        disabled={!canRedo(history)}
-        onClick={() => store.getState().redo()}
-      >
-        Redo
-      </Button>
-      <Button
-        onClick={() => {
-          store.getState().edit(autoLayout);
-          store.getState().setStatus({ tone: "info", text: "Laid out the whole canvas" });
-        }}
-      >
-        Auto layout
-      </Button>
+      <Divider />
+      <CommandButton id="copy" context={context} disabled={noNodes} />
+      <CommandButton id="paste" context={context} />
+      <CommandButton id="duplicate" context={context} disabled={noNodes} />
+      <CommandButton id="delete" context={context} disabled={isSelectionEmpty(selection)}>
+        Delete
+      </CommandButton>
+      <Divider />
+      <CommandButton id="undo" context={context} disabled={!canUndo(history)} />
+      <CommandButton id="redo" context={context} disabled={!canRedo(history)} />
+      <CommandButton id="auto-layout" context={context} />
+      <Divider />
+      <CommandButton id="palette" context={context} />
+      <CommandButton id="shortcuts" context={context} label="Keyboard shortcuts">
+        <span aria-hidden="true">?</span>
+      </CommandButton>
+      <CommandButton id="models" context={context} label="Models">
+        Models
+        {demoModels ? (
+          <span className="rounded bg-surface-muted px-1 text-[10px] uppercase tracking-wide text-muted">
+            demo
+          </span>
+        ) : null}
+      </CommandButton>
       <span className="ml-auto text-xs text-muted">
         {baseVersion ? `based on v${baseVersion}` : "not saved yet"}
       </span>
-      <Button tone="primary" onClick={() => void saveDocument(store, projectId)}>
-        Save
-      </Button>
-      <ExportMenu projectId={projectId} />
-      <RunButton projectId={projectId} />
+      <CommandButton id="save" context={context} tone="primary" />
+      <ExportMenu projectId={context.projectId} />
+      <RunButton projectId={context.projectId} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { type Edge, MarkerType, type Node } from "@xyflow/react";
 import type { Graph, GraphEdge, GraphNode } from "@/lib/graph";
 import type { DiagnosticCounts } from "@/lib/studio/diagnostic-targets";
 import { findNode } from "@/lib/studio/document-edits";
-import type { StudioSelection } from "@/lib/studio/studio-store";
+import type { StudioSelection } from "@/lib/studio/selection";
 
 export type StudioNodeData = { graphNode: GraphNode; errorCount: number };
 export type StudioFlowNode = Node<StudioNodeData, GraphNode["type"]>;
@@ -22,7 +22,7 @@ export function toFlowNodes(
     type: graphNode.type,
     position: graphNode.position,
     data: { graphNode, errorCount: counts.byNode.get(graphNode.id) ?? 0 },
-    selected: selection?.kind === "node" && selection.id === graphNode.id,
+    selected: selection.nodeIds.includes(graphNode.id),
     measured: measured.get(graphNode.id),
   }));
 }
@@ -79,7 +79,7 @@ export function toFlowEdges(
       target: edge.target,
       sourceHandle: edge.sourceHandle ?? null,
       label: errors > 0 ? `${label} (${errors} error${errors > 1 ? "s" : ""})` : label,
-      selected: selection?.kind === "edge" && selection.id === edge.id,
+      selected: selection.edgeIds.includes(edge.id),
       className: `studio-edge-${edge.kind}${errors > 0 ? " studio-edge-error" : ""}`,
       style: {
         stroke: color,

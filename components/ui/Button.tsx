@@ -2,6 +2,12 @@
 import type { ButtonHTMLAttributes } from "react";
 
 type Tone = "primary" | "secondary" | "danger";
+type Size = "normal" | "compact";
+
+const SIZE_CLASSES: Record<Size, string> = {
+  normal: "h-8 px-3 text-sm",
+  compact: "h-7 px-2 text-xs",
+};
 
 const TONE_CLASSES: Record<Tone, string> = {
   primary: "bg-accent text-accent-contrast hover:opacity-90",
@@ -11,14 +17,15 @@ const TONE_CLASSES: Record<Tone, string> = {
 
 export function Button({
   tone = "secondary",
+  size = "normal",
   className = "",
   type = "button",
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone; size?: Size }) {
   return (
     <button
       type={type}
-      className={`inline-flex h-8 items-center gap-1.5 rounded-md px-3 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50 ${TONE_CLASSES[tone]} ${className}`}
+      className={`inline-flex items-center gap-1.5 rounded-md font-medium ${SIZE_CLASSES[size]} disabled:cursor-not-allowed disabled:opacity-50 ${TONE_CLASSES[tone]} ${className}`}
       {...props}
     />
   );

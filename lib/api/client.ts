@@ -8,6 +8,8 @@ import {
   ProjectListSchema,
   type ProjectSummary,
   ProjectSummarySchema,
+  ProviderListSchema,
+  type ProviderStatus,
   QueuedMessageSchema,
   type SavedGraph,
   SavedGraphSchema,
@@ -156,6 +158,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
           SavedGraphSchema,
           baseVersion === undefined ? {} : { base_version: baseVersion },
         ),
+    },
+    providers: {
+      /** Which model providers this server can use (env variable names, never values). */
+      list: async (): Promise<ProviderStatus[]> =>
+        (await request("GET", "/api/providers", ProviderListSchema)).providers,
     },
     threads: {
       /** Root threads of a project, newest first (children are listed by their parent's live view). */

@@ -185,3 +185,17 @@ export const ImportDiagnosticSchema = z.looseObject({
 export type ImportDiagnostic = z.infer<typeof ImportDiagnosticSchema>;
 
 export const ImportRefusalSchema = z.looseObject({ diagnostics: z.array(ImportDiagnosticSchema) });
+
+/** `GET /api/providers`: what the server can run, named by env variable, never by value. */
+export const ProviderStatusSchema = z.object({
+  provider: z.enum(["openai", "anthropic", "openai-compatible", "scripted"]),
+  available: z.boolean(),
+  /** The env variables that make this provider available (names only). */
+  requires: z.array(z.string()),
+  /** The variable models should name in `apiKeyEnv`, when one is set. */
+  apiKeyEnv: z.string().optional(),
+  /** openai-compatible: the configured endpoint, without credentials, query or fragment. */
+  baseURL: z.string().optional(),
+});
+export type ProviderStatus = z.infer<typeof ProviderStatusSchema>;
+export const ProviderListSchema = z.object({ providers: z.array(ProviderStatusSchema) });

@@ -155,7 +155,7 @@ describe("studio store", () => {
     const present = store.getState().history.present;
     expect(store.getState().savedDocument).not.toBe(present);
     store.getState().saved(4, present);
-    expect(store.getState()).toMatchObject({ selection: { kind: "node", id }, baseVersion: 4 });
+    expect(store.getState()).toMatchObject({ selection: { nodeIds: [id], edgeIds: [] }, baseVersion: 4 });
     expect(store.getState().savedDocument).toBe(present);
   });
 });

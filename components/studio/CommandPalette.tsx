@@ -1,0 +1,135 @@
+"use client";
+// Ctrl/Cmd+K: one search box over the canvas's nodes (by name, kind and title) and every command.
+// Arrow keys move through the results, Enter runs the highlighted one, Escape closes.
+import { useMemo, useState } from "react";
+import { Dialog } from "@/components/ui/Dialog";
+import { definitionName, isDefinitionNode } from "@/lib/graph";
+import { type PaletteEntry, searchPalette } from "@/lib/studio/palette-search";
+import { shortcutLabel } from "@/lib/studio/shortcuts";
+import { isMacPlatform } from "./platform";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
+import { focusNode } from "./studio-actions";
+import { STUDIO_COMMANDS, type StudioCommandContext } from "./studio-commands";
+
+interface PaletteItem extends PaletteEntry {
+  detail: string;
+  run(): void;
+}
+
+const LISTBOX_ID = "studio-palette-results";
+const optionId = (index: number) => `studio-palette-option-${index}`;
+
+function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
+  const graph = useStudio((state) => state.history.present);
+  return useMemo(() => {
+    const mac = isMacPlatform();
+    const nodes = graph.nodes.map((node): PaletteItem => {
+      const name = isDefinitionNode(node) ? definitionName(node) : node.data.text.split("\n")[0] || "note";
+      const title = isDefinitionNode(node) ? node.data.definition.title : undefined;
+      return {
+        id: `node:${node.id}`,
+        label: name || "(unnamed)",
+        keywords: `${node.type} ${typeof title === "string" ? title : ""} node`,
+        detail: node.type,
+        run: () => focusNode(context.store, context.viewport, node.id),
+      };
+    });
+    const commands = STUDIO_COMMANDS.filter((command) => command.id !== "palette").map(
+      (command): PaletteItem => ({
+        id: `command:${command.id}`,
+        label: command.label,
+        keywords: `${command.group} command`,
+        detail: command.keys?.[0] ? shortcutLabel(command.keys[0], mac) : command.group,
+        run: () => void command.run(context),
+      }),
+    );
+    return [...nodes, ...commands];
+  }, [graph, context]);
+}
+
+function PaletteBody({ context, close }: { context: StudioCommandContext; close(): void }) {
+  const items = usePaletteItems(context);
+  const [query, setQuery] = useState("");
+  const [active, setActive] = useState(0);
+  const results = useMemo(() => searchPalette(items, query), [items, query]);
+  const current = Math.min(active, Math.max(results.length - 1, 0));
+
+  const choose = (item: PaletteItem | undefined) => {
+    if (!item) return;
+    close();
+    item.run();
+  };
+  const move = (delta: number) => {
+    if (results.length === 0) return;
+    const next = (current + delta + results.length) % results.length;
+    setActive(next);
+    document.getElementById(optionId(next))?.scrollIntoView({ block: "nearest" });
+  };
+
+  return (
+    <div className="flex max-h-[60vh] w-[32rem] flex-col">
+      <input
+        // biome-ignore lint/a11y/noAutofocus: the palette exists to be typed into.
+        autoFocus
+        role="combobox"
+        aria-label="Search nodes and commands"
+        aria-expanded="true"
+        aria-controls={LISTBOX_ID}
+        aria-autocomplete="list"
+        aria-activedescendant={results.length ? optionId(current) : undefined}
+        value={query}
+        placeholder="Search nodes and commands…"
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setActive(0);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown") move(1);
+          else if (event.key === "ArrowUp") move(-1);
+          else if (event.key === "Home" && results.length) setActive(0);
+          else if (event.key === "End" && results.length) setActive(results.length - 1);
+          else if (event.key === "Enter") choose(results[current]);
+          else return;
+          event.preventDefault();
+        }}
+        className="border-b border-border bg-transparent px-4 py-3 text-sm outline-none"
+      />
+      <div id={LISTBOX_ID} role="listbox" aria-label="Results" className="min-h-0 flex-1 overflow-y-auto p-1">
+        {results.map((item, index) => (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox owns the keyboard (aria-activedescendant).
+          <div
+            key={item.id}
+            id={optionId(index)}
+            role="option"
+            tabIndex={-1}
+            aria-selected={index === current}
+            onMouseMove={() => setActive(index)}
+            onClick={() => choose(item)}
+            className={`flex cursor-pointer items-center justify-between gap-3 rounded px-3 py-1.5 ${
+              index === current ? "bg-accent text-accent-contrast" : ""
+            }`}
+          >
+            <span className="truncate">{item.label}</span>
+            <span className={`shrink-0 text-xs ${index === current ? "" : "text-muted"}`}>{item.detail}</span>
+          </div>
+        ))}
+      </div>
+      {results.length === 0 ? (
+        <p role="status" className="px-4 py-3 text-xs text-muted">
+          Nothing matches “{query}”.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function CommandPalette({ context }: { context: StudioCommandContext }) {
+  const store = useStudioStore();
+  const open = useStudio((state) => state.dialog === "palette");
+  const close = () => store.getState().openDialog(null);
+  return (
+    <Dialog open={open} label="Command palette" onClose={close} className="mt-[12vh] mb-auto">
+      <PaletteBody context={context} close={close} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+// "?" or the toolbar's "Keyboard shortcuts": every command with a shortcut, and the canvas gestures.
+import { Dialog, DialogHeader } from "@/components/ui/Dialog";
+import { shortcutLabel } from "@/lib/studio/shortcuts";
+import { isMacPlatform } from "./platform";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
+import { CANVAS_GESTURES, STUDIO_COMMANDS } from "./studio-commands";
+
+function ShortcutTable({ caption, rows }: { caption: string; rows: { keys: string; label: string }[] }) {
+  return (
+    <table className="w-full text-xs">
+      <caption className="pb-1 text-left font-semibold">{caption}</caption>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={`${row.label}|${row.keys}`} className="border-t border-border">
+            <th scope="row" className="py-1 pr-3 text-left font-normal">
+              {row.label}
+            </th>
+            <td className="py-1 text-right">
+              <kbd className="rounded border border-border bg-surface-muted px-1.5 py-0.5 font-mono">
+                {row.keys}
+              </kbd>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ShortcutsDialog() {
+  const store = useStudioStore();
+  const open = useStudio((state) => state.dialog === "shortcuts");
+  const close = () => store.getState().openDialog(null);
+  const mac = isMacPlatform();
+  const commands = STUDIO_COMMANDS.filter((command) => command.keys?.length).map((command) => ({
+    label: command.label,
+    keys: (command.keys ?? []).map((keys) => shortcutLabel(keys, mac)).join(" or "),
+  }));
+  return (
+    <Dialog open={open} label="Keyboard shortcuts" onClose={close}>
+      <DialogHeader title="Keyboard shortcuts" onClose={close} />
+      <div className="flex w-[34rem] flex-col gap-4 p-4">
+        <ShortcutTable caption="Commands" rows={commands} />
+        <ShortcutTable caption="On the canvas" rows={[...CANVAS_GESTURES]} />
+        <p className="text-xs text-muted">
+          Every command, including those without a shortcut, is in the command palette (
+          {shortcutLabel("Mod+K", mac)}).
+        </p>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,60 @@
+// Moving every model of a project to one provider in a single edit (the models view), and telling
+// whether a project still runs on the scripted demo models.
+import type { Graph, GraphNode } from "@/lib/graph";
+import type { ModelProvider } from "@/lib/spec";
+
+export interface ModelSwitchTarget {
+  provider: ModelProvider;
+  /** The provider's model id, e.g. "gpt-4o-mini". */
+  model: string;
+  /** Required by openai-compatible servers (e.g. Ollama's "http://127.0.0.1:11434/v1"). */
+  baseURL?: string;
+  /** The NAME of the env variable holding the key; never the key. */
+  apiKeyEnv?: string;
+}
+
+/** A sensible model id per provider, offered when the user switches. */
+export const DEFAULT_PROVIDER_MODEL: Record<ModelProvider, string> = {
+  openai: "gpt-4o-mini",
+  anthropic: "claude-3-5-haiku-latest",
+  "openai-compatible": "llama3.2",
+  scripted: "scripted",
+};
+
+/** What a model switched to the scripted provider answers: the user's message, back. */
+export const DEFAULT_DEMO_SCRIPT = [{ text: "Demo answer (scripted): {{input}}" }];
+
+export function modelNodes(graph: Graph): Extract<GraphNode, { type: "model" }>[] {
+  return graph.nodes.filter((node): node is Extract<GraphNode, { type: "model" }> => node.type === "model");
+}
+
+/** True when the project has models and every one of them is scripted. */
+export function runsOnDemoModels(graph: Graph): boolean {
+  const models = modelNodes(graph);
+  return models.length > 0 && models.every((node) => node.data.definition.provider === "scripted");
+}
+
+function switchedDefinition(definition: Record<string, unknown>, target: ModelSwitchTarget) {
+  const next: Record<string, unknown> = { ...definition, provider: target.provider, model: target.model };
+  delete next.baseURL;
+  delete next.apiKeyEnv;
+  if (target.baseURL) next.baseURL = target.baseURL;
+  if (target.apiKeyEnv) next.apiKeyEnv = target.apiKeyEnv;
+  // Only the scripted provider plays scripts, and it needs one.
+  if (target.provider !== "scripted") delete next.script;
+  else if (!Array.isArray(next.script)) next.script = DEFAULT_DEMO_SCRIPT.map((step) => ({ ...step }));
+  return next;
+}
+
+/** Every model node moved to `target`; names, fallbacks and prices are kept. Unchanged when there are no models. */
+export function switchAllModels(graph: Graph, target: ModelSwitchTarget): Graph {
+  if (modelNodes(graph).length === 0) return graph;
+  return {
+    ...graph,
+    nodes: graph.nodes.map((node) =>
+      node.type === "model"
+        ? { ...node, data: { definition: switchedDefinition(node.data.definition, target) } }
+        : node,
+    ),
+  };
+}
