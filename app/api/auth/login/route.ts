@@ -1,0 +1,64 @@
+// POST /api/auth/login — the browser's way in when TANDEM_API_TOKEN is set (EventSource and page
+// loads cannot send an Authorization header). Checks the token in constant time and sets an HttpOnly,
+// SameSite=Strict session cookie. Takes the /login form (application/x-www-form-urlencoded, answered
+// with a 303 redirect) or JSON `{ token }` (answered with JSON).
+import { z } from "zod";
+import {
+  configuredApiToken,
+  safeNextPath,
+  secretsMatch,
+  sessionCookieHeader,
+} from "@/runtime/security/api-token";
+import { handle, jsonError, readBodyText } from "../../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+const LoginBody = z.object({ token: z.string().max(4096), next: z.string().max(2048).optional() });
+
+/** A form post may only come from our own pages; SameSite=Strict covers the cookie, this covers the login itself. */
+function isCrossSite(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  return origin !== null && origin !== "null" && origin !== new URL(request.url).origin;
+}
+
+function isHttps(request: Request): boolean {
+  return (
+    new URL(request.url).protocol === "https:" ||
+    (request.headers.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https"
+  );
+}
+
+export const POST = handle(
+  async (request: Request) => {
+    const isForm = (request.headers.get("content-type") ?? "").startsWith(
+      "application/x-www-form-urlencoded",
+    );
+    const text = await readBodyText(request);
+    let fields: unknown;
+    if (isForm) fields = Object.fromEntries(new URLSearchParams(text));
+    else {
+      try {
+        fields = JSON.parse(text);
+      } catch {
+        return jsonError(400, "invalid_request", "Send JSON { token } or the /login form.");
+      }
+    }
+    const body = LoginBody.parse(fields);
+    const next = safeNextPath(body.next);
+    const expected = configuredApiToken();
+    const redirect = (location: string, headers: Record<string, string> = {}) =>
+      new Response(null, { status: 303, headers: { location, ...headers } });
+
+    if (!expected) {
+      return isForm ? redirect(next) : Response.json({ ok: true, token_required: false });
+    }
+    if (isCrossSite(request) || !secretsMatch(body.token, expected)) {
+      if (isForm) return redirect(`/login?error=1&next=${encodeURIComponent(next)}`);
+      return jsonError(401, "unauthorized", "That is not this server's API token (TANDEM_API_TOKEN).");
+    }
+    const cookie = sessionCookieHeader(expected, isHttps(request));
+    if (isForm) return redirect(next, { "set-cookie": cookie });
+    return Response.json({ ok: true, token_required: true }, { headers: { "set-cookie": cookie } });
+  },
+  { public: true },
+);
