@@ -7,6 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { HttpToolDefinition } from "@/lib/spec";
+import { redactError, redactSecrets } from "../security/redact";
 import { addressRefusal, type HttpAddressPolicy, httpAddressPolicy } from "./http-address-policy";
 
 export { isPrivateAddress } from "./http-address-policy";
@@ -94,6 +95,10 @@ export async function runHttpTool(
   const timeoutMs = tool.timeoutMs ?? DEFAULT_HTTP_TOOL_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, timeout]) : timeout;
+  // A server may echo the credentials it was sent; they must not reach the model or the logs.
+  const secrets = Object.values(tool.headers ?? {}).map((value) =>
+    typeof value === "string" ? undefined : env[value.env],
+  );
   let request = plan;
   try {
     for (let hop = 0; ; hop++) {
@@ -105,14 +110,14 @@ export async function runHttpTool(
         request = redirectedRequest(request, response.status, location);
         continue;
       }
-      const text = response.body.slice(0, MAX_RESULT_CHARACTERS);
+      const text = redactSecrets(response.body, secrets).slice(0, MAX_RESULT_CHARACTERS);
       return response.status >= 200 && response.status < 300
         ? { status: "success", text }
         : { status: "error", text: `HTTP ${response.status}: ${text}` };
     }
   } catch (error) {
     if (timeout.aborted) throw new HttpToolError(`The request timed out after ${timeoutMs} ms.`);
-    throw error;
+    throw redactError(error, secrets);
   }
 }
 

@@ -172,30 +172,56 @@ export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT): P
   }
 }
 
+/** Deeper than any definition or canvas needs; deep enough that validation never recurses off the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+function invalidBody(message: string): z.ZodError {
+  return new z.ZodError([{ code: "custom", path: [], message, input: undefined }]);
+}
+
+/**
+ * Parses a JSON body (undefined when it is empty) and refuses what would fail further in: nesting
+ * deeper than MAX_JSON_DEPTH (recursive validation would overflow the stack) and NUL characters
+ * (Postgres text and jsonb cannot store them). Walked with an explicit stack, never recursion.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw invalidBody(`The body is not valid JSON (${(error as Error).message}).`);
+  }
+  const pending: [unknown, number][] = [[body, 0]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop() as [unknown, number];
+    if (typeof value === "string") {
+      if (value.includes("\0"))
+        throw invalidBody("The body contains a NUL character (\\u0000), which cannot be stored.");
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH)
+      throw invalidBody(`The body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      pending.push([key, depth + 1]);
+      pending.push([item, depth + 1]);
+    }
+  }
+  return body;
+}
+
 /** Reads a JSON body and parses it with the schema; malformed JSON and schema misses are 400s. */
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
 ): Promise<z.output<Schema>> {
-  const text = await readBodyText(request);
-  let body: unknown;
-  try {
-    body = text.trim() === "" ? undefined : JSON.parse(text);
-  } catch (error) {
-    throw new z.ZodError([
-      {
-        code: "custom",
-        path: [],
-        message: `The body is not valid JSON (${(error as Error).message}).`,
-        input: text,
-      },
-    ]);
-  }
-  if (body === undefined) {
-    throw new z.ZodError([
-      { code: "custom", path: [], message: "The request needs a JSON body.", input: body },
-    ]);
-  }
+  const body = parseJsonBody(await readBodyText(request));
+  if (body === undefined) throw invalidBody("The request needs a JSON body.");
   return schema.parse(body);
 }
 

@@ -9,7 +9,7 @@ import {
   secretsMatch,
   sessionCookieHeader,
 } from "@/runtime/security/api-token";
-import { handle, jsonError, readBodyText } from "../../_lib/http";
+import { handle, jsonError, parseJsonBody, readBodyText } from "../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -34,15 +34,9 @@ export const POST = handle(
       "application/x-www-form-urlencoded",
     );
     const text = await readBodyText(request);
-    let fields: unknown;
-    if (isForm) fields = Object.fromEntries(new URLSearchParams(text));
-    else {
-      try {
-        fields = JSON.parse(text);
-      } catch {
-        return jsonError(400, "invalid_request", "Send JSON { token } or the /login form.");
-      }
-    }
+    const fields = isForm ? Object.fromEntries(new URLSearchParams(text)) : parseJsonBody(text);
+    if (fields === undefined)
+      return jsonError(400, "invalid_request", "Send JSON { token } or the /login form.");
     const body = LoginBody.parse(fields);
     const next = safeNextPath(body.next);
     const expected = configuredApiToken();
