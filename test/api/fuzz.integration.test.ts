@@ -10,7 +10,7 @@ import { threadHelpers } from "../thread-helpers";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const BUDGET_MS = 45_000;
-const CASES_PER_ROUTE = 40;
+const CASES_PER_ROUTE = 80;
 const JSON_LIMIT = 256 * 1024;
 
 const fixture = testServerForFile({ TANDEM_MAX_JSON_BODY_BYTES: String(JSON_LIMIT) });
