@@ -89,7 +89,7 @@ export function clearedSessionCookieHeader(): string {
 
 /** Where to go after signing in: a local path only, never another origin (`//evil`, `/\evil`). */
 export function safeNextPath(raw: string | null | undefined): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) return "/";
+  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) return "/";
   if ([...raw].some((character) => character.charCodeAt(0) < 0x20)) return "/";
   return raw;
 }

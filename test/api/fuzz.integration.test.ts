@@ -137,7 +137,7 @@ function nextCase(rng: Random, template: Record<string, unknown>): FuzzCase {
       const inner =
         rng.int(2) === 0
           ? "[".repeat(depth) + "]".repeat(depth)
-          : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+          : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
       return {
         kind: "deep nesting",
         body: JSON.stringify({ ...template, extra: "" }).replace('""', inner),
