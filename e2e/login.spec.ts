@@ -42,7 +42,7 @@ test("signs in with the API token and uses the app on the session cookie", async
     await expect(page).toHaveURL(/\/login\?next=/);
     await page.getByLabel("API token").fill("not the token");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toContainText("not accepted");
+    await expect(page.getByText("That token was not accepted.")).toBeVisible();
 
     await page.getByLabel("API token").fill(TOKEN);
     await page.screenshot({ path: `${ARTIFACTS}/login.png`, fullPage: true });

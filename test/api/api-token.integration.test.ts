@@ -106,9 +106,18 @@ describe("with TANDEM_API_TOKEN set", () => {
     expect(refused.headers.get("location")).toBe("/login?error=1&next=%2Fprojects");
     expect(refused.headers.get("set-cookie")).toBeNull();
 
+    const crossSite = await fetch(`${fixture.server.baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://evil.example" },
+      body: new URLSearchParams({ token: TOKEN }),
+      redirect: "manual",
+    });
+    expect(crossSite.headers.get("location")).toMatch(/^\/login\?error=1/);
+    expect(crossSite.headers.get("set-cookie")).toBeNull();
+
     const login = await fetch(`${fixture.server.baseUrl}/api/auth/login`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: fixture.server.baseUrl },
       body: new URLSearchParams({ token: TOKEN, next: "//evil.example/" }),
       redirect: "manual",
     });

@@ -15,10 +15,22 @@ export const dynamic = "force-dynamic";
 
 const LoginBody = z.object({ token: z.string().max(4096), next: z.string().max(2048).optional() });
 
-/** A form post may only come from our own pages; SameSite=Strict covers the cookie, this covers the login itself. */
+/**
+ * A form post may only come from our own pages; SameSite=Strict covers the cookie, this covers the
+ * login itself. Compared with the Host the browser addressed (or the proxy's X-Forwarded-Host), not
+ * with request.url, which Next builds from the address the server listens on.
+ */
 function isCrossSite(request: Request): boolean {
   const origin = request.headers.get("origin");
-  return origin !== null && origin !== "null" && origin !== new URL(request.url).origin;
+  if (origin === null || origin === "null") return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  const hosts = [request.headers.get("host"), request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()];
+  return !hosts.includes(originHost);
 }
 
 function isHttps(request: Request): boolean {
