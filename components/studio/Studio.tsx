@@ -44,7 +44,7 @@ export function Studio({ projectId, graph, version }: { projectId: string; graph
           <StudioToolbar projectId={projectId} />
           <div className="flex min-h-0 flex-1">
             <div className="min-w-0 flex-1">
-              <StudioCanvas />
+              <StudioCanvas projectId={projectId} />
             </div>
             <Inspector />
           </div>

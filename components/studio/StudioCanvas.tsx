@@ -1,6 +1,7 @@
 "use client";
 // The React Flow canvas: renders the document and turns drags, connections and deletions into
 // document edits. Refused connections say why in the status line while the user is still drawing.
+// While threads run, active agents and prompts are highlighted (useNodeActivity).
 import {
   Background,
   type Connection,
@@ -26,6 +27,7 @@ import { type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
 import { STUDIO_NODE_TYPES } from "./nodes";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
+import { useNodeActivity } from "./useNodeActivity";
 
 type Size = { width: number; height: number };
 
@@ -34,15 +36,16 @@ function nodeLabel(graphNodeId: string, graph: ReturnType<typeof useCompiled>["g
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
 
-export function StudioCanvas() {
+export function StudioCanvas({ projectId }: { projectId: string }) {
   const store = useStudioStore();
   const selection = useStudio((state) => state.selection);
   const { graph, edges, counts } = useCompiled();
   const [measured, setMeasured] = useState<Map<string, Size>>(() => new Map());
+  const activity = useNodeActivity(projectId, graph.nodes);
 
   const flowNodes = useMemo(
-    () => toFlowNodes(graph, counts, selection, measured),
-    [graph, counts, selection, measured],
+    () => toFlowNodes(graph, counts, selection, measured, activity),
+    [graph, counts, selection, measured, activity],
   );
   const flowEdges = useMemo(
     () => toFlowEdges(graph, edges, counts, selection),

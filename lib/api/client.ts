@@ -1,5 +1,6 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
 import type { z } from "zod";
+import { type ProjectActivity, ProjectActivitySchema } from "@/lib/studio/run-activity";
 import {
   ApiErrorBodySchema,
   CreatedThreadSchema,
@@ -23,6 +24,7 @@ import {
   type VersionEntry,
   VersionListSchema,
 } from "./schemas";
+import { type ThreadListControls, threadListRequestParams } from "./thread-list-query";
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
 export function threadFileUrl(threadId: string, path: string): string {
@@ -112,6 +114,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   return {
     projects: {
+      /** What the project's threads are doing now (the studio's run overlay polls it). */
+      activity: (id: string): Promise<ProjectActivity> =>
+        request("GET", `/api/projects/${encodeURIComponent(id)}/activity`, ProjectActivitySchema),
       list: async (): Promise<ProjectSummary[]> =>
         (await request("GET", "/api/projects", ProjectListSchema)).projects,
       create: (name: string): Promise<ProjectSummary> =>
@@ -163,6 +168,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
         request(
           "GET",
           `/api/threads?project_id=${encodeURIComponent(projectId)}&roots_only=true&limit=${limit}`,
+          ThreadListSchema,
+        ),
+      /** One page of a project's threads, filtered by the threads list's controls, newest first. */
+      list: (
+        projectId: string,
+        controls: ThreadListControls,
+        page: { limit: number; offset: number },
+      ): Promise<ThreadList> =>
+        request(
+          "GET",
+          `/api/threads?${threadListRequestParams(projectId, controls, page).toString()}`,
           ThreadListSchema,
         ),
       create: (input: { projectId: string; agentId: string; message?: string }) =>
