@@ -50,14 +50,16 @@ function NodeCard({
         {activity.active ? (
           <span
             data-testid="node-activity"
-            aria-label={describeNodeActivity(activity)}
             title={describeNodeActivity(activity)}
             className="ml-auto flex shrink-0 items-center gap-1 rounded-full px-1.5 text-[10px] font-semibold text-white"
             style={{ backgroundColor: "var(--status-running)" }}
           >
             <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-white" />
-            {activity.running}
-            {activity.queued > 0 ? ` +${activity.queued}` : ""}
+            <span aria-hidden>
+              {activity.running}
+              {activity.queued > 0 ? ` +${activity.queued}` : ""}
+            </span>
+            <span className="sr-only">{describeNodeActivity(activity)}</span>
           </span>
         ) : null}
         {errorCount > 0 ? (
