@@ -54,6 +54,8 @@ export interface UiResult {
   longTasks: number;
   mainThreadBusy: number;
   topTasksMs: number[];
+  /** Inside the tasks over 50 ms: time by top-level trace event name (ms). */
+  inLongTasks: [string, number][];
   /** Issued by the driver → SSE frame handled in the page. */
   toArrival: Latency;
   /** Issued → the DOM shows it. */
@@ -121,8 +123,15 @@ type TraceEvent = {
   args?: { name?: string };
 };
 
-/** RunTask durations (ms) on the renderer main thread, and the traced span (ms). */
-function mainThreadTasks(trace: Buffer): { tasks: number[]; spanMs: number } {
+/**
+ * RunTask durations (ms) on the renderer main thread, the traced span (ms), and where the time of
+ * the tasks over 50 ms went: the complete events nested directly in them, by name (ms in total).
+ */
+function mainThreadTasks(trace: Buffer): {
+  tasks: number[];
+  spanMs: number;
+  inLongTasks: [string, number][];
+} {
   const parsed = JSON.parse(trace.toString("utf8")) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
   const mains = new Set(
@@ -133,15 +142,36 @@ function mainThreadTasks(trace: Buffer): { tasks: number[]; spanMs: number } {
       .map((event) => `${event.pid}:${event.tid}`),
   );
   const tasks: number[] = [];
+  const long: TraceEvent[] = [];
   let first = Number.POSITIVE_INFINITY;
   let last = 0;
-  for (const event of events) {
-    if (event.name !== "RunTask" || event.ph !== "X" || !mains.has(`${event.pid}:${event.tid}`)) continue;
+  const onMain = events.filter((event) => event.ph === "X" && mains.has(`${event.pid}:${event.tid}`));
+  for (const event of onMain) {
+    if (event.name !== "RunTask") continue;
     tasks.push((event.dur ?? 0) / 1000);
+    if ((event.dur ?? 0) > LONG_TASK_MS * 1000) long.push(event);
     first = Math.min(first, event.ts ?? first);
     last = Math.max(last, (event.ts ?? 0) + (event.dur ?? 0));
   }
-  return { tasks, spanMs: Math.max(0, last - first) / 1000 };
+  const byName = new Map<string, number>();
+  for (const task of long) {
+    const start = task.ts ?? 0;
+    const end = start + (task.dur ?? 0);
+    // Direct children only: events inside the task that no other event inside it contains.
+    const inside = onMain
+      .filter(
+        (event) => event !== task && (event.ts ?? 0) >= start && (event.ts ?? 0) + (event.dur ?? 0) <= end,
+      )
+      .sort((left, right) => (left.ts ?? 0) - (right.ts ?? 0));
+    let coveredUntil = start;
+    for (const event of inside) {
+      if ((event.ts ?? 0) < coveredUntil) continue;
+      byName.set(event.name, (byName.get(event.name) ?? 0) + (event.dur ?? 0) / 1000);
+      coveredUntil = (event.ts ?? 0) + (event.dur ?? 0);
+    }
+  }
+  const inLongTasks = [...byName.entries()].sort((left, right) => right[1] - left[1]).slice(0, 6);
+  return { tasks, spanMs: Math.max(0, last - first) / 1000, inLongTasks };
 }
 
 async function readProbe(page: Page) {
@@ -268,7 +298,8 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
     await Promise.all(inFlight);
     const sentMs = monotonicMs() - started;
     await sleep(1_000);
-    const steady = mainThreadTasks(await browser.stopTracing());
+    const steadyTrace = await browser.stopTracing();
+    const steady = mainThreadTasks(steadyTrace);
     const probe = await readProbe(page);
 
     const collect = (from: Record<string, number> | Map<number, number>, to: Record<string, number>) => {
@@ -292,6 +323,7 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
       mainThreadBusy:
         steady.spanMs > 0 ? steady.tasks.reduce((sum, task) => sum + task, 0) / steady.spanMs : 0,
       topTasksMs: sortedTasks.slice(0, 5),
+      inLongTasks: steady.inLongTasks,
       toArrival: collect(sentAt, probe.arrived),
       toDom: collect(sentAt, probe.dom),
       toFrame: collect(sentAt, probe.frame),
@@ -302,6 +334,8 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
     const artifacts = path.resolve(import.meta.dirname, "../test-results");
     fs.mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: path.join(artifacts, "bench-ui.png") });
+    // Open in Chrome DevTools (Performance → Load profile) to see the tasks.
+    fs.writeFileSync(path.join(artifacts, "bench-ui-trace.json"), steadyTrace);
     printUi(result);
     return result;
   } finally {
@@ -326,6 +360,11 @@ export function printUi(result: UiResult): void {
       [`steady: tasks over ${LONG_TASK_MS} ms`, result.longTasks, "0"],
       ["steady: five longest tasks", result.topTasksMs.map((task) => task.toFixed(1)).join(", "), "—"],
       ["steady: main thread busy", `${(result.mainThreadBusy * 100).toFixed(0)} %`, "—"],
+      [
+        `steady: inside tasks over ${LONG_TASK_MS} ms`,
+        result.inLongTasks.map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join(", ") || "—",
+        "—",
+      ],
       ["visible statuses shown / sent", `${result.visibleSeen} / ${result.visibleSent}`, "all"],
     ],
   );
