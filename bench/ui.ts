@@ -64,6 +64,10 @@ export interface UiResult {
   /** Inside the tasks over 50 ms: time by top-level trace event name (ms). */
   inLongTasks: [string, number][];
   /** Issued by the driver → SSE frame handled in the page. */
+  /** Issued → the driver's transaction committed (the event exists from here on). */
+  toCommit: Latency;
+  /** Committed → SSE frame handled in the page (NOTIFY, the SSE route, the network, the page's queue). */
+  commitToArrival: Latency;
   toArrival: Latency;
   /** Issued → the DOM shows it. */
   toDom: Latency;
@@ -281,6 +285,7 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
 
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const sentAt = new Map<number, number>();
+    const committedAt = new Map<number, number>();
     const visibleSeqs = new Set<number>();
     const intervalMs = 1000 / EVENTS_PER_SECOND;
     const total = Math.round(EVENTS_PER_SECOND * MEASURE_SECONDS);
@@ -300,13 +305,17 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
       if (onScreen) visibleSeqs.add(seq);
       const status = `bench:${seq}:${issued.toFixed(1)}`;
       inFlight.push(
-        database.sql.transaction(async (tx) => {
-          const now = nowMicroseconds();
-          await setLinkStatus(tx, target.id, status, now);
-          await appendEvents(tx, [
-            await registryEvent(tx, { id: target.parentId, root_id: rootId }, [target.id]),
-          ]);
-        }),
+        database.sql
+          .transaction(async (tx) => {
+            const now = nowMicroseconds();
+            await setLinkStatus(tx, target.id, status, now);
+            await appendEvents(tx, [
+              await registryEvent(tx, { id: target.parentId, root_id: rootId }, [target.id]),
+            ]);
+          })
+          .then(() => {
+            committedAt.set(seq, performance.timeOrigin + performance.now());
+          }),
       );
     }
     await Promise.all(inFlight);
@@ -341,6 +350,8 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
       mainThreadCpu: share(steady.tasks.reduce((sum, task) => sum + task.cpuMs, 0)),
       topTasks: sortedTasks.slice(0, 5),
       inLongTasks: steady.inLongTasks,
+      toCommit: collect(sentAt, committedAt),
+      commitToArrival: collect(committedAt, probe.arrived),
       toArrival: collect(sentAt, probe.arrived),
       toDom: collect(sentAt, probe.dom),
       toFrame: collect(sentAt, probe.frame),
@@ -398,9 +409,11 @@ export function printUi(result: UiResult): void {
     "8. Event-to-screen latency of the visible rows' statuses (issued by the driver → …)",
     ["measure", "n", "p50 ms", "p95 ms", "p99 ms", "max ms"],
     [
+      ["… committed (status + event, fsync)", result.toCommit],
       ["… SSE frame handled in the page", result.toArrival],
       ["… DOM shows it", result.toDom],
       ["… next animation frame (painted)", result.toFrame],
+      ["committed → SSE frame handled (server, network, page queue)", result.commitToArrival],
       ["SSE frame → DOM (the UI's share)", result.arrivalToDom],
     ].map(([label, summary]) => {
       const value = summary as Latency;
