@@ -325,11 +325,14 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
     const steady = mainThreadTasks(steadyTrace);
     const probe = await readProbe(page);
 
-    const collect = (from: Record<string, number> | Map<number, number>, to: Record<string, number>) => {
+    type Instants = Record<string, number> | Map<number, number>;
+    const at = (instants: Instants, seq: number) =>
+      instants instanceof Map ? instants.get(seq) : instants[String(seq)];
+    const collect = (from: Instants, to: Instants) => {
       const samples: number[] = [];
       for (const seq of visibleSeqs) {
-        const start = from instanceof Map ? from.get(seq) : from[String(seq)];
-        const end = to[String(seq)];
+        const start = at(from, seq);
+        const end = at(to, seq);
         if (start !== undefined && end !== undefined) samples.push(end - start);
       }
       return latency(samples);
