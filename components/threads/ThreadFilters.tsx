@@ -82,13 +82,13 @@ export function ThreadFilters({
           return (
             <label
               key={status}
-              className={`flex cursor-pointer items-center gap-1 rounded-full border px-2 py-0.5 text-xs has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent ${
+              className={`relative flex cursor-pointer items-center gap-1 rounded-full border px-2 py-0.5 text-xs has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent ${
                 checked ? "border-accent bg-surface-muted" : "border-border"
               }`}
             >
               <input
                 type="checkbox"
-                className="sr-only"
+                className="absolute inset-0 cursor-pointer appearance-none rounded-full opacity-0"
                 checked={checked}
                 onChange={() => toggleStatus(status)}
               />
