@@ -68,6 +68,8 @@ export interface UiResult {
   toCommit: Latency;
   /** Committed → SSE frame handled in the page (NOTIFY, the SSE route, the network, the page's queue). */
   commitToArrival: Latency;
+  /** Committed → the painting frame: event-to-screen from the instant the event exists. */
+  commitToFrame: Latency;
   toArrival: Latency;
   /** Issued → the DOM shows it. */
   toDom: Latency;
@@ -355,6 +357,7 @@ export async function runUi(cluster: Cluster): Promise<UiResult> {
       inLongTasks: steady.inLongTasks,
       toCommit: collect(sentAt, committedAt),
       commitToArrival: collect(committedAt, probe.arrived),
+      commitToFrame: collect(committedAt, probe.frame),
       toArrival: collect(sentAt, probe.arrived),
       toDom: collect(sentAt, probe.dom),
       toFrame: collect(sentAt, probe.frame),
@@ -418,6 +421,7 @@ export function printUi(result: UiResult): void {
       ["… next animation frame (painted)", result.toFrame],
       ["committed → SSE frame handled (server, network, page queue)", result.commitToArrival],
       ["SSE frame → DOM (the UI's share)", result.arrivalToDom],
+      ["committed → next animation frame (painted)", result.commitToFrame],
     ].map(([label, summary]) => {
       const value = summary as Latency;
       return [label as string, value.count, value.p50, value.p95, value.p99, value.max];
