@@ -10,6 +10,7 @@ import type { ThreadList } from "@/lib/api/schemas";
 import {
   controlsFromSearchParams,
   controlsToSearchParams,
+  DEFAULT_THREAD_LIST_CONTROLS,
   type ThreadListControls,
 } from "@/lib/api/thread-list-query";
 import { Button } from "../ui/Button";
@@ -175,7 +176,7 @@ export function ThreadsPanel({
             <button
               type="button"
               className="underline"
-              onClick={() => changeControls({ statuses: [], agentId: "", rootsOnly: true, search: "" })}
+              onClick={() => changeControls(DEFAULT_THREAD_LIST_CONTROLS)}
             >
               Clear filters
             </button>

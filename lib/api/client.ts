@@ -163,13 +163,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
         ),
     },
     threads: {
-      /** Root threads of a project, newest first (children are listed by their parent's live view). */
-      listRoots: (projectId: string, limit = 100): Promise<ThreadList> =>
-        request(
-          "GET",
-          `/api/threads?project_id=${encodeURIComponent(projectId)}&roots_only=true&limit=${limit}`,
-          ThreadListSchema,
-        ),
       /** One page of a project's threads, filtered by the threads list's controls, newest first. */
       list: (
         projectId: string,
