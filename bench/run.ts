@@ -1,7 +1,8 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile (comma list) runs only some benchmarks.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui (comma list) runs only some benchmarks.
+// `ui` serves the production build (`npm run build` first) and drives Chromium (CHROMIUM_PATH).
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
@@ -16,9 +17,10 @@ import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
+import { runUi } from "./ui";
 
 const BASELINE_DATABASE = "bench_baseline";
-const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents", "compile"] as const;
+const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents", "compile", "ui"] as const;
 type BenchmarkName = (typeof ALL)[number];
 
 function selected(): Set<BenchmarkName> {
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
       memory: null,
       subagents: null,
       compile: null,
+      ui: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -93,6 +96,7 @@ async function main(): Promise<void> {
     if (only.has("memory")) results.memory = await runIdleMemory(cluster);
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
     if (only.has("compile")) results.compile = runCompile();
+    if (only.has("ui")) results.ui = await runUi(cluster);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;
