@@ -48,7 +48,9 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
 /** Keys a user should edit: deprecated aliases (normalised or rejected) and literal-secret traps are not. */
 function editableKeys(schema: z.ZodType, except: string[] = []): string[] {
   return Object.entries(objectShape(schema))
-    .filter(([key, field]) => !except.includes(key) && !isSecretFieldName(key) && field.meta()?.deprecated !== true)
+    .filter(
+      ([key, field]) => !except.includes(key) && !isSecretFieldName(key) && field.meta()?.deprecated !== true,
+    )
     .map(([key]) => key);
 }
 
@@ -114,7 +116,13 @@ const document: Graph = {
       ],
       model: "fast",
     }),
-    definitionNode("tool", { name: "call_api", kind: "http", method: "GET", url: "https://x.test", description: "d" }),
+    definitionNode("tool", {
+      name: "call_api",
+      kind: "http",
+      method: "GET",
+      url: "https://x.test",
+      description: "d",
+    }),
     definitionNode("tool", { name: "read", kind: "builtin", builtin: "fs_read", description: "d" }),
     definitionNode("tool", { name: "module_tool", kind: "code", module: "weather", description: "d" }),
     definitionNode("model", { name: "fast", provider: "scripted", model: "scripted" }),
@@ -125,8 +133,14 @@ const document: Graph = {
 function renderedFields(): Set<string> {
   const store = createStudioStore(document, 1);
   const render = (element: ReactElement) =>
-    renderToStaticMarkup(createElement(StudioStoreProvider, { store }, element));
-  const inspectors = { agent: AgentInspector, prompt: PromptInspector, tool: ToolInspector, model: ModelInspector, note: NoteInspector };
+    renderToStaticMarkup(createElement(StudioStoreProvider, { store, children: element }));
+  const inspectors: Record<GraphNode["type"], (props: { nodeId: string }) => ReactElement> = {
+    agent: AgentInspector,
+    prompt: PromptInspector,
+    tool: ToolInspector,
+    model: ModelInspector,
+    note: NoteInspector,
+  };
   const html = [
     ...document.nodes.map((node) => render(createElement(inspectors[node.type], { nodeId: node.id }))),
     ...deriveEdges(document).flatMap((edge) => {
