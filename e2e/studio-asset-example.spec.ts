@@ -1,0 +1,204 @@
+// The spec's asset example (orchestrator + asset_subagent worker/reviewer) built in an empty
+// project with UI actions only — add nodes, fill the inspectors, draw edges with real pointer
+// drags — then saved; the stored definitions must equal lib/spec/examples' assetExampleBundle.
+// Screenshots of the inspector for every node kind and for the subagent edge go to e2e-artifacts.
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { assetExampleBundle } from "../lib/spec/examples";
+
+const ARTIFACTS = "e2e-artifacts";
+
+test.use({ viewport: { width: 1600, height: 1000 } });
+
+const inspector = (page: Page): Locator => page.getByRole("complementary", { name: "Inspector" });
+const field = (page: Page, label: string): Locator => inspector(page).getByLabel(label, { exact: true });
+const node = (page: Page, kind: string, name: string): Locator =>
+  page.locator(`.react-flow__node-${kind}`).filter({ has: page.getByText(name, { exact: true }) });
+const sourceHandle = (owner: Locator, id?: string) =>
+  owner.locator(id ? `.react-flow__handle.source[data-handleid="${id}"]` : ".react-flow__handle.source");
+const targetHandle = (owner: Locator) => owner.locator(".react-flow__handle.target");
+
+async function add(page: Page, kind: "agent" | "prompt" | "tool" | "model", name: string) {
+  await page.getByRole("button", { name: `Add ${kind}`, exact: true }).click();
+  await field(page, "Name").fill(name);
+}
+
+/** Selects a node by clicking its title, so the inspector shows it. */
+async function select(page: Page, kind: string, name: string) {
+  await page.getByRole("button", { name: "Fit View" }).click();
+  await node(page, kind, name).getByText(name, { exact: true }).click();
+  await expect(field(page, "Name")).toHaveValue(name);
+}
+
+/** Drags from one handle to another with real pointer events, as a user draws an edge. */
+async function draw(page: Page, from: Locator, to: Locator, expected: string) {
+  await page.getByRole("button", { name: "Fit View" }).click();
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error("handle not visible");
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(page.getByRole("status", { name: "Studio status" })).toContainText(`Connected ${expected}`);
+}
+
+const example = assetExampleBundle;
+const model = (name: string) => example.models.find((candidate) => candidate.name === name)!;
+const prompt = (name: string) => example.prompts.find((candidate) => candidate.name === name)!;
+
+test("builds the spec's asset example from an empty project with UI actions only", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto("/");
+  const projectName = `Asset example ${Date.now()}`;
+  await page.getByLabel("New project name").fill(projectName);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: projectName, exact: true }).click();
+  await page.getByRole("link", { name: "Open studio" }).click();
+  await expect(page).toHaveURL(/\/studio$/);
+  const id = /projects\/([^/]+)\/studio/.exec(page.url())?.[1] ?? "";
+  await expect(page.locator(".react-flow__node")).toHaveCount(0);
+
+  // Models: scripted, no key variable, the example's script typed as JSON.
+  for (const name of ["orchestrator_model", "worker_model", "reviewer_model"]) {
+    await add(page, "model", name);
+    await field(page, "Provider").selectOption("scripted");
+    await field(page, "Provider model id").fill("scripted");
+    await field(page, "API key env variable").fill("");
+    await field(page, "Script (JSON array, scripted provider)").fill(JSON.stringify(model(name).script));
+  }
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-model.png` });
+
+  // Tools: built-in filesystem tools.
+  for (const tool of example.tools) {
+    await add(page, "tool", tool.name);
+    await field(page, "Built-in tool").selectOption(tool.kind === "builtin" ? tool.builtin : "");
+    await field(page, "Description").fill(tool.description);
+  }
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-tool.png` });
+
+  // Prompts, in the example's order; the style guide is plain text.
+  for (const name of ["orchestrator_chat", "asset_worker", "asset_reviewer", "asset_style_guide"]) {
+    const definition = prompt(name);
+    await add(page, "prompt", name);
+    await field(page, "Tool description").fill(definition.toolDescription);
+    const content = definition.prompt;
+    await field(page, "Prompt text").fill(
+      typeof content === "string" ? content : content[0]?.type === "text" ? content[0].content : "",
+    );
+    await field(page, "Model").selectOption(definition.model);
+    if (definition.includeChat) await field(page, "Include chat").selectOption("Yes");
+  }
+
+  // Worker and reviewer: text, the included style guide, more text.
+  for (const name of ["asset_worker", "asset_reviewer"]) {
+    const parts = prompt(name).prompt;
+    if (typeof parts === "string") throw new Error("the example's worker and reviewer have parts");
+    await select(page, "prompt", name);
+    await inspector(page)
+      .getByRole("button", { name: /Split into parts/ })
+      .click();
+    await inspector(page).getByRole("button", { name: "Add include part" }).click();
+    await field(page, "Part 2: include prompt").selectOption("asset_style_guide");
+    await inspector(page).getByRole("button", { name: "Add text part" }).click();
+    await field(page, "Part 3: text").fill(parts[2]?.type === "text" ? parts[2].content : "");
+  }
+  await select(page, "prompt", "asset_worker");
+  await field(page, "Required schema (JSON Schema of the call's arguments)").fill(
+    JSON.stringify(prompt("asset_worker").requiredSchema),
+  );
+
+  // Agents: the orchestrator chat agent and the dual_ai asset subagent.
+  await add(page, "agent", "orchestrator");
+  await field(page, "Title").fill("Game art director");
+  await field(page, "Description").fill(example.agents[0]?.description ?? "");
+  await field(page, "Side A label").fill("Director");
+
+  await add(page, "agent", "asset_subagent");
+  await field(page, "Type").selectOption("dual_ai");
+  await field(page, "Max session turns").fill("40");
+  await field(page, "Expose as tool").selectOption("Yes");
+  await field(page, "Tool description").fill("Generate and QA top-down game assets.");
+  await field(page, "Side A prompt").selectOption("asset_worker");
+  await field(page, "Side A label").fill("Worker");
+  await field(page, "Side A stops on response").selectOption("Yes");
+  await field(page, "Side A sessionFail tool").fill("fail_asset");
+  await field(page, "Side A sessionFail message property").fill("reason");
+  await field(page, "Side A sessionFail attachments property").fill("attachments");
+  await inspector(page).getByRole("button", { name: "Add side B" }).click();
+  await field(page, "Side B prompt").selectOption("asset_reviewer");
+  await field(page, "Side B label").fill("Reviewer");
+  await field(page, "Side B stops on response").selectOption("No");
+  await field(page, "Side B sessionStop tool").fill("approve_asset");
+  await field(page, "Side B sessionStop message property").fill("summary");
+  await field(page, "Side B sessionStop attachments property").fill("attachments");
+  await field(page, "Side B sessionStatus tool").fill("update_asset_status");
+  await field(page, "Side B sessionStatus message property").fill("status");
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-agent.png` });
+
+  // Edges, drawn with the mouse on a laid-out canvas.
+  await page.getByRole("button", { name: "Auto layout" }).click();
+  const orchestratorChat = node(page, "prompt", "orchestrator_chat");
+  await draw(
+    page,
+    sourceHandle(node(page, "agent", "orchestrator"), "sideA"),
+    targetHandle(orchestratorChat),
+    "orchestrator → orchestrator_chat",
+  );
+  for (const tool of ["write_file", "list_files"]) {
+    await draw(
+      page,
+      sourceHandle(node(page, "prompt", "asset_worker")),
+      targetHandle(node(page, "tool", tool)),
+      `asset_worker → ${tool}`,
+    );
+  }
+  for (const tool of ["read_file", "list_files"]) {
+    await draw(
+      page,
+      sourceHandle(node(page, "prompt", "asset_reviewer")),
+      targetHandle(node(page, "tool", tool)),
+      `asset_reviewer → ${tool}`,
+    );
+  }
+  await draw(
+    page,
+    sourceHandle(orchestratorChat),
+    targetHandle(node(page, "agent", "asset_subagent")),
+    "orchestrator_chat → asset_subagent",
+  );
+
+  // The reviewer's lifecycle tools have no node: they are added to its tools by name.
+  await select(page, "prompt", "asset_reviewer");
+  for (const tool of ["approve_asset", "update_asset_status"]) {
+    await field(page, "Add tool by name").fill(tool);
+    await inspector(page).getByRole("button", { name: "Add", exact: true }).click();
+  }
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-prompt.png` });
+
+  // The subagent edge's inspector: blocking spelled out, the init* properties.
+  const subagentLabel = page.locator(".react-flow__edge-textwrapper").filter({ hasText: "subagent" });
+  await expect(subagentLabel).toHaveText("subagent · blocking");
+  await subagentLabel.click();
+  await field(page, "Blocking (the caller waits for the result)").selectOption("Yes");
+  await field(page, "initUserMessageProperty").fill("brief");
+  await field(page, "initAttachmentsProperty").fill("references");
+  await field(page, "initAgentNameProperty").fill("asset_name");
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-subagent-edge.png` });
+
+  await page.getByRole("button", { name: "Add note" }).click();
+  await inspector(page).getByLabel("Note text").fill("Built by hand from the spec's asset example.");
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-note.png` });
+
+  await expect(page.getByRole("region", { name: "Problems" })).toContainText("No problems");
+  await page.getByRole("button", { name: "Fit View" }).click();
+  await page.screenshot({ path: `${ARTIFACTS}/studio-asset-example-by-hand.png` });
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status", { name: "Studio status" })).toHaveText("Saved v2");
+
+  const saved = (await (await page.request.get(`/api/projects/${id}`)).json()) as {
+    definitions: unknown;
+    diagnostics: unknown[];
+  };
+  expect(saved.diagnostics).toEqual([]);
+  expect(saved.definitions).toEqual(assetExampleBundle);
+});
