@@ -178,7 +178,9 @@ test("builds the spec's asset example from an empty project with UI actions only
   // The subagent edge's inspector: blocking spelled out, the init* properties.
   const subagentLabel = page.locator(".react-flow__edge-textwrapper").filter({ hasText: "subagent" });
   await expect(subagentLabel).toHaveText("subagent · blocking");
-  await subagentLabel.click();
+  // The label may sit under a node on this crowded canvas: open the edge from the prompt's tools list.
+  await select(page, "prompt", "orchestrator_chat");
+  await inspector(page).getByRole("button", { name: "Configure asset_subagent" }).click();
   await field(page, "Blocking (the caller waits for the result)").selectOption("Yes");
   await field(page, "initUserMessageProperty").fill("brief");
   await field(page, "initAttachmentsProperty").fill("references");
