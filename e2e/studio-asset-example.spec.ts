@@ -64,7 +64,15 @@ test("builds the spec's asset example from an empty project with UI actions only
     await field(page, "Provider").selectOption("scripted");
     await field(page, "Provider model id").fill("scripted");
     await field(page, "API key env variable").fill("");
-    await field(page, "Script (JSON array, scripted provider)").fill(JSON.stringify(model(name).script));
+    const script = field(page, "Script (JSON array, scripted provider)");
+    if (name === "orchestrator_model") {
+      // Validated as you type: half-written JSON is flagged on the field and not applied.
+      await script.fill('[{ "text": ');
+      await expect(script).toHaveAttribute("aria-invalid", "true");
+      await expect(script).toHaveAccessibleDescription(/Not valid JSON yet/);
+    }
+    await script.fill(JSON.stringify(model(name).script));
+    await expect(script).toHaveAttribute("aria-invalid", "false");
   }
   await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-model.png` });
 
@@ -115,7 +123,12 @@ test("builds the spec's asset example from an empty project with UI actions only
 
   await add(page, "agent", "asset_subagent");
   await field(page, "Type").selectOption("dual_ai");
-  await field(page, "Max session turns").fill("40");
+  const maxTurns = field(page, "Max session turns");
+  await maxTurns.fill("0");
+  await expect(maxTurns).toHaveAttribute("aria-invalid", "true");
+  await expect(maxTurns).toHaveAccessibleDescription(/.+/);
+  await maxTurns.fill("40");
+  await expect(maxTurns).toHaveAttribute("aria-invalid", "false");
   await field(page, "Expose as tool").selectOption("Yes");
   await field(page, "Tool description").fill("Generate and QA top-down game assets.");
   await field(page, "Side A prompt").selectOption("asset_worker");

@@ -57,7 +57,7 @@ function SessionBindingFields({
         errors={editor.errorsAt(`.${side}.${binding}`)}
       />
       {current.name !== undefined ? (
-        <div className="flex gap-1">
+        <div className="grid grid-cols-2 items-end gap-1">
           <TextField
             field="agent.side.sessionBinding.messageProperty"
             label={`Side ${letter} ${binding} message property`}
@@ -98,7 +98,7 @@ function SideFields({ editor, side }: { editor: NodeEditor; side: Side }) {
         defaultValue
         {...bind.boolean("stopOnResponse")}
       />
-      <div className="flex gap-1">
+      <div className="grid grid-cols-2 items-end gap-1">
         <TextField
           field="agent.side.stopTool"
           label={`Side ${letter} stop tool`}
