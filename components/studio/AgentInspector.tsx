@@ -13,7 +13,15 @@ import {
   SelectField,
   TextField,
 } from "./fields";
-import { asObject, fieldBinder, type NodeEditor, nameOptions, text, useNodeEditor } from "./useNodeEditor";
+import {
+  asObject,
+  fieldBinder,
+  type NodeEditor,
+  nameOptions,
+  patchObject,
+  text,
+  useNodeEditor,
+} from "./useNodeEditor";
 
 const AGENT_TYPES = [
   { value: "ai_human", label: "ai_human (AI and a human)" },
@@ -39,22 +47,23 @@ function SessionBindingFields({
   const current = asObject(raw) ?? (typeof raw === "string" ? { name: raw } : {});
   const letter = side === "sideA" ? "A" : "B";
   const write = (field: string, value: unknown) => {
-    const next = Object.fromEntries(
-      Object.entries({ ...current, [field]: value }).filter(([, entry]) => entry !== undefined),
-    );
-    const keys = Object.keys(next);
-    const compact =
-      keys.length === 0 ? undefined : keys.length === 1 && keys[0] === "name" ? next.name : next;
-    editor.setSideField(side, binding, compact);
+    const next = patchObject(current, field, value);
+    editor.setSideField(side, binding, next && Object.keys(next).join() === "name" ? next.name : next);
   };
-  const bind = fieldBinder(current, write, editor.errorsAt, `.${side}.${binding}`);
+  const path = `.${side}.${binding}`;
+  const bind = fieldBinder(current, write, editor.errorsAt, path);
+  // The name's messages are the binding's, less those the property fields show themselves.
+  const propertyErrors = new Set([
+    ...editor.errorsAt(`${path}.messageProperty`),
+    ...editor.errorsAt(`${path}.attachmentsProperty`),
+  ]);
   return (
     <div className="flex flex-col gap-2" data-field={`agent.side.${binding}`}>
       <TextField
         field="agent.side.sessionBinding.name"
         label={`Side ${letter} ${binding} tool`}
         {...bind.optionalText("name")}
-        errors={editor.errorsAt(`.${side}.${binding}`)}
+        errors={editor.errorsAt(path).filter((message) => !propertyErrors.has(message))}
       />
       {current.name !== undefined ? (
         <div className="grid grid-cols-2 items-end gap-1">

@@ -12,17 +12,10 @@ import {
   SelectField,
   TextField,
 } from "./fields";
-import { asObject, fieldBinder, type NodeEditor, useNodeEditor } from "./useNodeEditor";
+import { type NodeEditor, useNodeEditor } from "./useNodeEditor";
 
 function CapabilitiesFields({ editor }: { editor: NodeEditor }) {
-  const capabilities = asObject(editor.definition.capabilities) ?? {};
-  const write = (field: string, value: unknown) => {
-    const next = Object.fromEntries(
-      Object.entries({ ...capabilities, [field]: value }).filter(([, entry]) => entry !== undefined),
-    );
-    editor.setField("capabilities", Object.keys(next).length ? next : undefined);
-  };
-  const bind = fieldBinder(capabilities, write, editor.errorsAt, ".capabilities");
+  const bind = editor.bindNested("capabilities");
   const flags = [
     ["vision", "Vision (reads images)"],
     ["functionCalling", "Function calling"],

@@ -18,7 +18,7 @@ import {
 } from "./fields";
 import { PromptContentEditor } from "./PromptContentEditor";
 import { useStudioStore } from "./StudioStoreContext";
-import { asObject, fieldBinder, type NodeEditor, nameOptions, useNodeEditor } from "./useNodeEditor";
+import { type NodeEditor, nameOptions, useNodeEditor } from "./useNodeEditor";
 
 const defaultOption = (label: string) => [{ value: "", label }];
 
@@ -112,14 +112,7 @@ function ToolsList({ editor, nodeId }: { editor: NodeEditor; nodeId: string }) {
 }
 
 function ReasoningFields({ editor }: { editor: NodeEditor }) {
-  const reasoning = asObject(editor.definition.reasoning) ?? {};
-  const write = (field: string, value: unknown) => {
-    const next = Object.fromEntries(
-      Object.entries({ ...reasoning, [field]: value }).filter(([, entry]) => entry !== undefined),
-    );
-    editor.setField("reasoning", Object.keys(next).length ? next : undefined);
-  };
-  const bind = fieldBinder(reasoning, write, editor.errorsAt, ".reasoning");
+  const bind = editor.bindNested("reasoning");
   return (
     <FieldGroup title="Reasoning">
       <SelectField

@@ -3,7 +3,7 @@
 // for — blocking, immediate (with its display env names), optional branch, resumable, init* properties.
 import type { GraphEdge } from "@/lib/graph";
 import { FieldGroup, ListField, NumberField, OptionalBooleanField, SelectField, TextField } from "./fields";
-import { asObject, fieldBinder, text } from "./useNodeEditor";
+import { asObject, fieldBinder, patchObject, text } from "./useNodeEditor";
 import { type ToolEntryEditor, useToolEntryEditor } from "./useToolEntryEditor";
 
 type Entry = Record<string, unknown>;
@@ -11,12 +11,7 @@ type Entry = Record<string, unknown>;
 /** Writes one field of a nested config object, dropping the object when it is left empty. */
 function nestedWriter(entryEditor: ToolEntryEditor, field: string, current: Entry, whenEmpty: unknown) {
   return (key: string, value: unknown) => {
-    const next = Object.fromEntries(
-      Object.entries({ ...current, [key]: value === "" ? undefined : value }).filter(
-        ([, entry]) => entry !== undefined,
-      ),
-    );
-    entryEditor.update(field, Object.keys(next).length ? next : whenEmpty);
+    entryEditor.update(field, patchObject(current, key, value === "" ? undefined : value) ?? whenEmpty);
   };
 }
 

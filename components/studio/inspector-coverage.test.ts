@@ -2,7 +2,7 @@
 // keys are enumerated and compared with the `data-field` of the controls the inspectors render
 // (server-rendered for a document that exercises every branch). A new spec field fails here until
 // an inspector edits it.
-import { createElement, type ReactElement } from "react";
+import { createElement, type ReactElement, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -24,7 +24,7 @@ import {
   SubpromptConfigSchema,
   ToolDefinitionSchema,
 } from "@/lib/spec";
-import { createStudioStore } from "@/lib/studio/studio-store";
+import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
 import { AgentInspector } from "./AgentInspector";
 import { ModelInspector } from "./ModelInspector";
 import { NoteInspector } from "./NoteInspector";
@@ -132,8 +132,12 @@ const document: Graph = {
 
 function renderedFields(): Set<string> {
   const store = createStudioStore(document, 1);
-  const render = (element: ReactElement) =>
-    renderToStaticMarkup(createElement(StudioStoreProvider, { store, children: element }));
+  // Children are optional in this view of the provider, so they can go as createElement's third argument.
+  const Provider = StudioStoreProvider as (props: {
+    store: StudioStore;
+    children?: ReactNode;
+  }) => ReactElement;
+  const render = (element: ReactElement) => renderToStaticMarkup(createElement(Provider, { store }, element));
   const inspectors: Record<GraphNode["type"], (props: { nodeId: string }) => ReactElement> = {
     agent: AgentInspector,
     prompt: PromptInspector,

@@ -66,6 +66,16 @@ export function useNodeEditor(nodeId: string) {
     setSideField: (side: AgentSideKey, field: string, value: unknown) =>
       edit((document) => setSideField(document, nodeId, side, field, value), `${side}.${field}`),
     bind: fieldBinder(definition, setField, errorsAt),
+    /** Binds the fields of a nested object (`reasoning`, `capabilities`), dropped when left empty. */
+    bindNested: (field: string) => {
+      const object = asObject(definition[field]) ?? {};
+      return fieldBinder(
+        object,
+        (key, value) => setField(field, patchObject(object, key, value)),
+        errorsAt,
+        `.${field}`,
+      );
+    },
   };
 }
 
@@ -90,6 +100,14 @@ export function stringList(value: unknown): string[] | undefined {
 export function stringMap(value: unknown): Record<string, string> | undefined {
   if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
   return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, String(entry)]));
+}
+
+/** `object` with `field` set (removed when `undefined`); `undefined` when no field is left. */
+export function patchObject(object: Definition, field: string, value: unknown): Definition | undefined {
+  const next = Object.fromEntries(
+    Object.entries({ ...object, [field]: value }).filter(([, entry]) => entry !== undefined),
+  );
+  return Object.keys(next).length ? next : undefined;
 }
 
 export function asObject(value: unknown): Definition | undefined {
