@@ -3,7 +3,7 @@
 // with the JSON Schema of its arguments.
 import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/spec";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
-import { JsonField, NumberField, SelectField, TextField } from "./fields";
+import { HeadersField, JsonField, NumberField, SelectField, TextField } from "./fields";
 import { text, useNodeEditor } from "./useNodeEditor";
 
 const KINDS = [
@@ -74,13 +74,7 @@ export function ToolInspector({ nodeId }: { nodeId: string }) {
             hint="{argName} is replaced by the URI-encoded argument."
             {...bind.text("url")}
           />
-          <JsonField
-            field="tool.headers"
-            label="Headers (JSON object)"
-            hint='Secrets by env name: { "Authorization": { "env": "MY_API_TOKEN", "prefix": "Bearer " } }'
-            expect="object"
-            {...bind.json("headers")}
-          />
+          <HeadersField field="tool.headers" label="Headers" {...bind.json("headers")} />
           <NumberField field="tool.timeoutMs" label="Timeout (ms)" {...bind.number("timeoutMs")} />
         </>
       ) : null}

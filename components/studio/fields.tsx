@@ -5,6 +5,14 @@
 // `field` names the spec field a control edits (`agent.icon`, `prompt.reasoning.effort`); it is
 // rendered as data-field so a test can check that every field of every definition has a control.
 import { type ReactNode, useId, useState } from "react";
+import {
+  envLinesCodec,
+  type HeaderValueInput,
+  headersCodec,
+  jsonCodec,
+  listCodec,
+  type TextCodec,
+} from "@/lib/studio/field-text";
 
 function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
   if (!messages.length) return null;
@@ -192,26 +200,17 @@ export function SelectField({
 }
 
 /**
- * Text the user types that must parse before it becomes a value (a list, an env map, JSON). The
- * draft is kept while it does not parse, with the parse error shown; a change from elsewhere (undo,
- * the code pane) replaces the draft.
+ * Text the user types that must parse before it becomes a value (a list, an env map, headers, JSON).
+ * The draft is kept while it does not parse, with the parse error shown; a change from elsewhere
+ * (undo, the code pane) replaces the draft.
  */
-function ParsedTextField<Value>({
-  field,
-  label,
-  value,
-  onChange,
-  errors = [],
-  hint,
-  format,
-  parse,
+function CodecField<Value>({
+  codec,
   rows,
-}: FieldProps<Value | undefined> & {
-  format(value: Value | undefined): string;
-  parse(text: string): { ok: true; value: Value | undefined } | { ok: false; message: string };
-  rows?: number;
-}) {
-  const formatted = format(value);
+  ...props
+}: FieldProps<Value | undefined> & { codec: TextCodec<Value>; rows?: number }) {
+  const { field, label, value, onChange, errors = [], hint } = props;
+  const formatted = codec.format(value);
   const [draft, setDraft] = useState(formatted);
   const [shownValue, setShownValue] = useState(formatted);
   const [parseError, setParseError] = useState<string | null>(null);
@@ -222,13 +221,13 @@ function ParsedTextField<Value>({
   }
   const change = (text: string) => {
     setDraft(text);
-    const parsed = parse(text);
+    const parsed = codec.parse(text);
     if (!parsed.ok) {
       setParseError(parsed.message);
       return;
     }
     setParseError(null);
-    setShownValue(format(parsed.value));
+    setShownValue(codec.format(parsed.value));
     onChange(parsed.value);
   };
   const messages = parseError ? [parseError, ...errors] : errors;
@@ -254,48 +253,33 @@ function ParsedTextField<Value>({
 
 /** A list of names, comma-separated; empty means "not set". */
 export function ListField(props: FieldProps<string[] | undefined>) {
-  return (
-    <ParsedTextField<string[]>
-      {...props}
-      hint={props.hint ?? "Comma-separated."}
-      format={(list) => (list ?? []).join(", ")}
-      parse={(text) => {
-        const items = text
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean);
-        return { ok: true, value: items.length ? items : undefined };
-      }}
-    />
-  );
+  return <CodecField {...props} codec={listCodec} hint={props.hint ?? "Comma-separated."} />;
 }
 
 /** A string → string map written one `NAME=value` per line; empty means "not set". */
 export function KeyValueField(props: FieldProps<Record<string, string> | undefined>) {
   return (
-    <ParsedTextField<Record<string, string>>
+    <CodecField {...props} codec={envLinesCodec} rows={3} hint={props.hint ?? "One NAME=value per line."} />
+  );
+}
+
+/** HTTP headers, one `Name: value` per line; `${ENV_NAME}` reads the value from the environment. */
+export function HeadersField(props: FieldProps<Record<string, HeaderValueInput> | undefined>) {
+  return (
+    <CodecField
       {...props}
+      codec={headersCodec}
       rows={3}
-      hint={props.hint ?? "One NAME=value per line."}
-      format={(map) =>
-        Object.entries(map ?? {})
-          .map(([key, value]) => `${key}=${value}`)
-          .join("\n")
+      hint={
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${NAME} is the syntax the user types, not a template.
+        props.hint ?? "One Name: value per line. Secrets by env name: Authorization: Bearer ${MY_API_TOKEN}"
       }
-      parse={(text) => {
-        const entries: [string, string][] = [];
-        const lines = text.split("\n");
-        for (const [index, line] of lines.entries()) {
-          if (line.trim() === "") continue;
-          const equals = line.indexOf("=");
-          if (equals <= 0) return { ok: false, message: `Line ${index + 1}: write NAME=value.` };
-          entries.push([line.slice(0, equals).trim(), line.slice(equals + 1)]);
-        }
-        return { ok: true, value: entries.length ? Object.fromEntries(entries) : undefined };
-      }}
     />
   );
 }
+
+const OBJECT_JSON = jsonCodec("object");
+const ARRAY_JSON = jsonCodec("array");
 
 /** Any JSON value of the expected shape; an empty box means "not set". */
 export function JsonField<Value>({
@@ -303,28 +287,10 @@ export function JsonField<Value>({
   ...props
 }: FieldProps<Value | undefined> & { expect: "object" | "array" }) {
   return (
-    <ParsedTextField<Value>
+    <CodecField<Value>
       {...props}
+      codec={(expect === "array" ? ARRAY_JSON : OBJECT_JSON) as TextCodec<Value>}
       rows={6}
-      format={(value) => (value === undefined ? "" : JSON.stringify(value, null, 2))}
-      parse={(text) => {
-        if (text.trim() === "") return { ok: true, value: undefined };
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          return { ok: false, message: `Not valid JSON yet: ${(error as Error).message}` };
-        }
-        const isArray = Array.isArray(value);
-        const isObject = typeof value === "object" && value !== null && !isArray;
-        if (expect === "array" ? !isArray : !isObject) {
-          return {
-            ok: false,
-            message: `Write a JSON ${expect === "array" ? "array [ … ]" : "object { … }"}.`,
-          };
-        }
-        return { ok: true, value: value as Value };
-      }}
     />
   );
 }
