@@ -217,3 +217,54 @@ test("builds the spec's asset example from an empty project with UI actions only
   expect(saved.diagnostics).toEqual([]);
   expect(saved.definitions).toEqual(assetExampleBundle);
 });
+
+test("edits an HTTP tool in the inspector: errors on the field as you type, headers read from env variables", async ({
+  page,
+}) => {
+  const created = await page.request.post("/api/projects", { data: { name: `HTTP tool ${Date.now()}` } });
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/projects/${id}/studio`);
+  await add(page, "tool", "weather");
+  await field(page, "Kind").selectOption("http");
+  await field(page, "Description").fill("Current weather for a city.");
+  await field(page, "Method").selectOption("GET");
+
+  // A placeholder the arguments do not declare is flagged on the URL until the schema declares it.
+  const url = field(page, "URL");
+  await url.fill("https://api.weather.test/v1/{city}");
+  await expect(url).toHaveAttribute("aria-invalid", "true");
+  await expect(url).toHaveAccessibleDescription(/city/);
+  await field(page, "Arguments schema (JSON Schema)").fill(
+    JSON.stringify({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+  );
+  await expect(url).toHaveAttribute("aria-invalid", "false");
+
+  // A literal credential is refused on the field; an ${ENV} reference is what the definition keeps.
+  const headers = field(page, "Headers");
+  await headers.fill("Authorization: Bearer abc123");
+  await expect(headers).toHaveAttribute("aria-invalid", "true");
+  await expect(headers).toHaveAccessibleDescription(/literal credential/);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${NAME} is the header syntax the user types.
+  await headers.fill("Authorization: Bearer ${WEATHER_TOKEN}\nAccept: application/json");
+  await expect(headers).toHaveAttribute("aria-invalid", "false");
+  await field(page, "Timeout (ms)").fill("5000");
+  await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-tool-http.png` });
+
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status", { name: "Studio status" })).toHaveText("Saved v2");
+  const saved = (await (await page.request.get(`/api/projects/${id}`)).json()) as {
+    definitions: { tools: unknown[] };
+  };
+  expect(saved.definitions.tools).toEqual([
+    {
+      name: "weather",
+      kind: "http",
+      description: "Current weather for a city.",
+      method: "GET",
+      url: "https://api.weather.test/v1/{city}",
+      args: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      headers: { Authorization: { env: "WEATHER_TOKEN", prefix: "Bearer " }, Accept: "application/json" },
+      timeoutMs: 5000,
+    },
+  ]);
+});
