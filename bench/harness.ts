@@ -236,6 +236,8 @@ export class ModelCallProbe {
 export interface ResourceSnapshot {
   wallMs: number;
   nodeCpuMs: number;
+  /** The event loop's busy time so far (the main thread running JS and callbacks), ms. */
+  mainThreadBusyMs: number;
   postgresCpuMs: number;
   machineBusyMs: number;
   stealMs: number;
@@ -252,6 +254,7 @@ export async function snapshot(cluster: Cluster, bench: BenchRuntime): Promise<R
   return {
     wallMs: monotonicMs(),
     nodeCpuMs: ownCpuMs(),
+    mainThreadBusyMs: performance.eventLoopUtilization().active,
     postgresCpuMs: cluster.cpuMs(),
     machineBusyMs: machine.busyMs,
     stealMs: machine.stealMs,
@@ -263,6 +266,8 @@ export async function snapshot(cluster: Cluster, bench: BenchRuntime): Promise<R
 
 export interface ResourceUse {
   wallMs: number;
+  /** Time the runtime's main thread was busy (event-loop utilisation), ms. */
+  mainThreadBusyMs: number;
   /** CPU of this process (runtime + benchmark driver), as a share of one core. */
   nodeCores: number;
   /** CPU of all Postgres processes, as a share of one core. */
@@ -286,6 +291,7 @@ export function resourceUse(before: ResourceSnapshot, after: ResourceSnapshot): 
   const machineBusyMs = after.machineBusyMs - before.machineBusyMs;
   return {
     wallMs,
+    mainThreadBusyMs: after.mainThreadBusyMs - before.mainThreadBusyMs,
     nodeCores: nodeCpuMs / wallMs,
     postgresCores: postgresCpuMs / wallMs,
     otherCores: Math.max(0, machineBusyMs - nodeCpuMs - postgresCpuMs) / wallMs,

@@ -148,6 +148,7 @@ export function perStepRows(resources: ResourceUse, steps: number): Cell[][] {
     ["socket writes to Postgres per step (≈ round trips)", resources.socketWrites / steps],
     ["WAL written per step (KiB)", resources.walBytes / 1024 / steps],
     ["runtime process CPU per step (ms)", resources.nodeCpuMs / steps],
+    ["  of which the main thread busy (event loop) per step (ms)", resources.mainThreadBusyMs / steps],
     ["Postgres CPU per step (ms)", resources.postgresCpuMs / steps],
     ["runtime process CPU (cores busy)", resources.nodeCores],
     ["Postgres CPU (cores busy)", resources.postgresCores],
