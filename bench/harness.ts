@@ -1,6 +1,7 @@
 // Shared plumbing of the runtime benchmarks: a fresh database (cloned from the migrated template)
 // with a runtime and one project on it, waiting helpers, and resource snapshots (CPU of this
 // process and of the cluster, WAL written, the runtime's statement counters).
+import { performance } from "node:perf_hooks";
 import { type Database, openDatabase } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { Bundle } from "@/lib/spec";

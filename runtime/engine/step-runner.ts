@@ -396,6 +396,8 @@ export class StepRunner {
    * termination is still checked under the row lock when that step commits.
    */
   private snapshot: ThreadForStep | null = null;
+  /** The root of the thread this runner steps (for events written outside its transactions). */
+  private rootId: string | null = null;
 
   /** Parents whose children reported in the transaction now running (woken once it commits). */
   private readonly wakeAfterCommit = new Set<string>();
@@ -408,6 +410,7 @@ export class StepRunner {
     const found = snapshot ?? (await findThreadForStep(this.db, threadId));
     if (!found) return "terminated";
     const current = found.row;
+    this.rootId = current.root_id;
     const definitions = await this.deps.definitions.load(current.project_id, current.project_version);
     // Mid-run with no new input (the common case), there is nothing to drain: skip that transaction.
     // The step's commit still checks lease, termination and user stop under the row lock.
@@ -1101,6 +1104,17 @@ export class StepRunner {
       }
       const startedAt = nowMicroseconds();
       const toolMessageId = randomUUID();
+      // Work that takes time (code, HTTP and built-in tools, sub-prompts) is announced before it
+      // runs, so live views show it running; instant runtime tools announce with their result.
+      const announced = announcesStart(catalog.entries.get(call.function.name));
+      if (announced && this.rootId) {
+        await appendEvents(this.db, [
+          telemetryEvent(
+            { id: threadId, root_id: this.rootId },
+            { type: "tool_started", tool: call.function.name },
+          ),
+        ]);
+      }
       const executed = await executeToolCall(call, {
         threadId,
         db: this.db,
@@ -1183,7 +1197,9 @@ export class StepRunner {
         ]);
         created.push(...stored);
         const events: NewEvent[] = [
-          telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+          ...(announced && this.rootId
+            ? []
+            : [telemetryEvent(row, { type: "tool_started", tool: call.function.name })]),
           telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: executed.status }),
           ...created.map((message) => messageEvent(row, message)),
         ];
@@ -2010,4 +2026,14 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** Whether a tool call's start is worth its own event: it may take a while to answer. */
+function announcesStart(entry: CatalogEntry | undefined): boolean {
+  if (!entry) return false;
+  return (
+    entry.kind === "tool" ||
+    entry.kind === "subprompt" ||
+    (entry.kind === "binding" && entry.tool !== undefined)
+  );
 }

@@ -19,7 +19,10 @@ export function threadEvent(row: ThreadRow): NewEvent {
   return { rootId: row.root_id, threadId: row.id, type: "thread", data: toThreadView(row) };
 }
 
-export function telemetryEvent(row: ThreadRow, data: Record<string, unknown>): NewEvent {
+export function telemetryEvent(
+  row: Pick<ThreadRow, "id" | "root_id">,
+  data: Record<string, unknown>,
+): NewEvent {
   return {
     rootId: row.root_id,
     threadId: row.id,

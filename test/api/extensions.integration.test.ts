@@ -4,6 +4,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
+import { connectSse, type SseFrame } from "../sse";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
 
 const fixture = testServerForFile({
@@ -214,6 +215,33 @@ describe("code tools", () => {
     const thread = await waitFor(threadId, ["terminated"]);
     expect(thread.terminated).toBeGreaterThan(0);
     expect((await api("POST", `/api/threads/${threadId}/messages`, { content: "hello?" })).status).toBe(423);
+  });
+});
+
+describe("tool events", () => {
+  it("announces a slow tool when it starts, long before its result, and completes it once", async () => {
+    const projectId = await projectWith(
+      bundle([{ toolCalls: [{ name: "slow_tool", args: { ms: 1_500 } }] }, { text: "done" }], {
+        tools: ["slow_tool"],
+      }),
+    );
+    const threadId = await startThread(projectId, "assistant", "Take your time.");
+    const stream = await connectSse(`${fixture.server.baseUrl}/api/threads/${threadId}/events`);
+    try {
+      const telemetry = (type: string) => (frame: SseFrame) =>
+        frame.event === "telemetry" && (JSON.parse(frame.data) as { type: string }).type === type;
+      await stream.waitFor(telemetry("tool_started"), 15_000);
+      // The tool is still working: its result is not stored yet.
+      expect((await messagesOf(threadId)).filter((message) => message.role === "tool")).toEqual([]);
+      await stream.waitFor(telemetry("tool_completed"), 15_000);
+      await waitFor(threadId, ["idle"]);
+      const starts = stream.frames.filter(telemetry("tool_started"));
+      expect(starts).toHaveLength(1);
+      expect(stream.frames.filter(telemetry("tool_completed"))).toHaveLength(1);
+      expect(toolMessages(await messagesOf(threadId))).toEqual([["slow_tool", "success", "worked 1500 ms"]]);
+    } finally {
+      stream.close();
+    }
   });
 });
 
