@@ -64,6 +64,8 @@ export const ExecutionStateSchema = z.object({
   blockedOn: z.object({ callId: z.string() }).nullable().default(null),
   /** Prompts whose `immediate` subagent tools already ran in this thread (spec §7.6). */
   immediateDone: z.array(z.string()).default([]),
+  /** A subagent child's after_thread_created hooks have run (before its first step). */
+  createdHooksRan: z.boolean().default(false),
 });
 export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
 
@@ -80,6 +82,7 @@ export function initialExecutionState(): ExecutionState {
     runSteps: 0,
     blockedOn: null,
     immediateDone: [],
+    createdHooksRan: false,
   };
 }
 

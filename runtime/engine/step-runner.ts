@@ -451,6 +451,24 @@ export class StepRunner {
       for (const message of started.drained)
         await ext.hooks.notify("after_create_message", ext.hookIds, state, messageView(message));
     }
+    // A spawned child runs its after_thread_created hooks before its first step, once (a crash
+    // between the hooks and this commit runs them again: at least once, like every hook).
+    if (
+      row.parent_id !== null &&
+      !row.execution.createdHooksRan &&
+      row.execution.stepCount === 0 &&
+      ext.hooks?.has("after_thread_created", ext.hookIds)
+    ) {
+      await ext.hooks.notify(
+        "after_thread_created",
+        ext.hookIds,
+        await ext.state(prompt.name, [prompt.name]),
+      );
+      await this.guarded(row.id, async (tx, current) => {
+        await updateLockedThread(tx, current, { execution: { ...current.execution, createdHooksRan: true } });
+      });
+      return "continue"; // the next step reads what the hooks wrote
+    }
     const threadEnv = envLookup(row.env, row.scoped_env, active.agent.env, prompt.env);
     const catalog = this.catalogFor(prompt, active, ext, threadEnv);
 

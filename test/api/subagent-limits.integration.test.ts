@@ -100,6 +100,31 @@ describe("fan-out governance", () => {
     expect(await inChild.text()).toBe(parentId);
   });
 
+  it("runs a spawned child's after_thread_created hooks once, before its first step", async () => {
+    const bundle = assetBundle({
+      config: { blocking: true },
+      orchestratorScript: [
+        { toolCalls: [{ name: "asset_subagent", args: { message: "x" } }] },
+        { text: "ok" },
+      ],
+    });
+    const child = (bundle.agents as Record<string, unknown>[]).find(
+      (agent) => agent.name === "asset_subagent",
+    );
+    if (!child) throw new Error("the asset bundle has no asset_subagent");
+    child.hooks = ["greet_thread"];
+    const projectId = await projectWith(bundle);
+    const parentId = await startThread(projectId, "orchestrator", "go");
+    await waitFor(parentId, ["idle"]);
+    const [entry] = await registry(parentId);
+    const childMessages = await messagesOf(entry!.reference, true);
+    const welcomes = childMessages.filter((message) => message.content === "Welcome to asset_subagent!");
+    expect(welcomes).toHaveLength(1);
+    // Before the worker's first step: the hook's message precedes every model answer.
+    const firstStep = childMessages.findIndex((message) => message.side !== null);
+    expect(childMessages.indexOf(welcomes[0]!)).toBeLessThan(firstStep);
+  });
+
   it("refuses a child when the server runs its maximum of active threads", async () => {
     await fixture.server.restart({ TANDEM_MAX_ACTIVE_THREADS: "1" });
     const projectId = await projectWith(
