@@ -1,7 +1,8 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile (comma list) runs only some benchmarks.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,cluster (comma list) runs only some
+// benchmarks; `cluster` starts real app servers and workers, so it needs a production build.
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
@@ -12,13 +13,23 @@ import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
+import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
 
 const BASELINE_DATABASE = "bench_baseline";
-const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents", "compile"] as const;
+const ALL = [
+  "baseline",
+  "steps",
+  "throughput",
+  "inbox",
+  "memory",
+  "subagents",
+  "compile",
+  "cluster",
+] as const;
 type BenchmarkName = (typeof ALL)[number];
 
 function selected(): Set<BenchmarkName> {
@@ -82,6 +93,7 @@ async function main(): Promise<void> {
       memory: null,
       subagents: null,
       compile: null,
+      cluster: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -93,6 +105,7 @@ async function main(): Promise<void> {
     if (only.has("memory")) results.memory = await runIdleMemory(cluster);
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
     if (only.has("compile")) results.compile = runCompile();
+    if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

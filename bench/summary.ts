@@ -5,6 +5,7 @@ import type { CompileResult } from "./compile";
 import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
+import type { ClusterResult } from "./scale-out";
 import type { StepTimeResult } from "./step-time";
 import type { SubagentResult } from "./subagents";
 import type { ThroughputResult } from "./throughput";
@@ -18,6 +19,7 @@ export interface RunResults {
   memory: IdleMemoryResult | null;
   subagents: SubagentResult | null;
   compile: CompileResult | null;
+  cluster: ClusterResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -28,7 +30,7 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile } = results;
+  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, cluster } = results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
@@ -145,6 +147,28 @@ export function printSummary(results: RunResults): void {
       "≤ 20 ms",
       verdict(compile.compile.p99 <= 20),
     ]);
+  }
+  if (cluster) {
+    rows.push(
+      [
+        "2 app servers + 2 workers: aggregate steps/s (200 threads × 10 steps over HTTP)",
+        fixed(cluster.stepsPerSecond),
+        "",
+        "info",
+      ],
+      [
+        "2 app servers + 2 workers: dispatch p50 / p99 (other process, NOTIFY)",
+        `${fixed(cluster.dispatch.p50)} / ${fixed(cluster.dispatch.p99)} ms`,
+        "",
+        "info",
+      ],
+      [
+        `recovery after a SIGKILLed worker, max over its ${cluster.recoveredThreads} threads`,
+        `${fixed(cluster.recovery.max / 1000)} s`,
+        "≤ 10 s",
+        verdict(cluster.recovery.max <= 10_000),
+      ],
+    );
   }
   printTable("Headline figures", ["figure", "measured", "target", "verdict"], rows);
 }
