@@ -238,4 +238,32 @@ onPostgres("app servers and workers on one Postgres", () => {
     expect(left[0]?.n).toBe(0);
     await expectFanOutsSettled(parents);
   });
+
+  it("hands a draining worker's unfinished steps back at its deadline: others take them at once, exit 0", async () => {
+    const hurried = await startTestWorker(
+      { DATABASE_URL: url, ...SHARED, TANDEM_DRAIN_MS: "300" },
+      "worker-4",
+    );
+    const project = await viaA.projectWith(chatBundle(4_000));
+    const ids: string[] = [];
+    for (let index = 0; index < 9; index++)
+      ids.push(await viaB.startThread(project, "assistant", `h${index}`));
+    let onHurried: string[] = [];
+    await waitUntil("the hurried worker runs some threads", async () => {
+      const owners = await leaseOwners(ids);
+      onHurried = ids.filter((id) => owners.get(id)?.startsWith(hurried.ownerPrefix));
+      return onHurried.length > 0;
+    });
+    const stoppedAt = Date.now();
+    expect(await hurried.stop()).toBe(0);
+    expect(hurried.output()).toMatch(/drained: 0 finished their step, [1-9]\d* aborted/);
+    // Handed back before it exited: no lease of it is left to expire (others claim them when free).
+    const owners = await leaseOwners(onHurried);
+    expect(onHurried.filter((id) => owners.get(id)?.startsWith(hurried.ownerPrefix))).toEqual([]);
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    for (const id of ids) {
+      await viaA.waitFor(id, ["idle"], 40_000);
+      expect((await viaA.messagesOf(id)).map((message) => message.role)).toEqual(["user", "assistant"]);
+    }
+  });
 });
