@@ -48,9 +48,9 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
     );
     void runtime.scheduler
       .drain(drainMs)
-      .then(({ finished, handedBack }) => {
+      .then(({ atStepBoundary, aborted }) => {
         console.log(
-          `[tandem] drained: ${finished} finished their step, ${handedBack} aborted; every unfinished thread was handed back`,
+          `[tandem] drained: ${atStepBoundary} stopped at a step boundary, ${aborted} aborted mid-step; every unfinished thread was handed back`,
         );
         return runtime.database.close();
       })

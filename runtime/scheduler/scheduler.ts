@@ -57,6 +57,8 @@ export class Scheduler {
   private claiming = false;
   private wakeAgain = false;
   private sweeping = false;
+  /** Threads that stopped running here since a drain began (at a step boundary or aborted). */
+  private endedWhileDraining = 0;
   private poll: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopListeningForWork: (() => Promise<void>) | null = null;
@@ -108,22 +110,22 @@ export class Scheduler {
    * aborts the rest. Every thread not parked is handed back (lease released, schedulers notified), so
    * another process resumes it right away; none waits for a lease to expire.
    */
-  async drain(deadlineMs = this.drainMs): Promise<{ finished: number; handedBack: number }> {
+  async drain(deadlineMs = this.drainMs): Promise<{ atStepBoundary: number; aborted: number }> {
     this.stopped = true;
     if (this.poll) clearInterval(this.poll);
     await this.stopListeningForWork?.().catch(() => {});
     this.stopListeningForWork = null;
-    const inFlight = this.running.size;
+    this.endedWhileDraining = 0;
     const deadline = Date.now() + deadlineMs;
     while (this.running.size > 0 && Date.now() < deadline) await sleep(20);
-    const handedBack = this.running.size;
+    const aborted = this.running.size;
     for (const controller of this.running.values()) controller.abort();
     const abortDeadline = Date.now() + 10_000;
     while (this.running.size > 0 && Date.now() < abortDeadline) await sleep(20);
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.stopListeningForAborts?.().catch(() => {});
     this.stopListeningForAborts = null;
-    return { finished: inFlight - handedBack, handedBack };
+    return { atStepBoundary: this.endedWhileDraining - aborted, aborted };
   }
 
   /** Stops claiming, aborts in-flight steps and hands their threads back (a drain with no deadline). */
@@ -325,6 +327,7 @@ export class Scheduler {
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
       if (this.running.get(threadId) === controller) this.running.delete(threadId);
+      if (this.stopped) this.endedWhileDraining++;
       this.wake();
     }
   }
