@@ -11,7 +11,7 @@ for TANDEM_DRAIN_MS, the rest is handed back to the other processes, then the wo
 Environment (defaults in docs/deploy.md):
   DATABASE_URL           postgres://… (required; PGlite cannot be shared)
   TANDEM_CONCURRENCY     threads run at once (16)
-  TANDEM_LEASE_MS        lease length; a killed worker's threads move within it + 1 s (8000)
+  TANDEM_LEASE_MS        lease length; a killed worker's threads move within it + 1 s (6000)
   TANDEM_POLL_MS         fallback poll (1000)
   TANDEM_DRAIN_MS        SIGTERM deadline for in-flight steps (10000)
   TANDEM_MAX_RUN_MS      wall clock of a run, 0 = none (0)

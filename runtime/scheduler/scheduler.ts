@@ -17,7 +17,7 @@ export const ABORT_CHANNEL = "tandem_abort";
 export interface SchedulerOptions {
   /** Threads this process runs at once (default 16). */
   concurrency?: number;
-  /** Lease length; all leases are renewed every third of it (default 8 s). */
+  /** Lease length; all leases are renewed every third of it (default 6 s). */
   leaseMs?: number;
   /** Fallback poll for missed notifications, expired leases and overdue threads (default 1 s). */
   pollMs?: number;

@@ -7,10 +7,11 @@ export const SCHEDULER_DEFAULTS = {
   concurrency: 16,
   /**
    * Lease length. A killed process's threads run elsewhere once its leases expire, so this plus one
-   * poll bounds the reclaim time (8 s + 1 s, inside the 10 s target); a process renews all its leases
-   * in one statement every third of it, so it must stall for more than 5 s to lose one.
+   * poll bounds the reclaim time (6 s + 1 s, inside the 10 s target with room for a loaded machine);
+   * a process renews all its leases in one statement every third of it, so it must stall for more
+   * than 4 s to lose one (and then only the step in flight is redone elsewhere).
    */
-  leaseMs: 8_000,
+  leaseMs: 6_000,
   /** Fallback poll: missed notifications, expired leases, threads waiting too long. */
   pollMs: 1_000,
   /** SIGTERM: how long in-flight steps may run before they are aborted and handed back. */
