@@ -56,8 +56,8 @@ describe("time limits", () => {
   it("answers a code tool call that outlives TANDEM_TOOL_TIMEOUT_MS with an error the model reads", async () => {
     const project = await projectWith(
       chatBundle(
-        [{ toolCalls: [{ name: "slow_tool", args: {} }] }, { text: "it was too slow" }],
-        ["slow_tool"],
+        [{ toolCalls: [{ name: "overdue_tool", args: {} }] }, { text: "it was too slow" }],
+        ["overdue_tool"],
       ),
     );
     const threadId = await startThread(project, "assistant", "go");
@@ -65,7 +65,7 @@ describe("time limits", () => {
     const messages = await messagesOf(threadId);
     const result = messages.find((message) => message.role === "tool");
     expect(result?.tool_status).toBe("error");
-    expect(result?.content).toContain('Tool "slow_tool" timed out after 500 ms (TANDEM_TOOL_TIMEOUT_MS).');
+    expect(result?.content).toContain('Tool "overdue_tool" timed out after 500 ms (TANDEM_TOOL_TIMEOUT_MS).');
     expect(messages.at(-1)?.content).toBe("it was too slow");
   });
 

@@ -1,4 +1,4 @@
-// Test code tool: answers after 2 s, longer than the time limit the time-limit tests set.
+// Test code tool: answers after 2 s, longer than the tool time limit the time-limit tests set.
 import { defineTool } from "../../../runtime/extensions/define";
 
 export default defineTool({
