@@ -1,5 +1,6 @@
-// Test projects: `unit` (pure code, no database) and `integration` (HTTP + a real database:
-// the server named by DATABASE_URL, or an in-memory PGlite per test file when it is unset).
+// Test projects: `unit` (pure code, no database), `integration` (HTTP + a real database: the server
+// named by DATABASE_URL, or an in-memory PGlite per test file when it is unset) and `faults` (the
+// fault-injection suite; Postgres only).
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -37,6 +38,19 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           globalSetup: ["./test/global-setup.ts"],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The fault-injection suite (`npm run test:faults`): kills, restarts and storms on Postgres.
+          name: "faults",
+          include: ["test/faults/**/*.faults.test.ts"],
+          exclude: ["node_modules/**", ".data/**"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          globalSetup: ["./test/faults/global-setup.ts"],
         },
       },
     ],

@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,cluster (comma list) runs only some
-// benchmarks; `cluster` starts real app servers and workers, so it needs a production build.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,cluster (comma list) runs only
+// some benchmarks. `ui` serves the production build (`npm run build` first) and drives Chromium
+// (CHROMIUM_PATH); `cluster` starts real app servers and workers, so it needs the build too.
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
@@ -18,6 +19,7 @@ import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
+import { runUi } from "./ui";
 
 const BASELINE_DATABASE = "bench_baseline";
 const ALL = [
@@ -28,6 +30,7 @@ const ALL = [
   "memory",
   "subagents",
   "compile",
+  "ui",
   "cluster",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
@@ -93,6 +96,7 @@ async function main(): Promise<void> {
       memory: null,
       subagents: null,
       compile: null,
+      ui: null,
       cluster: null,
     };
     if (only.has("baseline")) {
@@ -105,6 +109,7 @@ async function main(): Promise<void> {
     if (only.has("memory")) results.memory = await runIdleMemory(cluster);
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
     if (only.has("compile")) results.compile = runCompile();
+    if (only.has("ui")) results.ui = await runUi(cluster);
     if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);

@@ -1,4 +1,4 @@
-// Benchmark 8 (`BENCH_ONLY=cluster`), scale-out: two app servers (`next start`, one with
+// Benchmark 9 (`BENCH_ONLY=cluster`), scale-out: two app servers (`next start`, one with
 // TANDEM_RUN_THREADS=false) and two `npm run worker` processes on one Postgres, all with default
 // settings. Measures (a) throughput: dual_ai threads created over HTTP through both app servers,
 // steps/s until all stopped; (b) dispatch latency on a quiet cluster: a thread created through the
@@ -41,7 +41,7 @@ export async function runClusterBench(
   cluster: Cluster,
   baseline: BaselineResult | null,
 ): Promise<ClusterResult> {
-  section("8. Scale-out: two app servers + two workers on one Postgres (default settings)");
+  section("9. Scale-out: two app servers + two workers on one Postgres (default settings)");
   const name = "bench_cluster";
   await cluster.createDatabase(name, TEMPLATE_DATABASE);
   const url = cluster.urlFor(name);
@@ -234,21 +234,21 @@ async function measureRecovery(
 
 export function printCluster(result: ClusterResult, baseline: BaselineResult | null): void {
   printTable(
-    "8. Scale-out throughput (2 app servers + 2 workers; threads created over HTTP through both servers)",
+    "9. Scale-out throughput (2 app servers + 2 workers; threads created over HTTP through both servers)",
     ["threads", "steps", "wall s", "steps/s"],
     [[result.threads, result.steps, result.wallMs / 1000, result.stepsPerSecond]],
   );
   printTable(
-    "8. Dispatch latency on a quiet cluster (created via the server that runs no threads → first model call)",
+    "9. Dispatch latency on a quiet cluster (created via the server that runs no threads → first model call)",
     [...SUMMARY_HEADER],
     [summaryCells(result.dispatch)],
   );
   printTable(
-    "8. Recovery after a SIGKILLed worker (kill → thread claimed by another process; target ≤ 10 s)",
+    "9. Recovery after a SIGKILLed worker (kill → thread claimed by another process; target ≤ 10 s)",
     [...SUMMARY_HEADER],
     [summaryCells(result.recovery)],
   );
-  printBaselineBeside("8. Scale-out", baseline, (base) => [
+  printBaselineBeside("9. Scale-out", baseline, (base) => [
     ["SELECT 1 round trip p50 ms", base.roundTrip.latency?.p50 ?? "n/a"],
     [
       "BEGIN; INSERT; pg_notify; COMMIT per s, 10 connections",

@@ -270,6 +270,33 @@ async function timed(repeats: number, work: () => Promise<unknown>): Promise<Sum
   return summarize(samples);
 }
 
+/** Total threads of `treeBundle`'s run. */
+export const TREE_THREADS = 1 + TREE_CHILDREN + TREE_CHILDREN * TREE_GRANDCHILDREN;
+
+/** Runs `treeBundle`'s orchestrator until all 1,000 threads have finished; answers the root id. */
+export async function buildThreadTree(bench: BenchRuntime): Promise<string> {
+  const { threadId } = await bench.runtime.threads.create({
+    projectId: bench.projectId,
+    agentName: "orchestrator",
+    message: "Build the whole world.",
+  });
+  await waitUntil(
+    `all ${TREE_THREADS} threads to finish`,
+    async () => {
+      const done = await scalar(
+        bench,
+        `SELECT count(*)::int AS value FROM threads WHERE root_id = $1 AND status IN ('completed', 'idle')
+           AND NOT runnable AND NOT EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = threads.id AND i.consumed_at IS NULL)`,
+        [threadId],
+      );
+      return done === TREE_THREADS;
+    },
+    300_000,
+    20,
+  );
+  return threadId;
+}
+
 async function runTree(cluster: Cluster): Promise<TreeRun> {
   const bench = await openBenchRuntime(cluster, {
     database: "bench_tree",
@@ -277,34 +304,15 @@ async function runTree(cluster: Cluster): Promise<TreeRun> {
     concurrency: 32,
     maxConnections: 20,
   });
-  const total = 1 + TREE_CHILDREN + TREE_CHILDREN * TREE_GRANDCHILDREN;
   try {
     await bench.runtime.scheduler.start();
     const started = monotonicMs();
-    const { threadId } = await bench.runtime.threads.create({
-      projectId: bench.projectId,
-      agentName: "orchestrator",
-      message: "Build the whole world.",
-    });
-    await waitUntil(
-      `all ${total} threads to finish`,
-      async () => {
-        const done = await scalar(
-          bench,
-          `SELECT count(*)::int AS value FROM threads WHERE root_id = $1 AND status IN ('completed', 'idle')
-             AND NOT runnable AND NOT EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = threads.id AND i.consumed_at IS NULL)`,
-          [threadId],
-        );
-        return done === total;
-      },
-      300_000,
-      20,
-    );
+    const threadId = await buildThreadTree(bench);
     const wallMs = monotonicMs() - started;
     await sleep(200);
     const middle = (await bench.runtime.threads.children(threadId))[0]!.reference;
     return {
-      threads: total,
+      threads: TREE_THREADS,
       wallMs,
       registry: await timed(QUERY_REPEATS, () => bench.runtime.threads.children(threadId)),
       registryOfMiddle: await timed(QUERY_REPEATS, () => bench.runtime.threads.children(middle)),

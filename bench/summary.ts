@@ -9,6 +9,7 @@ import type { ClusterResult } from "./scale-out";
 import type { StepTimeResult } from "./step-time";
 import type { SubagentResult } from "./subagents";
 import type { ThroughputResult } from "./throughput";
+import type { UiResult } from "./ui";
 
 export interface RunResults {
   baseline: BaselineResult | null;
@@ -19,6 +20,7 @@ export interface RunResults {
   memory: IdleMemoryResult | null;
   subagents: SubagentResult | null;
   compile: CompileResult | null;
+  ui: UiResult | null;
   cluster: ClusterResult | null;
 }
 
@@ -30,7 +32,7 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, cluster } = results;
+  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, cluster } = results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
@@ -147,6 +149,22 @@ export function printSummary(results: RunResults): void {
       "≤ 20 ms",
       verdict(compile.compile.p99 <= 20),
     ]);
+  }
+  if (ui) {
+    rows.push(
+      [
+        `live page, ${ui.threads}-thread tree at ${fixed(ui.eventsPerSecond)} events/s: longest main-thread task`,
+        `${fixed(ui.longestTaskMs)} ms wall, ${fixed(ui.longestTaskCpuMs)} ms CPU (${ui.longTasks} over 50 ms; most CPU in one task ${fixed(ui.longestTaskByCpuMs)} ms)`,
+        "≤ 50 ms",
+        verdict(ui.longestTaskMs <= 50),
+      ],
+      [
+        "live page: event-to-screen latency p95 (embedded timestamp → painting frame)",
+        `${fixed(ui.toFrame.p95)} ms (n ${ui.toFrame.count} of ${ui.visibleSent}; from the commit ${fixed(ui.commitToFrame.p95)} ms, SSE frame → DOM ${fixed(ui.arrivalToDom.p95)} ms)`,
+        "≤ 100 ms",
+        verdict(ui.toFrame.p95 <= 100 && ui.visibleSeen === ui.visibleSent),
+      ],
+    );
   }
   if (cluster) {
     rows.push(

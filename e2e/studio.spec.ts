@@ -87,7 +87,7 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
   const panel = inspector(page);
   await panel.getByLabel("Type", { exact: true }).selectOption("dual_ai");
   await panel.getByLabel("Max session turns", { exact: true }).fill("10");
-  await panel.getByLabel("Expose as tool", { exact: true }).check();
+  await panel.getByLabel("Expose as tool", { exact: true }).selectOption("Yes");
   await panel.getByLabel("Tool description", { exact: true }).fill("Writes a draft and reviews it.");
   await panel.getByLabel("Side A prompt", { exact: true }).selectOption("worker");
   await panel.getByRole("button", { name: "Add side B" }).click();
@@ -102,7 +102,7 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
   await expect(problems).toContainText("No problems");
 
   await subagentLabel.click();
-  await inspector(page).getByLabel("Blocking (the caller waits for the result)").uncheck();
+  await inspector(page).getByLabel("Blocking (the caller waits for the result)").selectOption("No");
   await expect(subagentLabel).toHaveText("subagent · non-blocking");
 
   // Undo with the keyboard, redo with the toolbar.

@@ -75,7 +75,17 @@ export class InvalidDefinitionsError extends TandemError {
 }
 
 export class PayloadTooLargeError extends TandemError {
-  constructor(limitBytes: number) {
-    super("payload_too_large", "payload_too_large", `The request body is larger than ${limitBytes} bytes.`);
+  constructor(limitBytes: number, setting?: string) {
+    super(
+      "payload_too_large",
+      "payload_too_large",
+      `The request body is larger than the limit of ${formatBytes(limitBytes)}.${setting ? ` The server's ${setting} sets it.` : ""}`,
+      { limit_bytes: limitBytes },
+    );
   }
+}
+
+function formatBytes(bytes: number): string {
+  const mebibytes = bytes / (1024 * 1024);
+  return Number.isInteger(mebibytes) ? `${mebibytes} MiB (${bytes} bytes)` : `${bytes} bytes`;
 }

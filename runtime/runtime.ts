@@ -13,6 +13,7 @@ import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { EnvRequestService } from "./subagents/env-requests";
 import { subagentLimitsFromEnv } from "./subagents/executor";
+import { ActivityService } from "./threads/activity";
 import { storeToolAttachments } from "./threads/attachments";
 import { DefinitionsCache } from "./threads/definitions";
 import { ThreadService } from "./threads/thread-service";
@@ -26,6 +27,8 @@ export interface Runtime {
   readonly scheduler: Scheduler;
   /** Scoped variable bootstrap requests of deferred subagents (spec §7.8). */
   readonly envRequests: EnvRequestService;
+  /** What a project's threads are doing now, per agent and prompt (the studio's run overlay). */
+  readonly activity: ActivityService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -106,6 +109,7 @@ export function createRuntime(database: Database): Runtime {
     events,
     scheduler,
     envRequests: new EnvRequestService(database.sql, definitions),
+    activity: new ActivityService(database.sql, definitions),
   };
 }
 

@@ -8,6 +8,8 @@ import { startTestServer, type TestServer } from "./server";
 export interface ServerFixture {
   /** The running server (only inside tests and hooks). */
   readonly server: TestServer;
+  /** The file's own database when it is a Postgres server (null on PGlite). */
+  readonly databaseUrl: string | null;
   api<Body = Record<string, unknown>>(
     method: string,
     path: string,
@@ -18,10 +20,12 @@ export interface ServerFixture {
 export function testServerForFile(env: Record<string, string> = {}): ServerFixture {
   let server: TestServer | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string | null = null;
 
   beforeAll(async () => {
     const database = await createIsolatedDatabaseConfig();
     dropDatabase = database.drop;
+    databaseUrl = database.config.kind === "postgres" ? database.config.url : null;
     server = await startTestServer({ ...database.env, ...env });
   });
 
@@ -34,6 +38,9 @@ export function testServerForFile(env: Record<string, string> = {}): ServerFixtu
     get server() {
       if (!server) throw new Error("The test server is not running (use it inside tests and hooks).");
       return server;
+    },
+    get databaseUrl() {
+      return databaseUrl;
     },
     api: (method, path, body) => requestJson(fixture.server.baseUrl, method, path, body),
   };

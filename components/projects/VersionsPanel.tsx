@@ -1,15 +1,24 @@
 "use client";
-// The project's version history, newest first; restoring one saves it as a new version and reloads
-// the page data.
+// The project's version history, newest first; restoring one saves it as a new version, then either
+// reloads the page data (project page) or hands the new version to `onRestored` (the studio reloads
+// its canvas from it).
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
-import type { VersionEntry } from "@/lib/api/schemas";
+import type { SavedGraph, VersionEntry } from "@/lib/api/schemas";
 import { VersionRow } from "./VersionRow";
 
 const api = createApiClient();
 
-export function VersionsPanel({ projectId, currentVersion }: { projectId: string; currentVersion: number }) {
+export function VersionsPanel({
+  projectId,
+  currentVersion,
+  onRestored,
+}: {
+  projectId: string;
+  currentVersion: number;
+  onRestored?: (saved: SavedGraph) => void | Promise<void>;
+}) {
   const router = useRouter();
   const [versions, setVersions] = useState<VersionEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -31,14 +40,15 @@ export function VersionsPanel({ projectId, currentVersion }: { projectId: string
   const restore = useCallback(
     async (version: number) => {
       try {
-        await api.versions.restore(projectId, version, versions?.[0]?.version);
+        const saved = await api.versions.restore(projectId, version, versions?.[0]?.version);
         await load();
-        router.refresh();
+        if (onRestored) await onRestored(saved);
+        else router.refresh();
       } catch (failure) {
         setError(failure instanceof Error ? failure.message : "Could not restore the version.");
       }
     },
-    [projectId, versions, load, router],
+    [projectId, versions, load, router, onRestored],
   );
 
   return (

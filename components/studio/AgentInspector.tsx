@@ -1,51 +1,131 @@
 "use client";
-// Inspector for an agent: identity, turn limit, tool exposure and both sides.
+// Inspector for an agent: identity, turn limit, tool exposure, env, hooks, packaging metadata and
+// both sides (prompt, label, stop behaviour, max steps, session bindings).
+import { SESSION_BINDING_KEYS } from "@/lib/spec";
 import { renameDefinition } from "@/lib/studio/document-edits";
-import { CheckboxField, FieldGroup, NumberField, SelectField, TextField } from "./fields";
-import { type NodeEditor, nameOptions, orUndefined, text, useNodeEditor, whole } from "./useNodeEditor";
+import {
+  FieldGroup,
+  InlineButton,
+  KeyValueField,
+  ListField,
+  NumberField,
+  OptionalBooleanField,
+  SelectField,
+  TextField,
+} from "./fields";
+import {
+  asObject,
+  fieldBinder,
+  type NodeEditor,
+  nameOptions,
+  patchObject,
+  text,
+  useNodeEditor,
+} from "./useNodeEditor";
 
 const AGENT_TYPES = [
   { value: "ai_human", label: "ai_human (AI and a human)" },
   { value: "dual_ai", label: "dual_ai (two AI sides)" },
 ];
 
-function SideFields({ editor, side }: { editor: NodeEditor; side: "sideA" | "sideB" }) {
-  const config = (editor.definition[side] ?? {}) as Record<string, unknown>;
+type Side = "sideA" | "sideB";
+
+/**
+ * One session binding (sessionStop / sessionFail / sessionStatus): a tool name, optionally with the
+ * arguments that carry the message and the attachments. A name alone is stored as the bare string.
+ */
+function SessionBindingFields({
+  editor,
+  side,
+  binding,
+}: {
+  editor: NodeEditor;
+  side: Side;
+  binding: string;
+}) {
+  const raw = asObject(editor.definition[side])?.[binding];
+  const current = asObject(raw) ?? (typeof raw === "string" ? { name: raw } : {});
   const letter = side === "sideA" ? "A" : "B";
-  const at = (field: string) => editor.errorsAt(`.${side}.${field}`);
+  const write = (field: string, value: unknown) => {
+    const next = patchObject(current, field, value);
+    editor.setSideField(side, binding, next && Object.keys(next).join() === "name" ? next.name : next);
+  };
+  const path = `.${side}.${binding}`;
+  const bind = fieldBinder(current, write, editor.errorsAt, path);
+  // The name's messages are the binding's, less those the property fields show themselves.
+  const propertyErrors = new Set([
+    ...editor.errorsAt(`${path}.messageProperty`),
+    ...editor.errorsAt(`${path}.attachmentsProperty`),
+  ]);
+  return (
+    <div className="flex flex-col gap-2" data-field={`agent.side.${binding}`}>
+      <TextField
+        field="agent.side.sessionBinding.name"
+        label={`Side ${letter} ${binding} tool`}
+        {...bind.optionalText("name")}
+        errors={editor.errorsAt(path).filter((message) => !propertyErrors.has(message))}
+      />
+      {current.name !== undefined ? (
+        <div className="grid grid-cols-2 items-end gap-1">
+          <TextField
+            field="agent.side.sessionBinding.messageProperty"
+            label={`Side ${letter} ${binding} message property`}
+            {...bind.optionalText("messageProperty")}
+          />
+          <TextField
+            field="agent.side.sessionBinding.attachmentsProperty"
+            label={`Side ${letter} ${binding} attachments property`}
+            {...bind.optionalText("attachmentsProperty")}
+          />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function SideFields({ editor, side }: { editor: NodeEditor; side: Side }) {
+  const config = asObject(editor.definition[side]) ?? {};
+  const letter = side === "sideA" ? "A" : "B";
+  const bind = fieldBinder(
+    config,
+    (field, value) => editor.setSideField(side, field, value),
+    editor.errorsAt,
+    `.${side}`,
+  );
   return (
     <>
       <SelectField
+        field="agent.side.prompt"
         label={`Side ${letter} prompt`}
-        value={text(config.prompt)}
         options={nameOptions(editor.graph, "prompt", "(choose a prompt)")}
-        onChange={(value) => editor.setSideField(side, "prompt", value)}
-        errors={at("prompt")}
+        {...bind.text("prompt")}
       />
-      <CheckboxField
+      <TextField field="agent.side.label" label={`Side ${letter} label`} {...bind.optionalText("label")} />
+      <OptionalBooleanField
+        field="agent.side.stopOnResponse"
         label={`Side ${letter} stops on response`}
-        value={config.stopOnResponse !== false}
-        onChange={(value) => editor.setSideField(side, "stopOnResponse", value ? undefined : false)}
-        errors={at("stopOnResponse")}
+        defaultValue
+        {...bind.boolean("stopOnResponse")}
       />
-      <NumberField
-        label={`Side ${letter} max steps`}
-        value={whole(config.maxSteps)}
-        onChange={(value) => editor.setSideField(side, "maxSteps", value)}
-        errors={at("maxSteps")}
-      />
-      {(["sessionStop", "sessionFail", "sessionStatus"] as const).map((binding) => (
+      <div className="grid grid-cols-2 items-end gap-1">
         <TextField
-          key={binding}
-          label={`Side ${letter} ${binding} tool`}
-          value={text(
-            typeof config[binding] === "object"
-              ? (config[binding] as { name?: unknown }).name
-              : config[binding],
-          )}
-          onChange={(value) => editor.setSideField(side, binding, orUndefined(value))}
-          errors={at(binding)}
+          field="agent.side.stopTool"
+          label={`Side ${letter} stop tool`}
+          {...bind.optionalText("stopTool")}
         />
+        <TextField
+          field="agent.side.stopToolResponseProperty"
+          label={`Side ${letter} stop tool response property`}
+          {...bind.optionalText("stopToolResponseProperty")}
+        />
+      </div>
+      <NumberField
+        field="agent.side.maxSteps"
+        label={`Side ${letter} max steps`}
+        {...bind.number("maxSteps")}
+      />
+      {SESSION_BINDING_KEYS.map((binding) => (
+        <SessionBindingFields key={binding} editor={editor} side={side} binding={binding} />
       ))}
     </>
   );
@@ -53,78 +133,69 @@ function SideFields({ editor, side }: { editor: NodeEditor; side: "sideA" | "sid
 
 export function AgentInspector({ nodeId }: { nodeId: string }) {
   const editor = useNodeEditor(nodeId);
-  const { definition, errorsAt, setField } = editor;
-  const type = text(definition.type) || "ai_human";
+  const { definition, errorsAt, setField, bind } = editor;
   return (
     <div className="flex flex-col gap-2">
       <TextField
+        field="agent.name"
         label="Name"
-        value={text(definition.name)}
+        {...bind.text("name")}
         onChange={(name) => editor.edit((document) => renameDefinition(document, nodeId, name), "name")}
-        errors={errorsAt(".name")}
       />
       <SelectField
+        field="agent.type"
         label="Type"
-        value={type}
         options={AGENT_TYPES}
-        onChange={(value) => setField("type", value)}
-        errors={errorsAt(".type")}
+        {...bind.text("type")}
+        value={text(definition.type) || "ai_human"}
       />
+      <TextField field="agent.title" label="Title" {...bind.optionalText("title")} />
+      <TextField field="agent.description" label="Description" {...bind.optionalText("description")} />
       <TextField
-        label="Title"
-        value={text(definition.title)}
-        onChange={(value) => setField("title", orUndefined(value))}
-      />
-      <TextField
-        label="Description"
-        value={text(definition.description)}
-        onChange={(value) => setField("description", orUndefined(value))}
+        field="agent.icon"
+        label="Icon"
+        hint="An emoji or an image URL."
+        {...bind.optionalText("icon")}
       />
       <NumberField
+        field="agent.maxSessionTurns"
         label="Max session turns"
-        value={whole(definition.maxSessionTurns)}
-        onChange={(value) => setField("maxSessionTurns", value)}
-        errors={errorsAt(".maxSessionTurns")}
+        {...bind.number("maxSessionTurns")}
       />
-      <CheckboxField
+      <OptionalBooleanField
+        field="agent.exposeAsTool"
         label="Expose as tool"
-        value={definition.exposeAsTool === true}
-        onChange={(value) => setField("exposeAsTool", orUndefined(value))}
-        errors={errorsAt(".exposeAsTool")}
+        defaultValue={false}
+        {...bind.boolean("exposeAsTool")}
       />
       <TextField
+        field="agent.toolDescription"
         label="Tool description"
-        value={text(definition.toolDescription)}
-        onChange={(value) => setField("toolDescription", orUndefined(value))}
-        errors={errorsAt(".toolDescription")}
+        {...bind.optionalText("toolDescription")}
       />
       <FieldGroup title="Side A">
         <SideFields editor={editor} side="sideA" />
       </FieldGroup>
       <FieldGroup title="Side B">
         {definition.sideB === undefined ? (
-          <button
-            type="button"
-            className="text-left text-xs underline"
-            onClick={() => setField("sideB", { prompt: "" })}
-          >
-            Add side B
-          </button>
+          <InlineButton onClick={() => setField("sideB", { prompt: "" })}>Add side B</InlineButton>
         ) : (
           <>
             <SideFields editor={editor} side="sideB" />
-            <button
-              type="button"
-              className="text-left text-xs underline"
-              onClick={() => setField("sideB", undefined)}
-            >
-              Remove side B
-            </button>
+            <InlineButton onClick={() => setField("sideB", undefined)}>Remove side B</InlineButton>
           </>
         )}
         {errorsAt(".sideB").length && definition.sideB === undefined ? (
           <p className="text-[11px] text-danger">{errorsAt(".sideB").join(" ")}</p>
         ) : null}
+      </FieldGroup>
+      <KeyValueField field="agent.env" label="Env" {...bind.map("env")} />
+      <ListField field="agent.hooks" label="Hooks" {...bind.list("hooks")} />
+      <FieldGroup title="Packaging">
+        <TextField field="agent.packageName" label="Package name" {...bind.optionalText("packageName")} />
+        <TextField field="agent.version" label="Version" {...bind.optionalText("version")} />
+        <TextField field="agent.author" label="Author" {...bind.optionalText("author")} />
+        <TextField field="agent.license" label="License" {...bind.optionalText("license")} />
       </FieldGroup>
     </div>
   );

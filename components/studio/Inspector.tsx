@@ -9,6 +9,7 @@ import { NoteInspector } from "./NoteInspector";
 import { PromptInspector } from "./PromptInspector";
 import { useStudio } from "./StudioStoreContext";
 import { SubagentEdgeInspector } from "./SubagentEdgeInspector";
+import { ToolEntryEdgeInspector } from "./ToolEntryEdgeInspector";
 import { ToolInspector } from "./ToolInspector";
 import { useCompiled } from "./useCompiled";
 
@@ -34,10 +35,12 @@ function InspectorBody() {
       </p>
     );
   }
-  if (!selection) return <p className="text-xs text-muted">Select a node or a subagent edge to edit it.</p>;
+  if (!selection) return <p className="text-xs text-muted">Select a node or an edge to edit it.</p>;
   if (selection.kind === "edge") {
     const edge = deriveEdges(graph).find((candidate) => candidate.id === selection.id);
     if (edge?.kind === "subagent") return <SubagentEdgeInspector key={edge.id} edge={edge} />;
+    if (edge?.kind === "subprompt" || edge?.kind === "tool" || edge?.kind === "handoff")
+      return <ToolEntryEdgeInspector key={edge.id} edge={edge} />;
     return <p className="text-xs text-muted">This edge has no settings: edit the nodes it connects.</p>;
   }
   const node = findNode(graph, selection.id);

@@ -10,6 +10,7 @@ export function NoteInspector({ nodeId }: { nodeId: string }) {
   const node = findNode(useCompiled().graph, nodeId);
   return (
     <TextField
+      field="note.text"
       label="Note text"
       multiline
       value={node?.type === "note" ? node.data.text : ""}

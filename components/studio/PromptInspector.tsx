@@ -1,14 +1,48 @@
 "use client";
-// Inspector for a prompt: its text, model, chat inclusion and the callables in its tools list.
+// Inspector for a prompt: its content, model, every option of PromptDefinition (chat and tool
+// history, tool choice, structured output, reasoning, images, env, hooks, variables) and the
+// callables in its tools list.
+import { useState } from "react";
 import { definitionName, isDefinitionNode, toolEdgeId, toolEntryName } from "@/lib/graph";
+import { ToolChoiceSchema } from "@/lib/spec";
 import { addToolEntry, promptToolEntries, renameDefinition, setToolEntry } from "@/lib/studio/document-edits";
-import { CheckboxField, FieldGroup, SelectField, TextField } from "./fields";
+import {
+  FieldGroup,
+  JsonField,
+  KeyValueField,
+  ListField,
+  NumberField,
+  OptionalBooleanField,
+  SelectField,
+  TextField,
+} from "./fields";
+import { PromptContentEditor } from "./PromptContentEditor";
 import { useStudioStore } from "./StudioStoreContext";
-import { nameOptions, orUndefined, text, useNodeEditor } from "./useNodeEditor";
+import { type NodeEditor, nameOptions, useNodeEditor } from "./useNodeEditor";
 
-function ToolsList({ nodeId }: { nodeId: string }) {
+const defaultOption = (label: string) => [{ value: "", label }];
+
+/** Adds an entry by name: lifecycle tools of session bindings (approve, fail…) have no node to draw to. */
+function AddToolByName({ editor, nodeId }: { editor: NodeEditor; nodeId: string }) {
+  const [name, setName] = useState("");
+  const add = () => {
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    editor.edit((document) => addToolEntry(document, nodeId, trimmed), `tools+${trimmed}`);
+    setName("");
+  };
+  return (
+    <div className="flex items-end gap-1">
+      <TextField field="prompt.tools" label="Add tool by name" value={name} onChange={setName} />
+      <button type="button" className="text-xs underline" onClick={add}>
+        Add
+      </button>
+    </div>
+  );
+}
+
+function ToolsList({ editor, nodeId }: { editor: NodeEditor; nodeId: string }) {
   const store = useStudioStore();
-  const editor = useNodeEditor(nodeId);
   const node = editor.graph.nodes.find((candidate) => candidate.id === nodeId);
   if (!node || !isDefinitionNode(node)) return null;
   const entries = promptToolEntries(node);
@@ -60,6 +94,7 @@ function ToolsList({ nodeId }: { nodeId: string }) {
       </ul>
       {callables.length ? (
         <SelectField
+          field="prompt.tools"
           label="Add callable"
           value=""
           options={[
@@ -71,51 +106,116 @@ function ToolsList({ nodeId }: { nodeId: string }) {
           }
         />
       ) : null}
+      <AddToolByName editor={editor} nodeId={nodeId} />
+    </FieldGroup>
+  );
+}
+
+function ReasoningFields({ editor }: { editor: NodeEditor }) {
+  const bind = editor.bindNested("reasoning");
+  return (
+    <FieldGroup title="Reasoning">
+      <SelectField
+        field="prompt.reasoning.effort"
+        label="Reasoning effort"
+        options={[
+          ...defaultOption("(provider default)"),
+          ...["low", "medium", "high"].map((value) => ({ value, label: value })),
+        ]}
+        {...bind.optionalText("effort")}
+      />
+      <NumberField
+        field="prompt.reasoning.maxTokens"
+        label="Reasoning max tokens"
+        {...bind.number("maxTokens")}
+      />
+      <OptionalBooleanField
+        field="prompt.reasoning.include"
+        label="Replay past reasoning"
+        defaultValue={false}
+        {...bind.boolean("include")}
+      />
+      <OptionalBooleanField
+        field="prompt.reasoning.exclude"
+        label="Hide reasoning text"
+        defaultValue={false}
+        {...bind.boolean("exclude")}
+      />
     </FieldGroup>
   );
 }
 
 export function PromptInspector({ nodeId }: { nodeId: string }) {
   const editor = useNodeEditor(nodeId);
-  const { definition, errorsAt, setField } = editor;
+  const { bind } = editor;
   return (
     <div className="flex flex-col gap-2">
       <TextField
+        field="prompt.name"
         label="Name"
-        value={text(definition.name)}
+        {...bind.text("name")}
         onChange={(name) => editor.edit((document) => renameDefinition(document, nodeId, name), "name")}
-        errors={errorsAt(".name")}
       />
-      <TextField
-        label="Tool description"
-        value={text(definition.toolDescription)}
-        onChange={(value) => setField("toolDescription", value)}
-        errors={errorsAt(".toolDescription")}
-      />
-      {typeof definition.prompt === "string" || definition.prompt === undefined ? (
-        <TextField
-          label="Prompt text"
-          multiline
-          value={text(definition.prompt)}
-          onChange={(value) => setField("prompt", value)}
-          errors={errorsAt(".prompt")}
-        />
-      ) : (
-        <p className="text-[11px] text-muted">This prompt is made of parts; the code pane shows them.</p>
-      )}
+      <TextField field="prompt.toolDescription" label="Tool description" {...bind.text("toolDescription")} />
+      <PromptContentEditor editor={editor} />
       <SelectField
+        field="prompt.model"
         label="Model"
-        value={text(definition.model)}
         options={nameOptions(editor.graph, "model", "(choose a model)")}
-        onChange={(value) => setField("model", value)}
-        errors={errorsAt(".model")}
+        {...bind.text("model")}
       />
-      <CheckboxField
-        label="Include chat"
-        value={definition.includeChat === true}
-        onChange={(value) => setField("includeChat", orUndefined(value))}
+      <ToolsList editor={editor} nodeId={nodeId} />
+      <FieldGroup title="Options">
+        <OptionalBooleanField
+          field="prompt.includeChat"
+          label="Include chat"
+          defaultValue={false}
+          {...bind.boolean("includeChat")}
+        />
+        <OptionalBooleanField
+          field="prompt.includePastTools"
+          label="Include past tool calls"
+          defaultValue={false}
+          {...bind.boolean("includePastTools")}
+        />
+        <OptionalBooleanField
+          field="prompt.parallelToolCalls"
+          label="Parallel tool calls"
+          defaultValue={false}
+          {...bind.boolean("parallelToolCalls")}
+        />
+        <SelectField
+          field="prompt.toolChoice"
+          label="Tool choice"
+          options={[
+            ...defaultOption("Default (auto)"),
+            ...ToolChoiceSchema.options.map((value) => ({ value, label: value })),
+          ]}
+          {...bind.optionalText("toolChoice")}
+        />
+        <NumberField
+          field="prompt.recentImageThreshold"
+          label="Recent image threshold"
+          hint="How many recent messages keep their images (default 10)."
+          {...bind.number("recentImageThreshold")}
+        />
+      </FieldGroup>
+      <JsonField
+        field="prompt.requiredSchema"
+        label="Required schema (JSON Schema of the call's arguments)"
+        expect="object"
+        {...bind.json("requiredSchema")}
       />
-      <ToolsList nodeId={nodeId} />
+      <JsonField
+        field="prompt.variables"
+        label="Variables (JSON array)"
+        hint='[{ "name": "CUSTOMER_ID", "required": true, "type": "text" }]'
+        expect="array"
+        {...bind.json("variables")}
+      />
+      <ReasoningFields editor={editor} />
+      <KeyValueField field="prompt.env" label="Env" {...bind.map("env")} />
+      <ListField field="prompt.hooks" label="Hooks" {...bind.list("hooks")} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import type { Graph } from "@/lib/graph";
 import { createStudioStore } from "@/lib/studio/studio-store";
 import { CodePane } from "./CodePane";
 import { CommandPalette } from "./CommandPalette";
+import { HistoryDialog } from "./HistoryDialog";
 import { Inspector } from "./Inspector";
 import { ModelsDialog } from "./ModelsDialog";
 import { ProblemsPanel } from "./ProblemsPanel";
@@ -43,6 +44,7 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
       <CommandPalette context={context} />
       <ShortcutsDialog />
       <ModelsDialog />
+      <HistoryDialog projectId={projectId} />
     </div>
   );
 }

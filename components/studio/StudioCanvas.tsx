@@ -1,6 +1,7 @@
 "use client";
 // The React Flow canvas: renders the document and turns drags, connections and deletions into
 // document edits. Refused connections say why in the status line while the user is still drawing.
+// While threads run, active agents and prompts are highlighted (useNodeActivity).
 import {
   Background,
   type Connection,
@@ -22,6 +23,7 @@ import { STUDIO_NODE_TYPES } from "./nodes";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import type { StudioCommandContext } from "./studio-commands";
 import { useCompiled } from "./useCompiled";
+import { useNodeActivity } from "./useNodeActivity";
 
 type Size = { width: number; height: number };
 
@@ -50,10 +52,11 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
     event.preventDefault();
     setMenu({ x: event.clientX, y: event.clientY, target });
   };
+  const activity = useNodeActivity(context.projectId, graph.nodes);
 
   const flowNodes = useMemo(
-    () => toFlowNodes(graph, counts, selection, measured),
-    [graph, counts, selection, measured],
+    () => toFlowNodes(graph, counts, selection, measured, activity),
+    [graph, counts, selection, measured, activity],
   );
   const flowEdges = useMemo(
     () => toFlowEdges(graph, edges, counts, selection),

@@ -108,6 +108,9 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
           </span>
         ) : null}
       </CommandButton>
+      <CommandButton id="history" context={context} label="History">
+        History
+      </CommandButton>
       <span className="ml-auto text-xs text-muted">
         {baseVersion ? `based on v${baseVersion}` : "not saved yet"}
       </span>

@@ -1,79 +1,93 @@
 "use client";
-// Inspector for a function tool: a built-in filesystem tool or an HTTP call.
+// Inspector for a function tool: a built-in filesystem tool, an HTTP call or a server tool module,
+// with the JSON Schema of its arguments.
 import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/spec";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
-import { NumberField, SelectField, TextField } from "./fields";
-import { orUndefined, text, useNodeEditor, whole } from "./useNodeEditor";
+import { HeadersField, JsonField, NumberField, SelectField, TextField } from "./fields";
+import { text, useNodeEditor } from "./useNodeEditor";
 
 const KINDS = [
   { value: "builtin", label: "builtin (thread filesystem)" },
   { value: "http", label: "http (call a URL)" },
+  { value: "code", label: "code (server tool module)" },
 ];
+
+const KIND_SETTINGS: Record<string, Record<string, unknown>> = {
+  http: { method: "GET", url: "https://example.com/{query}" },
+  builtin: { builtin: "fs_read" },
+  code: { module: "" },
+};
 
 export function ToolInspector({ nodeId }: { nodeId: string }) {
   const editor = useNodeEditor(nodeId);
-  const { definition, errorsAt, setField } = editor;
+  const { definition, bind } = editor;
   const kind = text(definition.kind);
   const switchKind = (next: string) =>
     editor.edit((document) => {
-      const base = { name: definition.name, description: definition.description, kind: next };
-      const settings =
-        next === "http" ? { method: "GET", url: "https://example.com/{query}" } : { builtin: "fs_read" };
-      return replaceDefinition(document, nodeId, { ...base, ...settings });
+      const kept = { name: definition.name, description: definition.description, args: definition.args };
+      const base = Object.fromEntries(Object.entries(kept).filter(([, value]) => value !== undefined));
+      return replaceDefinition(document, nodeId, { ...base, kind: next, ...KIND_SETTINGS[next] });
     }, "kind");
   return (
     <div className="flex flex-col gap-2">
       <TextField
+        field="tool.name"
         label="Name"
-        value={text(definition.name)}
+        {...bind.text("name")}
         onChange={(name) => editor.edit((document) => renameDefinition(document, nodeId, name), "name")}
-        errors={errorsAt(".name")}
       />
-      <TextField
-        label="Description"
-        multiline
-        value={text(definition.description)}
-        onChange={(value) => setField("description", value)}
-        errors={errorsAt(".description")}
-      />
+      <TextField field="tool.description" label="Description" multiline {...bind.text("description")} />
       <SelectField
+        field="tool.kind"
         label="Kind"
-        value={kind}
         options={KINDS}
+        {...bind.text("kind")}
         onChange={switchKind}
-        errors={errorsAt(".kind")}
       />
       {kind === "builtin" ? (
         <SelectField
+          field="tool.builtin"
           label="Built-in tool"
-          value={text(definition.builtin)}
           options={BUILTIN_TOOLS.map((name) => ({ value: name, label: name }))}
-          onChange={(value) => setField("builtin", value)}
-          errors={errorsAt(".builtin")}
+          {...bind.text("builtin")}
+        />
+      ) : null}
+      {kind === "code" ? (
+        <TextField
+          field="tool.module"
+          label="Module id"
+          hint='e.g. "weather" or "billing/create_invoice".'
+          {...bind.text("module")}
         />
       ) : null}
       {kind === "http" ? (
         <>
           <SelectField
+            field="tool.method"
             label="Method"
-            value={text(definition.method)}
             options={HTTP_METHODS.map((method) => ({ value: method, label: method }))}
-            onChange={(value) => setField("method", value)}
+            {...bind.text("method")}
           />
           <TextField
+            field="tool.url"
             label="URL"
-            value={text(definition.url)}
-            onChange={(value) => setField("url", value)}
-            errors={errorsAt(".url")}
+            hint="{argName} is replaced by the URI-encoded argument."
+            {...bind.text("url")}
           />
-          <NumberField
-            label="Timeout (ms)"
-            value={whole(definition.timeoutMs)}
-            onChange={(value) => setField("timeoutMs", orUndefined(value))}
-            errors={errorsAt(".timeoutMs")}
-          />
+          <HeadersField field="tool.headers" label="Headers" {...bind.json("headers")} />
+          <NumberField field="tool.timeoutMs" label="Timeout (ms)" {...bind.number("timeoutMs")} />
         </>
       ) : null}
+      <JsonField
+        field="tool.args"
+        label={
+          kind === "builtin"
+            ? "Arguments schema (ignored: built-ins have fixed arguments)"
+            : "Arguments schema (JSON Schema)"
+        }
+        expect="object"
+        {...bind.json("args")}
+      />
     </div>
   );
 }

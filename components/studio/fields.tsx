@@ -1,7 +1,18 @@
 "use client";
-// Labelled inspector inputs. Each shows the live compile's messages for its field underneath, so
-// the user sees what is wrong while typing.
-import { useId } from "react";
+// Labelled inspector inputs. Each shows the live compile's messages for its field underneath (and,
+// for text that must parse first — lists, env maps, JSON — its own parse error), tied to the input
+// with aria-invalid and aria-describedby, so the user sees what is wrong while typing.
+// `field` names the spec field a control edits (`agent.icon`, `prompt.reasoning.effort`); it is
+// rendered as data-field so a test can check that every field of every definition has a control.
+import { type ReactNode, useId, useState } from "react";
+import {
+  envLinesCodec,
+  type HeaderValueInput,
+  headersCodec,
+  jsonCodec,
+  listCodec,
+  type TextCodec,
+} from "@/lib/studio/field-text";
 
 function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
   if (!messages.length) return null;
@@ -18,116 +29,286 @@ const INPUT =
   "w-full rounded border border-border bg-surface px-2 py-1 text-xs aria-[invalid=true]:border-danger";
 
 interface FieldProps<Value> {
+  /** The spec field this control edits, e.g. `agent.sideA.maxSteps` → "agent.side.maxSteps". */
+  field?: string;
   label: string;
   value: Value;
   onChange(value: Value): void;
   errors?: string[];
+  hint?: string;
+}
+
+/** The label, the control and its messages; hands the control the ids and aria attributes to use. */
+function LabelledField({
+  field,
+  label,
+  errors,
+  hint,
+  children,
+}: {
+  field?: string;
+  label: string;
+  errors: string[];
+  hint?: string;
+  children(control: {
+    id: string;
+    "aria-invalid": boolean;
+    "aria-describedby": string | undefined;
+    className: string;
+  }): ReactNode;
+}) {
+  const id = useId();
+  const describedBy = [errors.length ? `${id}-errors` : "", hint ? `${id}-hint` : ""].filter(Boolean);
+  return (
+    <div className="flex flex-col gap-0.5" data-field={field}>
+      <label htmlFor={id} className="text-[11px] font-medium text-muted">
+        {label}
+      </label>
+      {children({
+        id,
+        "aria-invalid": errors.length > 0,
+        "aria-describedby": describedBy.length ? describedBy.join(" ") : undefined,
+        className: INPUT,
+      })}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-[10px] text-muted">
+          {hint}
+        </p>
+      ) : null}
+      <FieldErrors id={`${id}-errors`} messages={errors} />
+    </div>
+  );
 }
 
 export function TextField({
+  field,
   label,
   value,
   onChange,
   errors = [],
+  hint,
   multiline = false,
   placeholder,
 }: FieldProps<string> & { multiline?: boolean; placeholder?: string }) {
-  const id = useId();
-  const props = {
-    id,
-    value,
-    placeholder,
-    "aria-invalid": errors.length > 0,
-    "aria-describedby": errors.length ? `${id}-errors` : undefined,
-    className: INPUT,
-  };
   return (
-    <div className="flex flex-col gap-0.5">
-      <label htmlFor={id} className="text-[11px] font-medium text-muted">
-        {label}
-      </label>
-      {multiline ? (
-        <textarea {...props} rows={5} onChange={(event) => onChange(event.target.value)} />
-      ) : (
-        <input {...props} onChange={(event) => onChange(event.target.value)} />
+    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+      {(control) =>
+        multiline ? (
+          <textarea
+            {...control}
+            rows={5}
+            value={value}
+            placeholder={placeholder}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        ) : (
+          <input
+            {...control}
+            value={value}
+            placeholder={placeholder}
+            onChange={(event) => onChange(event.target.value)}
+          />
+        )
+      }
+    </LabelledField>
+  );
+}
+
+/** A number input; an empty box means "not set" (`undefined`). `step="any"` for prices. */
+export function NumberField({
+  field,
+  label,
+  value,
+  onChange,
+  errors = [],
+  hint,
+  step = "1",
+}: FieldProps<number | undefined> & { step?: "1" | "any" }) {
+  return (
+    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          step={step}
+          value={value ?? ""}
+          onChange={(event) => onChange(event.target.value === "" ? undefined : Number(event.target.value))}
+        />
       )}
-      <FieldErrors id={`${id}-errors`} messages={errors} />
-    </div>
+    </LabelledField>
   );
 }
 
-/** A whole-number input; an empty box means "not set" (`undefined`). */
-export function NumberField({ label, value, onChange, errors = [] }: FieldProps<number | undefined>) {
-  const id = useId();
+/**
+ * An optional boolean: "default" leaves the field out (the spec's default applies), yes/no store it.
+ * A select rather than a checkbox, so a definition that spells out the default keeps it.
+ */
+export function OptionalBooleanField({
+  field,
+  label,
+  value,
+  onChange,
+  errors = [],
+  hint,
+  defaultValue,
+}: FieldProps<boolean | undefined> & { defaultValue: boolean }) {
+  const current = value === undefined ? "" : value ? "yes" : "no";
   return (
-    <div className="flex flex-col gap-0.5">
-      <label htmlFor={id} className="text-[11px] font-medium text-muted">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="number"
-        value={value ?? ""}
-        aria-invalid={errors.length > 0}
-        className={INPUT}
-        onChange={(event) => onChange(event.target.value === "" ? undefined : Number(event.target.value))}
-      />
-      <FieldErrors id={`${id}-errors`} messages={errors} />
-    </div>
-  );
-}
-
-export function CheckboxField({ label, value, onChange, errors = [] }: FieldProps<boolean>) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-0.5">
-      <div className="flex items-center gap-2">
-        <input id={id} type="checkbox" checked={value} onChange={(event) => onChange(event.target.checked)} />
-        <label htmlFor={id} className="text-xs">
-          {label}
-        </label>
-      </div>
-      <FieldErrors id={`${id}-errors`} messages={errors} />
-    </div>
+    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+      {(control) => (
+        <select
+          {...control}
+          value={current}
+          onChange={(event) => onChange(event.target.value === "" ? undefined : event.target.value === "yes")}
+        >
+          <option value="">Default ({defaultValue ? "yes" : "no"})</option>
+          <option value="yes">Yes</option>
+          <option value="no">No</option>
+        </select>
+      )}
+    </LabelledField>
   );
 }
 
 export function SelectField({
+  field,
   label,
   value,
   onChange,
   options,
   errors = [],
+  hint,
 }: FieldProps<string> & { options: readonly { value: string; label: string }[] }) {
-  const id = useId();
+  // A value written elsewhere (code pane, import) that is not among the options stays visible.
+  const shown =
+    value === "" || options.some((option) => option.value === value)
+      ? options
+      : [...options, { value, label: `${value} (not found)` }];
   return (
-    <div className="flex flex-col gap-0.5">
-      <label htmlFor={id} className="text-[11px] font-medium text-muted">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value}
-        aria-invalid={errors.length > 0}
-        className={INPUT}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <FieldErrors id={`${id}-errors`} messages={errors} />
-    </div>
+    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+      {(control) => (
+        <select {...control} value={value} onChange={(event) => onChange(event.target.value)}>
+          {shown.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </LabelledField>
   );
 }
 
-export function FieldGroup({ title, children }: { title: string; children: React.ReactNode }) {
+/**
+ * Text the user types that must parse before it becomes a value (a list, an env map, headers, JSON).
+ * The draft is kept while it does not parse, with the parse error shown; a change from elsewhere
+ * (undo, the code pane) replaces the draft.
+ */
+function CodecField<Value>({
+  codec,
+  rows,
+  ...props
+}: FieldProps<Value | undefined> & { codec: TextCodec<Value>; rows?: number }) {
+  const { field, label, value, onChange, errors = [], hint } = props;
+  const formatted = codec.format(value);
+  const [draft, setDraft] = useState(formatted);
+  const [shownValue, setShownValue] = useState(formatted);
+  const [parseError, setParseError] = useState<string | null>(null);
+  if (formatted !== shownValue) {
+    setShownValue(formatted);
+    setDraft(formatted);
+    setParseError(null);
+  }
+  const change = (text: string) => {
+    setDraft(text);
+    const parsed = codec.parse(text);
+    if (!parsed.ok) {
+      setParseError(parsed.message);
+      return;
+    }
+    setParseError(null);
+    setShownValue(codec.format(parsed.value));
+    onChange(parsed.value);
+  };
+  const messages = parseError ? [parseError, ...errors] : errors;
+  return (
+    <LabelledField field={field} label={label} errors={messages} hint={hint}>
+      {(control) =>
+        rows ? (
+          <textarea
+            {...control}
+            rows={rows}
+            spellCheck={false}
+            className={`${control.className} font-mono`}
+            value={draft}
+            onChange={(event) => change(event.target.value)}
+          />
+        ) : (
+          <input {...control} value={draft} onChange={(event) => change(event.target.value)} />
+        )
+      }
+    </LabelledField>
+  );
+}
+
+/** A list of names, comma-separated; empty means "not set". */
+export function ListField(props: FieldProps<string[] | undefined>) {
+  return <CodecField {...props} codec={listCodec} hint={props.hint ?? "Comma-separated."} />;
+}
+
+/** A string → string map written one `NAME=value` per line; empty means "not set". */
+export function KeyValueField(props: FieldProps<Record<string, string> | undefined>) {
+  return (
+    <CodecField {...props} codec={envLinesCodec} rows={3} hint={props.hint ?? "One NAME=value per line."} />
+  );
+}
+
+/** HTTP headers, one `Name: value` per line; `${ENV_NAME}` reads the value from the environment. */
+export function HeadersField(props: FieldProps<Record<string, HeaderValueInput> | undefined>) {
+  return (
+    <CodecField
+      {...props}
+      codec={headersCodec}
+      rows={3}
+      hint={
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${NAME} is the syntax the user types, not a template.
+        props.hint ?? "One Name: value per line. Secrets by env name: Authorization: Bearer ${MY_API_TOKEN}"
+      }
+    />
+  );
+}
+
+const OBJECT_JSON = jsonCodec("object");
+const ARRAY_JSON = jsonCodec("array");
+
+/** Any JSON value of the expected shape; an empty box means "not set". */
+export function JsonField<Value>({
+  expect,
+  ...props
+}: FieldProps<Value | undefined> & { expect: "object" | "array" }) {
+  return (
+    <CodecField<Value>
+      {...props}
+      codec={(expect === "array" ? ARRAY_JSON : OBJECT_JSON) as TextCodec<Value>}
+      rows={6}
+    />
+  );
+}
+
+export function FieldGroup({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="flex flex-col gap-2 rounded border border-border p-2">
       <legend className="px-1 text-[11px] font-semibold">{title}</legend>
       {children}
     </fieldset>
+  );
+}
+
+/** A small text button inside the inspector (add a part, remove side B …). */
+export function InlineButton({ onClick, children }: { onClick(): void; children: ReactNode }) {
+  return (
+    <button type="button" className="text-left text-xs underline" onClick={onClick}>
+      {children}
+    </button>
   );
 }

@@ -1,12 +1,13 @@
 // The document seen by React Flow: one flow node per graph node and one flow edge per derived edge,
-// with error counts and selection baked in. Pure; the canvas only renders what this returns.
+// with error counts, run activity and selection baked in. Pure; the canvas only renders what this returns.
 import { type Edge, MarkerType, type Node } from "@xyflow/react";
 import type { Graph, GraphEdge, GraphNode } from "@/lib/graph";
 import type { DiagnosticCounts } from "@/lib/studio/diagnostic-targets";
 import { findNode } from "@/lib/studio/document-edits";
+import { INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioSelection } from "@/lib/studio/selection";
 
-export type StudioNodeData = { graphNode: GraphNode; errorCount: number };
+export type StudioNodeData = { graphNode: GraphNode; errorCount: number; activity: NodeActivity };
 export type StudioFlowNode = Node<StudioNodeData, GraphNode["type"]>;
 
 export type MeasuredSizes = ReadonlyMap<string, { width: number; height: number }>;
@@ -16,12 +17,17 @@ export function toFlowNodes(
   counts: DiagnosticCounts,
   selection: StudioSelection,
   measured: MeasuredSizes,
+  activity: ReadonlyMap<string, NodeActivity> = new Map(),
 ): StudioFlowNode[] {
   return graph.nodes.map((graphNode) => ({
     id: graphNode.id,
     type: graphNode.type,
     position: graphNode.position,
-    data: { graphNode, errorCount: counts.byNode.get(graphNode.id) ?? 0 },
+    data: {
+      graphNode,
+      errorCount: counts.byNode.get(graphNode.id) ?? 0,
+      activity: activity.get(graphNode.id) ?? INACTIVE,
+    },
     selected: selection.nodeIds.includes(graphNode.id),
     measured: measured.get(graphNode.id),
   }));

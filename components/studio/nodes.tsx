@@ -3,6 +3,7 @@
 // every edit goes through the store.
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import type { ReactNode } from "react";
+import { describeNodeActivity, INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioFlowNode } from "./flow-elements";
 
 type Definition = Record<string, unknown>;
@@ -16,6 +17,7 @@ function NodeCard({
   title,
   errorCount,
   selected,
+  activity = INACTIVE,
   children,
   target = true,
   source = true,
@@ -24,6 +26,8 @@ function NodeCard({
   title: string;
   errorCount: number;
   selected: boolean;
+  /** Threads running it now: the card glows in the running colour and counts them. */
+  activity?: NodeActivity;
   children?: ReactNode;
   target?: boolean;
   source?: boolean;
@@ -34,17 +38,35 @@ function NodeCard({
       data-testid="studio-node"
       data-kind={kind}
       data-errors={errorCount}
-      className={`relative min-w-44 max-w-64 rounded-md border-2 bg-surface text-xs shadow-sm ${border}`}
+      data-active={activity.active}
+      className={`relative min-w-44 max-w-64 rounded-md border-2 bg-surface text-xs shadow-sm ${border} ${
+        activity.active ? "studio-node-active" : ""
+      }`}
     >
       {target ? <Handle type="target" position={Position.Left} /> : null}
       <div className="flex items-center gap-2 border-b border-border px-2 py-1">
         <span className="text-[10px] uppercase tracking-wide text-muted">{kind}</span>
         <span className="truncate font-medium">{title || "(unnamed)"}</span>
+        {activity.active ? (
+          <span
+            data-testid="node-activity"
+            title={describeNodeActivity(activity)}
+            className="ml-auto flex shrink-0 items-center gap-1 rounded-full px-1.5 text-[10px] font-semibold text-white"
+            style={{ backgroundColor: "var(--status-running)" }}
+          >
+            <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-white" />
+            <span aria-hidden>
+              {activity.running}
+              {activity.queued > 0 ? ` +${activity.queued}` : ""}
+            </span>
+            <span className="sr-only">{describeNodeActivity(activity)}</span>
+          </span>
+        ) : null}
         {errorCount > 0 ? (
           <span
             role="status"
             aria-label={`${errorCount} problem${errorCount > 1 ? "s" : ""}`}
-            className="ml-auto rounded-full bg-danger px-1.5 text-[10px] font-semibold text-white"
+            className={`${activity.active ? "" : "ml-auto "}rounded-full bg-danger px-1.5 text-[10px] font-semibold text-white`}
           >
             {errorCount}
           </span>
@@ -91,6 +113,7 @@ export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
       title={text(definition.name)}
       errorCount={data.errorCount}
       selected={selected}
+      activity={data.activity}
       source={false}
     >
       <span className="text-muted">{type}</span>
@@ -106,7 +129,13 @@ export function PromptNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const definition = node.data.definition;
   const tools = Array.isArray(definition.tools) ? definition.tools.length : 0;
   return (
-    <NodeCard kind="prompt" title={text(definition.name)} errorCount={data.errorCount} selected={selected}>
+    <NodeCard
+      kind="prompt"
+      title={text(definition.name)}
+      errorCount={data.errorCount}
+      selected={selected}
+      activity={data.activity}
+    >
       <span className="text-muted">
         model: {text(definition.model) || "none"} · {tools} tool{tools === 1 ? "" : "s"}
       </span>

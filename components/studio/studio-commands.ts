@@ -76,6 +76,12 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     group: "Project",
     run: ({ store }) => store.getState().openDialog("models"),
   },
+  {
+    id: "history",
+    label: "Version history",
+    group: "Project",
+    run: ({ store }) => store.getState().openDialog("history"),
+  },
   ...ADDABLE.map(
     ({ kind, label }): StudioCommand => ({
       id: `add-${kind}`,

@@ -1,5 +1,6 @@
 // One transcript message: who said it (role and side), its text, tool calls and results folded
 // away, a marker for silent messages and download links for attachments.
+import { memo } from "react";
 import type { LiveMessage } from "@/lib/live";
 import { parseToolCalls } from "./format";
 
@@ -18,7 +19,8 @@ function fileUrl(threadId: string, path: string): string {
   return `/api/threads/${encodeURIComponent(threadId)}/fs/${segments}`;
 }
 
-export function MessageRow({
+/** Memoised: live messages are immutable objects, so a transcript re-renders only new or changed rows. */
+export const MessageRow = memo(function MessageRow({
   message,
   threadId,
   sideLabels,
@@ -75,4 +77,4 @@ export function MessageRow({
       ) : null}
     </li>
   );
-}
+});

@@ -89,7 +89,7 @@ export function ThreadView({
             {connection === "open" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…"}
           </span>
         </div>
-        <div className="min-h-0 flex-1 overflow-y-auto">
+        <div className="min-h-0 flex-1">
           <LiveTree state={state} selectedId={selectedId} onSelect={setSelectedId} />
         </div>
       </aside>

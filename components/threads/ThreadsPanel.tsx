@@ -1,46 +1,100 @@
 "use client";
-// A project's root threads (status, agent, start time, link to the live view) and the form that
-// starts a new run of an ai_human agent, then opens it.
+// A project's threads (status, agent, first message, start time, link to the live view), filtered
+// by status, agent, roots only and a text search (kept in the page URL, so a reload keeps them),
+// paged, and the form that starts a new run of an ai_human agent, then opens it.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import type { ThreadSummary } from "@/lib/api/schemas";
+import type { ThreadList } from "@/lib/api/schemas";
+import {
+  controlsFromSearchParams,
+  controlsToSearchParams,
+  DEFAULT_THREAD_LIST_CONTROLS,
+  type ThreadListControls,
+} from "@/lib/api/thread-list-query";
 import { Button } from "../ui/Button";
 import { formatCreatedAt } from "./format";
 import { StatusBadge } from "./StatusBadge";
+import { ThreadFilters } from "./ThreadFilters";
 
 const api = createApiClient();
 const REFRESH_MS = 5000;
+const PAGE_SIZE = 50;
 
 function describeError(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   return error instanceof Error ? error.message : String(error);
 }
 
-export function ThreadsPanel({ projectId, chatAgents }: { projectId: string; chatAgents: string[] }) {
+/** Writes the controls into the page URL without a navigation (a reload reads them back). */
+function replaceUrlQuery(controls: ThreadListControls) {
+  const url = new URL(window.location.href);
+  const query = controlsToSearchParams(controls).toString();
+  window.history.replaceState(
+    window.history.state,
+    "",
+    `${url.pathname}${query ? `?${query}` : ""}${url.hash}`,
+  );
+}
+
+export function ThreadsPanel({
+  projectId,
+  chatAgents,
+  agents,
+  initialQuery,
+}: {
+  projectId: string;
+  chatAgents: string[];
+  /** Every agent of the project (the filter's choices). */
+  agents: string[];
+  /** The page's query string, read by the server, so the first render already has the filters. */
+  initialQuery: string;
+}) {
   const router = useRouter();
-  const [threads, setThreads] = useState<ThreadSummary[] | null>(null);
+  const [controls, setControls] = useState(() => controlsFromSearchParams(new URLSearchParams(initialQuery)));
+  const [offset, setOffset] = useState(0);
+  const [list, setList] = useState<ThreadList | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
   const [agentId, setAgentId] = useState(chatAgents[0] ?? "");
   const [message, setMessage] = useState("");
   const [starting, setStarting] = useState(false);
 
-  const load = useCallback(async () => {
-    try {
-      setThreads((await api.threads.listRoots(projectId)).threads);
-      setLoadError(null);
-    } catch (error) {
-      setLoadError(describeError(error));
-    }
-  }, [projectId]);
+  const changeControls = useCallback((next: ThreadListControls) => {
+    setControls(next);
+    setOffset(0);
+    replaceUrlQuery(next);
+  }, []);
 
+  // Answers that arrive after the filters changed again are dropped (`current`), so the list never
+  // shows the results of an older filter.
   useEffect(() => {
+    let current = true;
+    const load = async () => {
+      try {
+        const page = await api.threads.list(projectId, controls, { limit: PAGE_SIZE, offset });
+        if (!current) return;
+        setList(page);
+        setLoadError(null);
+      } catch (error) {
+        if (current) setLoadError(describeError(error));
+      }
+    };
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [projectId, controls, offset]);
+
+  const threads = list?.threads ?? null;
+  const filtered =
+    controls.statuses.length > 0 ||
+    controls.agentId !== "" ||
+    controls.search.trim() !== "" ||
+    !controls.rootsOnly;
 
   async function startRun(event: FormEvent) {
     event.preventDefault();
@@ -62,7 +116,7 @@ export function ThreadsPanel({ projectId, chatAgents }: { projectId: string; cha
   return (
     <section aria-label="Threads" className="rounded-lg border border-border bg-surface">
       <h2 className="border-b border-border px-4 py-2 font-medium">
-        Threads <span className="text-muted">({threads?.length ?? 0})</span>
+        Threads <span className="text-muted">({list?.total ?? 0})</span>
       </h2>
       <form
         onSubmit={startRun}
@@ -108,6 +162,7 @@ export function ThreadsPanel({ projectId, chatAgents }: { projectId: string; cha
           {runError}
         </p>
       ) : null}
+      <ThreadFilters controls={controls} agents={agents} onChange={changeControls} />
       {loadError ? (
         <p role="alert" className="px-4 py-3 text-danger">
           Could not load threads: {loadError}
@@ -115,21 +170,91 @@ export function ThreadsPanel({ projectId, chatAgents }: { projectId: string; cha
       ) : threads === null ? (
         <p className="px-4 py-3 text-muted">Loading threads…</p>
       ) : threads.length === 0 ? (
-        <p className="px-4 py-3 text-muted">No runs yet. Pick an agent above and press “Run”.</p>
+        filtered ? (
+          <p className="px-4 py-3 text-muted">
+            No threads match these filters.{" "}
+            <button
+              type="button"
+              className="underline"
+              onClick={() => changeControls(DEFAULT_THREAD_LIST_CONTROLS)}
+            >
+              Clear filters
+            </button>
+          </p>
+        ) : (
+          <p className="px-4 py-3 text-muted">No runs yet. Pick an agent above and press “Run”.</p>
+        )
       ) : (
-        <ul aria-label="Root threads" className="divide-y divide-border">
-          {threads.map((thread) => (
-            <li key={thread.id} className="flex items-center gap-3 px-4 py-2">
-              <StatusBadge status={thread.status} />
-              <span className="font-mono text-sm">{thread.agent_id}</span>
-              <span className="text-xs text-muted">{formatCreatedAt(thread.created_at)}</span>
-              <Link href={`/threads/${thread.id}`} className="ml-auto text-sm underline">
-                Open thread {thread.id.slice(0, 8)}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul
+            aria-label={controls.rootsOnly ? "Root threads" : "All threads"}
+            className="divide-y divide-border"
+          >
+            {threads.map((thread) => (
+              <li key={thread.id} className="flex items-center gap-3 px-4 py-2">
+                <StatusBadge status={thread.status} />
+                <span className="font-mono text-sm">{thread.agent_id}</span>
+                {thread.parent_id ? (
+                  <span className="text-xs text-muted" title="A subagent thread">
+                    depth {thread.depth}
+                  </span>
+                ) : null}
+                <span
+                  className="min-w-0 flex-1 truncate text-sm text-muted"
+                  title={thread.title ?? undefined}
+                >
+                  {thread.name ? `“${thread.name}” ` : ""}
+                  {thread.title ?? ""}
+                </span>
+                <span className="shrink-0 text-xs text-muted">{formatCreatedAt(thread.created_at)}</span>
+                <Link href={`/threads/${thread.id}`} className="shrink-0 text-sm underline">
+                  Open thread {thread.id.slice(0, 8)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <ThreadsPager
+            total={list?.total ?? 0}
+            offset={offset}
+            shown={threads.length}
+            onOffset={setOffset}
+          />
+        </>
       )}
     </section>
+  );
+}
+
+function ThreadsPager({
+  total,
+  offset,
+  shown,
+  onOffset,
+}: {
+  total: number;
+  offset: number;
+  shown: number;
+  onOffset: (offset: number) => void;
+}) {
+  if (total <= PAGE_SIZE && offset === 0) return null;
+  return (
+    <nav
+      aria-label="Thread pages"
+      className="flex items-center gap-2 border-t border-border px-4 py-2 text-sm"
+    >
+      <span className="text-muted">
+        {offset + 1}–{offset + shown} of {total}
+      </span>
+      <Button
+        className="ml-auto"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}
+      >
+        Previous
+      </Button>
+      <Button disabled={offset + shown >= total} onClick={() => onOffset(offset + PAGE_SIZE)}>
+        Next
+      </Button>
+    </nav>
   );
 }

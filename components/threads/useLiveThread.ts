@@ -2,6 +2,8 @@
 // One EventSource per root thread, folded into the shared live reducer (lib/live). The stream replays
 // from the start on first load; after a drop the browser reconnects by itself and sends Last-Event-ID,
 // and the reducer ignores anything it has already applied, so nothing is missing or doubled.
+// Frames are folded once per animation frame, not once per event: at 100 events/s (or the burst of a
+// replay) React renders at most once per frame (docs/benchmarks.md, "UI").
 import { useEffect, useReducer, useState } from "react";
 import { applySseFrame, initialLiveState, type LiveState, type SseFrame } from "@/lib/live";
 
@@ -9,10 +11,16 @@ const EVENT_NAMES = ["thread", "message", "message_chunk", "registry", "telemetr
 
 export type ConnectionState = "connecting" | "open" | "reconnecting";
 
-type Action = { type: "frame"; frame: SseFrame } | { type: "reset"; rootId: string };
+/** A hidden tab gets no animation frames: frames are still folded at least this often. */
+const MAX_BATCH_DELAY_MS = 250;
+
+type Action = { type: "frames"; frames: readonly SseFrame[] } | { type: "reset"; rootId: string };
 
 function liveReducer(state: LiveState, action: Action): LiveState {
-  return action.type === "reset" ? initialLiveState(action.rootId) : applySseFrame(state, action.frame);
+  if (action.type === "reset") return initialLiveState(action.rootId);
+  let next = state;
+  for (const frame of action.frames) next = applySseFrame(next, frame);
+  return next;
 }
 
 export function useLiveThread(rootId: string): { state: LiveState; connection: ConnectionState } {
@@ -23,12 +31,32 @@ export function useLiveThread(rootId: string): { state: LiveState; connection: C
     dispatch({ type: "reset", rootId });
     setConnection("connecting");
     const source = new EventSource(`/api/threads/${encodeURIComponent(rootId)}/events`);
-    const onFrame = (event: MessageEvent<string>) =>
-      dispatch({ type: "frame", frame: { event: event.type, data: event.data, id: event.lastEventId } });
+    let pending: SseFrame[] = [];
+    let frameRequest = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      cancelAnimationFrame(frameRequest);
+      clearTimeout(timer);
+      frameRequest = 0;
+      timer = undefined;
+      const frames = pending;
+      pending = [];
+      if (frames.length > 0) dispatch({ type: "frames", frames });
+    };
+    const onFrame = (event: MessageEvent<string>) => {
+      pending.push({ event: event.type, data: event.data, id: event.lastEventId });
+      if (timer !== undefined) return;
+      frameRequest = requestAnimationFrame(flush);
+      timer = setTimeout(flush, MAX_BATCH_DELAY_MS);
+    };
     for (const name of EVENT_NAMES) source.addEventListener(name, onFrame);
     source.onopen = () => setConnection("open");
     source.onerror = () => setConnection("reconnecting");
-    return () => source.close();
+    return () => {
+      source.close();
+      cancelAnimationFrame(frameRequest);
+      clearTimeout(timer);
+    };
   }, [rootId]);
 
   return { state, connection };

@@ -1,5 +1,6 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
 import type { z } from "zod";
+import { type ProjectActivity, ProjectActivitySchema } from "@/lib/studio/run-activity";
 import {
   ApiErrorBodySchema,
   CreatedThreadSchema,
@@ -25,6 +26,7 @@ import {
   type VersionEntry,
   VersionListSchema,
 } from "./schemas";
+import { type ThreadListControls, threadListRequestParams } from "./thread-list-query";
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
 export function threadFileUrl(threadId: string, path: string): string {
@@ -114,6 +116,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   return {
     projects: {
+      /** What the project's threads are doing now (the studio's run overlay polls it). */
+      activity: (id: string): Promise<ProjectActivity> =>
+        request("GET", `/api/projects/${encodeURIComponent(id)}/activity`, ProjectActivitySchema),
       list: async (): Promise<ProjectSummary[]> =>
         (await request("GET", "/api/projects", ProjectListSchema)).projects,
       create: (name: string): Promise<ProjectSummary> =>
@@ -165,11 +170,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
         (await request("GET", "/api/providers", ProviderListSchema)).providers,
     },
     threads: {
-      /** Root threads of a project, newest first (children are listed by their parent's live view). */
-      listRoots: (projectId: string, limit = 100): Promise<ThreadList> =>
+      /** One page of a project's threads, filtered by the threads list's controls, newest first. */
+      list: (
+        projectId: string,
+        controls: ThreadListControls,
+        page: { limit: number; offset: number },
+      ): Promise<ThreadList> =>
         request(
           "GET",
-          `/api/threads?project_id=${encodeURIComponent(projectId)}&roots_only=true&limit=${limit}`,
+          `/api/threads?${threadListRequestParams(projectId, controls, page).toString()}`,
           ThreadListSchema,
         ),
       create: (input: { projectId: string; agentId: string; message?: string }) =>

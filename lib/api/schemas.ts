@@ -34,7 +34,10 @@ export const ProjectDetailSchema = ProjectSummarySchema.extend({
 export type ProjectDetail = z.infer<typeof ProjectDetailSchema>;
 
 /** A thread as `GET /api/threads` and `GET /api/threads/:id` answer it (the live view's thread shape). */
-export const ThreadSummarySchema = LiveThreadSchema;
+export const ThreadSummarySchema = LiveThreadSchema.extend({
+  /** The thread's first user message (cut to 200 characters), listed by `GET /api/threads`. */
+  title: z.string().nullable().optional(),
+});
 export type ThreadSummary = z.infer<typeof ThreadSummarySchema>;
 
 export const ThreadListSchema = z.object({

@@ -53,9 +53,23 @@ async function pipelinedTransaction<T>(
 ): Promise<T> {
   const connection = await sql.reserve();
   const inFlight: Promise<unknown>[] = [];
+  // Once the connection is gone, nothing more may be sent on it: postgres.js would schedule a write
+  // on a closed socket (and the server has rolled the transaction back already).
+  let lost: unknown = null;
+  let detach = () => {};
+  const watch = <T>(statement: Promise<T>): Promise<T> => {
+    statement.catch((error) => {
+      if (isConnectionLoss(error)) lost ??= error;
+    });
+    return statement;
+  };
+  const usable = () => {
+    if (lost) throw lost;
+    return connection;
+  };
   const track = (statement: Promise<unknown>) => {
     statement.catch(() => {}); // observed through inFlight; never an unhandled rejection
-    inFlight.push(statement);
+    inFlight.push(watch(statement));
   };
   // The first failure of a statement nobody awaited explains every later "transaction is aborted".
   const rootCause = async (error: unknown) => {
@@ -65,40 +79,56 @@ async function pipelinedTransaction<T>(
   };
   let open = true;
   try {
-    track(connection.unsafe("BEGIN"));
+    // The connection object itself (postgres.js hands it to `onexecute`, as its own `begin` does):
+    // its `onclose` tells us at once when the socket goes, even between two statements.
+    const begin = connection.unsafe("BEGIN", [], {
+      onexecute: (pooled: { onclose?: ((error: unknown) => void) | null }) => {
+        pooled.onclose = (error) => {
+          lost ??= error ?? new Error("The database connection closed");
+        };
+        detach = () => {
+          pooled.onclose = null;
+        };
+        return true;
+      },
+    } as never);
+    track(begin);
     const tx: SqlExecutor = {
       async query<Row>(text: string, params: readonly SqlParameter[] = []) {
         try {
-          return (await send(connection, text, params)) as unknown as Row[];
+          return (await watch(send(usable(), text, params))) as unknown as Row[];
         } catch (error) {
           throw await rootCause(error);
         }
       },
       async exec(text: string) {
         try {
-          await connection.unsafe(text);
+          await watch(usable().unsafe(text));
         } catch (error) {
           throw await rootCause(error);
         }
       },
       async defer(text: string, params: readonly SqlParameter[] = []) {
-        track(send(connection, text, params));
+        track(send(usable(), text, params));
       },
     };
     const result = await work(tx);
     // COMMIT of a transaction a deferred statement aborted answers ROLLBACK: the failure itself
     // surfaces from that statement's promise.
     open = false;
-    const commit = connection.unsafe("COMMIT");
+    const commit = watch(usable().unsafe("COMMIT"));
     const outcomes = await Promise.allSettled([...inFlight, commit]);
     const failed = outcomes.find((outcome) => outcome.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
     return result;
   } catch (error) {
-    if (open) await connection.unsafe("ROLLBACK").catch(() => {});
+    if (open && !lost && !isConnectionLoss(error)) await connection.unsafe("ROLLBACK").catch(() => {});
     throw error;
   } finally {
-    connection.release();
+    detach();
+    // A lost connection is already back in the pool's closed list: releasing it would hand the
+    // dead socket to the next query.
+    if (!lost) connection.release();
   }
 }
 
@@ -119,4 +149,20 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
     ...executorFor(db),
     transaction: (work) => db.transaction((tx) => work(executorFor(tx))),
   };
+}
+
+/** Errors after which a connection is gone (postgres.js codes and socket errors). */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === "string" &&
+    [
+      "CONNECTION_CLOSED",
+      "CONNECTION_DESTROYED",
+      "CONNECTION_ENDED",
+      "ECONNRESET",
+      "ECONNREFUSED",
+      "EPIPE",
+    ].includes(code)
+  );
 }

@@ -44,6 +44,16 @@ export function selectRegistry(state: LiveState, parentId: string): RegistryEntr
   );
 }
 
+/** One child's entry in its parent's registry: a direct lookup, for rows that show only their own entry. */
+export function selectRegistryEntry(
+  state: LiveState,
+  parentId: string,
+  childId: string,
+): RegistryEntry | undefined {
+  const registry = getEntry(state.registries, parentId);
+  return registry ? getEntry(registry.entries, childId) : undefined;
+}
+
 /** How many children the server counts for a parent (may exceed the entries seen through partial events). */
 export function selectRegistryTotal(state: LiveState, parentId: string): number {
   return getEntry(state.registries, parentId)?.total ?? 0;

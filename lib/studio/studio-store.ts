@@ -19,7 +19,7 @@ export interface StudioStatus {
 }
 
 /** The studio's dialogs; at most one is open. */
-export type StudioDialog = "palette" | "shortcuts" | "models";
+export type StudioDialog = "palette" | "shortcuts" | "models" | "history";
 
 export interface StudioState {
   history: History<Graph>;

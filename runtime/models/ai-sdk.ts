@@ -4,6 +4,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type JSONValue, type LanguageModel, type LanguageModelUsage, streamText } from "ai";
 import { type ModelDefinition, resolveApiKeyEnv } from "@/lib/spec";
+import { redactError } from "../security/redact";
 import { toSdkMessages, toSdkTools } from "./ai-sdk-messages";
 import { ModelApiKeyMissingError, ModelConfigurationError, ModelProviderError } from "./errors";
 import type { ModelCallRequest, ModelToolCall, ModelUsage, ProviderAnswer } from "./types";
@@ -98,6 +99,20 @@ export async function callAiSdkModel(
 ): Promise<ProviderAnswer> {
   const apiKey = resolveApiKey(definition, options.env);
   const model = (options.createLanguageModel ?? createLanguageModel)(definition, apiKey);
+  try {
+    return await streamOneStep(definition, request, model);
+  } catch (error) {
+    // A provider may echo the key it was sent ("invalid key sk-…"); the error ends up in the thread's
+    // failure, events and logs, so the key is cut out here, where it is known.
+    throw redactError(error, [apiKey]);
+  }
+}
+
+async function streamOneStep(
+  definition: ModelDefinition,
+  request: ModelCallRequest,
+  model: LanguageModel,
+): Promise<ProviderAnswer> {
   const result = streamText({
     model,
     messages: toSdkMessages(request.messages),

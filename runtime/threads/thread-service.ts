@@ -2,6 +2,7 @@
 // the durable inbox; the answer comes after the commit), read, list, stop and terminate.
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { ThreadListFilter } from "@/lib/api/thread-list-query";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/spec";
@@ -28,6 +29,18 @@ export { ThreadTerminatedError };
 export interface AfterThreadCreated {
   declared(agent: AgentDefinition, definitions: LoadedDefinitions): Promise<boolean>;
   run(threadId: string): Promise<void>;
+}
+
+/** A listed thread: the thread view plus its first user message (`title`, cut to 200 characters). */
+export type ListedThread = ThreadView & { title: string | null };
+
+const TITLE_LENGTH = 200;
+const FIRST_USER_MESSAGE = `SELECT m.content FROM messages m WHERE m.thread_id = threads.id AND m.role = 'user'
+  AND m.depth = 0 ORDER BY m.seq LIMIT 1`;
+
+/** A search string as a literal inside ILIKE: backslash is Postgres's default LIKE escape character. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 export const STOPPED_BY_USER = "Execution stopped by user";
@@ -172,24 +185,41 @@ export class ThreadService {
     };
   }
 
-  async list(filter: {
-    projectId?: string;
-    parentId?: string;
-    rootsOnly?: boolean;
-    limit: number;
-    offset: number;
-  }) {
+  /**
+   * Threads newest first, filtered (API.md plus the filters of docs/runtime.md). `search` matches,
+   * case-insensitively as a substring, the thread id, the agent name, the instance name and the
+   * thread's first user message; every listed thread carries that message as `title`.
+   */
+  async list(
+    filter: ThreadListFilter,
+  ): Promise<{ threads: ListedThread[]; total: number; hasMore: boolean }> {
     const conditions: string[] = filter.rootsOnly ? ["parent_id IS NULL"] : [];
     const values: unknown[] = [];
+    const empty = { threads: [], total: 0, hasMore: false };
     if (filter.projectId) {
-      if (!isUuid(filter.projectId)) return { threads: [], total: 0, hasMore: false };
+      if (!isUuid(filter.projectId)) return empty;
       values.push(filter.projectId);
       conditions.push(`project_id = $${values.length}`);
     }
     if (filter.parentId) {
-      if (!isUuid(filter.parentId)) return { threads: [], total: 0, hasMore: false };
+      if (!isUuid(filter.parentId)) return empty;
       values.push(filter.parentId);
       conditions.push(`parent_id = $${values.length}`);
+    }
+    if (filter.statuses.length > 0) {
+      values.push(filter.statuses);
+      conditions.push(`status = ANY($${values.length}::text[])`);
+    }
+    if (filter.agentId) {
+      values.push(filter.agentId);
+      conditions.push(`agent_name = $${values.length}`);
+    }
+    if (filter.search) {
+      values.push(`%${escapeLike(filter.search)}%`);
+      const pattern = `$${values.length}`;
+      conditions.push(
+        `(id::text ILIKE ${pattern} OR agent_name ILIKE ${pattern} OR name ILIKE ${pattern} OR (${FIRST_USER_MESSAGE}) ILIKE ${pattern})`,
+      );
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
     const [{ total }] = (await this.sql.query<{ total: number }>(
@@ -197,14 +227,14 @@ export class ThreadService {
       values as never[],
     )) as [{ total: number }];
     const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT id FROM threads ${where} ORDER BY created_at DESC, id LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      `SELECT ${THREAD_COLUMNS}, left((${FIRST_USER_MESSAGE}), ${TITLE_LENGTH}) AS title FROM threads ${where}
+       ORDER BY created_at DESC, id LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
       [...values, filter.limit, filter.offset] as never[],
     );
-    const threads: ThreadView[] = [];
-    for (const row of rows) {
-      const thread = await findThread(this.sql, String(row.id));
-      if (thread) threads.push(toThreadView(thread));
-    }
+    const threads = rows.map((row) => ({
+      ...toThreadView(toThreadRow(row)),
+      title: typeof row.title === "string" ? row.title : null,
+    }));
     return { threads, total: Number(total), hasMore: filter.offset + threads.length < Number(total) };
   }
 

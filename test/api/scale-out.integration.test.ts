@@ -17,10 +17,13 @@ import { startTestWorker, type TestWorker } from "../worker";
 const SHARED = { TANDEM_CONCURRENCY: "3" };
 const FAN_OUT = 3;
 
-function fixtureFor(server: () => TestServer): ServerFixture {
+function fixtureFor(server: () => TestServer, databaseUrl: () => string): ServerFixture {
   return {
     get server() {
       return server();
+    },
+    get databaseUrl() {
+      return databaseUrl();
     },
     api: (method, path, body) => requestJson(server().baseUrl, method, path, body),
   };
@@ -64,8 +67,18 @@ onPostgres("app servers and workers on one Postgres", () => {
   let appA: TestServer | undefined;
   let appB: TestServer | undefined;
   const workers: TestWorker[] = [];
-  const viaA = threadHelpers(fixtureFor(() => appA as TestServer));
-  const viaB = threadHelpers(fixtureFor(() => appB as TestServer));
+  const viaA = threadHelpers(
+    fixtureFor(
+      () => appA as TestServer,
+      () => url,
+    ),
+  );
+  const viaB = threadHelpers(
+    fixtureFor(
+      () => appB as TestServer,
+      () => url,
+    ),
+  );
 
   beforeAll(async () => {
     const database = await createIsolatedDatabaseConfig();

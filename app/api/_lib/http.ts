@@ -1,7 +1,9 @@
-// The HTTP edge: parse request bodies with zod, and map every typed error to a status code and a
-// JSON body `{ error, code, ...details }` in this one place. Bad input never becomes a 500.
+// The HTTP edge: check the optional API token, parse request bodies with zod (refusing oversized
+// ones while they stream in), and map every typed error to a status code and a JSON body
+// `{ error, code, ...details }` in this one place. Bad input never becomes a 500.
 import { z } from "zod";
 import { isTandemError, PayloadTooLargeError, type TandemErrorKind } from "@/runtime/errors";
+import { authoriseRequest } from "@/runtime/security/api-token";
 
 const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   invalid_input: 400,
@@ -13,8 +15,39 @@ const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   unprocessable: 422,
 };
 
-/** Large enough for a 300-node canvas with long prompts; small enough to refuse abuse. */
-export const MAX_JSON_BODY_BYTES = 5 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+function limitFromEnvironment(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    console.warn(`[tandem] ${name}=${raw} is not a positive integer (bytes); using ${fallback}.`);
+    return fallback;
+  }
+  return value;
+}
+
+export interface BodyLimit {
+  bytes: number;
+  /** The environment variable that sets it, named in the 413 so an operator knows what to change. */
+  setting: string;
+}
+
+/**
+ * JSON bodies (TANDEM_MAX_JSON_BODY_BYTES, default 5 MiB): large enough for a 300-node canvas with
+ * long prompts and for a message carrying base64 attachments; small enough to refuse abuse.
+ */
+export const JSON_BODY_LIMIT: BodyLimit = {
+  bytes: limitFromEnvironment("TANDEM_MAX_JSON_BODY_BYTES", 5 * MIB),
+  setting: "TANDEM_MAX_JSON_BODY_BYTES",
+};
+
+/** Raw uploads — thread files and imported zips or TypeScript (TANDEM_MAX_UPLOAD_BYTES, default 10 MiB). */
+export const UPLOAD_BODY_LIMIT: BodyLimit = {
+  bytes: limitFromEnvironment("TANDEM_MAX_UPLOAD_BYTES", 10 * MIB),
+  setting: "TANDEM_MAX_UPLOAD_BYTES",
+};
 
 export function jsonError(
   status: number,
@@ -36,12 +69,38 @@ export function errorResponse(error: unknown): Response {
   return jsonError(500, "internal_error", "Something went wrong on the server. It has been logged.");
 }
 
-/** Wraps a route handler so that thrown errors become proper JSON responses. */
+/** 401 for a request without the API token (or the browser session) when TANDEM_API_TOKEN is set. */
+export function refuseUnauthorised(request: unknown): Response | null {
+  const headers = request instanceof Request ? request.headers : new Headers();
+  const authorisation = authoriseRequest(headers);
+  if (authorisation.ok) return null;
+  const response = jsonError(
+    401,
+    "unauthorized",
+    authorisation.reason === "missing_credentials"
+      ? "This server requires an API token: send `Authorization: Bearer <token>` (browsers sign in at /login)."
+      : "The API token (or the browser session) is not valid. Check TANDEM_API_TOKEN, or sign in again at /login.",
+  );
+  response.headers.set("www-authenticate", 'Bearer realm="tandem"');
+  return response;
+}
+
+/**
+ * Wraps a route handler: checks the API token first (unless `public`), and turns thrown errors into
+ * proper JSON responses. Every route handler goes through here, which is why the token check lives
+ * here rather than in proxy.ts (a proxy that matched /api would buffer every request body before the
+ * route could count it; see docs/runtime.md, "Security").
+ */
 export function handle<Args extends unknown[]>(
   handler: (...args: Args) => Promise<Response>,
+  options: { public?: boolean } = {},
 ): (...args: Args) => Promise<Response> {
   return async (...args: Args) => {
     try {
+      if (!options.public) {
+        const refusal = refuseUnauthorised(args[0]);
+        if (refusal) return refusal;
+      }
       return await handler(...args);
     } catch (error) {
       return errorResponse(error);
@@ -74,21 +133,86 @@ function describeZodError(error: z.ZodError): string {
   return where ? `Invalid request: ${where}: ${first.message}` : `Invalid request: ${first.message}`;
 }
 
-export async function readBodyText(request: Request, limitBytes = MAX_JSON_BODY_BYTES): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw new PayloadTooLargeError(limitBytes);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > limitBytes) throw new PayloadTooLargeError(limitBytes);
-  return text;
+/**
+ * The raw body, refused with 413 above the limit without holding more than the limit in memory: a
+ * declared Content-Length over the limit is refused before reading anything, and a body without one
+ * (chunked) is counted as it streams and abandoned as soon as it passes the limit.
+ */
+export async function readBodyBytes(request: Request, limit = JSON_BODY_LIMIT): Promise<Uint8Array> {
+  const limitBytes = limit.bytes;
+  const tooLarge = () => new PayloadTooLargeError(limitBytes, limit.setting);
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limitBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
 }
 
-/** The raw body, refused above the limit (checked against the declared length first, then the bytes read). */
-export async function readBodyBytes(request: Request, limitBytes = MAX_JSON_BODY_BYTES): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw new PayloadTooLargeError(limitBytes);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > limitBytes) throw new PayloadTooLargeError(limitBytes);
-  return bytes;
+/** The body as UTF-8 text, under the same limit; bytes that are not UTF-8 are a 400. */
+export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT): Promise<string> {
+  const bytes = await readBodyBytes(request, limit);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new z.ZodError([
+      { code: "custom", path: [], message: "The body is not valid UTF-8.", input: undefined },
+    ]);
+  }
+}
+
+/** Deeper than any definition or canvas needs; deep enough that validation never recurses off the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+function invalidBody(message: string): z.ZodError {
+  return new z.ZodError([{ code: "custom", path: [], message, input: undefined }]);
+}
+
+/**
+ * Parses a JSON body (undefined when it is empty) and refuses what would fail further in: nesting
+ * deeper than MAX_JSON_DEPTH (recursive validation would overflow the stack) and NUL characters
+ * (Postgres text and jsonb cannot store them). Walked with an explicit stack, never recursion.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw invalidBody(`The body is not valid JSON (${(error as Error).message}).`);
+  }
+  const pending: [unknown, number][] = [[body, 0]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop() as [unknown, number];
+    if (typeof value === "string") {
+      if (value.includes("\0"))
+        throw invalidBody("The body contains a NUL character (\\u0000), which cannot be stored.");
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH)
+      throw invalidBody(`The body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      pending.push([key, depth + 1]);
+      pending.push([item, depth + 1]);
+    }
+  }
+  return body;
 }
 
 /** Reads a JSON body and parses it with the schema; malformed JSON and schema misses are 400s. */
@@ -96,25 +220,8 @@ export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
 ): Promise<z.output<Schema>> {
-  const text = await readBodyText(request);
-  let body: unknown;
-  try {
-    body = text.trim() === "" ? undefined : JSON.parse(text);
-  } catch (error) {
-    throw new z.ZodError([
-      {
-        code: "custom",
-        path: [],
-        message: `The body is not valid JSON (${(error as Error).message}).`,
-        input: text,
-      },
-    ]);
-  }
-  if (body === undefined) {
-    throw new z.ZodError([
-      { code: "custom", path: [], message: "The request needs a JSON body.", input: body },
-    ]);
-  }
+  const body = parseJsonBody(await readBodyText(request));
+  if (body === undefined) throw invalidBody("The request needs a JSON body.");
   return schema.parse(body);
 }
 

@@ -1,15 +1,25 @@
-// GET /api/health — liveness plus which database this server uses (never its credentials).
+// GET /api/health — liveness plus which database this server uses (never its credentials). It stays
+// open when TANDEM_API_TOKEN is set, so load balancers and orchestrators can probe it without the
+// token; an unauthenticated caller then learns only `{ ok }`, not which database is behind it.
 import { describeDatabase } from "@/lib/db/config";
 import { getRuntime } from "@/runtime/runtime";
+import { authoriseRequest } from "@/runtime/security/api-token";
 import { handle } from "../_lib/http";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handle(async () => {
-  const runtime = await getRuntime();
-  await runtime.database.sql.query("SELECT 1");
-  return Response.json({
-    ok: true,
-    database: { kind: runtime.database.config.kind, description: describeDatabase(runtime.database.config) },
-  });
-});
+export const GET = handle(
+  async (request: Request) => {
+    const runtime = await getRuntime();
+    await runtime.database.sql.query("SELECT 1");
+    if (!authoriseRequest(request.headers).ok) return Response.json({ ok: true });
+    return Response.json({
+      ok: true,
+      database: {
+        kind: runtime.database.config.kind,
+        description: describeDatabase(runtime.database.config),
+      },
+    });
+  },
+  { public: true },
+);

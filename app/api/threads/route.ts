@@ -1,10 +1,11 @@
 // POST /api/threads — start a thread of an agent (pinned to the project's current version);
-// GET /api/threads — list threads (filters: project_id, parent_id, roots_only=true; paging: limit, offset).
+// GET /api/threads — list threads (filters: project_id, parent_id, roots_only, status, agent_id, q;
+// paging: limit, offset), parsed by the schema shared with the threads list (lib/api/thread-list-query).
 import { z } from "zod";
-import { InvalidInputError } from "@/runtime/errors";
+import { parseThreadListQuery } from "@/lib/api/thread-list-query";
 import { getRuntime } from "@/runtime/runtime";
 import { AttachmentInputsSchema } from "../_lib/attachments";
-import { handle, integerParam, readJson } from "../_lib/http";
+import { handle, readJson } from "../_lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -46,24 +47,8 @@ export const POST = handle(async (request: Request) => {
   return Response.json(created, { status: 201 });
 });
 
-/** `true`/`1` or `false`/`0`; anything else is a 400. */
-function booleanParam(url: URL, name: string): boolean {
-  const raw = url.searchParams.get(name);
-  if (raw === null || raw === "" || raw === "false" || raw === "0") return false;
-  if (raw === "true" || raw === "1") return true;
-  throw new InvalidInputError(`${name} must be true or false (got "${raw}").`, { field: name });
-}
-
 export const GET = handle(async (request: Request) => {
-  const url = new URL(request.url);
+  const filter = parseThreadListQuery(new URL(request.url).searchParams);
   const runtime = await getRuntime();
-  return Response.json(
-    await runtime.threads.list({
-      projectId: url.searchParams.get("project_id") ?? undefined,
-      parentId: url.searchParams.get("parent_id") ?? undefined,
-      rootsOnly: booleanParam(url, "roots_only"),
-      limit: integerParam(url, "limit", { min: 1, max: 500 }) ?? 50,
-      offset: integerParam(url, "offset", { min: 0 }) ?? 0,
-    }),
-  );
+  return Response.json(await runtime.threads.list(filter));
 });

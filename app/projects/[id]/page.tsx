@@ -13,13 +13,24 @@ import { getRuntime } from "@/runtime/runtime";
 
 export const dynamic = "force-dynamic";
 
-export default async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function ProjectPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(await searchParams)) {
+    if (typeof value === "string") query.set(name, value);
+  }
   const runtime = await getRuntime();
   const project = await runtime.projects.get(id).catch((error: unknown) => {
     if (isTandemError(error) && error.kind === "not_found") notFound();
     throw error;
   });
+  const agents = agentInfoFromDefinitions(project.definitions);
   return (
     <AppFrame title={<span className="font-medium">{project.name}</span>}>
       <div className="mx-auto flex max-w-5xl flex-col gap-6 px-6 py-8">
@@ -32,9 +43,11 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         </div>
         <ThreadsPanel
           projectId={project.id}
-          chatAgents={Object.entries(agentInfoFromDefinitions(project.definitions))
+          chatAgents={Object.entries(agents)
             .filter(([, agent]) => agent.type === "ai_human")
             .map(([name]) => name)}
+          agents={Object.keys(agents).sort()}
+          initialQuery={query.toString()}
         />
         <DefinitionsSummary definitions={project.definitions} />
         <ProblemsList diagnostics={project.diagnostics} />

@@ -13,7 +13,14 @@ import {
 } from "@/lib/codegen";
 import { InvalidInputError, UnprocessableError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
-import { handle, integerParam, readBodyBytes, readBodyText, readJson } from "../../../_lib/http";
+import {
+  handle,
+  integerParam,
+  readBodyBytes,
+  readBodyText,
+  readJson,
+  UPLOAD_BODY_LIMIT,
+} from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -41,7 +48,7 @@ function requireBody(size: number): void {
 }
 
 async function readZip(request: Request): Promise<ReadBundleResult> {
-  const bytes = await readBodyBytes(request);
+  const bytes = await readBodyBytes(request, UPLOAD_BODY_LIMIT);
   requireBody(bytes.length);
   try {
     return projectFilesToBundle(await unzipProjectFiles(bytes));
@@ -81,7 +88,7 @@ export const POST = handle(async (request: Request, context: Context) => {
   }
   let result: ReadBundleResult;
   if (TYPESCRIPT_TYPES.includes(type)) {
-    const source = await readBodyText(request);
+    const source = await readBodyText(request, UPLOAD_BODY_LIMIT);
     requireBody(source.trim().length);
     result = typeScriptToBundle(source);
   } else if (ZIP_TYPES.includes(type)) {

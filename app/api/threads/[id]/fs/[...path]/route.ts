@@ -1,23 +1,22 @@
 // GET|PUT|DELETE /api/threads/:id/fs/*path — read, write (raw bytes; Content-Type is kept) and
-// delete one file of the thread's filesystem. Paths cannot leave the thread's tree.
-import { InvalidInputError, NotFoundError } from "@/runtime/errors";
+// delete one file of the thread's filesystem. Paths cannot leave the thread's tree: Next.js hands us
+// the segments percent-decoded once, and normaliseThreadPath refuses what is left of any trick
+// (`..`, a second layer of encoding, backslashes, NUL) with a 400 `invalid_path`.
+import { NotFoundError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 import { deleteThreadFile, readThreadFile, writeThreadFile } from "@/runtime/threads/file-store";
-import { handle, readBodyText } from "../../../../_lib/http";
+import { handle, readBodyBytes, UPLOAD_BODY_LIMIT } from "../../../../_lib/http";
 import { asThreadPathError } from "../path-errors";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string; path: string[] }> };
 
-/** Files are limited like JSON bodies; large media belongs in object storage. */
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
-
 async function target(context: Context) {
   const { id, path } = await context.params;
   const runtime = await getRuntime();
   await runtime.threads.require(id);
-  return { runtime, id, path: `/${path.map((segment) => decodeURIComponent(segment)).join("/")}` };
+  return { runtime, id, path: `/${path.join("/")}` };
 }
 
 export const GET = handle(async (_request: Request, context: Context) => {
@@ -31,11 +30,8 @@ export const GET = handle(async (_request: Request, context: Context) => {
 
 export const PUT = handle(async (request: Request, context: Context) => {
   const { runtime, id, path } = await target(context);
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_FILE_BYTES) await readBodyText(request, MAX_FILE_BYTES);
-  const data = new Uint8Array(await request.arrayBuffer());
-  if (data.byteLength > MAX_FILE_BYTES)
-    throw new InvalidInputError(`Files are at most ${MAX_FILE_BYTES} bytes.`);
+  // Uploads share TANDEM_MAX_UPLOAD_BYTES (10 MiB); large media belongs in object storage.
+  const data = await readBodyBytes(request, UPLOAD_BODY_LIMIT);
   const mimeType = request.headers.get("content-type")?.split(";")[0]?.trim() || "application/octet-stream";
   const record = await writeThreadFile(runtime.database.sql, id, path, data, mimeType).catch(
     asThreadPathError,

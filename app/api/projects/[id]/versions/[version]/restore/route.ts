@@ -2,7 +2,7 @@
 // 409 when base_version is stale (like PUT …/graph). History is never rewritten.
 import { z } from "zod";
 import { getRuntime } from "@/runtime/runtime";
-import { handle, readBodyText } from "../../../../../_lib/http";
+import { handle, parseJsonBody, readBodyText } from "../../../../../_lib/http";
 import { parseVersion } from "../../version-param";
 
 export const dynamic = "force-dynamic";
@@ -13,22 +13,8 @@ const RestoreBody = z.object({ base_version: z.number().int().min(1).optional() 
 
 /** The body is optional: empty means no base version check. */
 async function readRestoreBody(request: Request): Promise<z.output<typeof RestoreBody>> {
-  const text = await readBodyText(request);
-  if (text.trim() === "") return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new z.ZodError([
-      {
-        code: "custom",
-        path: [],
-        message: `The body is not valid JSON (${(error as Error).message}).`,
-        input: text,
-      },
-    ]);
-  }
-  return RestoreBody.parse(body);
+  const body = parseJsonBody(await readBodyText(request));
+  return body === undefined ? {} : RestoreBody.parse(body);
 }
 
 export const POST = handle(async (request: Request, context: Context) => {

@@ -2,10 +2,10 @@
 // parents and children (TANDEM_CRASH_AT), restarts, and every child must end exactly once with
 // exactly one report reaching its parent, no child spawned or fed twice, no call answered twice.
 import { describe, expect, it } from "vitest";
-import { testBackend } from "../database";
 import { testServerForFile } from "../fixture";
 import { assetBundle, resultText } from "../subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { checkInvariants } from "./invariants";
 
 // Short leases so the killed server's threads are reclaimed quickly after the restart.
 // A short hook time limit too: the poll's lost-wake-up grace is the longer of 2 leases and it + 1 s.
@@ -13,9 +13,7 @@ const fixture = testServerForFile({ TANDEM_LEASE_MS: "1500", TANDEM_HOOK_TIMEOUT
 const api = fixture.api;
 const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);
 
-// PGlite is not hardened against a hard kill mid-write (README: Databases): the SIGKILL scenarios
-// run on Postgres (CI's first leg); the graceful restart runs on every backend.
-const onPostgres = testBackend() === "postgres" ? describe : () => {};
+// Postgres only (the fault suite's setup insists): PGlite is not hardened against a hard kill mid-write.
 
 type RegistryEntry = { reference: string; status: string };
 
@@ -106,7 +104,7 @@ async function checkExactlyOnce(parentId: string, blocking: boolean): Promise<vo
   }
 }
 
-onPostgres("subagents survive a crash at every step boundary", () => {
+describe("subagents survive a crash at every step boundary", () => {
   const scenarios: { crashAt: string; blocking: boolean; what: string }[] = [
     {
       crashAt: "before_parent_wake@asset_subagent#2",
@@ -170,6 +168,7 @@ onPostgres("subagents survive a crash at every step boundary", () => {
       await fixture.server.restart({ TANDEM_CRASH_AT: "" });
       await settled(parentId, scenario.blocking);
       await checkExactlyOnce(parentId, scenario.blocking);
+      await checkInvariants(fixture, parentId);
     });
   }
 });
@@ -187,5 +186,6 @@ describe("a graceful restart in the middle of a fan-out", () => {
     await fixture.server.restart();
     await settled(parentId, false);
     await checkExactlyOnce(parentId, false);
+    await checkInvariants(fixture, parentId);
   });
 });
