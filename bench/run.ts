@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui (comma list) runs only some benchmarks.
-// `ui` serves the production build (`npm run build` first) and drives Chromium (CHROMIUM_PATH).
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,cluster (comma list) runs only
+// some benchmarks. `ui` serves the production build (`npm run build` first) and drives Chromium
+// (CHROMIUM_PATH); `cluster` starts real app servers and workers, so it needs the build too.
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
@@ -13,6 +14,7 @@ import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
+import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
@@ -20,7 +22,17 @@ import { runThroughput } from "./throughput";
 import { runUi } from "./ui";
 
 const BASELINE_DATABASE = "bench_baseline";
-const ALL = ["baseline", "steps", "throughput", "inbox", "memory", "subagents", "compile", "ui"] as const;
+const ALL = [
+  "baseline",
+  "steps",
+  "throughput",
+  "inbox",
+  "memory",
+  "subagents",
+  "compile",
+  "ui",
+  "cluster",
+] as const;
 type BenchmarkName = (typeof ALL)[number];
 
 function selected(): Set<BenchmarkName> {
@@ -85,6 +97,7 @@ async function main(): Promise<void> {
       subagents: null,
       compile: null,
       ui: null,
+      cluster: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -97,6 +110,7 @@ async function main(): Promise<void> {
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
     if (only.has("compile")) results.compile = runCompile();
     if (only.has("ui")) results.ui = await runUi(cluster);
+    if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

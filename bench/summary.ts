@@ -5,6 +5,7 @@ import type { CompileResult } from "./compile";
 import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
+import type { ClusterResult } from "./scale-out";
 import type { StepTimeResult } from "./step-time";
 import type { SubagentResult } from "./subagents";
 import type { ThroughputResult } from "./throughput";
@@ -20,6 +21,7 @@ export interface RunResults {
   subagents: SubagentResult | null;
   compile: CompileResult | null;
   ui: UiResult | null;
+  cluster: ClusterResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -30,7 +32,7 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui } = results;
+  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, cluster } = results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
@@ -161,6 +163,28 @@ export function printSummary(results: RunResults): void {
         `${fixed(ui.toFrame.p95)} ms (n ${ui.toFrame.count} of ${ui.visibleSent}; from the commit ${fixed(ui.commitToFrame.p95)} ms, SSE frame → DOM ${fixed(ui.arrivalToDom.p95)} ms)`,
         "≤ 100 ms",
         verdict(ui.toFrame.p95 <= 100 && ui.visibleSeen === ui.visibleSent),
+      ],
+    );
+  }
+  if (cluster) {
+    rows.push(
+      [
+        "2 app servers + 2 workers: aggregate steps/s (200 threads × 10 steps over HTTP)",
+        fixed(cluster.stepsPerSecond),
+        "",
+        "info",
+      ],
+      [
+        "2 app servers + 2 workers: dispatch p50 / p99 (other process, NOTIFY)",
+        `${fixed(cluster.dispatch.p50)} / ${fixed(cluster.dispatch.p99)} ms`,
+        "",
+        "info",
+      ],
+      [
+        `recovery after a SIGKILLed worker, max over its ${cluster.recoveredThreads} threads`,
+        `${fixed(cluster.recovery.max / 1000)} s`,
+        "≤ 10 s",
+        verdict(cluster.recovery.max <= 10_000),
       ],
     );
   }

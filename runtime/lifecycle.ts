@@ -1,21 +1,59 @@
-// Process lifecycle of an app server: start the in-process scheduler (unless TANDEM_SCHEDULER=off,
-// e.g. when dedicated workers do the work) and shut down gracefully on SIGTERM/SIGINT: stop
-// claiming, hand running threads back, close the database (which keeps PGlite's folder consistent).
+// Process lifecycle of an app server and of a worker (`npm run worker`): start the scheduler (an app
+// server skips it with TANDEM_RUN_THREADS=false, when dedicated workers do the work) and drain on
+// SIGTERM/SIGINT: stop claiming, let in-flight steps finish until TANDEM_DRAIN_MS, hand the rest back,
+// close the database (which keeps PGlite's folder consistent) and exit 0.
 // Next.js must leave signals to us: the npm scripts set NEXT_MANUAL_SIG_HANDLE=true.
 import "server-only";
-import { getRuntime } from "./runtime";
+import { describeDatabase, resolveDatabaseConfig } from "@/lib/db/config";
+import { getRuntime, type Runtime } from "./runtime";
+import { schedulerSettingsFromEnv } from "./scheduler/settings";
+
+export class WorkerConfigError extends Error {
+  readonly code = "worker_config_invalid";
+}
 
 export async function startServerProcess(): Promise<void> {
+  const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
-  if (process.env.TANDEM_SCHEDULER !== "off") await runtime.scheduler.start();
+  if (settings.runThreads) await runtime.scheduler.start();
+  else console.log("[tandem] this server does not run threads (TANDEM_RUN_THREADS=false)");
+  drainOnSignals(runtime, settings.drainMs);
+}
+
+/** A process that runs threads and nothing else, on a Postgres server shared with app servers. */
+export async function startWorkerProcess(): Promise<Runtime> {
+  const config = resolveDatabaseConfig(process.env);
+  if (config.kind !== "postgres") {
+    throw new WorkerConfigError(
+      `A worker needs a Postgres server shared with the app servers: set DATABASE_URL to a postgres:// URL (now: ${describeDatabase(config)}). An embedded PGlite database belongs to one process and cannot be shared.`,
+    );
+  }
+  const settings = schedulerSettingsFromEnv(process.env);
+  const runtime = await getRuntime();
+  await runtime.scheduler.start();
+  console.log(
+    `[tandem] worker ${runtime.scheduler.owner} running threads on ${describeDatabase(config)} (concurrency ${settings.concurrency}, lease ${settings.leaseMs} ms, drain ${settings.drainMs} ms)`,
+  );
+  drainOnSignals(runtime, settings.drainMs);
+  return runtime;
+}
+
+function drainOnSignals(runtime: Runtime, drainMs: number): void {
   let closing = false;
   const shutDown = (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`[tandem] ${signal}: stopping the scheduler and closing the database`);
+    console.log(
+      `[tandem] ${signal}: draining (${runtime.scheduler.inFlight} threads in flight, up to ${drainMs} ms)`,
+    );
     void runtime.scheduler
-      .stop()
-      .then(() => runtime.database.close())
+      .drain(drainMs)
+      .then(({ atStepBoundary, aborted }) => {
+        console.log(
+          `[tandem] drained: ${atStepBoundary} stopped at a step boundary, ${aborted} aborted mid-step; every unfinished thread was handed back`,
+        );
+        return runtime.database.close();
+      })
       .catch((error: unknown) => console.error("[tandem] shutdown failed:", error))
       .finally(() => process.exit(0));
   };

@@ -1,5 +1,5 @@
 // The runtime facade: the one object route handlers talk to. Opened lazily, once per process; it
-// also owns this process's scheduler (started by instrumentation.ts, or `npm run worker`).
+// also owns this process's scheduler (started by runtime/lifecycle.ts: an app server or `npm run worker`).
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
 import { StepRunner } from "./engine/step-runner";
@@ -10,6 +10,7 @@ import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
 import { ProjectService } from "./projects/project-service";
 import { Scheduler } from "./scheduler/scheduler";
+import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { EnvRequestService } from "./subagents/env-requests";
 import { subagentLimitsFromEnv } from "./subagents/executor";
 import { ActivityService } from "./threads/activity";
@@ -49,6 +50,7 @@ export function createRuntime(database: Database): Runtime {
   const events = new EventHub(database.notifications);
   const extensions = extensionsLoader();
   const subagentLimits = subagentLimitsFromEnv(process.env);
+  const settings = schedulerSettingsFromEnv(process.env);
   let threads: ThreadService | undefined;
   const terminate = async (threadId: string) => {
     await threads?.terminate(threadId);
@@ -69,11 +71,15 @@ export function createRuntime(database: Database): Runtime {
         subagentLimits,
       }),
     {
-      concurrency: Number(process.env.TANDEM_CONCURRENCY ?? 16),
-      leaseMs: Number(process.env.TANDEM_LEASE_MS ?? 15_000),
+      concurrency: settings.concurrency,
+      leaseMs: settings.leaseMs,
+      pollMs: settings.pollMs,
+      drainMs: settings.drainMs,
+      maxRunMs: settings.maxRunMs,
+      maxQueuedMs: settings.maxQueuedMs,
       // Beyond a lease and beyond the longest after_thread_created hook.
       lostWakeupGraceMs: Math.max(
-        2 * Number(process.env.TANDEM_LEASE_MS ?? 15_000),
+        2 * settings.leaseMs,
         Number(process.env.TANDEM_HOOK_TIMEOUT_MS ?? DEFAULT_HOOK_TIMEOUT_MS) + 1_000,
       ),
     },

@@ -89,3 +89,42 @@ export async function runCodeTool(
     };
   }
 }
+
+/** A code tool's time limit when TANDEM_TOOL_TIMEOUT_MS is not set (HTTP tools have their own). */
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
+
+/** TANDEM_TOOL_TIMEOUT_MS, or the default; 0 turns the limit off. */
+export function toolTimeoutMsFromEnv(env: Record<string, string | undefined>): number {
+  const raw = env.TANDEM_TOOL_TIMEOUT_MS?.trim();
+  const value = raw ? Number(raw) : DEFAULT_TOOL_TIMEOUT_MS;
+  return Number.isInteger(value) && value >= 0 ? value : DEFAULT_TOOL_TIMEOUT_MS;
+}
+
+export function toolTimeoutMessage(moduleId: string, timeoutMs: number): string {
+  return `Tool "${moduleId}" timed out after ${timeoutMs} ms (TANDEM_TOOL_TIMEOUT_MS).`;
+}
+
+/**
+ * The tool's outcome, or an error result once `timeoutMs` passed. Code runs in this process and
+ * cannot be killed: the step stops waiting for it and the model reads the error; whatever the tool
+ * still does is ignored.
+ */
+export async function withToolTimeLimit(
+  running: Promise<CodeToolOutcome>,
+  moduleId: string,
+  timeoutMs: number,
+): Promise<CodeToolOutcome> {
+  if (timeoutMs <= 0) return running;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<CodeToolOutcome>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ status: "error", text: toolTimeoutMessage(moduleId, timeoutMs), attachments: [] }),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([running, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -222,6 +222,46 @@ export class StepRunner {
     return outcome;
   }
 
+  /**
+   * Ends the thread's run because a time limit passed (the scheduler enforces them, holding the
+   * lease). Input still waiting is drained into the history first, so nothing queued is lost and the
+   * thread does not run again for it; a child reports to its parent in the same commit (finish).
+   * False when the thread was parked, terminated or taken by another process meanwhile.
+   */
+  async endForLimit(
+    threadId: string,
+    limit: { status: "failed" | "stopped"; reason: string },
+  ): Promise<boolean> {
+    this.snapshot = null;
+    this.runs.delete(threadId);
+    this.caches.delete(threadId);
+    const found = await findThreadForStep(this.db, threadId);
+    if (!found) return false;
+    const definitions = await this.deps.definitions.load(found.row.project_id, found.row.project_version);
+    try {
+      return await this.guarded(
+        threadId,
+        async (tx, row) => {
+          const started = await this.startStep(tx, row, definitions);
+          if (started.kind === "parked") return false;
+          await this.finish(tx, started.row, {
+            status: limit.status,
+            stopReason: limit.reason,
+            ...(limit.status === "failed" ? { failure: limit.reason } : {}),
+          });
+          return true;
+        },
+        { allowUserStopped: true },
+      );
+    } catch (error) {
+      if (error instanceof LeaseLost || error instanceof ThreadTerminated) return false;
+      throw error;
+    } finally {
+      this.runs.delete(threadId);
+      this.caches.delete(threadId);
+    }
+  }
+
   private cache(threadId: string): ThreadCache {
     let cache = this.caches.get(threadId);
     if (!cache) {

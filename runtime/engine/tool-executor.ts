@@ -12,7 +12,7 @@ import {
   writeThreadFile,
 } from "../threads/file-store";
 import { BuiltinArgs } from "./builtin-tools";
-import { runCodeTool } from "./code-tool";
+import { runCodeTool, toolTimeoutMsFromEnv, withToolTimeLimit } from "./code-tool";
 import { runHttpTool } from "./http-tool";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check";
 import type { StoredToolCall } from "./messages";
@@ -40,6 +40,9 @@ export type SubagentCatalogEntry = Extract<
 >;
 
 export const HANDOFF_COMPLETE = "Handoff complete";
+
+/** Per call time limit of code tools (TANDEM_TOOL_TIMEOUT_MS), read once per process. */
+const TOOL_TIMEOUT_MS = toolTimeoutMsFromEnv(process.env);
 
 export interface ToolExecutionContext {
   threadId: string;
@@ -199,10 +202,14 @@ async function runCode(
   args: unknown,
   context: ToolExecutionContext,
 ): Promise<ToolExecution> {
-  const outcome = await runCodeTool(context.extensions?.tools.get(moduleId), moduleId, args, async () => {
-    if (!context.threadState) throw new Error("Code tools cannot run here.");
-    return context.threadState();
-  });
+  const outcome = await withToolTimeLimit(
+    runCodeTool(context.extensions?.tools.get(moduleId), moduleId, args, async () => {
+      if (!context.threadState) throw new Error("Code tools cannot run here.");
+      return context.threadState();
+    }),
+    moduleId,
+    TOOL_TIMEOUT_MS,
+  );
   let attachments: AttachmentRef[] = [];
   let pathLines = "";
   if (outcome.attachments.length > 0 && context.storeAttachments) {

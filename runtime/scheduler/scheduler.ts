@@ -1,20 +1,25 @@
 // Runs runnable threads in this process. A thread is claimed with a lease (`FOR UPDATE SKIP
-// LOCKED`, so any number of processes can share one database), renewed while it works and released
-// when it parks. A process that dies leaves an expiring lease: any scheduler claims the thread again
-// and resumes it from its last persisted step. LISTEN/NOTIFY wakes schedulers; a poll backs it up.
+// LOCKED`, so any number of processes can share one database), renewed while it works (one heartbeat
+// statement for all of this process's threads) and released when it parks. A process that dies leaves
+// expiring leases: any scheduler claims those threads again and resumes them from their last persisted
+// step. LISTEN/NOTIFY wakes schedulers (a hand-back notifies too); a poll backs it up. A drain
+// (SIGTERM) stops claiming, lets in-flight steps finish until a deadline and hands the rest back.
+// Time limits: a run past TANDEM_MAX_RUN_MS is stopped, a thread queued past TANDEM_MAX_QUEUED_MS
+// fails, both through the step runner's normal finish (a child reports to its parent).
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";
 import { WORK_CHANNEL } from "../threads/thread-store";
+import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 
 export const ABORT_CHANNEL = "tandem_abort";
 
 export interface SchedulerOptions {
   /** Threads this process runs at once (default 16). */
   concurrency?: number;
-  /** Lease length; renewed every third of it (default 15 s). */
+  /** Lease length; all leases are renewed every third of it (default 6 s). */
   leaseMs?: number;
-  /** Fallback poll for missed notifications and expired leases (default 1 s). */
+  /** Fallback poll for missed notifications, expired leases and overdue threads (default 1 s). */
   pollMs?: number;
   /**
    * Input older than this whose thread is not runnable was queued by a process that died before it
@@ -23,6 +28,18 @@ export interface SchedulerOptions {
    * hook keeps a new thread's input waiting). Default 20 s.
    */
   lostWakeupGraceMs?: number;
+  /** A drain's deadline for in-flight steps before they are aborted and handed back (default 10 s). */
+  drainMs?: number;
+  /** Wall clock of one run; 0 = no limit (default). */
+  maxRunMs?: number;
+  /** Longest wait of a runnable thread for a scheduler; 0 = no limit (default). */
+  maxQueuedMs?: number;
+}
+
+interface Claimed {
+  id: string;
+  /** When the thread's current run began (µs), null when it has not started yet. */
+  runStartedAt: number | null;
 }
 
 export class Scheduler {
@@ -31,25 +48,35 @@ export class Scheduler {
   private readonly concurrency: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly drainMs: number;
+  private readonly maxRunMs: number;
+  private readonly maxQueuedMs: number;
+  private readonly lostWakeupGraceMs: number;
+  private lastRepairAt = 0;
   private stopped = true;
   private claiming = false;
   private wakeAgain = false;
+  private sweeping = false;
+  /** Threads that stopped running here since a drain began (at a step boundary or aborted). */
+  private endedWhileDraining = 0;
   private poll: NodeJS.Timeout | null = null;
-  private unsubscribers: Array<() => Promise<void>> = [];
+  private heartbeat: NodeJS.Timeout | null = null;
+  private stopListeningForWork: (() => Promise<void>) | null = null;
+  private stopListeningForAborts: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly database: Database,
     private readonly runnerFor: (leaseOwner: string) => StepRunner,
     options: SchedulerOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? 16;
-    this.leaseMs = options.leaseMs ?? 15_000;
-    this.pollMs = options.pollMs ?? 1_000;
+    this.concurrency = options.concurrency ?? SCHEDULER_DEFAULTS.concurrency;
+    this.leaseMs = options.leaseMs ?? SCHEDULER_DEFAULTS.leaseMs;
+    this.pollMs = options.pollMs ?? SCHEDULER_DEFAULTS.pollMs;
+    this.drainMs = options.drainMs ?? SCHEDULER_DEFAULTS.drainMs;
+    this.maxRunMs = options.maxRunMs ?? SCHEDULER_DEFAULTS.maxRunMs;
+    this.maxQueuedMs = options.maxQueuedMs ?? SCHEDULER_DEFAULTS.maxQueuedMs;
     this.lostWakeupGraceMs = options.lostWakeupGraceMs ?? 20_000;
   }
-
-  private readonly lostWakeupGraceMs: number;
-  private lastRepairAt = 0;
 
   /** Makes runnable the threads whose input waits with nobody to wake them (see lostWakeupGraceMs). */
   async repairLostWakeups(): Promise<number> {
@@ -67,37 +94,48 @@ export class Scheduler {
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
-    this.unsubscribers.push(await this.database.notifications.listen(WORK_CHANNEL, () => this.wake()));
-    this.unsubscribers.push(
-      await this.database.notifications.listen(ABORT_CHANNEL, (threadId) =>
-        this.running.get(threadId)?.abort(),
-      ),
+    this.stopListeningForWork = await this.database.notifications.listen(WORK_CHANNEL, () => this.wake());
+    this.stopListeningForAborts = await this.database.notifications.listen(ABORT_CHANNEL, (threadId) =>
+      this.running.get(threadId)?.abort(),
     );
-    this.poll = setInterval(() => {
-      if (Date.now() - this.lastRepairAt >= Math.min(this.lostWakeupGraceMs / 2, 5_000)) {
-        this.lastRepairAt = Date.now();
-        void this.repairLostWakeups().catch((error: unknown) => {
-          console.error(
-            "[tandem] looking for lost wake-ups failed:",
-            error instanceof Error ? error.message : error,
-          );
-        });
-      }
-      this.wake();
-    }, this.pollMs);
+    this.poll = setInterval(() => this.tick(), this.pollMs);
     this.poll.unref();
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.heartbeat.unref();
     this.wake();
   }
 
-  /** Stops claiming, aborts in-flight steps and hands their threads back (lease released). */
-  async stop(): Promise<void> {
+  /**
+   * Graceful shutdown: stops claiming at once, lets in-flight steps finish until the deadline, then
+   * aborts the rest. Every thread not parked is handed back (lease released, schedulers notified), so
+   * another process resumes it right away; none waits for a lease to expire.
+   */
+  async drain(deadlineMs = this.drainMs): Promise<{ atStepBoundary: number; aborted: number }> {
     this.stopped = true;
     if (this.poll) clearInterval(this.poll);
-    for (const unsubscribe of this.unsubscribers.splice(0)) await unsubscribe().catch(() => {});
+    await this.stopListeningForWork?.().catch(() => {});
+    this.stopListeningForWork = null;
+    this.endedWhileDraining = 0;
+    const deadline = Date.now() + deadlineMs;
+    while (this.running.size > 0 && Date.now() < deadline) await sleep(20);
+    const aborted = this.running.size;
     for (const controller of this.running.values()) controller.abort();
-    const deadline = Date.now() + 10_000;
-    while (this.running.size > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const abortDeadline = Date.now() + 10_000;
+    while (this.running.size > 0 && Date.now() < abortDeadline) await sleep(20);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.stopListeningForAborts?.().catch(() => {});
+    this.stopListeningForAborts = null;
+    return { atStepBoundary: this.endedWhileDraining - aborted, aborted };
+  }
+
+  /** Stops claiming, aborts in-flight steps and hands their threads back (a drain with no deadline). */
+  async stop(): Promise<void> {
+    await this.drain(0);
+  }
+
+  /** Threads this process is running now. */
+  get inFlight(): number {
+    return this.running.size;
   }
 
   /** Aborts the in-flight step of a thread run by this process (user stop, terminate). */
@@ -127,19 +165,35 @@ export class Scheduler {
     });
   }
 
+  private tick(): void {
+    if (Date.now() - this.lastRepairAt >= Math.min(this.lostWakeupGraceMs / 2, 5_000)) {
+      this.lastRepairAt = Date.now();
+      void this.repairLostWakeups().catch((error: unknown) => logFailure("looking for lost wake-ups", error));
+    }
+    if (this.maxQueuedMs > 0 && !this.sweeping) {
+      this.sweeping = true;
+      void this.failOverdueQueued()
+        .catch((error: unknown) => logFailure("failing threads queued too long", error))
+        .finally(() => {
+          this.sweeping = false;
+        });
+    }
+    this.wake();
+  }
+
   private async claimLoop(): Promise<void> {
     while (!this.stopped && this.running.size < this.concurrency) {
-      const threadId = await this.claimNext().catch((error: unknown) => {
-        console.error("[tandem] claiming a thread failed:", error instanceof Error ? error.message : error);
+      const claimed = await this.claimNext().catch((error: unknown) => {
+        logFailure("claiming a thread", error);
         return null;
       });
-      if (!threadId) return;
-      void this.runThread(threadId);
+      if (!claimed) return;
+      void this.runThread(claimed);
     }
   }
 
-  private async claimNext(): Promise<string | null> {
-    const rows = await this.database.sql.query<{ id: string }>(
+  private async claimNext(): Promise<Claimed | null> {
+    const rows = await this.database.sql.query<{ id: string; run_started_at: string | number | null }>(
       `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
        WHERE id = (
          SELECT id FROM threads
@@ -149,61 +203,140 @@ export class Scheduler {
          LIMIT 1
          FOR UPDATE SKIP LOCKED
        )
-       RETURNING id`,
+       RETURNING id, run_started_at`,
       [this.owner, String(this.leaseMs), [...this.running.keys()]],
     );
-    return rows[0]?.id ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    return { id: row.id, runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at) };
   }
 
-  private async renewLease(threadId: string): Promise<boolean> {
-    const rows = await this.database.sql.query(
-      `UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
-       WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-      [threadId, this.owner, String(this.leaseMs)],
+  /**
+   * Claims threads that waited runnable and unclaimed (or behind an expired lease) for longer than
+   * maxQueuedMs, and fails them. Runs beside the claim loop, so it works while this process is full.
+   */
+  private async failOverdueQueued(): Promise<void> {
+    const rows = await this.database.sql.query<{ id: string }>(
+      `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
+       WHERE id IN (
+         SELECT id FROM threads
+         WHERE runnable AND terminated_at IS NULL
+           AND ((lease_owner IS NULL AND queued_since < $3)
+             OR (lease_owner IS NOT NULL AND lease_expires_at < now() - ($4 || ' milliseconds')::interval))
+           AND NOT (id = ANY($5::uuid[]))
+         LIMIT 20
+         FOR UPDATE SKIP LOCKED
+       )
+       RETURNING id`,
+      [
+        this.owner,
+        String(this.leaseMs),
+        (Date.now() - this.maxQueuedMs) * 1000,
+        String(this.maxQueuedMs),
+        [...this.running.keys()],
+      ],
     );
-    return rows.length > 0;
+    for (const row of rows) void this.runThread({ id: row.id, runStartedAt: null }, "queued_too_long");
   }
 
+  /** Renews every lease this process holds in one statement; a thread whose lease is gone is aborted. */
+  private async renewLeases(): Promise<void> {
+    const sent = [...this.running.entries()];
+    if (sent.length === 0) return;
+    let held: Set<string>;
+    try {
+      const rows = await this.database.sql.query<{ id: string }>(
+        `UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
+         WHERE id = ANY($1::uuid[]) AND lease_owner = $2 RETURNING id`,
+        [sent.map(([id]) => id), this.owner, String(this.leaseMs)],
+      );
+      held = new Set(rows.map((row) => row.id));
+    } catch (error) {
+      // Without a renewal the leases may expire and another process may take the threads: stop.
+      logFailure("renewing leases", error);
+      held = new Set();
+    }
+    for (const [id, controller] of sent) {
+      if (!held.has(id) && this.running.get(id) === controller) controller.abort();
+    }
+  }
+
+  /** Hands a thread back and tells every scheduler, so another process can take it at once. */
   private async releaseLease(threadId: string): Promise<void> {
     await this.database.sql.query(
-      "UPDATE threads SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2",
-      [threadId, this.owner],
+      `WITH released AS (
+         UPDATE threads SET lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = $1 AND lease_owner = $2 RETURNING id, runnable
+       )
+       SELECT pg_notify($3, id::text) FROM released WHERE runnable`,
+      [threadId, this.owner, WORK_CHANNEL],
     );
   }
 
-  private async runThread(threadId: string): Promise<void> {
+  private async runThread(claimed: Claimed, expire?: "queued_too_long"): Promise<void> {
+    const threadId = claimed.id;
     const controller = new AbortController();
     this.running.set(threadId, controller);
-    const renewal = setInterval(
-      () => {
-        void this.renewLease(threadId).then(
-          (held) => held || controller.abort(),
-          () => controller.abort(),
-        );
-      },
-      Math.max(50, Math.floor(this.leaseMs / 3)),
-    );
     const runner = this.runnerFor(this.owner);
+    // The run's wall clock started when its input was drained (or starts now, with the first step).
+    const deadline =
+      this.maxRunMs > 0 ? (claimed.runStartedAt ?? Date.now() * 1000) / 1000 + this.maxRunMs : null;
+    const limit: { overdue: "run_limit" | "queued_too_long" | null } = { overdue: expire ?? null };
+    if (deadline !== null && !expire && Date.now() >= deadline) limit.overdue = "run_limit";
+    const limitTimer =
+      deadline !== null && !limit.overdue
+        ? setTimeout(
+            () => {
+              limit.overdue = "run_limit";
+              controller.abort();
+            },
+            Math.max(0, deadline - Date.now()),
+          )
+        : null;
     let outcome: StepOutcome = "continue";
     try {
-      while (outcome === "continue" && !controller.signal.aborted && !this.stopped) {
+      while (outcome === "continue" && !controller.signal.aborted && !this.stopped && !limit.overdue) {
         outcome = await runner.runStep(threadId, controller.signal);
       }
     } catch (error) {
-      console.error(
-        `[tandem] thread ${threadId} step failed; it will be retried:`,
-        error instanceof Error ? error.message : error,
-      );
-      outcome = "aborted";
-      // Back off before handing the thread back, so a persistent fault cannot spin.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!limit.overdue) {
+        console.error(
+          `[tandem] thread ${threadId} step failed; it will be retried:`,
+          error instanceof Error ? error.message : error,
+        );
+        outcome = "aborted";
+        // Back off before handing the thread back, so a persistent fault cannot spin.
+        await sleep(500);
+      }
     } finally {
-      clearInterval(renewal);
+      if (limitTimer) clearTimeout(limitTimer);
+      const overdue = limit.overdue;
+      if (overdue && outcome !== "parked" && outcome !== "terminated") {
+        const ending =
+          overdue === "run_limit"
+            ? { status: "stopped" as const, reason: runLimitReason(this.maxRunMs) }
+            : { status: "failed" as const, reason: queuedLimitReason(this.maxQueuedMs) };
+        await runner.endForLimit(threadId, ending).then(
+          (ended) => {
+            if (ended) outcome = "parked";
+          },
+          (error: unknown) => logFailure(`ending thread ${threadId} at its time limit`, error),
+        );
+      }
       // Parked threads released their lease in their last commit; anything else is handed back
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
       if (this.running.get(threadId) === controller) this.running.delete(threadId);
+      if (this.stopped) this.endedWhileDraining++;
       this.wake();
     }
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function logFailure(what: string, error: unknown): void {
+  console.error(`[tandem] ${what} failed:`, error instanceof Error ? error.message : error);
 }
