@@ -20,7 +20,7 @@ function bundle(script: unknown[]) {
   };
 }
 
-async function start(script: unknown[], message: string): Promise<string> {
+async function start(script: unknown[], message?: string): Promise<string> {
   const project = await api<{ id: string }>("POST", "/api/projects", {
     name: "live",
     definitions: bundle(script),
@@ -28,7 +28,7 @@ async function start(script: unknown[], message: string): Promise<string> {
   const thread = await api<{ threadId: string }>("POST", "/api/threads", {
     project_id: project.body.id,
     agent_id: "assistant",
-    message,
+    ...(message !== undefined ? { message } : {}),
   });
   expect(thread.status).toBe(201);
   return thread.body.threadId;
@@ -51,12 +51,17 @@ const isIdleThreadEvent = (frame: SseFrame) =>
 
 describe("the event stream", () => {
   it("streams chunks and persisted events, and a reconnect with Last-Event-ID resumes with no gap or duplicate", async () => {
-    const threadId = await start(
-      [{ text: "The quick brown fox jumps over the lazy dog", delayMs: 300 }, { text: "second" }],
-      "go",
-    );
+    // Subscribed before the first input: the earliest chunks are not lost to a late connection.
+    const threadId = await start([
+      { text: "The quick brown fox jumps over the lazy dog", delayMs: 300 },
+      { text: "second" },
+    ]);
     const first = await connectSse(`${fixture.server.baseUrl}/api/threads/${threadId}/events`);
-    await first.waitFor(isIdleThreadEvent);
+    await api("POST", `/api/threads/${threadId}/messages`, { content: "go" });
+    const answer = await first.waitFor(
+      (frame) => frame.event === "message" && JSON.parse(frame.data).message.side === "a",
+    );
+    await first.waitFor((frame) => isIdleThreadEvent(frame) && Number(frame.id) > Number(answer.id));
     const chunks = first.frames.filter((frame) => frame.event === "message_chunk");
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.every((frame) => frame.id === null)).toBe(true);
