@@ -6,6 +6,7 @@ export type CrashPointName =
   | "before_model_call"
   | "after_model_call"
   | "before_tool_commit"
+  | "after_tool_commit"
   | "before_parent_wake"
   | "before_terminal_commit"
   | "after_terminal_commit";

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in order — lint/format check, type check, unit tests, production
-// build, integration tests (real HTTP, a real database), end-to-end tests in Chromium.
+// build, integration tests (real HTTP, a real database), the fault-injection suite (Postgres only),
+// end-to-end tests in Chromium.
 // Database: the Postgres server named by DATABASE_URL, or PGlite when it is unset.
 // TANDEM_TEST_STAGES=unit,integration (comma list) runs only some stages.
 import { spawnSync } from "node:child_process";

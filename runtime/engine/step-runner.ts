@@ -1156,6 +1156,7 @@ export class StepRunner {
           },
         );
         if (committed > 0) {
+          crashPoint("after_tool_commit", active.agent.name);
           index += committed - 1;
           continue;
         }
@@ -1310,6 +1311,7 @@ export class StepRunner {
         );
         return { created, outcome };
       });
+      crashPoint("after_tool_commit", active.agent.name);
       ext.history.push(...outcome.created);
       await this.afterCreate(ext, promptName, outcome.created);
       if (outcome.outcome) return outcome.outcome;

@@ -122,6 +122,16 @@ describe("subagents survive a crash at every step boundary", () => {
       what: "between a blocking spawn and the wait",
     },
     {
+      crashAt: "after_tool_commit@orchestrator#1",
+      blocking: false,
+      what: "right after the spawns and their tool results committed",
+    },
+    {
+      crashAt: "after_tool_commit@asset_subagent#2",
+      blocking: false,
+      what: "right after a child's tool result committed",
+    },
+    {
       crashAt: "before_model_call@asset_subagent#4",
       blocking: false,
       what: "before a child's last model call",
