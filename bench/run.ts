@@ -1,7 +1,7 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,cluster (comma list) runs only
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,cluster,load (comma list) runs only
 // some benchmarks. `ui` serves the production build (`npm run build` first) and drives Chromium
 // (CHROMIUM_PATH); `cluster` starts real app servers and workers, so it needs the build too.
 import os from "node:os";
@@ -14,6 +14,7 @@ import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
+import { runLoad } from "./load";
 import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
@@ -32,6 +33,7 @@ const ALL = [
   "compile",
   "ui",
   "cluster",
+  "load",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
       compile: null,
       ui: null,
       cluster: null,
+      load: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
     if (only.has("compile")) results.compile = runCompile();
     if (only.has("ui")) results.ui = await runUi(cluster);
     if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
+    if (only.has("load")) results.load = await runLoad(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

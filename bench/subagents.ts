@@ -19,7 +19,7 @@ import { type Summary, summarize } from "./stats";
 export const FAN_OUTS = [50, 200, 500] as const;
 const TREE_CHILDREN = 27;
 const TREE_GRANDCHILDREN = 36; // 1 + 27 + 27 × 36 = 1,000 threads
-const QUERY_REPEATS = 30;
+export const QUERY_REPEATS = 30;
 
 export interface FanOutRun {
   children: number;
@@ -103,8 +103,8 @@ export function fanOutBundle(children: number): Bundle {
   } as unknown as Bundle;
 }
 
-/** Root → 27 middle children (each fans out to 36 grandchildren, then approves) → 972 leaves. */
-export function treeBundle(): Bundle {
+/** Root → `children` middle children (each fans out to `grandchildren` leaves, then approves). */
+export function treeBundle(children = TREE_CHILDREN, grandchildren = TREE_GRANDCHILDREN): Bundle {
   return {
     agents: [
       { name: "orchestrator", type: "ai_human", sideA: { prompt: "orchestrate" } },
@@ -121,33 +121,33 @@ export function treeBundle(): Bundle {
     models: [
       scripted("orchestrator_model", [
         {
-          toolCalls: Array.from({ length: TREE_CHILDREN }, (_, index) => ({
+          toolCalls: Array.from({ length: children }, (_, index) => ({
             name: "lead",
             args: { message: `area ${index}` },
           })),
         },
-        ...Array.from({ length: TREE_CHILDREN + 1 }, () => ({ text: "noted" })),
+        ...Array.from({ length: children + 1 }, () => ({ text: "noted" })),
       ]),
       scripted("lead_model", [
         {
-          toolCalls: Array.from({ length: TREE_GRANDCHILDREN }, (_, index) => ({
+          toolCalls: Array.from({ length: grandchildren }, (_, index) => ({
             name: "worker",
             args: { message: `part ${index}` },
           })),
         },
-        ...Array.from({ length: TREE_GRANDCHILDREN + 1 }, () => ({ text: "parts noted" })),
+        ...Array.from({ length: grandchildren + 1 }, () => ({ text: "parts noted" })),
       ]),
       scripted("draft_model", [{ text: "Draft for {{input}}" }]),
       scripted(
         "review_model",
-        Array.from({ length: TREE_GRANDCHILDREN + 2 }, () => approve),
+        Array.from({ length: grandchildren + 2 }, () => approve),
       ),
     ],
     tools: [],
   } as unknown as Bundle;
 }
 
-class MemorySampler {
+export class MemorySampler {
   peakRss = 0;
   peakHeap = 0;
   private readonly timer: NodeJS.Timeout;
@@ -260,7 +260,7 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
   }
 }
 
-async function timed(repeats: number, work: () => Promise<unknown>): Promise<Summary> {
+export async function timed(repeats: number, work: () => Promise<unknown>): Promise<Summary> {
   const samples: number[] = [];
   for (let index = 0; index < repeats; index += 1) {
     const started = monotonicMs();
@@ -273,15 +273,15 @@ async function timed(repeats: number, work: () => Promise<unknown>): Promise<Sum
 /** Total threads of `treeBundle`'s run. */
 export const TREE_THREADS = 1 + TREE_CHILDREN + TREE_CHILDREN * TREE_GRANDCHILDREN;
 
-/** Runs `treeBundle`'s orchestrator until all 1,000 threads have finished; answers the root id. */
-export async function buildThreadTree(bench: BenchRuntime): Promise<string> {
+/** Runs `treeBundle`'s orchestrator until all `threads` threads have finished; answers the root id. */
+export async function buildThreadTree(bench: BenchRuntime, threads = TREE_THREADS): Promise<string> {
   const { threadId } = await bench.runtime.threads.create({
     projectId: bench.projectId,
     agentName: "orchestrator",
     message: "Build the whole world.",
   });
   await waitUntil(
-    `all ${TREE_THREADS} threads to finish`,
+    `all ${threads} threads to finish`,
     async () => {
       const done = await scalar(
         bench,
@@ -289,7 +289,7 @@ export async function buildThreadTree(bench: BenchRuntime): Promise<string> {
            AND NOT runnable AND NOT EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = threads.id AND i.consumed_at IS NULL)`,
         [threadId],
       );
-      return done === TREE_THREADS;
+      return done === threads;
     },
     300_000,
     20,

@@ -5,6 +5,7 @@ import type { CompileResult } from "./compile";
 import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
+import type { LoadResult } from "./load";
 import type { ClusterResult } from "./scale-out";
 import type { StepTimeResult } from "./step-time";
 import type { SubagentResult } from "./subagents";
@@ -22,6 +23,7 @@ export interface RunResults {
   compile: CompileResult | null;
   ui: UiResult | null;
   cluster: ClusterResult | null;
+  load: LoadResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -32,7 +34,8 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, cluster } = results;
+  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, cluster, load } =
+    results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
@@ -185,6 +188,22 @@ export function printSummary(results: RunResults): void {
         `${fixed(cluster.recovery.max / 1000)} s`,
         "≤ 10 s",
         verdict(cluster.recovery.max <= 10_000),
+      ],
+    );
+  }
+  if (load) {
+    rows.push(
+      [
+        `${load.concurrent.threads} concurrent threads in one process (model ${load.concurrent.latencyMs} ms, 2 turns): done in`,
+        `${fixed(load.concurrent.wallMs / 1000)} s (ideal ${fixed(load.concurrent.idealMs / 1000)} s; event-loop p99 ${fixed(load.concurrent.eventLoopDelay.p99)} ms; peak RSS ${fixed(load.concurrent.peakRssMiB)} MiB)`,
+        "",
+        "info",
+      ],
+      [
+        `${load.tree.threads}-thread tree: run to completion; tree query p50`,
+        `${fixed(load.tree.wallMs / 1000)} s; ${fixed(load.tree.tree.p50)} ms`,
+        "",
+        "info",
       ],
     );
   }

@@ -1,0 +1,232 @@
+// Benchmark 10, load in one process (issue: reliability and scale-out):
+//   a) 1,000 concurrent threads: 1,000 ai_human threads whose model answers after LATENCY_MS (as a real
+//      provider would), all in flight at once in one process (scheduler concurrency 1,000): time until
+//      every thread has answered twice, event-loop delay meanwhile, peak memory;
+//   b) a 5,001-thread tree (1 → 50 → 4,950 dual_ai workers), run to completion, and the registry,
+//      tree and thread queries at that size.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { Bundle } from "@/lib/spec";
+import type { BaselineResult } from "./baseline";
+import { monotonicMs, sleep } from "./clock";
+import type { Cluster } from "./cluster";
+import { printTable, section } from "./format";
+import {
+  countThreads,
+  createThreads,
+  openBenchRuntime,
+  type ResourceUse,
+  resourceUse,
+  snapshot,
+  waitUntil,
+} from "./harness";
+import { type Summary, summarize } from "./stats";
+import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from "./subagents";
+
+const CONCURRENT_THREADS = 1_000;
+const LATENCY_MS = 1_000;
+const BIG_TREE = { children: 50, grandchildren: 99 }; // 1 + 50 + 50 × 99 = 5,001 threads
+
+export interface LoadResult {
+  concurrent: {
+    threads: number;
+    latencyMs: number;
+    /** Both turns of every thread, from the first create to the last idle. */
+    wallMs: number;
+    /** The same work with no runtime overhead at all: two model latencies. */
+    idealMs: number;
+    eventLoopDelay: { p50: number; p99: number; max: number };
+    peakRssMiB: number;
+    peakHeapMiB: number;
+    resources: ResourceUse;
+  };
+  tree: {
+    threads: number;
+    wallMs: number;
+    peakRssMiB: number;
+    registry: Summary;
+    tree: Summary;
+    thread: Summary;
+  };
+}
+
+function slowChatBundle(): Bundle {
+  return {
+    agents: [{ name: "chat", type: "ai_human", sideA: { label: "Assistant", prompt: "chat_prompt" } }],
+    prompts: [
+      {
+        name: "chat_prompt",
+        toolDescription: "Answer the user.",
+        prompt: "You are a benchmark assistant. Answer briefly.",
+        model: "slow_model",
+        includeChat: true,
+      },
+    ],
+    models: [
+      {
+        name: "slow_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          { text: "First answer to {{input}}", delayMs: LATENCY_MS },
+          { text: "Second answer to {{input}}", delayMs: LATENCY_MS },
+        ],
+      },
+    ],
+    tools: [],
+  } as unknown as Bundle;
+}
+
+async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]> {
+  const bench = await openBenchRuntime(cluster, {
+    database: "bench_load_concurrent",
+    bundle: slowChatBundle(),
+    concurrency: CONCURRENT_THREADS,
+    maxConnections: 20,
+  });
+  try {
+    await bench.runtime.scheduler.start();
+    global.gc?.();
+    const before = await snapshot(cluster, bench);
+    const memory = new MemorySampler();
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const started = monotonicMs();
+    const ids = await createThreads(bench, CONCURRENT_THREADS, "chat", (index) => `question ${index}`, 50);
+    await waitUntil(
+      "every thread's first answer",
+      async () => (await countThreads(bench.raw.sql, ["idle"])) === CONCURRENT_THREADS,
+      300_000,
+      50,
+    );
+    for (let batch = 0; batch < ids.length; batch += 50) {
+      await Promise.all(
+        ids.slice(batch, batch + 50).map((id) => bench.runtime.threads.postMessage(id, { content: "again" })),
+      );
+    }
+    await sleep(50);
+    await waitUntil(
+      "every thread's second answer",
+      async () => {
+        const rows = await bench.raw.sql.query<{ value: number }>(
+          "SELECT count(*)::int AS value FROM messages WHERE content LIKE 'Second answer%'",
+        );
+        return Number(rows[0]?.value ?? 0) === CONCURRENT_THREADS;
+      },
+      300_000,
+      50,
+    );
+    const wallMs = monotonicMs() - started;
+    delay.disable();
+    memory.stop();
+    const after = await snapshot(cluster, bench);
+    return {
+      threads: CONCURRENT_THREADS,
+      latencyMs: LATENCY_MS,
+      wallMs,
+      idealMs: 2 * LATENCY_MS,
+      eventLoopDelay: {
+        p50: delay.percentile(50) / 1e6,
+        p99: delay.percentile(99) / 1e6,
+        max: delay.max / 1e6,
+      },
+      peakRssMiB: memory.peakRss / 1024 ** 2,
+      peakHeapMiB: memory.peakHeap / 1024 ** 2,
+      resources: resourceUse(before, after),
+    };
+  } finally {
+    await bench.close();
+  }
+}
+
+async function runBigTree(cluster: Cluster): Promise<LoadResult["tree"]> {
+  const bench = await openBenchRuntime(cluster, {
+    database: "bench_load_tree",
+    bundle: treeBundle(BIG_TREE.children, BIG_TREE.grandchildren),
+    concurrency: 32,
+    maxConnections: 20,
+  });
+  const threads = 1 + BIG_TREE.children + BIG_TREE.children * BIG_TREE.grandchildren;
+  try {
+    await bench.runtime.scheduler.start();
+    const memory = new MemorySampler();
+    const started = monotonicMs();
+    const rootId = await buildThreadTree(bench, threads);
+    const wallMs = monotonicMs() - started;
+    memory.stop();
+    await sleep(200);
+    return {
+      threads,
+      wallMs,
+      peakRssMiB: memory.peakRss / 1024 ** 2,
+      registry: await timed(QUERY_REPEATS, () => bench.runtime.threads.children(rootId)),
+      tree: await timed(QUERY_REPEATS, () => bench.runtime.threads.tree(rootId)),
+      thread: await timed(QUERY_REPEATS, () => bench.runtime.threads.get(rootId)),
+    };
+  } finally {
+    await bench.close();
+  }
+}
+
+export async function runLoad(cluster: Cluster, baseline: BaselineResult | null): Promise<LoadResult> {
+  section("10. Load in one process: 1,000 concurrent threads, a 5,001-thread tree");
+  const concurrent = await runConcurrent(cluster);
+  console.log(`  1,000 concurrent threads: both answers in ${(concurrent.wallMs / 1000).toFixed(2)} s`);
+  const tree = await runBigTree(cluster);
+  console.log(`  ${tree.threads}-thread tree: run to completion in ${(tree.wallMs / 1000).toFixed(1)} s`);
+  const result = { concurrent, tree };
+  printLoad(result, baseline);
+  return result;
+}
+
+export function printLoad(result: LoadResult, baseline: BaselineResult | null): void {
+  const { concurrent, tree } = result;
+  printTable(
+    `10a. ${concurrent.threads} ai_human threads in flight at once (model latency ${concurrent.latencyMs} ms, 2 turns each; scheduler concurrency ${concurrent.threads}, pool 20)`,
+    ["measure", "value"],
+    [
+      ["both answers of every thread, s", concurrent.wallMs / 1000],
+      ["the same with no runtime overhead (2 × latency), s", concurrent.idealMs / 1000],
+      ["steps/s", (2 * concurrent.threads) / (concurrent.wallMs / 1000)],
+      [
+        "event-loop delay p50 / p99 / max, ms",
+        `${concurrent.eventLoopDelay.p50.toFixed(1)} / ${concurrent.eventLoopDelay.p99.toFixed(1)} / ${concurrent.eventLoopDelay.max.toFixed(1)}`,
+      ],
+      ["peak RSS / heap, MiB", `${concurrent.peakRssMiB.toFixed(0)} / ${concurrent.peakHeapMiB.toFixed(0)}`],
+      [
+        "runtime / Postgres CPU, cores",
+        `${concurrent.resources.nodeCores.toFixed(2)} / ${concurrent.resources.postgresCores.toFixed(2)}`,
+      ],
+      ["other processes' CPU meanwhile (noise), cores", concurrent.resources.otherCores],
+    ],
+  );
+  printTable(
+    `10b. A ${tree.threads}-thread tree (1 → ${BIG_TREE.children} → ${BIG_TREE.children * BIG_TREE.grandchildren}), scheduler concurrency 32, pool 20`,
+    ["measure", "p50 ms", "p99 ms", "max ms"],
+    [
+      ["whole tree run to completion", tree.wallMs, "", ""],
+      [
+        `registry of the root (${BIG_TREE.children} children)`,
+        tree.registry.p50,
+        tree.registry.p99,
+        tree.registry.max,
+      ],
+      [
+        `tree of the root (${tree.threads} nodes, usage rolled up)`,
+        tree.tree.p50,
+        tree.tree.p99,
+        tree.tree.max,
+      ],
+      [
+        "thread view of the root (registry + subtree usage)",
+        tree.thread.p50,
+        tree.thread.p99,
+        tree.thread.max,
+      ],
+    ],
+  );
+  if (baseline) {
+    console.log(
+      `  database baseline in the same run: ${baseline.insertOneConnection.perSecond.toFixed(0)} INSERT+COMMIT rows/s on one connection, ${baseline.insertTenConnections.perSecond.toFixed(0)} on ten`,
+    );
+  }
+}
