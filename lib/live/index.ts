@@ -5,4 +5,5 @@ export type { PersistentMap } from "./persistent-map";
 export { getEntry, mapEntries, mapValues } from "./persistent-map";
 export * from "./reducer";
 export * from "./selectors";
+export * from "./sse-stream";
 export * from "./state";

@@ -17,6 +17,9 @@ const fixture = testServerForFile({
   TANDEM_MAX_RUN_MS: String(MAX_RUN_MS),
   TANDEM_MAX_QUEUED_MS: String(MAX_QUEUED_MS),
   TANDEM_TOOL_TIMEOUT_MS: "500",
+  // The sweeper runs on the poll: a short one, so a thread past the queued limit is caught well
+  // before the slot it waits for frees up (the default 1 s poll made this a race on a slow backend).
+  TANDEM_POLL_MS: "200",
 });
 const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);
 
@@ -94,7 +97,8 @@ describe("time limits", () => {
   });
 
   it("fails threads nobody claims within TANDEM_MAX_QUEUED_MS, and a child's parent hears of it once", async () => {
-    // The parent holds the only slot for 2 s after spawning: its child and a new thread wait.
+    // The parent holds the only slot for 2 s after spawning (well under the 3 s run limit): its child and a
+    // new thread wait.
     const project = await projectWith(
       childBundle([spawnOne, { text: "started", delayMs: 2_000 }, { text: "noted" }], 0),
     );
