@@ -82,7 +82,7 @@ export interface UiResult {
 }
 
 /**
- * Installed before any page script: wraps EventSource and watches the DOM for `bench:<seq>:`. Plain
+ * Installed before any page script: wraps fetch's event streams and watches the DOM for `bench:<seq>:`. Plain
  * JavaScript text, because tsx would compile a function with helpers the page does not have.
  */
 const PROBE_SCRIPT = `(() => {
@@ -90,18 +90,25 @@ const PROBE_SCRIPT = `(() => {
   window.__benchProbe = probe;
   const pattern = /bench:(\\d+):/g;
   const now = () => performance.timeOrigin + performance.now();
-  const Native = window.EventSource;
-  class ProbedEventSource extends Native {
-    constructor(url, init) {
-      super(url, init);
-      // Registered before the app's listeners: the instant the frame reaches the page.
-      super.addEventListener("registry", (event) => {
+  // The live view reads its event stream with fetch: pass the stream's bytes through a probe that
+  // notes when each chunk reaches the page, before the app's reader sees it.
+  const nativeFetch = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await nativeFetch(input, init);
+    const type = response.headers.get("content-type") || "";
+    if (!type.includes("text/event-stream") || !response.body) return response;
+    const decoder = new TextDecoder();
+    const probed = response.body.pipeThrough(new TransformStream({
+      transform(chunk, controller) {
         const at = now();
-        for (const match of event.data.matchAll(pattern)) probe.arrived[match[1]] ??= at;
-      });
-    }
-  }
-  window.EventSource = ProbedEventSource;
+        const text = decoder.decode(chunk, { stream: true });
+        if (text.includes("bench:"))
+          for (const match of text.matchAll(pattern)) probe.arrived[match[1]] ??= at;
+        controller.enqueue(chunk);
+      },
+    }));
+    return new Response(probed, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
   new MutationObserver((records) => {
     const at = now();
     const fresh = [];
