@@ -1,6 +1,7 @@
 // The database layer on each backend: migrations, Prisma, raw SQL and notifications. PGlite always
 // runs; the Postgres server case runs when DATABASE_URL names one (CI runs both modes).
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackend } from "../../test/database";
 import { openIsolatedDatabase } from "../../test/open-database";
@@ -117,4 +118,47 @@ describe.each(backends)("database on %s", (backend) => {
     await expect(database.notifications.notify("Bad Channel", "x")).rejects.toThrow(/snake_case/);
     await expect(database.notifications.notify("ok_channel", "x".repeat(9000))).rejects.toThrow(/send an id/);
   });
+
+  if (backend === "postgres")
+    it("sends a transaction's deferred statements and its COMMIT to the server in one write", async () => {
+      const table = `pipeline_${randomUUID().replaceAll("-", "")}`;
+      await database.sql.exec(`CREATE TABLE ${table} (id int PRIMARY KEY, body text NOT NULL)`);
+      const writes: number[] = [];
+      const prototype = net.Socket.prototype as unknown as Record<
+        "_write" | "_writev",
+        (...args: unknown[]) => void
+      >;
+      const originals = { _write: prototype._write, _writev: prototype._writev };
+      for (const method of ["_write", "_writev"] as const)
+        prototype[method] = function counted(this: net.Socket, ...args: unknown[]) {
+          writes.push(performance.now());
+          return originals[method].apply(this, args);
+        };
+      // The second run is measured: postgres.js prepares a statement on its first use on a
+      // connection, waiting for the server's description before it sends anything after it.
+      let readAt = 0;
+      let measuredFrom = 0;
+      try {
+        for (const run of [0, 1]) {
+          measuredFrom = writes.length;
+          await database.sql.transaction(async (tx) => {
+            await tx.query("SELECT 1");
+            readAt = writes.length - measuredFrom;
+            // Each statement is over 1 KiB, which postgres.js alone writes one by one.
+            for (let id = 1; id <= 3; id += 1)
+              await tx.defer(`INSERT INTO ${table} (id, body) VALUES ($1, $2)`, [
+                run * 10 + id,
+                "x".repeat(2_000),
+              ]);
+          });
+        }
+      } finally {
+        Object.assign(prototype, originals);
+      }
+      expect(readAt).toBe(1); // BEGIN and the read went out together
+      expect(writes.length - measuredFrom - readAt).toBe(1); // three inserts and the COMMIT together
+      const rows = await database.sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${table}`);
+      expect(rows[0]?.count).toBe(6);
+      await database.sql.exec(`DROP TABLE ${table}`);
+    });
 });

@@ -6,6 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import postgres from "postgres";
+import { connectCoalescingSocket } from "./coalescing-socket";
 import { type DatabaseConfig, describeDatabase, resolveDatabaseConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { applyMigrations } from "./migrations";
@@ -47,6 +48,8 @@ function openPostgres(
   const sql = postgres(config.url, {
     max: options.maxConnections ?? 10,
     onnotice: () => {},
+    // Not in postgres.js's types, but documented: a factory for the connection's socket.
+    ...({ socket: connectCoalescingSocket } as Record<string, unknown>),
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.url }) });
   return {
