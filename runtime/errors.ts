@@ -9,7 +9,8 @@ export type TandemErrorKind =
   | "invalid_definitions"
   | "terminated"
   | "payload_too_large"
-  | "unprocessable";
+  | "unprocessable"
+  | "precondition_failed";
 
 /** Brand that survives bundling: Next.js may load this module once per route chunk, so `instanceof` is unreliable. */
 const TANDEM_ERROR = Symbol.for("tandem.error");
@@ -56,6 +57,13 @@ export class UnprocessableError extends TandemError {
 export class ConflictError extends TandemError {
   constructor(message: string, details: Record<string, unknown> = {}, code = "conflict") {
     super("conflict", code, message, details);
+  }
+}
+
+/** A conditional request whose condition does not hold (412), e.g. `If-None-Match: *` on a path that exists. */
+export class PreconditionFailedError extends TandemError {
+  constructor(message: string, details: Record<string, unknown> = {}, code = "precondition_failed") {
+    super("precondition_failed", code, message, details);
   }
 }
 

@@ -1,8 +1,13 @@
-// One transcript message: who said it (role and side), its text, tool calls and results folded
-// away, a marker for silent messages and download links for attachments.
+// One transcript message: who said it (role and side), its text as markdown, tool calls and results
+// folded away, a marker for silent messages and for handoffs, and attachments (download links, a
+// preview for images).
 import { memo } from "react";
+import { threadFileUrl } from "@/lib/api/client";
 import type { LiveMessage } from "@/lib/live";
-import { parseToolCalls } from "./format";
+import type { AgentInfo } from "./agent-info";
+import { ChatMarkdown } from "./ChatMarkdown";
+import { handoffTargetOf, parseToolCalls } from "./format";
+import { formatBytes } from "./inspect-format";
 
 export type SideLabels = { a: string; b: string };
 
@@ -14,9 +19,36 @@ export function speakerOf(message: LiveMessage, sideLabels: SideLabels | null): 
   return message.role === "user" ? "User" : "Assistant";
 }
 
-function fileUrl(threadId: string, path: string): string {
-  const segments = path.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/");
-  return `/api/threads/${encodeURIComponent(threadId)}/fs/${segments}`;
+/** "Billing (billing)" when the agent has a title, else its name. */
+export function agentLabel(agentId: string, agents: Readonly<Record<string, AgentInfo>>): string {
+  const title = agents[agentId]?.title;
+  return title && title !== agentId ? `${title} (${agentId})` : agentId;
+}
+
+function Attachments({ message, threadId }: { message: LiveMessage; threadId: string }) {
+  return (
+    <ul aria-label="Attachments" className="mt-2 flex flex-wrap gap-2 text-sm">
+      {message.attachments.map((attachment) => {
+        const url = threadFileUrl(threadId, attachment.path);
+        return (
+          <li key={attachment.id} className="rounded-md border border-border bg-surface px-2 py-1">
+            {attachment.mimeType?.startsWith("image/") ? (
+              <a href={url} target="_blank" rel="noopener noreferrer" className="mb-1 block">
+                {/* biome-ignore lint/performance/noImgElement: a thread file behind the API (and its token), not a static asset next/image could optimise. */}
+                <img src={url} alt={attachment.name} loading="lazy" className="max-h-40 max-w-60 rounded" />
+              </a>
+            ) : null}
+            <a className="text-accent underline" href={url} download={attachment.name}>
+              {attachment.name}
+            </a>
+            {attachment.size !== undefined ? (
+              <span className="ml-1 text-xs text-muted">{formatBytes(attachment.size)}</span>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
 /** Memoised: live messages are immutable objects, so a transcript re-renders only new or changed rows. */
@@ -24,11 +56,35 @@ export const MessageRow = memo(function MessageRow({
   message,
   threadId,
   sideLabels,
+  agents,
 }: {
   message: LiveMessage;
   threadId: string;
   sideLabels: SideLabels | null;
+  /** The project's agents (a stable object), for the titles a handoff marker shows. */
+  agents: Readonly<Record<string, AgentInfo>>;
 }) {
+  const handoffTarget = handoffTargetOf(message);
+  if (handoffTarget) {
+    return (
+      <li
+        data-testid="message"
+        data-message-id={message.id}
+        data-role={message.role}
+        data-handoff-to={handoffTarget}
+        aria-label="Handoff"
+        className="rounded-md border border-accent/40 border-l-4 bg-accent/5 px-3 py-2"
+      >
+        <p className="font-medium">
+          Handed off to <span className="text-accent">{agentLabel(handoffTarget, agents)}</span>
+        </p>
+        <details className="text-xs text-muted">
+          <summary className="cursor-pointer">Tool result · {message.name ?? handoffTarget}</summary>
+          <pre className="mt-1 whitespace-pre-wrap break-words">{message.content}</pre>
+        </details>
+      </li>
+    );
+  }
   const toolCalls = parseToolCalls(message.tool_calls);
   const speaker = speakerOf(message, sideLabels);
   const isToolResult = message.role === "tool";
@@ -56,7 +112,7 @@ export const MessageRow = memo(function MessageRow({
           <pre className="mt-1 whitespace-pre-wrap break-words text-sm">{message.content}</pre>
         </details>
       ) : message.content ? (
-        <p className="whitespace-pre-wrap break-words">{message.content}</p>
+        <ChatMarkdown text={message.content} />
       ) : null}
       {toolCalls.map((call) => (
         <details key={call.id} className="mt-1">
@@ -64,17 +120,7 @@ export const MessageRow = memo(function MessageRow({
           <pre className="mt-1 whitespace-pre-wrap break-words text-xs text-muted">{call.args}</pre>
         </details>
       ))}
-      {message.attachments.length > 0 ? (
-        <ul aria-label="Attachments" className="mt-1 flex flex-wrap gap-2 text-sm">
-          {message.attachments.map((attachment) => (
-            <li key={attachment.id}>
-              <a className="underline" href={fileUrl(threadId, attachment.path)} download={attachment.name}>
-                {attachment.name}
-              </a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {message.attachments.length > 0 ? <Attachments message={message} threadId={threadId} /> : null}
     </li>
   );
 });

@@ -1,16 +1,17 @@
 "use client";
 // The live view of one root thread: the tree on the left, the selected thread's transcript on the
-// right with the controls that fit it (chat and Stop for an ai_human root, a message box for a
-// resumable subagent, Terminate for any thread). One SSE stream feeds everything.
+// right with the controls that fit it (chat with attachments and Stop for an ai_human root, a
+// message box for a resumable subagent, Terminate for any thread). The header names the agent the
+// thread runs now (after any handoff). One SSE stream feeds everything.
 import { useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import { type LiveState, type LiveThread, selectRegistry, selectThread } from "@/lib/live";
+import { type LiveState, type LiveThread, selectRegistry, selectTelemetry, selectThread } from "@/lib/live";
 import { Button } from "../ui/Button";
 import type { AgentInfo } from "./agent-info";
 import { FilesPanel } from "./FilesPanel";
 import { InspectorTabs } from "./InspectorTabs";
 import { LiveTree } from "./LiveTree";
-import { MessageForm } from "./MessageForm";
+import { MessageForm, type MessageFormActions } from "./MessageForm";
 import { ModelCallsPanel } from "./ModelCallsPanel";
 import { StatusBadge } from "./StatusBadge";
 import { TerminateButton } from "./TerminateButton";
@@ -67,7 +68,24 @@ export function ThreadView({
     }
   }
 
+  function composerActions(threadId: string): MessageFormActions {
+    return {
+      send: (content, attachments) => run(() => api.threads.postMessage(threadId, content, attachments)),
+      upload: async (file, path) => {
+        try {
+          await api.files.upload(threadId, path, file, { createOnly: true });
+          return "created";
+        } catch (caught) {
+          if (caught instanceof ApiError && caught.code === "file_exists") return "taken";
+          throw caught;
+        }
+      },
+      remove: (path) => api.files.remove(threadId, path),
+    };
+  }
+
   const ended = selected ? selected.status === "terminated" || selected.terminated !== null : true;
+  const handoffs = selected ? selectTelemetry(state, selected.id).handoffs : [];
   const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
   const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
   const status = selected?.status ?? "unknown";
@@ -96,7 +114,20 @@ export function ThreadView({
       <section aria-label="Selected thread" className="flex min-w-0 flex-1 flex-col">
         {selected ? (
           <header className="flex flex-wrap items-center gap-2 border-b border-border px-4 py-2">
-            <h1 className="font-mono font-medium">{selected.agent_id}</h1>
+            <h1 className="font-mono font-medium" data-testid="thread-agent">
+              {selected.agent_id}
+            </h1>
+            {agent?.title && agent.title !== selected.agent_id ? (
+              <span className="text-sm">{agent.title}</span>
+            ) : null}
+            {handoffs.length > 0 ? (
+              <span
+                className="rounded border border-accent/40 px-1.5 text-xs text-accent"
+                title={handoffs.map((handoff) => `Handed off to ${handoff.toAgentId}`).join("\n")}
+              >
+                after {handoffs.length === 1 ? "a handoff" : `${handoffs.length} handoffs`}
+              </span>
+            ) : null}
             {selected.name ? <span className="text-muted">“{selected.name}”</span> : null}
             <StatusBadge status={selected.status} />
             {selected.failure ? <span className="text-sm text-danger">{selected.failure}</span> : null}
@@ -122,7 +153,7 @@ export function ThreadView({
         ) : null}
         <InspectorTabs label="Inspect thread" tabs={INSPECTOR_TABS} active={tab} onChange={setTab}>
           {tab === "transcript" ? (
-            <Transcript state={state} threadId={selectedId} sideLabels={sideLabels} />
+            <Transcript state={state} threadId={selectedId} sideLabels={sideLabels} agents={agents} />
           ) : tab === "model-calls" ? (
             <ModelCallsPanel
               loadLogs={api.threads.logs}
@@ -137,13 +168,14 @@ export function ThreadView({
           )}
         </InspectorTabs>
         {selected && !ended ? (
-          <footer className="flex gap-2 border-t border-border px-4 py-2">
+          <footer className="flex items-end gap-2 border-t border-border px-4 py-2">
             {selected.parent_id === null && agent?.type === "ai_human" ? (
               <>
                 <MessageForm
+                  key={selected.id}
                   label="Message"
                   submitLabel="Send"
-                  onSend={(content) => run(() => api.threads.postMessage(selected.id, content))}
+                  actions={composerActions(selected.id)}
                 />
                 <Button
                   disabled={selected.status !== "running" && selected.status !== "queued"}
@@ -154,9 +186,10 @@ export function ThreadView({
               </>
             ) : isResumableChild(state, selected) ? (
               <MessageForm
+                key={selected.id}
                 label="Message this subagent"
                 submitLabel="Send to subagent"
-                onSend={(content) => run(() => api.threads.postMessage(selected.id, content))}
+                actions={composerActions(selected.id)}
               />
             ) : null}
           </footer>

@@ -1,17 +1,22 @@
 "use client";
-// The selected thread's messages in order, then any text still streaming in (message_chunk).
+// The selected thread's messages in order, then any text still streaming in (message_chunk), both
+// as markdown.
 import { useEffect, useRef } from "react";
 import { type LiveState, selectStreamingMessages, selectTranscript } from "@/lib/live";
+import type { AgentInfo } from "./agent-info";
+import { StreamingMarkdown } from "./ChatMarkdown";
 import { MessageRow, type SideLabels } from "./MessageRow";
 
 export function Transcript({
   state,
   threadId,
   sideLabels,
+  agents,
 }: {
   state: LiveState;
   threadId: string;
   sideLabels: SideLabels | null;
+  agents: Readonly<Record<string, AgentInfo>>;
 }) {
   const messages = selectTranscript(state, threadId);
   const streaming = selectStreamingMessages(state, threadId);
@@ -29,7 +34,13 @@ export function Transcript({
       ) : null}
       <ol aria-label="Messages" className="flex flex-col gap-2">
         {messages.map((message) => (
-          <MessageRow key={message.id} message={message} threadId={threadId} sideLabels={sideLabels} />
+          <MessageRow
+            key={message.id}
+            message={message}
+            threadId={threadId}
+            sideLabels={sideLabels}
+            agents={agents}
+          />
         ))}
       </ol>
       {streaming.map((stream) => (
@@ -40,7 +51,7 @@ export function Transcript({
           className="mt-2 rounded-md border border-border border-dashed px-3 py-2"
         >
           <div className="mb-1 text-xs text-muted">Assistant · typing…</div>
-          <p className="whitespace-pre-wrap break-words">{stream.text}</p>
+          <StreamingMarkdown text={stream.text} />
         </div>
       ))}
       <div ref={end} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentInfoFromDefinitions } from "./agent-info";
-import { formatCost, formatDuration, formatTokens, parseToolCalls } from "./format";
+import { formatCost, formatDuration, formatTokens, handoffTargetOf, parseToolCalls } from "./format";
 import { speakerOf } from "./MessageRow";
 
 describe("live view formatting", () => {
@@ -40,16 +40,16 @@ describe("live view formatting", () => {
 describe("agent info and speakers", () => {
   const agents = agentInfoFromDefinitions({
     agents: [
-      { name: "orchestrator", type: "ai_human", sideA: { prompt: "p" } },
+      { name: "orchestrator", title: " Front desk ", type: "ai_human", sideA: { prompt: "p" } },
       { name: "pair", type: "dual_ai", sideA: { label: "Worker", prompt: "w" }, sideB: { prompt: "r" } },
       { type: "dual_ai" },
     ],
   });
 
-  it("reads agent types and side labels, defaulting labels to Side A / Side B", () => {
+  it("reads agent types, titles and side labels, defaulting labels to Side A / Side B", () => {
     expect(agents).toEqual({
-      orchestrator: { type: "ai_human", sideLabels: { a: "Side A", b: "Side B" } },
-      pair: { type: "dual_ai", sideLabels: { a: "Worker", b: "Side B" } },
+      orchestrator: { type: "ai_human", title: "Front desk", sideLabels: { a: "Side A", b: "Side B" } },
+      pair: { type: "dual_ai", title: null, sideLabels: { a: "Worker", b: "Side B" } },
     });
     expect(agentInfoFromDefinitions("not definitions")).toEqual({});
   });
@@ -61,5 +61,21 @@ describe("agent info and speakers", () => {
     expect(speakerOf({ ...message, role: "tool", name: "approve_asset" }, null)).toBe(
       "Tool result · approve_asset",
     );
+  });
+});
+
+describe("handoff markers", () => {
+  const result = { role: "tool", tool_status: "success", metadata: { handoff: { agent: "billing" } } };
+
+  it("reads the target agent of a successful handoff result", () => {
+    expect(handoffTargetOf(result)).toBe("billing");
+  });
+
+  it("ignores failed calls, other roles and other metadata", () => {
+    expect(handoffTargetOf({ ...result, tool_status: "error" })).toBeNull();
+    expect(handoffTargetOf({ ...result, role: "assistant" })).toBeNull();
+    expect(handoffTargetOf({ ...result, metadata: {} })).toBeNull();
+    expect(handoffTargetOf({ ...result, metadata: { handoff: "billing" } })).toBeNull();
+    expect(handoffTargetOf({ ...result, metadata: { handoff: { agent: "" } } })).toBeNull();
   });
 });

@@ -57,3 +57,19 @@ export function parseToolCalls(raw: string | null): ToolCallView[] {
     return [{ id: "raw", name: "(unreadable)", args: raw }];
   }
 }
+
+/**
+ * The agent a message handed the thread to: a successful handoff tool result (`Handoff complete`)
+ * records its target in `metadata.handoff.agent` (runtime/engine/tool-executor.ts). Null otherwise.
+ */
+export function handoffTargetOf(message: {
+  role: string;
+  tool_status: string | null;
+  metadata: Record<string, unknown>;
+}): string | null {
+  if (message.role !== "tool" || message.tool_status !== "success") return null;
+  const handoff = message.metadata.handoff;
+  if (typeof handoff !== "object" || handoff === null) return null;
+  const agent = (handoff as Record<string, unknown>).agent;
+  return typeof agent === "string" && agent !== "" ? agent : null;
+}

@@ -16,6 +16,7 @@ import {
   SavedGraphSchema,
   ThreadActionSchema,
   type ThreadFileEntry,
+  ThreadFileEntrySchema,
   ThreadFileListSchema,
   type ThreadList,
   ThreadListSchema,
@@ -80,12 +81,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     path: string,
     schema: Schema,
     body?: { contentType: string; data: BodyInit },
+    extraHeaders: Record<string, string> = {},
   ): Promise<z.output<Schema>> {
     let response: Response;
     try {
       response = await doFetch(`${baseUrl}${path}`, {
         method,
-        headers: body === undefined ? undefined : { "content-type": body.contentType },
+        headers: body === undefined ? extraHeaders : { "content-type": body.contentType, ...extraHeaders },
         body: body?.data,
       });
     } catch (error) {
@@ -187,9 +189,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
           agent_id: input.agentId,
           ...(input.message ? { message: input.message } : {}),
         }),
-      postMessage: (threadId: string, content: string) =>
+      /** Queues a message; `attachments` are paths of files already in the thread's filesystem. */
+      postMessage: (threadId: string, content: string, attachments: readonly string[] = []) =>
         request("POST", `/api/threads/${encodeURIComponent(threadId)}/messages`, QueuedMessageSchema, {
           content,
+          ...(attachments.length > 0 ? { attachments } : {}),
         }),
       stop: (threadId: string) =>
         request("POST", `/api/threads/${encodeURIComponent(threadId)}/stop`, ThreadActionSchema),
@@ -202,6 +206,26 @@ export function createApiClient(options: ApiClientOptions = {}) {
     files: {
       /** One directory of a thread's filesystem (directories stand for the files below them). */
       list: listDirectory,
+      /**
+       * Writes raw bytes at `path` (413 above the server's upload limit). With `createOnly` it never
+       * replaces anything: a taken path rejects with status 412 and code `file_exists`.
+       */
+      upload: (
+        threadId: string,
+        path: string,
+        data: Blob,
+        options: { createOnly?: boolean } = {},
+      ): Promise<ThreadFileEntry> =>
+        send(
+          "PUT",
+          threadFileUrl(threadId, path),
+          ThreadFileEntrySchema,
+          { contentType: data.type || "application/octet-stream", data },
+          options.createOnly ? { "if-none-match": "*" } : {},
+        ),
+      remove: async (threadId: string, path: string): Promise<void> => {
+        await send("DELETE", threadFileUrl(threadId, path), ApiErrorBodySchema.partial());
+      },
       /** Every file of a thread's filesystem, walking directories, sorted by path. */
       listAll: async (threadId: string): Promise<ThreadFileEntry[]> => {
         const files: ThreadFileEntry[] = [];

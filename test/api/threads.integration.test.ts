@@ -554,6 +554,29 @@ describe("the thread filesystem", () => {
     const other = await startThread(await projectWith(chatBundle([{ text: "hi" }])), "assistant");
     expect((await api<{ entries: unknown[] }>("GET", `/api/threads/${other}/fs`)).body.entries).toEqual([]);
   });
+
+  it("creates but never replaces a file with If-None-Match: *", async () => {
+    const threadId = await startThread(await projectWith(chatBundle([{ text: "hi" }])), "assistant");
+    const base = `${fixture.server.baseUrl}/api/threads/${threadId}/fs`;
+    const createOnly = (path: string, body: string) =>
+      fetch(`${base}${path}`, {
+        method: "PUT",
+        headers: { "content-type": "text/plain", "if-none-match": "*" },
+        body,
+      });
+    const created = await createOnly("/uploads/a.txt", "first");
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ path: "/uploads/a.txt", size: 5 });
+    const taken = await createOnly("/uploads/a.txt", "second");
+    expect(taken.status).toBe(412);
+    expect(await taken.json()).toMatchObject({ code: "file_exists", path: "/uploads/a.txt" });
+    expect(await (await fetch(`${base}/uploads/a.txt`)).text()).toBe("first");
+    // A directory is taken too (a file below it), and a plain PUT still replaces.
+    expect((await createOnly("/uploads", "x")).status).toBe(412);
+    const replaced = await fetch(`${base}/uploads/a.txt`, { method: "PUT", body: "third" });
+    expect(replaced.status).toBe(201);
+    expect(await (await fetch(`${base}/uploads/a.txt`)).text()).toBe("third");
+  });
 });
 
 describe("thread API input", () => {

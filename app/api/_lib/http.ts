@@ -13,6 +13,7 @@ const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   terminated: 423,
   payload_too_large: 413,
   unprocessable: 422,
+  precondition_failed: 412,
 };
 
 const MIB = 1024 * 1024;

@@ -1,10 +1,16 @@
 // GET|PUT|DELETE /api/threads/:id/fs/*path — read, write (raw bytes; Content-Type is kept) and
-// delete one file of the thread's filesystem. Paths cannot leave the thread's tree: Next.js hands us
+// delete one file of the thread's filesystem. A PUT with `If-None-Match: *` only creates: 412
+// `file_exists` when the path is taken (the chat composer picks upload names with it). Paths cannot leave the thread's tree: Next.js hands us
 // the segments percent-decoded once, and normaliseThreadPath refuses what is left of any trick
 // (`..`, a second layer of encoding, backslashes, NUL) with a 400 `invalid_path`.
-import { NotFoundError } from "@/runtime/errors";
+import { NotFoundError, PreconditionFailedError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
-import { deleteThreadFile, readThreadFile, writeThreadFile } from "@/runtime/threads/file-store";
+import {
+  createThreadFile,
+  deleteThreadFile,
+  readThreadFile,
+  writeThreadFile,
+} from "@/runtime/threads/file-store";
 import { handle, readBodyBytes, UPLOAD_BODY_LIMIT } from "../../../../_lib/http";
 import { asThreadPathError } from "../path-errors";
 
@@ -33,6 +39,19 @@ export const PUT = handle(async (request: Request, context: Context) => {
   // Uploads share TANDEM_MAX_UPLOAD_BYTES (10 MiB); large media belongs in object storage.
   const data = await readBodyBytes(request, UPLOAD_BODY_LIMIT);
   const mimeType = request.headers.get("content-type")?.split(";")[0]?.trim() || "application/octet-stream";
+  if (request.headers.get("if-none-match")?.trim() === "*") {
+    const created = await createThreadFile(runtime.database.sql, id, path, data, mimeType).catch(
+      asThreadPathError,
+    );
+    if (!created) {
+      throw new PreconditionFailedError(
+        `There is already a file or directory at ${path}; choose another path (If-None-Match: * never replaces one).`,
+        { path },
+        "file_exists",
+      );
+    }
+    return Response.json(created, { status: 201 });
+  }
   const record = await writeThreadFile(runtime.database.sql, id, path, data, mimeType).catch(
     asThreadPathError,
   );
