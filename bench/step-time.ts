@@ -42,6 +42,7 @@ export interface StepTimeResult {
   /** ai_human: post → idle observed, per turn. */
   chatTurn: Summary;
   chatResources: ResourceUse;
+  chatStatements: { statement: string; count: number; ms: number }[];
 }
 
 export async function runStepTime(
@@ -125,6 +126,7 @@ async function runChat(cluster: Cluster) {
     await waitForStatus(bench, threadId, ["idle"]);
     const turns: number[] = [];
     const before = await snapshot(cluster, bench);
+    bench.statements.clear();
     for (let turn = 1; turn <= CHAT_TURNS; turn++) {
       const started = monotonicMs();
       await runtime.threads.postMessage(threadId, { content: `Question ${turn}` });
@@ -132,7 +134,11 @@ async function runChat(cluster: Cluster) {
       turns.push(idleAt - started);
     }
     const after = await snapshot(cluster, bench);
-    return { chatTurn: summarize(turns), chatResources: resourceUse(before, after) };
+    return {
+      chatTurn: summarize(turns),
+      chatResources: resourceUse(before, after),
+      chatStatements: topStatements(bench.statements, 30),
+    };
   } finally {
     await bench.close();
   }
@@ -197,6 +203,16 @@ export function printStepTime(result: StepTimeResult, baseline: BaselineResult |
     "2b. cost per turn (incl. the postMessage transaction; socket writes also count the benchmark's status reads)",
     ["measure", "value"],
     perStepRows(result.chatResources, result.chatTurn.count),
+  );
+  printTable(
+    "2b. the runtime's statements per turn (the benchmark's own status reads excluded)",
+    ["statement", "per turn", "ms per turn", "ms each"],
+    result.chatStatements.map((entry) => [
+      entry.statement.length > 70 ? `${entry.statement.slice(0, 69)}…` : entry.statement,
+      entry.count / result.chatTurn.count,
+      entry.ms / result.chatTurn.count,
+      entry.ms / entry.count,
+    ]),
   );
   printBaselineBeside("2. Step time", baseline, (base) => [
     ["one durable commit: INSERT + COMMIT p50 (ms)", base.insertOneConnection.latency?.p50 ?? Number.NaN],

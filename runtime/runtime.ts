@@ -1,8 +1,9 @@
 // The runtime facade: the one object route handlers talk to. Opened lazily, once per process; it
 // also owns this process's scheduler (started by runtime/lifecycle.ts: an app server or `npm run worker`).
+import { ParkedCaches } from "./engine/parked-caches";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
-import { StepRunner } from "./engine/step-runner";
+import { StepRunner, type ThreadCache } from "./engine/step-runner";
 import { loadThreadState } from "./engine/thread-state";
 import { EventHub } from "./events/event-hub";
 import { DEFAULT_HOOK_TIMEOUT_MS, declaredHookIds, HookRunner } from "./extensions/hook-runner";
@@ -18,6 +19,9 @@ import { storeToolAttachments } from "./threads/attachments";
 import { DefinitionsCache } from "./threads/definitions";
 import { ThreadService } from "./threads/thread-service";
 import { findThread } from "./threads/thread-store";
+
+/** Parked threads whose in-memory history a process keeps for their next run. */
+const PARKED_CACHE_LIMIT = 128;
 
 export interface Runtime {
   readonly database: Database;
@@ -55,6 +59,8 @@ export function createRuntime(database: Database): Runtime {
   const terminate = async (threadId: string) => {
     await threads?.terminate(threadId);
   };
+  // Parked threads whose history this process keeps for their next run (bounded memory).
+  const parkedCaches = new ParkedCaches<ThreadCache>(PARKED_CACHE_LIMIT);
   const scheduler = new Scheduler(
     database,
     (leaseOwner) =>
@@ -69,6 +75,7 @@ export function createRuntime(database: Database): Runtime {
         storeToolAttachments: (threadId, attachments) =>
           storeToolAttachments(database.sql, threadId, attachments),
         subagentLimits,
+        parkedCaches,
       }),
     {
       concurrency: settings.concurrency,

@@ -6,6 +6,7 @@
 //   4. run tool calls one at a time in returned order, committing each result; the last commit also
 //      evaluates the stop rules and moves the thread on (continue, switch side, park, end)
 // Every commit checks that this process still holds the thread's lease and that it is not terminated.
+
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
@@ -20,6 +21,7 @@ import {
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../events/thread-events";
 import { crashPoint } from "../faults";
+import type { ParkedCaches } from "./parked-caches";
 
 export { messageEvent, threadEvent };
 
@@ -147,6 +149,8 @@ export interface StepRunnerDependencies {
   ) => Promise<{ refs: AttachmentRef[]; pathLines: string }>;
   /** Fan-out governance for subagents. */
   subagentLimits?: SubagentLimits;
+  /** Caches of parked threads, shared by the runs of this process (none: every run reads afresh). */
+  parkedCaches?: ParkedCaches<ThreadCache>;
 }
 
 /** The per-run view of one step's extension surface: hooks in force and the ThreadState factory. */
@@ -164,7 +168,7 @@ class LeaseLost extends Error {}
 class ThreadTerminated extends Error {}
 class StoppedByUser extends Error {}
 
-interface ThreadCache {
+export interface ThreadCache {
   history: { version: number; messages: StoredMessage[] } | null;
   modelCalls: Map<string, number>;
   requests: Map<string, RequestMemory>;
@@ -217,7 +221,12 @@ export class StepRunner {
     if (outcome !== "continue") {
       this.snapshot = null;
       this.runs.delete(threadId);
+      const cache = this.caches.get(threadId);
       this.caches.delete(threadId);
+      // A parked thread (an ai_human waiting for its next message, a parent waiting for a child)
+      // usually runs again here soon: keep its cache, bounded, for the next run to reuse if nothing
+      // changed the thread meanwhile (see restoreParkedCache).
+      if (outcome === "parked" && cache?.history) this.deps.parkedCaches?.park(threadId, cache);
     }
     return outcome;
   }
@@ -260,6 +269,17 @@ export class StepRunner {
       this.runs.delete(threadId);
       this.caches.delete(threadId);
     }
+  }
+
+  /**
+   * Takes back the cache a thread had when it parked, if the thread's message_seq is still the one
+   * the cache saw: every message and every successful model call of any process bumps it, so the
+   * history, the scripted-call counts and the last logged requests are then all still exact.
+   */
+  private restoreParkedCache(row: ThreadRow): void {
+    const parked = this.deps.parkedCaches?.take(row.id);
+    if (parked && !this.caches.has(row.id) && parked.history?.version === row.message_seq)
+      this.caches.set(row.id, parked);
   }
 
   private cache(threadId: string): ThreadCache {
@@ -450,6 +470,7 @@ export class StepRunner {
     const found = snapshot ?? (await findThreadForStep(this.db, threadId));
     if (!found) return "terminated";
     const current = found.row;
+    this.restoreParkedCache(current);
     this.rootId = current.root_id;
     const definitions = await this.deps.definitions.load(current.project_id, current.project_version);
     // Mid-run with no new input (the common case), there is nothing to drain: skip that transaction.

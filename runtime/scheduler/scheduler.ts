@@ -14,6 +14,9 @@ import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./setting
 
 export const ABORT_CHANNEL = "tandem_abort";
 
+/** Most threads one claim statement takes (a burst of input is claimed a batch at a time). */
+const CLAIM_BATCH = 8;
+
 export interface SchedulerOptions {
   /** Threads this process runs at once (default 16). */
   concurrency?: number;
@@ -56,6 +59,8 @@ export class Scheduler {
   private stopped = true;
   private claiming = false;
   private wakeAgain = false;
+  /** The last claim loop stopped because this process was full, not because nothing was runnable. */
+  private atCapacity = false;
   private sweeping = false;
   /** Threads that stopped running here since a drain began (at a step boundary or aborted). */
   private endedWhileDraining = 0;
@@ -183,32 +188,42 @@ export class Scheduler {
 
   private async claimLoop(): Promise<void> {
     while (!this.stopped && this.running.size < this.concurrency) {
-      const claimed = await this.claimNext().catch((error: unknown) => {
-        logFailure("claiming a thread", error);
+      const wanted = Math.min(this.concurrency - this.running.size, CLAIM_BATCH);
+      const claimed = await this.claimRunnable(wanted).catch((error: unknown) => {
+        logFailure("claiming threads", error);
         return null;
       });
       if (!claimed) return;
-      void this.runThread(claimed);
+      for (const thread of claimed) void this.runThread(thread);
+      // Fewer than asked for: nothing else was runnable when the claim ran. Input that arrives later
+      // wakes this loop again (NOTIFY), so there is no need to ask a second time now.
+      if (claimed.length < wanted) {
+        this.atCapacity = false;
+        return;
+      }
     }
+    if (!this.stopped) this.atCapacity = true;
   }
 
-  private async claimNext(): Promise<Claimed | null> {
+  /** Claims up to `limit` runnable threads nobody holds, oldest first, in one statement. */
+  private async claimRunnable(limit: number): Promise<Claimed[]> {
     const rows = await this.database.sql.query<{ id: string; run_started_at: string | number | null }>(
       `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
-       WHERE id = (
+       WHERE id IN (
          SELECT id FROM threads
          WHERE runnable AND terminated_at IS NULL AND (lease_expires_at IS NULL OR lease_expires_at < now())
            AND NOT (id = ANY($3::uuid[]))
          ORDER BY updated_at
-         LIMIT 1
+         LIMIT $4
          FOR UPDATE SKIP LOCKED
        )
        RETURNING id, run_started_at`,
-      [this.owner, String(this.leaseMs), [...this.running.keys()]],
+      [this.owner, String(this.leaseMs), [...this.running.keys()], limit],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return { id: row.id, runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at) };
+    return rows.map((row) => ({
+      id: row.id,
+      runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at),
+    }));
   }
 
   /**
@@ -328,7 +343,9 @@ export class Scheduler {
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
       if (this.running.get(threadId) === controller) this.running.delete(threadId);
       if (this.stopped) this.endedWhileDraining++;
-      this.wake();
+      // A slot is free: claim again only if runnable threads may have been left waiting for one
+      // (new input always wakes the loop through NOTIFY, and the poll covers a lost one).
+      if (this.atCapacity) this.wake();
     }
   }
 }
