@@ -61,6 +61,8 @@ export class Scheduler {
   private wakeAgain = false;
   /** The last claim loop stopped because this process was full, not because nothing was runnable. */
   private atCapacity = false;
+  /** Threads a NOTIFY named while this process was running them. */
+  private readonly notifiedWhileRunning = new Set<string>();
   private sweeping = false;
   /** Threads that stopped running here since a drain began (at a step boundary or aborted). */
   private endedWhileDraining = 0;
@@ -99,7 +101,11 @@ export class Scheduler {
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
-    this.stopListeningForWork = await this.database.notifications.listen(WORK_CHANNEL, () => this.wake());
+    this.stopListeningForWork = await this.database.notifications.listen(WORK_CHANNEL, (threadId) => {
+      // Work for a thread this process still runs cannot be claimed until its run ends: remember it.
+      if (this.running.has(threadId)) this.notifiedWhileRunning.add(threadId);
+      this.wake();
+    });
     this.stopListeningForAborts = await this.database.notifications.listen(ABORT_CHANNEL, (threadId) =>
       this.running.get(threadId)?.abort(),
     );
@@ -215,7 +221,7 @@ export class Scheduler {
            AND NOT (id = ANY($3::uuid[]))
          ORDER BY updated_at
          LIMIT $4
-         FOR UPDATE SKIP LOCKED
+         FOR NO KEY UPDATE SKIP LOCKED
        )
        RETURNING id, run_started_at`,
       [this.owner, String(this.leaseMs), [...this.running.keys()], limit],
@@ -240,7 +246,7 @@ export class Scheduler {
              OR (lease_owner IS NOT NULL AND lease_expires_at < now() - ($4 || ' milliseconds')::interval))
            AND NOT (id = ANY($5::uuid[]))
          LIMIT 20
-         FOR UPDATE SKIP LOCKED
+         FOR NO KEY UPDATE SKIP LOCKED
        )
        RETURNING id`,
       [
@@ -343,9 +349,10 @@ export class Scheduler {
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
       if (this.running.get(threadId) === controller) this.running.delete(threadId);
       if (this.stopped) this.endedWhileDraining++;
-      // A slot is free: claim again only if runnable threads may have been left waiting for one
-      // (new input always wakes the loop through NOTIFY, and the poll covers a lost one).
-      if (this.atCapacity) this.wake();
+      // Claim again only if something may have been left waiting: runnable threads while this
+      // process was full, or this very thread (input arrived while it ran, and the NOTIFY came before
+      // the run ended). Other new input wakes the loop through NOTIFY; the poll covers a lost one.
+      if (this.notifiedWhileRunning.delete(threadId) || this.atCapacity) this.wake();
     }
   }
 }

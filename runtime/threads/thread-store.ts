@@ -221,7 +221,16 @@ function updateStatement(
   if (changes.releaseLease) sets.push("lease_owner = NULL", "lease_expires_at = NULL");
   values.push(now);
   sets.push(`updated_at = $${values.length}`);
-  return { text: `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`, values };
+  const update = `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`;
+  // A thread parked while input arrived stays runnable: wake the schedulers (at COMMIT), since no
+  // other notification is coming for input that is already queued.
+  if (changes.runnable === "if_input")
+    return {
+      text: `WITH updated AS (${update} RETURNING id, runnable)
+             SELECT pg_notify('${WORK_CHANNEL}', id::text) FROM updated WHERE runnable`,
+      values,
+    };
+  return { text: update, values };
 }
 
 export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
