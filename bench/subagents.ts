@@ -14,6 +14,7 @@ import {
   snapshot,
   waitUntil,
 } from "./harness";
+import { topStatements } from "./instrumented-database";
 import { type Summary, summarize } from "./stats";
 
 export const FAN_OUTS = [50, 200, 500] as const;
@@ -30,6 +31,8 @@ export interface FanOutRun {
   peakHeapMiB: number;
   reports: number;
   resources: ResourceUse;
+  /** The runtime's statements over the run, most time first. */
+  statements: { statement: string; count: number; ms: number }[];
 }
 
 export interface TreeRun {
@@ -206,6 +209,7 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
     await bench.runtime.scheduler.start();
     global.gc?.();
     const before = await snapshot(cluster, bench);
+    bench.statements.clear();
     const memory = new MemorySampler();
     const started = monotonicMs();
     const { threadId } = await bench.runtime.threads.create({
@@ -254,6 +258,7 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
       peakHeapMiB: memory.peakHeap / 1024 ** 2,
       reports,
       resources: resourceUse(before, after),
+      statements: topStatements(bench.statements, 12),
     };
   } finally {
     await bench.close();
@@ -362,6 +367,18 @@ export function printSubagents(result: SubagentResult): void {
       run.resources.postgresCores,
     ]),
   );
+  const widest = result.fanOuts.at(-1);
+  if (widest)
+    printTable(
+      `6. The runtime's statements in the ${widest.children}-children run, per child (most time first)`,
+      ["statement", "per child", "ms per child", "ms each"],
+      widest.statements.map((entry) => [
+        entry.statement.length > 70 ? `${entry.statement.slice(0, 69)}…` : entry.statement,
+        entry.count / widest.children,
+        entry.ms / widest.children,
+        entry.ms / entry.count,
+      ]),
+    );
   const { tree } = result;
   printTable(
     `6. A three-level tree of ${tree.threads} threads (1 → ${TREE_CHILDREN} → ${TREE_CHILDREN * TREE_GRANDCHILDREN})`,
