@@ -76,8 +76,10 @@ import {
 } from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
 import {
+  expectThreadVersion,
   findThread,
   findThreadForStep,
+  isStaleThreadError,
   lockThread,
   type ThreadChanges,
   type ThreadForStep,
@@ -400,7 +402,16 @@ export class StepRunner {
     };
   }
 
-  /** Runs `work` in a transaction holding the thread's row lock, after checking lease and termination. */
+  /**
+   * Runs `work` in a transaction holding the thread's row lock, after checking lease and termination.
+   *
+   * `speculate`: when this runner knows the row's current version (`this.expected`: read at the
+   * step's start or by the last commit), the lock is pipelined with the work instead of awaited
+   * (`expectThreadVersion`), so a step commits in one round trip. If anyone changed the row
+   * meanwhile, that transaction fails as a whole; the cache the work touched is dropped and the work
+   * runs again under a lock read the ordinary way. Only for work that does nothing but write in the
+   * transaction (no side effects outside it), since it may run twice.
+   */
   private async guarded<T>(
     threadId: string,
     work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
@@ -408,7 +419,44 @@ export class StepRunner {
       allowUserStopped?: boolean;
       /** Read the thread as this transaction leaves it (pipelined with the COMMIT), for the next step. */
       snapshot?: boolean;
+      /** Read its version back (pipelined with the COMMIT), for the next speculative commit. */
+      readBack?: boolean;
+      speculate?: boolean;
     } = {},
+  ): Promise<T> {
+    const known = this.expected?.row.id === threadId ? this.expected : null;
+    this.expected = null;
+    const expected =
+      options.speculate && known && this.canCommitOn(known.row, options.allowUserStopped === true)
+        ? known
+        : null;
+    if (expected) {
+      try {
+        return await this.guardedOnce(threadId, work, options, expected);
+      } catch (error) {
+        if (!isStaleThreadError(error)) throw error;
+        // The work's in-memory effects (cached history, request-log base, call counts) belong to a
+        // transaction that rolled back.
+        this.caches.delete(threadId);
+      }
+    }
+    return this.guardedOnce(threadId, work, options, null);
+  }
+
+  /** What the locked path checks, on a row known to be current. */
+  private canCommitOn(row: ThreadRow, allowUserStopped: boolean): boolean {
+    return (
+      row.terminated_at === null &&
+      row.lease_owner === this.deps.leaseOwner &&
+      (allowUserStopped || !row.user_stopped)
+    );
+  }
+
+  private async guardedOnce<T>(
+    threadId: string,
+    work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
+    options: { allowUserStopped?: boolean; snapshot?: boolean; readBack?: boolean },
+    expected: ThreadForStep | null,
   ): Promise<T> {
     this.snapshot = null;
     let snapshot: Promise<ThreadForStep | null> | null = null;
@@ -419,7 +467,13 @@ export class StepRunner {
     let agentName = "";
     try {
       result = await this.db.transaction(async (tx) => {
-        const row = await lockThread(tx, threadId);
+        let row: ThreadRow | null;
+        if (expected) {
+          await expectThreadVersion(tx, threadId, expected.version);
+          row = expected.row;
+        } else {
+          row = await lockThread(tx, threadId);
+        }
         agentName = row?.agent_name ?? "";
         if (!row || row.terminated_at !== null) throw new ThreadTerminated();
         if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
@@ -428,7 +482,7 @@ export class StepRunner {
         this.txThreadId = row.id;
         this.txLastSeq = row.message_seq;
         const done = await work(tx, row);
-        if (options.snapshot) {
+        if (options.snapshot || options.readBack) {
           snapshot = findThreadForStep(tx, threadId);
           snapshot.catch(() => {}); // a failure fails the COMMIT too
         }
@@ -436,7 +490,10 @@ export class StepRunner {
       });
       if (snapshot) {
         const found = await snapshot;
-        if (found) this.snapshot = found;
+        if (found) {
+          this.expected = found;
+          if (options.snapshot) this.snapshot = found;
+        }
       }
     } catch (error) {
       this.wakeAfterCommit.clear();
@@ -447,6 +504,12 @@ export class StepRunner {
     this.wakeAfterCommit.clear();
     return result;
   }
+
+  /**
+   * The latest version of the thread this runner knows (read at a step's start or by its last
+   * commit), for a speculative commit; cleared by every commit that does not read it back.
+   */
+  private expected: ThreadForStep | null = null;
 
   /**
    * The thread as the last step's commit left it, and whether input waited then: the next step
@@ -469,6 +532,7 @@ export class StepRunner {
     this.snapshot = null;
     const found = snapshot ?? (await findThreadForStep(this.db, threadId));
     if (!found) return "terminated";
+    this.expected = found;
     const current = found.row;
     this.restoreParkedCache(current);
     this.rootId = current.root_id;
@@ -493,6 +557,8 @@ export class StepRunner {
       ? { kind: "run" as const, row: current, drained: [] as StoredMessage[] }
       : await this.guarded(threadId, (tx, row) => this.startStep(tx, row, definitions), {
           allowUserStopped: true,
+          speculate: true,
+          readBack: true,
         });
     if (started.kind === "parked") return "parked";
     const row = started.row;
@@ -1085,7 +1151,7 @@ export class StepRunner {
         );
         return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
       },
-      { snapshot: toolCalls.length === 0 && ext.hookIds.length === 0 },
+      { snapshot: toolCalls.length === 0 && ext.hookIds.length === 0, readBack: true, speculate: true },
     );
     ext.history.push(...committed.created);
     await this.afterCreate(ext, active.sideConfig.prompt, committed.created);

@@ -88,17 +88,53 @@ export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow
 export interface ThreadForStep {
   row: ThreadRow;
   hasInput: boolean;
+  /**
+   * The row version read (Postgres `xmin`: the transaction that wrote this version of the row).
+   * Every UPDATE of the row writes a new version, so an unchanged `xmin` means an unchanged row;
+   * row locks alone do not change it. See `expectThreadVersion`.
+   */
+  version: string;
 }
 
 export async function findThreadForStep(db: SqlExecutor, id: string): Promise<ThreadForStep | null> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${THREAD_COLUMNS},
+    `SELECT ${THREAD_COLUMNS}, xmin::text AS row_version,
        EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input
      FROM threads WHERE id = $1`,
     [id],
   );
   const raw = rows[0];
-  return raw ? { row: toThreadRow(raw), hasInput: raw.has_input === true || raw.has_input === "t" } : null;
+  return raw
+    ? {
+        row: toThreadRow(raw),
+        hasInput: raw.has_input === true || raw.has_input === "t",
+        version: String(raw.row_version),
+      }
+    : null;
+}
+
+/** The message of the error `expectThreadVersion` raises (its SQLSTATE is plpgsql's P0001). */
+export const STALE_THREAD_MESSAGE = "tandem:stale_thread";
+
+/**
+ * Locks the thread's row like `lockThread`, without waiting for it: the statement is pipelined
+ * (SqlExecutor.defer) and raises, failing the whole transaction, unless the row is still the
+ * version `version` that the caller read earlier — then the caller's copy of the row is exact, and
+ * the transaction's work, computed from that copy, goes out in the same round trip as its lock.
+ * `isStaleThreadError` recognises the failure: the caller retries with `lockThread`.
+ */
+export async function expectThreadVersion(tx: SqlExecutor, id: string, version: string): Promise<void> {
+  await tx.defer(
+    `SELECT tandem_expect(
+       (SELECT xmin::text FROM threads WHERE id = $1 FOR NO KEY UPDATE) = $2::text,
+       '${STALE_THREAD_MESSAGE} ' || $1)`,
+    [id, version],
+  );
+}
+
+export function isStaleThreadError(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message.startsWith(STALE_THREAD_MESSAGE);
 }
 
 /**

@@ -1,0 +1,166 @@
+// Row versions for speculative commits (expectThreadVersion) and event ids in commit order, on each
+// backend: PGlite always, the Postgres server too when DATABASE_URL names one.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db/database";
+import { openDatabase } from "@/lib/db/database";
+import { testBackend } from "../../test/database";
+import { openIsolatedDatabase } from "../../test/open-database";
+import { initialExecutionState } from "../engine/messages";
+import { appendEvents, type NewEvent } from "../events/event-log";
+import {
+  expectThreadVersion,
+  findThreadForStep,
+  insertThread,
+  isStaleThreadError,
+  lockThread,
+} from "./thread-store";
+
+const backends = testBackend() === "postgres" ? (["pglite", "postgres"] as const) : (["pglite"] as const);
+
+describe.each(backends)("thread rows and events on %s", (backend) => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database =
+      backend === "pglite"
+        ? await openDatabase({ kind: "pglite", dataDir: null })
+        : await openIsolatedDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  async function newThread(): Promise<string> {
+    const projectId = randomUUID();
+    await database.sql.query("INSERT INTO projects (id, name, current_version) VALUES ($1, 'p', 1)", [
+      projectId,
+    ]);
+    const id = randomUUID();
+    await insertThread(database.sql, {
+      id,
+      projectId,
+      projectVersion: 1,
+      agentName: "agent",
+      parentId: null,
+      rootId: id,
+      depth: 0,
+      name: null,
+      status: "idle",
+      execution: initialExecutionState(),
+      env: {},
+    });
+    return id;
+  }
+
+  async function versionOf(id: string): Promise<string> {
+    const found = await findThreadForStep(database.sql, id);
+    if (!found) throw new Error("no thread");
+    return found.version;
+  }
+
+  it("keeps a row's version through row locks and changes it with every update", async () => {
+    const id = await newThread();
+    const before = await versionOf(id);
+    await database.sql.transaction(async (tx) => {
+      await lockThread(tx, id);
+    });
+    expect(await versionOf(id)).toBe(before);
+    // An update that changes no value still writes a new row version.
+    await database.sql.query("UPDATE threads SET updated_at = updated_at WHERE id = $1", [id]);
+    expect(await versionOf(id)).not.toBe(before);
+  });
+
+  it("commits work pipelined behind a current version, and nothing of it behind a stale one", async () => {
+    const id = await newThread();
+    const current = await versionOf(id);
+    await database.sql.transaction(async (tx) => {
+      await expectThreadVersion(tx, id, current);
+      await tx.defer("UPDATE threads SET status_text = 'first' WHERE id = $1", [id]);
+    });
+    const [first] = await database.sql.query<{ status_text: string }>(
+      "SELECT status_text FROM threads WHERE id = $1",
+      [id],
+    );
+    expect(first?.status_text).toBe("first");
+
+    // `current` is stale now: the update above wrote a new version.
+    const failure = await database.sql
+      .transaction(async (tx) => {
+        await expectThreadVersion(tx, id, current);
+        await tx.defer("UPDATE threads SET status_text = 'second' WHERE id = $1", [id]);
+        await appendEvents(tx, [{ rootId: id, threadId: id, type: "telemetry", data: { n: 1 } }]);
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(isStaleThreadError(failure), String(failure)).toBe(true);
+    const [after] = await database.sql.query<{ status_text: string }>(
+      "SELECT status_text FROM threads WHERE id = $1",
+      [id],
+    );
+    expect(after?.status_text).toBe("first");
+    const events = await database.sql.query("SELECT id FROM events WHERE root_id = $1", [id]);
+    expect(events).toEqual([]);
+    expect(isStaleThreadError(new Error("something else"))).toBe(false);
+  });
+
+  it("numbers a transaction's events in insertion order, per root, several roots at once", async () => {
+    const [left, right] = [randomUUID(), randomUUID()];
+    const event = (rootId: string, n: number): NewEvent => ({
+      rootId,
+      threadId: rootId,
+      type: "telemetry",
+      data: { n },
+    });
+    await database.sql.transaction(async (tx) => {
+      await appendEvents(tx, [event(left, 1), event(left, 2)]);
+      await appendEvents(tx, [event(right, 1)]);
+      await appendEvents(tx, [event(left, 3), event(right, 2)]);
+    });
+    for (const [root, count] of [
+      [left, 3],
+      [right, 2],
+    ] as const) {
+      const rows = await database.sql.query<{ id: string; data: { n: number } }>(
+        "SELECT id, data FROM events WHERE root_id = $1 ORDER BY id",
+        [root],
+      );
+      expect(rows.map((row) => row.data.n)).toEqual(Array.from({ length: count }, (_, index) => index + 1));
+    }
+  });
+
+  if (backend === "postgres")
+    it("gives a root's events ids in commit order, not in insertion order", async () => {
+      const root = randomUUID();
+      const event = (n: string): NewEvent => ({
+        rootId: root,
+        threadId: root,
+        type: "telemetry",
+        data: { n },
+      });
+      let releaseEarly: () => void = () => {};
+      const earlyMayCommit = new Promise<void>((resolve) => (releaseEarly = resolve));
+      let inserted: () => void = () => {};
+      const earlyInserted = new Promise<void>((resolve) => (inserted = resolve));
+      // The early transaction inserts first and commits last.
+      const early = database.sql.transaction(async (tx) => {
+        await appendEvents(tx, [event("early-1"), event("early-2")]);
+        await tx.query("SELECT 1");
+        inserted();
+        await earlyMayCommit;
+      });
+      await earlyInserted;
+      await database.sql.transaction(async (tx) => {
+        await appendEvents(tx, [event("late-1"), event("late-2")]);
+      });
+      releaseEarly();
+      await early;
+      const rows = await database.sql.query<{ data: { n: string } }>(
+        "SELECT data FROM events WHERE root_id = $1 ORDER BY id",
+        [root],
+      );
+      expect(rows.map((row) => row.data.n)).toEqual(["late-1", "late-2", "early-1", "early-2"]);
+    });
+});
