@@ -944,14 +944,19 @@ export class StepRunner {
       runSteps: 0,
       turnsB: row.execution.turnsB + humanTurns,
     };
-    const updated = await updateThread(tx, row.id, {
-      status: "running",
-      execution,
-      runnable: true,
-      ...(humanTurns > 0 || items.some((item) => item.payload.fromHuman)
-        ? { userStopped: false, stopReason: null }
-        : {}),
-    });
+    // Computed here (pipelined), with the message_seq the insert above left.
+    const updated = await updateLockedThread(
+      tx,
+      { ...row, message_seq: stored.at(-1)!.seq },
+      {
+        status: "running",
+        execution,
+        runnable: true,
+        ...(humanTurns > 0 || items.some((item) => item.payload.fromHuman)
+          ? { userStopped: false, stopReason: null }
+          : {}),
+      },
+    );
     await appendEvents(tx, [
       ...stored.map((message) => messageEvent(updated, message)),
       threadEvent(updated),
@@ -1295,109 +1300,119 @@ export class StepRunner {
       // After a stop request the remaining calls are answered as stopped and the run ends here.
       const remaining = ext.control.stopRequested ? calls.slice(index + 1) : [];
       const isLast = index === calls.length - 1 || ext.control.stopRequested;
-      const outcome = await this.guarded(threadId, async (tx, lockedRow) => {
-        let row = lockedRow;
-        if (row.execution.blockedOn?.callId === call.id) {
-          row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
-        }
-        const created: StoredMessage[] = [];
-        if (!draft) {
-          // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
-          const kept = (current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
-          await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
-            kept.length > 0 ? JSON.stringify(kept) : null,
-            current.id,
-          ]);
-          current = { ...current, tool_calls: kept.length > 0 ? kept : null };
-          await this.changedHistory(tx, row.id);
-        }
-        const stoppedResults = remaining.map((open) => ({
-          role: "tool" as const,
-          side: active.side,
-          content: errorContent(EXECUTION_STOPPED_RESULT),
-          name: open.function.name,
-          tool_call_id: open.id,
-          tool_status: "error" as const,
-          prompt: promptName,
-        }));
-        // Independent statements go out together (pipelined on one connection, run in this order);
-        // the last call's stop evaluation reads the results just inserted.
-        const [, stored, executedEarly] = await Promise.all([
-          tx.defer(
-            `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+      const outcome = await this.guarded(
+        threadId,
+        async (tx, lockedRow) => {
+          let row = lockedRow;
+          if (row.execution.blockedOn?.callId === call.id) {
+            row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
+          }
+          const created: StoredMessage[] = [];
+          if (!draft) {
+            // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
+            const kept = (current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
+            await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
+              kept.length > 0 ? JSON.stringify(kept) : null,
+              current.id,
+            ]);
+            current = { ...current, tool_calls: kept.length > 0 ? kept : null };
+            await this.changedHistory(tx, row.id);
+          }
+          const stoppedResults = remaining.map((open) => ({
+            role: "tool" as const,
+            side: active.side,
+            content: errorContent(EXECUTION_STOPPED_RESULT),
+            name: open.function.name,
+            tool_call_id: open.id,
+            tool_status: "error" as const,
+            prompt: promptName,
+          }));
+          // Independent statements go out together (pipelined on one connection, run in this order);
+          // the last call's stop evaluation reads the results just inserted.
+          const [, stored, executedEarly] = await Promise.all([
+            tx.defer(
+              `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
              VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
-            [
-              randomUUID(),
-              row.id,
-              call.id,
-              call.function.name,
-              JSON.stringify(executed.args ?? null),
-              executed.status,
-              executed.content,
-              startedAt,
-              nowMicroseconds(),
-            ],
-          ),
-          this.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
-          isLast ? executedCallsOf(tx, row.id, current) : Promise.resolve(null),
-        ]);
-        created.push(...stored);
-        const events: NewEvent[] = [
-          ...(announced && this.rootId
-            ? []
-            : [telemetryEvent(row, { type: "tool_started", tool: call.function.name })]),
-          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: executed.status }),
-          ...created.map((message) => messageEvent(row, message)),
-        ];
-        const statusChange: ThreadChanges =
-          execution?.statusText !== undefined ? { statusText: execution.statusText } : {};
-        if (execution?.statusText !== undefined && row.parent_id) {
-          // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
-          await setLinkStatus(tx, row.id, execution.statusText || "running", nowMicroseconds());
-          events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
-        }
-        if (!isLast) {
-          const updated = await updateLockedThread(tx, row, statusChange);
-          await appendEvents(tx, [
-            ...events,
-            ...(execution?.statusText !== undefined ? [threadEvent(updated)] : []),
+              [
+                randomUUID(),
+                row.id,
+                call.id,
+                call.function.name,
+                JSON.stringify(executed.args ?? null),
+                executed.status,
+                executed.content,
+                startedAt,
+                nowMicroseconds(),
+              ],
+            ),
+            this.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
+            isLast ? executedCallsOf(tx, row.id, current) : Promise.resolve(null),
           ]);
-          return { created, outcome: null };
-        }
-        const executedCalls = executedEarly ?? (await executedCallsOf(tx, row.id, current));
-        const decision = evaluateStop(
-          { text: current.content ?? "", toolCalls: executedCalls },
-          { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
-        );
-        if (
-          decision.kind === "turn_ended" &&
-          decision.responseText !== undefined &&
-          !(current.content ?? "").trim()
-        ) {
-          await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [
-            decision.responseText,
-            current.id,
-          ]);
-          events.push(messageEvent(row, { ...current, content: decision.responseText }));
-        }
-        const handoff = executedCalls.filter((entry) => entry.status === "success" && entry.handoffTo).at(-1);
-        if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
-          await this.applyHandoff(tx, row, handoff, catalog, events, statusChange);
-          return { created, outcome: "continue" as const };
-        }
-        const outcome = await this.applyDecisionOrControl(
-          tx,
-          row,
-          row.execution,
-          decision,
-          active,
-          ext.control,
-          undefined,
-          events,
-          statusChange,
-        );
-        return { created, outcome };
-      });
+          created.push(...stored);
+          const events: NewEvent[] = [
+            ...(announced && this.rootId
+              ? []
+              : [telemetryEvent(row, { type: "tool_started", tool: call.function.name })]),
+            telemetryEvent(row, {
+              type: "tool_completed",
+              tool: call.function.name,
+              status: executed.status,
+            }),
+            ...created.map((message) => messageEvent(row, message)),
+          ];
+          const statusChange: ThreadChanges =
+            execution?.statusText !== undefined ? { statusText: execution.statusText } : {};
+          if (execution?.statusText !== undefined && row.parent_id) {
+            // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
+            await setLinkStatus(tx, row.id, execution.statusText || "running", nowMicroseconds());
+            events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+          }
+          if (!isLast) {
+            const updated = await updateLockedThread(tx, row, statusChange);
+            await appendEvents(tx, [
+              ...events,
+              ...(execution?.statusText !== undefined ? [threadEvent(updated)] : []),
+            ]);
+            return { created, outcome: null };
+          }
+          const executedCalls = executedEarly ?? (await executedCallsOf(tx, row.id, current));
+          const decision = evaluateStop(
+            { text: current.content ?? "", toolCalls: executedCalls },
+            { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
+          );
+          if (
+            decision.kind === "turn_ended" &&
+            decision.responseText !== undefined &&
+            !(current.content ?? "").trim()
+          ) {
+            await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [
+              decision.responseText,
+              current.id,
+            ]);
+            events.push(messageEvent(row, { ...current, content: decision.responseText }));
+          }
+          const handoff = executedCalls
+            .filter((entry) => entry.status === "success" && entry.handoffTo)
+            .at(-1);
+          if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
+            await this.applyHandoff(tx, row, handoff, catalog, events, statusChange);
+            return { created, outcome: "continue" as const };
+          }
+          const outcome = await this.applyDecisionOrControl(
+            tx,
+            row,
+            row.execution,
+            decision,
+            active,
+            ext.control,
+            undefined,
+            events,
+            statusChange,
+          );
+          return { created, outcome };
+        },
+        { speculate: true, readBack: true },
+      );
       crashPoint("after_tool_commit", active.agent.name);
       ext.history.push(...outcome.created);
       await this.afterCreate(ext, promptName, outcome.created);

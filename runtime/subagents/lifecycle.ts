@@ -15,7 +15,7 @@ import { initialExecutionState } from "../engine/messages";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, threadEvent } from "../events/thread-events";
 import { copyFilesBetweenThreads } from "../threads/attachments";
-import { insertInboxItem } from "../threads/inbox";
+import { insertInboxItemUnlessTerminated } from "../threads/inbox";
 import { insertFirstMessages, type NewMessage } from "../threads/message-store";
 import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
 import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../threads/thread-row";
@@ -33,6 +33,7 @@ import {
   insertInvocations,
   insertLinks,
   registryEvent,
+  type SubagentInvocation,
   type SubagentLink,
   setLinkStatus,
   settleOpenInvocations,
@@ -261,50 +262,57 @@ export async function settleChild(
   wakeAfterCommit?: (parentId: string) => void,
 ): Promise<NewEvent[]> {
   if (!child.parent_id) return [];
-  const link = await findLinkOfChild(tx, child.id);
-  if (!link) return [];
   const now = nowMicroseconds();
   const status = outcomeStatus(outcome);
+  const text = reportText(child.id, outcome);
+  const all = outcome.kind === "terminated";
   // Everything that does not need the parent's row comes first: hundreds of children may report
   // to one parent, and each holds the parent's lock from here until its commit.
-  await setLinkStatus(tx, child.id, status, now);
-  const attachments =
-    attachmentPaths.length > 0
-      ? await copyFilesBetweenThreads(tx, child.id, link.parent_id, attachmentPaths.slice(0, 20), {
-          skipMissing: true,
-        })
-      : [];
-  const text = reportText(child.id, outcome);
-  const settled = await settleOpenInvocations(
-    tx,
-    child.id,
-    { status, result: text, attachments },
-    now,
-    outcome.kind === "terminated",
-  );
-  const registry = await registryEvent(tx, { id: link.parent_id, root_id: child.root_id }, [child.id]);
+  let link: SubagentLink | null;
+  let attachments: AttachmentRef[] = [];
+  let settled: SubagentInvocation[];
+  if (attachmentPaths.length === 0) {
+    // One round trip for the three: without a link there are no invocations, and the link update
+    // changes no row.
+    [link, , settled] = await Promise.all([
+      findLinkOfChild(tx, child.id),
+      setLinkStatus(tx, child.id, status, now),
+      settleOpenInvocations(tx, child.id, { status, result: text, attachments }, now, all),
+    ]);
+    if (!link) return [];
+  } else {
+    link = await findLinkOfChild(tx, child.id);
+    if (!link) return [];
+    await setLinkStatus(tx, child.id, status, now);
+    attachments = await copyFilesBetweenThreads(tx, child.id, link.parent_id, attachmentPaths.slice(0, 20), {
+      skipMissing: true,
+    });
+    settled = await settleOpenInvocations(tx, child.id, { status, result: text, attachments }, now, all);
+  }
+  // The registry read goes out together with the report's first statement.
+  const registry = registryEvent(tx, { id: link.parent_id, root_id: child.root_id }, [child.id]);
+  registry.catch(() => {}); // awaited below; a failure fails the transaction
   // A blocking call still open in the parent reads the result from its invocation (now, or when it
   // parks, or when it re-runs after a crash): wake the parent and queue nothing. A call answered
   // otherwise meanwhile (a user stop) gets the result as a queued report instead.
   const implicit = link.parent_communication === "implicit";
   if (settled.some((invocation) => invocation.blocking)) {
-    return [...(await settleBlocking(tx, child.id, link, settled, text, attachments, status)), registry];
+    const events = await settleBlocking(tx, child.id, link, settled, text, attachments, status);
+    return [...events, await registry];
   }
-  if (!implicit || settled.length === 0) return [registry];
-  return [
-    ...(await queueReport(
-      tx,
-      link.parent_id,
-      {
-        content: text,
-        attachments,
-        metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: settled[0]!.id } },
-        idempotencyKey: `subagent-report:${settled[0]!.id}`,
-      },
-      wakeAfterCommit,
-    )),
-    registry,
-  ];
+  if (!implicit || settled.length === 0) return [await registry];
+  const reported = await queueReport(
+    tx,
+    link.parent_id,
+    {
+      content: text,
+      attachments,
+      metadata: { subagent_id: child.id, subagent_report: { status, invocation_id: settled[0]!.id } },
+      idempotencyKey: `subagent-report:${settled[0]!.id}`,
+    },
+    wakeAfterCommit,
+  );
+  return [...reported, await registry];
 }
 
 /**
@@ -359,12 +367,7 @@ async function queueReport(
   },
   wakeAfterCommit?: (parentId: string) => void,
 ): Promise<NewEvent[]> {
-  const parents = await tx.query<{ terminated_at: unknown }>(
-    "SELECT terminated_at FROM threads WHERE id = $1",
-    [parentId],
-  );
-  if (!parents[0] || parents[0].terminated_at !== null) return [];
-  const item = await insertInboxItem(
+  const item = await insertInboxItemUnlessTerminated(
     tx,
     parentId,
     {

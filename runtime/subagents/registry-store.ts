@@ -166,7 +166,7 @@ export async function countActiveThreads(db: SqlExecutor): Promise<number> {
 }
 
 export async function setLinkStatus(tx: SqlExecutor, childId: string, status: string, now: number) {
-  await tx.query("UPDATE subagents SET status = $2, updated_at = $3 WHERE child_id = $1", [
+  await tx.defer("UPDATE subagents SET status = $2, updated_at = $3 WHERE child_id = $1", [
     childId,
     status,
     now,

@@ -45,6 +45,28 @@ export async function insertInboxItem(
   return rows[0] ? { id, seq: Number(rows[0].seq), kind: "message", payload } : null;
 }
 
+/**
+ * `insertInboxItem` for a thread that may have been terminated meanwhile: one statement that inserts
+ * nothing (null) unless the thread exists and is not terminated.
+ */
+export async function insertInboxItemUnlessTerminated(
+  tx: SqlExecutor,
+  threadId: string,
+  payload: InboxMessagePayload,
+  idempotencyKey: string,
+): Promise<InboxItem | null> {
+  const id = randomUUID();
+  const rows = await tx.query<{ seq: string | number }>(
+    `INSERT INTO inbox_items (id, thread_id, kind, payload, idempotency_key, created_at)
+     SELECT $1, $2, 'message', $3::text::jsonb, $4, $5
+     WHERE EXISTS (SELECT 1 FROM threads WHERE id = $2 AND terminated_at IS NULL)
+     ON CONFLICT (idempotency_key) DO NOTHING
+     RETURNING seq`,
+    [id, threadId, JSON.stringify(payload), idempotencyKey, nowMicroseconds()],
+  );
+  return rows[0] ? { id, seq: Number(rows[0].seq), kind: "message", payload } : null;
+}
+
 /** Queues an input; returns null when the idempotency key was seen before. Marks the thread runnable. */
 export async function enqueue(
   tx: SqlExecutor,
