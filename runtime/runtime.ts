@@ -14,6 +14,8 @@ import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { EnvRequestService } from "./subagents/env-requests";
 import { subagentLimitsFromEnv } from "./subagents/executor";
+import { wakeParent } from "./subagents/lifecycle";
+import { ParentWaker } from "./subagents/parent-waker";
 import { ActivityService } from "./threads/activity";
 import { storeToolAttachments } from "./threads/attachments";
 import { DefinitionsCache } from "./threads/definitions";
@@ -22,6 +24,8 @@ import { findThread } from "./threads/thread-store";
 
 /** Parked threads whose in-memory history a process keeps for their next run. */
 const PARKED_CACHE_LIMIT = 128;
+/** Children spawned by this process, until their first run takes their cache (one message each). */
+const SPAWNED_CACHE_LIMIT = 1024;
 
 export interface Runtime {
   readonly database: Database;
@@ -61,6 +65,16 @@ export function createRuntime(database: Database): Runtime {
   };
   // Parked threads whose history this process keeps for their next run (bounded memory).
   const parkedCaches = new ParkedCaches<ThreadCache>(PARKED_CACHE_LIMIT);
+  // Children spawned here, with the one message each starts with, for their first run here.
+  const spawnedCaches = new ParkedCaches<ThreadCache>(SPAWNED_CACHE_LIMIT);
+  const parentWaker = new ParentWaker(
+    (parentId) => wakeParent(database.sql, parentId),
+    (parentId, error) =>
+      console.error(
+        `[tandem] waking thread ${parentId} failed (the poll will):`,
+        error instanceof Error ? error.message : error,
+      ),
+  );
   const scheduler = new Scheduler(
     database,
     (leaseOwner) =>
@@ -76,6 +90,8 @@ export function createRuntime(database: Database): Runtime {
           storeToolAttachments(database.sql, threadId, attachments),
         subagentLimits,
         parkedCaches,
+        spawnedCaches,
+        parentWaker,
       }),
     {
       concurrency: settings.concurrency,
@@ -84,6 +100,7 @@ export function createRuntime(database: Database): Runtime {
       drainMs: settings.drainMs,
       maxRunMs: settings.maxRunMs,
       maxQueuedMs: settings.maxQueuedMs,
+      settle: () => parentWaker.idle(),
       // Beyond a lease and beyond the longest after_thread_created hook.
       lostWakeupGraceMs: Math.max(
         2 * settings.leaseMs,

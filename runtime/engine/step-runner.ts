@@ -21,6 +21,7 @@ import {
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../events/thread-events";
 import { crashPoint } from "../faults";
+import type { ParentWaker } from "../subagents/parent-waker";
 import type { ParkedCaches } from "./parked-caches";
 
 export { messageEvent, threadEvent };
@@ -153,6 +154,10 @@ export interface StepRunnerDependencies {
   subagentLimits?: SubagentLimits;
   /** Caches of parked threads, shared by the runs of this process (none: every run reads afresh). */
   parkedCaches?: ParkedCaches<ThreadCache>;
+  /** Wakes parents after their children's reports commit, off the children's runs (none: inline). */
+  parentWaker?: ParentWaker;
+  /** Caches of children this process spawned (their first message), for their first run. */
+  spawnedCaches?: ParkedCaches<ThreadCache>;
 }
 
 /** The per-run view of one step's extension surface: hooks in force and the ThreadState factory. */
@@ -279,7 +284,7 @@ export class StepRunner {
    * history, the scripted-call counts and the last logged requests are then all still exact.
    */
   private restoreParkedCache(row: ThreadRow): void {
-    const parked = this.deps.parkedCaches?.take(row.id);
+    const parked = this.deps.parkedCaches?.take(row.id) ?? this.deps.spawnedCaches?.take(row.id);
     if (parked && !this.caches.has(row.id) && parked.history?.version === row.message_seq)
       this.caches.set(row.id, parked);
   }
@@ -313,9 +318,11 @@ export class StepRunner {
   /** Inserts messages and keeps the cached history in step (or drops it when someone else wrote). */
   private async insert(tx: SqlExecutor, threadId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
     const known = this.txThreadId === threadId && this.txLastSeq !== null && Number.isFinite(this.txLastSeq);
+    if (!known) await this.flushMessageSeq(tx);
     const stored = known
       ? await insertMessagesAfter(tx, threadId, this.txLastSeq as number, messages)
       : await insertMessages(tx, threadId, messages);
+    if (known && stored.length > 0) this.txSeqPending = true;
     const last = stored.at(-1);
     if (last && (this.txLastSeq === null || last.seq > this.txLastSeq)) this.txLastSeq = last.seq;
     const cache = this.caches.get(threadId);
@@ -331,8 +338,28 @@ export class StepRunner {
     return stored;
   }
 
+  /**
+   * `insertMessagesAfter` leaves the thread's message_seq to us: it goes out with the transaction's
+   * next thread update (`withMessageSeq`), or here, before anything reads or moves it in SQL.
+   */
+  private txSeqPending = false;
+
+  /** `changes` plus the thread's message_seq when this transaction's inserts still owe it. */
+  private withMessageSeq(threadId: string, changes: ThreadChanges): ThreadChanges {
+    if (!this.txSeqPending || threadId !== this.txThreadId) return changes;
+    this.txSeqPending = false;
+    return { ...changes, messageSeq: this.txLastSeq as number };
+  }
+
+  private async flushMessageSeq(tx: SqlExecutor): Promise<void> {
+    if (!this.txSeqPending || this.txThreadId === null) return;
+    this.txSeqPending = false;
+    await tx.defer("UPDATE threads SET message_seq = $2 WHERE id = $1", [this.txThreadId, this.txLastSeq]);
+  }
+
   /** A message of this thread changed in place: bump the history version, forget the cached copy. */
   private async changedHistory(tx: SqlExecutor, threadId: string): Promise<void> {
+    await this.flushMessageSeq(tx);
     await bumpMessageSeq(tx, threadId);
     this.txLastSeq = Number.NaN; // renumbered: ask the database
     const cache = this.caches.get(threadId);
@@ -463,6 +490,7 @@ export class StepRunner {
     this.wakeAfterCommit.clear();
     this.txLastSeq = null;
     this.txThreadId = null;
+    this.txSeqPending = false;
     let result: T;
     let agentName = "";
     try {
@@ -482,6 +510,7 @@ export class StepRunner {
         this.txThreadId = row.id;
         this.txLastSeq = row.message_seq;
         const done = await work(tx, row);
+        await this.flushMessageSeq(tx);
         if (options.snapshot || options.readBack) {
           snapshot = findThreadForStep(tx, threadId);
           snapshot.catch(() => {}); // a failure fails the COMMIT too
@@ -500,7 +529,10 @@ export class StepRunner {
       throw error;
     }
     if (this.wakeAfterCommit.size > 0) crashPoint("before_parent_wake", agentName);
-    for (const parentId of this.wakeAfterCommit) await wakeParent(this.db, parentId);
+    for (const parentId of this.wakeAfterCommit) {
+      if (this.deps.parentWaker) this.deps.parentWaker.request(parentId);
+      else await wakeParent(this.db, parentId);
+    }
     this.wakeAfterCommit.clear();
     return result;
   }
@@ -592,7 +624,11 @@ export class StepRunner {
         await ext.state(prompt.name, [prompt.name]),
       );
       await this.guarded(row.id, async (tx, current) => {
-        await updateLockedThread(tx, current, { execution: { ...current.execution, createdHooksRan: true } });
+        await updateLockedThread(
+          tx,
+          current,
+          this.withMessageSeq(current.id, { execution: { ...current.execution, createdHooksRan: true } }),
+        );
       });
       return "continue"; // the next step reads what the hooks wrote
     }
@@ -796,12 +832,16 @@ export class StepRunner {
   private async parkOnChild(tx: SqlExecutor, row: ThreadRow, callId: string): Promise<StepOutcome> {
     const invocation = await findInvocation(tx, row.id, callId);
     if (!invocation || invocation.finished_at !== null) return "continue";
-    const updated = await updateThread(tx, row.id, {
-      execution: { ...row.execution, blockedOn: { callId } },
-      status: "running",
-      runnable: false,
-      releaseLease: true,
-    });
+    const updated = await updateThread(
+      tx,
+      row.id,
+      this.withMessageSeq(row.id, {
+        execution: { ...row.execution, blockedOn: { callId } },
+        status: "running",
+        runnable: false,
+        releaseLease: true,
+      }),
+    );
     if (row.execution.blockedOn?.callId !== callId) await appendEvents(tx, [threadEvent(updated)]);
     return "parked";
   }
@@ -847,9 +887,16 @@ export class StepRunner {
           metadata: { immediate: true },
         },
       ]);
-      const updated = await updateThread(tx, current.id, {
-        execution: { ...current.execution, immediateDone: [...current.execution.immediateDone, promptName] },
-      });
+      const updated = await updateThread(
+        tx,
+        current.id,
+        this.withMessageSeq(current.id, {
+          execution: {
+            ...current.execution,
+            immediateDone: [...current.execution.immediateDone, promptName],
+          },
+        }),
+      );
       await appendEvents(tx, [messageEvent(updated, message!), threadEvent(updated)]);
       return { message: message!, calls: toolCalls };
     });
@@ -944,18 +991,18 @@ export class StepRunner {
       runSteps: 0,
       turnsB: row.execution.turnsB + humanTurns,
     };
-    // Computed here (pipelined), with the message_seq the insert above left.
+    // Computed here (pipelined); the message_seq the insert above reached goes out with it.
     const updated = await updateLockedThread(
       tx,
       { ...row, message_seq: stored.at(-1)!.seq },
-      {
+      this.withMessageSeq(row.id, {
         status: "running",
         execution,
         runnable: true,
         ...(humanTurns > 0 || items.some((item) => item.payload.fromHuman)
           ? { userStopped: false, stopReason: null }
           : {}),
-      },
+      }),
     );
     await appendEvents(tx, [
       ...stored.map((message) => messageEvent(updated, message)),
@@ -1135,7 +1182,11 @@ export class StepRunner {
           ...extra.map((message) => messageEvent(row, message)),
         ];
         if (toolCalls.length > 0 && !empty) {
-          const updated = await updateLockedThread(tx, row, { execution, usage });
+          const updated = await updateLockedThread(
+            tx,
+            row,
+            this.withMessageSeq(row.id, { execution, usage }),
+          );
           await appendEvents(tx, [...events, threadEvent(updated)]);
           return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
         }
@@ -1368,7 +1419,7 @@ export class StepRunner {
             events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
           }
           if (!isLast) {
-            const updated = await updateLockedThread(tx, row, statusChange);
+            const updated = await updateLockedThread(tx, row, this.withMessageSeq(row.id, statusChange));
             await appendEvents(tx, [
               ...events,
               ...(execution?.statusText !== undefined ? [threadEvent(updated)] : []),
@@ -1549,11 +1600,18 @@ export class StepRunner {
         ...stored.map((message) => messageEvent(row, message)),
         ...spawned.events,
       ]);
-      return stored;
+      return { stored, firstMessages: spawned.firstMessages };
     });
     if (!created) return 0;
-    ext.history.push(...created);
-    return created.length;
+    // A child's first run (likely in this process) then starts without reading its history.
+    for (const [childId, first] of created.firstMessages)
+      this.deps.spawnedCaches?.park(childId, {
+        history: { version: first.seq, messages: [first] },
+        modelCalls: new Map(),
+        requests: new Map(),
+      });
+    ext.history.push(...created.stored);
+    return created.stored.length;
   }
 
   /** What code tools need from this step: installed modules, a ThreadState, attachment storage. */
@@ -1646,13 +1704,17 @@ export class StepRunner {
       turnSteps: 0,
       turnStartSeq: Number(next),
     };
-    const updated = await updateThread(tx, row.id, {
-      ...extra,
-      agentName: target,
-      execution,
-      status: "running",
-      runnable: true,
-    });
+    const updated = await updateThread(
+      tx,
+      row.id,
+      this.withMessageSeq(row.id, {
+        ...extra,
+        agentName: target,
+        execution,
+        status: "running",
+        runnable: true,
+      }),
+    );
     const agent = entry?.kind === "handoff" ? entry.agent : undefined;
     await appendEvents(tx, [
       ...events,
@@ -1793,13 +1855,17 @@ export class StepRunner {
           ...nested,
         },
       ]);
-      await updateThread(tx, current.id, {
-        usage: {
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          costUsd: result.costUsd,
-        },
-      });
+      await updateThread(
+        tx,
+        current.id,
+        this.withMessageSeq(current.id, {
+          usage: {
+            inputTokens: result.usage.inputTokens,
+            outputTokens: result.usage.outputTokens,
+            costUsd: result.costUsd,
+          },
+        }),
+      );
     });
     const calls: SubpromptCall[] = [];
     for (const call of toolCalls) {
@@ -1896,7 +1962,11 @@ export class StepRunner {
         return "parked";
       }
       if (control.forcedSide === active.side) {
-        const updated = await updateLockedThread(tx, row, { ...base, status: "running", runnable: true });
+        const updated = await updateLockedThread(
+          tx,
+          row,
+          this.withMessageSeq(row.id, { ...base, status: "running", runnable: true }),
+        );
         await appendEvents(tx, [...events, threadEvent(updated)]);
         return "continue";
       }
@@ -1964,7 +2034,11 @@ export class StepRunner {
       return this.applyDecision(tx, row, execution, passTurn, active, usage, events, extra);
     }
     if (decision.kind === "continue") {
-      const updated = await updateLockedThread(tx, row, { ...base, status: "running", runnable: true });
+      const updated = await updateLockedThread(
+        tx,
+        row,
+        this.withMessageSeq(row.id, { ...base, status: "running", runnable: true }),
+      );
       await appendEvents(tx, [...events, threadEvent(updated)]);
       return;
     }
@@ -2002,12 +2076,16 @@ export class StepRunner {
       turnSteps: 0,
       turnStartSeq: Number(next),
     };
-    const updated = await updateLockedThread(tx, row, {
-      ...base,
-      execution: switched,
-      status: "running",
-      runnable: true,
-    });
+    const updated = await updateLockedThread(
+      tx,
+      row,
+      this.withMessageSeq(row.id, {
+        ...base,
+        execution: switched,
+        status: "running",
+        runnable: true,
+      }),
+    );
     await appendEvents(tx, [...events, threadEvent(updated)]);
   }
 
@@ -2022,11 +2100,15 @@ export class StepRunner {
   ): Promise<void> {
     // A user stop parks queued input until the next human message (which marks the thread runnable).
     const stoppedByUser = changes.userStopped ?? row.user_stopped;
-    const updated = await updateLockedThread(tx, row, {
-      ...changes,
-      runnable: stoppedByUser ? false : "if_input",
-      releaseLease: true,
-    });
+    const updated = await updateLockedThread(
+      tx,
+      row,
+      this.withMessageSeq(row.id, {
+        ...changes,
+        runnable: stoppedByUser ? false : "if_input",
+        releaseLease: true,
+      }),
+    );
     const stopped =
       changes.status &&
       changes.status !== row.status &&

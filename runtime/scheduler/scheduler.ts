@@ -37,6 +37,8 @@ export interface SchedulerOptions {
   maxRunMs?: number;
   /** Longest wait of a runnable thread for a scheduler; 0 = no limit (default). */
   maxQueuedMs?: number;
+  /** Work the runs handed off (parents' wake-ups), awaited by a drain once the runs have ended. */
+  settle?: () => Promise<void>;
 }
 
 interface Claimed {
@@ -83,7 +85,10 @@ export class Scheduler {
     this.maxRunMs = options.maxRunMs ?? SCHEDULER_DEFAULTS.maxRunMs;
     this.maxQueuedMs = options.maxQueuedMs ?? SCHEDULER_DEFAULTS.maxQueuedMs;
     this.lostWakeupGraceMs = options.lostWakeupGraceMs ?? 20_000;
+    this.settle = options.settle ?? (() => Promise.resolve());
   }
+
+  private readonly settle: () => Promise<void>;
 
   /** Makes runnable the threads whose input waits with nobody to wake them (see lostWakeupGraceMs). */
   async repairLostWakeups(): Promise<number> {
@@ -133,6 +138,7 @@ export class Scheduler {
     for (const controller of this.running.values()) controller.abort();
     const abortDeadline = Date.now() + 10_000;
     while (this.running.size > 0 && Date.now() < abortDeadline) await sleep(20);
+    await this.settle().catch((error: unknown) => logFailure("settling handed-off work", error));
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.stopListeningForAborts?.().catch(() => {});
     this.stopListeningForAborts = null;

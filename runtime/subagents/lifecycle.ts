@@ -10,7 +10,7 @@
 // Lock order everywhere: child row before parent row, so two of these never wait on each other.
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { AttachmentRef } from "../engine/messages";
+import type { AttachmentRef, StoredMessage } from "../engine/messages";
 import { initialExecutionState } from "../engine/messages";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, threadEvent } from "../events/thread-events";
@@ -75,7 +75,7 @@ export async function spawnChildren(
   tx: SqlExecutor,
   parentId: string,
   requests: readonly SpawnRequest[],
-): Promise<{ links: SubagentLink[]; events: NewEvent[] }> {
+): Promise<{ links: SubagentLink[]; events: NewEvent[]; firstMessages: Map<string, StoredMessage> }> {
   // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the children.
   const parents = await tx.query<Record<string, unknown>>(
     "SELECT id, root_id, depth, project_id, project_version, terminated_at FROM threads WHERE id = $1 FOR SHARE",
@@ -170,7 +170,12 @@ export async function spawnChildren(
     }),
     await registryEvent(tx, { id: parentId, root_id: rootId }, childIds),
   ];
-  return { links, events };
+  const firstMessages = new Map<string, StoredMessage>();
+  for (const [threadId, id] of firstIdByThread) {
+    const first = stored.get(id);
+    if (first) firstMessages.set(threadId, first);
+  }
+  return { links, events, firstMessages };
 }
 
 export interface DeliveryRequest {

@@ -66,7 +66,9 @@ export async function insertMessages(
 /**
  * The same insert when the caller knows the thread's last seq (it holds the row lock and counted
  * every message of its transaction): sent without waiting (SqlExecutor.defer), and the stored
- * messages are built here. Should the numbering have moved after all, the statement raises and the
+ * messages are built here. The thread's `message_seq` is NOT moved: the caller sets it to the last
+ * seq later in the same transaction (usually with the thread update its step makes anyway). Should
+ * the numbering have moved after all, the (thread_id, seq) key refuses the rows and the
  * transaction fails rather than writing misnumbered messages.
  */
 export async function insertMessagesAfter(
@@ -78,10 +80,7 @@ export async function insertMessagesAfter(
   if (messages.length === 0) return [];
   const { values, rows, createdAt, ids } = messageValues(messages, 4);
   await tx.defer(
-    `WITH reserved AS (
-       UPDATE threads SET message_seq = message_seq + $2::int WHERE id = $1::uuid
-       RETURNING message_seq - $2::int AS base,
-         tandem_expect(message_seq - $2::int = $4::int, 'messages of thread ' || $1 || ' were numbered meanwhile') AS expected)
+    `WITH reserved AS (SELECT $4::int AS base, $2::int AS count)
      ${insertFromReserved(rows)}`,
     [threadId, messages.length, createdAt, lastSeq, ...values] as never[],
   );

@@ -164,9 +164,12 @@ export interface ThreadChanges {
   terminatedAt?: number;
   usage?: { inputTokens: number; outputTokens: number; costUsd: number };
   releaseLease?: boolean;
+  /** The thread's last message seq (after `insertMessagesAfter`, which leaves it to the caller). */
+  messageSeq?: number;
 }
 
 const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">, string> = {
+  messageSeq: "message_seq",
   status: "status",
   statusText: "status_text",
   execution: "execution",
@@ -223,6 +226,7 @@ export function withThreadChanges(row: ThreadRow, changes: ThreadChanges, now: n
     next.cost_usd = row.cost_usd + changes.usage.costUsd;
   }
   if (changes.releaseLease) next.lease_owner = null;
+  if (changes.messageSeq !== undefined) next.message_seq = changes.messageSeq;
   return next;
 }
 

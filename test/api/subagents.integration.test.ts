@@ -816,7 +816,9 @@ describe("registry events at scale", () => {
     );
     expect(completed).toHaveLength(fanOut);
     for (const event of completed) {
-      expect(event).toMatchObject({ partial: true, total: fanOut });
+      // A child may finish before the 25th call has spawned its child.
+      expect(event.partial).toBe(true);
+      expect([fanOut - 1, fanOut]).toContain(event.total);
       expect(event.children).toHaveLength(1);
     }
   });
