@@ -258,7 +258,7 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
       peakHeapMiB: memory.peakHeap / 1024 ** 2,
       reports,
       resources: resourceUse(before, after),
-      statements: topStatements(bench.statements, 40),
+      statements: topStatements(bench.statements, 20),
     };
   } finally {
     await bench.close();
