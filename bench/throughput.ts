@@ -15,6 +15,7 @@ import {
   snapshot,
   waitUntil,
 } from "./harness";
+import { profiled } from "./profile";
 import { intervals, type Summary, summarize } from "./stats";
 import { perStepRows } from "./step-time";
 
@@ -78,13 +79,15 @@ async function runOnce(cluster: Cluster, setting: ThroughputSetting): Promise<Th
     const threadIds = await createThreads(bench, THREADS, "dialogue", (index) => `Dialogue ${index}`);
     for (const threadId of threadIds) await probe.watch(threadId);
     const before = await snapshot(cluster, bench);
-    await runtime.scheduler.start();
-    await waitUntil(
-      "every thread to stop",
-      async () => (await countThreads(bench.raw.sql, ["stopped", "completed", "failed"])) === THREADS,
-      240_000,
-      20,
-    );
+    await profiled(`throughput-c${setting.concurrency}`, async () => {
+      await runtime.scheduler.start();
+      await waitUntil(
+        "every thread to stop",
+        async () => (await countThreads(bench.raw.sql, ["stopped", "completed", "failed"])) === THREADS,
+        240_000,
+        20,
+      );
+    });
     const after = await snapshot(cluster, bench);
     probe.close();
     const failed = await countThreads(bench.raw.sql, ["failed"]);
