@@ -3,7 +3,9 @@
 // reference the parent's row while they commit), a thread that parks while input arrives, runnable
 // threads left waiting while the process was full (TANDEM_CONCURRENCY=3). A missed wake-up leaves
 // the run waiting for the poll, and the test past its deadline.
+import postgres from "postgres";
 import { describe, expect, it } from "vitest";
+import { testBackend } from "../database";
 import { testServerForFile } from "../fixture";
 import { assetBundle } from "../subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
@@ -82,4 +84,39 @@ describe("wake-ups with the poll off", () => {
     const transcript = (await messagesOf(threadId)).map((message) => message.content);
     expect(transcript).toEqual(["first question", "first answer", "second question", "second answer"]);
   });
+
+  // A child committing its report into its parent's inbox holds FOR KEY SHARE on the parent's row
+  // (the inbox row's foreign key) until it commits. A claim that locked FOR UPDATE SKIP LOCKED skipped
+  // the runnable parent meanwhile, and with the poll off nothing claimed it again.
+  if (testBackend() === "postgres")
+    it("claims a runnable thread while another transaction holds FOR KEY SHARE on its row", async () => {
+      const projectId = await projectWith({
+        agents: [{ name: "assistant", sideA: { prompt: "chat" } }],
+        prompts: [
+          { name: "chat", toolDescription: "c", prompt: "Be brief.", model: "demo", includeChat: true },
+        ],
+        models: [{ name: "demo", provider: "scripted", model: "s", script: [{ text: "answered" }] }],
+        tools: [],
+      });
+      const threadId = await startThread(projectId, "assistant");
+      await waitFor(threadId, ["idle"]);
+      const sql = postgres(fixture.databaseUrl as string, { max: 1, onnotice: () => {} });
+      try {
+        await sql.begin(async (tx) => {
+          await tx`SELECT 1 FROM threads WHERE id = ${threadId} FOR KEY SHARE`;
+          const posted = await fixture.api("POST", `/api/threads/${threadId}/messages`, {
+            content: "question",
+          });
+          expect(posted.status).toBe(202);
+          // Answered while the key-share lock is still held (the poll is off: only the NOTIFY claims).
+          await waitUntil(
+            "the answer",
+            async () => (await messagesOf(threadId)).some((message) => message.content === "answered"),
+            10_000,
+          );
+        });
+      } finally {
+        await sql.end();
+      }
+    });
 });
