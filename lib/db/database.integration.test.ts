@@ -3,21 +3,15 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testBackend } from "../../test/database";
-import { openIsolatedDatabase } from "../../test/open-database";
+import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
 import { type Database, openDatabase } from "./database";
 import { applyMigrations, MigrationError, readMigrationFiles } from "./migrations";
 
-const backends = testBackend() === "postgres" ? (["pglite", "postgres"] as const) : (["pglite"] as const);
-
-describe.each(backends)("database on %s", (backend) => {
+describe.each(testDatabaseBackends())("database on %s", (backend) => {
   let database: Database;
 
   beforeAll(async () => {
-    database =
-      backend === "pglite"
-        ? await openDatabase({ kind: "pglite", dataDir: null })
-        : await openIsolatedDatabase();
+    database = await openTestDatabase(backend);
   });
   afterAll(async () => {
     await database?.close();

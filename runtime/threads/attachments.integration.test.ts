@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { openIsolatedDatabase } from "../../test/open-database";
-import { initialExecutionState } from "../engine/messages";
+import { insertTestProject, insertTestThread } from "../../test/thread-rows";
 import { conversation } from "../engine/test-messages";
 import { isTandemError } from "../errors";
 import {
@@ -15,39 +15,19 @@ import {
   storeToolAttachments,
 } from "./attachments";
 import { readThreadFile, writeThreadFile } from "./file-store";
-import { insertThread } from "./thread-store";
 
 let database: Database;
 let projectId: string;
 
 beforeAll(async () => {
   database = await openIsolatedDatabase();
-  projectId = randomUUID();
-  await database.sql.query("INSERT INTO projects (id, name, current_version) VALUES ($1, 'p', 1)", [
-    projectId,
-  ]);
+  projectId = await insertTestProject(database.sql);
 });
 afterAll(async () => {
   await database?.close();
 });
 
-async function newThread(): Promise<string> {
-  const id = randomUUID();
-  await insertThread(database.sql, {
-    id,
-    projectId,
-    projectVersion: 1,
-    agentName: "agent",
-    parentId: null,
-    rootId: id,
-    depth: 0,
-    name: null,
-    status: "idle",
-    execution: initialExecutionState(),
-    env: {},
-  });
-  return id;
-}
+const newThread = () => insertTestThread(database.sql, projectId);
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text));
 const upload = (

@@ -3,55 +3,23 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { openDatabase } from "@/lib/db/database";
-import { testBackend } from "../../test/database";
-import { openIsolatedDatabase } from "../../test/open-database";
-import { initialExecutionState } from "../engine/messages";
+import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
+import { insertTestProject, insertTestThread } from "../../test/thread-rows";
 import { appendEvents, type NewEvent } from "../events/event-log";
-import {
-  expectThreadVersion,
-  findThreadForStep,
-  insertThread,
-  isStaleThreadError,
-  lockThread,
-} from "./thread-store";
+import { insertInboxItemUnlessTerminated } from "./inbox";
+import { expectThreadVersion, findThreadForStep, isStaleThreadError, lockThread } from "./thread-store";
 
-const backends = testBackend() === "postgres" ? (["pglite", "postgres"] as const) : (["pglite"] as const);
-
-describe.each(backends)("thread rows and events on %s", (backend) => {
+describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) => {
   let database: Database;
 
   beforeAll(async () => {
-    database =
-      backend === "pglite"
-        ? await openDatabase({ kind: "pglite", dataDir: null })
-        : await openIsolatedDatabase();
+    database = await openTestDatabase(backend);
   });
   afterAll(async () => {
     await database?.close();
   });
 
-  async function newThread(): Promise<string> {
-    const projectId = randomUUID();
-    await database.sql.query("INSERT INTO projects (id, name, current_version) VALUES ($1, 'p', 1)", [
-      projectId,
-    ]);
-    const id = randomUUID();
-    await insertThread(database.sql, {
-      id,
-      projectId,
-      projectVersion: 1,
-      agentName: "agent",
-      parentId: null,
-      rootId: id,
-      depth: 0,
-      name: null,
-      status: "idle",
-      execution: initialExecutionState(),
-      env: {},
-    });
-    return id;
-  }
+  const newThread = async () => insertTestThread(database.sql, await insertTestProject(database.sql));
 
   async function versionOf(id: string): Promise<string> {
     const found = await findThreadForStep(database.sql, id);
@@ -104,6 +72,30 @@ describe.each(backends)("thread rows and events on %s", (backend) => {
     const events = await database.sql.query("SELECT id FROM events WHERE root_id = $1", [id]);
     expect(events).toEqual([]);
     expect(isStaleThreadError(new Error("something else"))).toBe(false);
+  });
+
+  it("queues a report only into a thread that is not terminated, once per key", async () => {
+    const live = await newThread();
+    const ended = await newThread();
+    await database.sql.query("UPDATE threads SET terminated_at = 1 WHERE id = $1", [ended]);
+    const report = {
+      role: "user" as const,
+      content: "done",
+      attachments: [],
+      silent: true,
+      metadata: {},
+      fromHuman: false,
+      messageId: randomUUID(),
+    };
+    const key = `report:${randomUUID()}`;
+    expect(await insertInboxItemUnlessTerminated(database.sql, live, report, key)).not.toBeNull();
+    expect(await insertInboxItemUnlessTerminated(database.sql, live, report, key)).toBeNull();
+    expect(await insertInboxItemUnlessTerminated(database.sql, ended, report, `${key}:ended`)).toBeNull();
+    const rows = await database.sql.query<{ thread_id: string }>(
+      "SELECT thread_id FROM inbox_items WHERE thread_id = ANY($1::uuid[])",
+      [[live, ended]],
+    );
+    expect(rows.map((row) => row.thread_id)).toEqual([live]);
   });
 
   it("numbers a transaction's events in insertion order, per root, several roots at once", async () => {
