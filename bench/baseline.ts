@@ -3,7 +3,7 @@
 // connections, what one statement costs (round trip, client and server CPU) prepared and unprepared
 // (the runtime's SQL client sends every statement unprepared), and whether NOTIFY in a transaction
 // serialises commits. Runtime figures are only meaningful next to these.
-import postgres from "postgres";
+import type postgres from "postgres";
 import { monotonicMs } from "./clock";
 import type { Cluster } from "./cluster";
 import { ownCpuMs } from "./cpu";
@@ -40,7 +40,7 @@ const DURATION_MS = 2_500;
 
 export async function runBaseline(cluster: Cluster, database: string): Promise<BaselineResult> {
   section("1. Database baseline (raw postgres.js on the same cluster, fsync on)");
-  const sql = postgres(cluster.urlFor(database), { max: 10, onnotice: () => {} });
+  const sql = cluster.connect(database, { max: 10, onnotice: () => {} });
   try {
     await sql.unsafe(
       "CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, payload text NOT NULL, created_at bigint NOT NULL)",
@@ -149,7 +149,7 @@ export interface DriftCheck {
 
 /** A short repeat of the two reference baselines at the end of the run, to show drift on a shared machine. */
 export async function runBaselineDriftCheck(cluster: Cluster, database: string): Promise<DriftCheck> {
-  const sql = postgres(cluster.urlFor(database), { max: 10, onnotice: () => {} });
+  const sql = cluster.connect(database, { max: 10, onnotice: () => {} });
   try {
     const insert = () =>
       sql`INSERT INTO bench_baseline (payload, created_at) VALUES (${"hello"}, ${Date.now()})`;

@@ -7,6 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { postgresConnection } from "@/lib/db/config";
 import { processTreeCpuMs } from "./cpu";
 
 const SCRIPT = path.resolve(import.meta.dirname, "../scripts/postgres-cluster.sh");
@@ -14,8 +15,12 @@ const SCRIPT = path.resolve(import.meta.dirname, "../scripts/postgres-cluster.sh
 export interface Cluster {
   readonly port: number;
   readonly dataDir: string;
-  /** Connection URL of a database on this cluster. */
+  /** How clients reach the cluster: its Unix socket (the default, as psql does) or TCP on 127.0.0.1. */
+  readonly transport: BenchTransport;
+  /** Connection URL of a database on this cluster (over `transport`). */
   urlFor(database: string): string;
+  /** A raw postgres.js client of a database on this cluster (over `transport`). */
+  connect(database: string, options: postgres.Options<Record<string, never>>): postgres.Sql;
   /** CREATE DATABASE (optionally cloned from a template database). */
   createDatabase(name: string, template?: string): Promise<void>;
   /** The server's version string and the settings that matter for write latency. */
@@ -23,6 +28,13 @@ export interface Cluster {
   /** Total CPU time (user + system, ms) of every process of the cluster so far. */
   cpuMs(): number;
   stop(): void;
+}
+
+export type BenchTransport = "socket" | "tcp";
+
+/** BENCH_TRANSPORT=tcp: every client of the run connects over TCP instead of the Unix socket. */
+export function benchTransport(env: Record<string, string | undefined> = process.env): BenchTransport {
+  return env.BENCH_TRANSPORT?.trim().toLowerCase() === "tcp" ? "tcp" : "socket";
 }
 
 export interface ClusterDescription {
@@ -77,9 +89,18 @@ export async function startCluster(): Promise<Cluster> {
     stop();
     throw error;
   }
-  const urlFor = (database: string) => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+  const transport = benchTransport();
+  // scripts/postgres-cluster.sh puts the socket in the data folder (-k).
+  const urlFor = (database: string) =>
+    transport === "tcp"
+      ? `postgresql://postgres@127.0.0.1:${port}/${database}`
+      : `postgresql://postgres@localhost:${port}/${database}?host=${encodeURIComponent(dataDir)}`;
+  const connect = (database: string, options: postgres.Options<Record<string, never>>) => {
+    const connection = postgresConnection(urlFor(database));
+    return postgres(connection.url, { ...options, ...(connection.path ? { path: connection.path } : {}) });
+  };
   const admin = async <T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> => {
-    const sql = postgres(urlFor("postgres"), { max: 1, onnotice: () => {} });
+    const sql = connect("postgres", { max: 1, onnotice: () => {} });
     try {
       return await work(sql);
     } finally {
@@ -90,7 +111,9 @@ export async function startCluster(): Promise<Cluster> {
   return {
     port,
     dataDir,
+    transport,
     urlFor,
+    connect,
     createDatabase: (name, template) =>
       admin(async (sql) => {
         await sql.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);

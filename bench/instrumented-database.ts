@@ -46,7 +46,8 @@ export function instrumentDatabase(database: Database): InstrumentedDatabase {
   const statements: StatementProfile = new Map();
   const wrap = (target: SqlExecutor, inTransaction: boolean): SqlExecutor => ({
     query: (text, params) => counted(text, inTransaction, () => target.query(text, params)),
-    defer: (text, params) => counted(text, inTransaction, () => target.defer(text, params)),
+    defer: (text, params, combined) =>
+      counted(text, inTransaction, () => target.defer(text, params, combined)),
     exec: (text) => target.exec(text),
   });
   async function counted<T>(text: string, inTransaction: boolean, send: () => Promise<T>): Promise<T> {
@@ -69,6 +70,23 @@ export function instrumentDatabase(database: Database): InstrumentedDatabase {
   }
   const sql: SqlClient = {
     ...wrap(database.sql, false),
+    async sequence(list) {
+      const started = monotonicMs();
+      try {
+        return await database.sql.sequence(list);
+      } finally {
+        const elapsed = monotonicMs() - started;
+        for (const statement of list) {
+          counters.statements += 1;
+          counters.autocommitStatements += 1;
+          const entry = statements.get(statement.text) ?? { count: 0, ms: 0 };
+          entry.count += 1;
+          entry.ms += elapsed / list.length;
+          statements.set(statement.text, entry);
+        }
+        counters.statementMs += elapsed;
+      }
+    },
     async transaction(work) {
       const started = monotonicMs();
       try {

@@ -78,6 +78,9 @@ async function main(): Promise<void> {
     console.log(`node:      ${process.version}`);
     console.log(`postgres:  ${description.version}`);
     console.log(
+      `clients:   ${cluster.transport === "tcp" ? "TCP on 127.0.0.1 (BENCH_TRANSPORT=tcp)" : "the cluster's Unix socket (BENCH_TRANSPORT=tcp for TCP)"}`,
+    );
+    console.log(
       `settings:  ${Object.entries(description.settings)
         .map(([name, value]) => `${name}=${value}`)
         .join(", ")}`,

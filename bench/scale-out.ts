@@ -5,7 +5,7 @@
 // server that runs no threads → its first model call in another process (NOTIFY across processes);
 // (c) recovery: a worker holding threads mid-step is SIGKILLed → each of its threads is claimed
 // by another process. Needs a production build (`npx next build`).
-import postgres from "postgres";
+import type postgres from "postgres";
 import { requestJson } from "../test/http";
 import { startTestServer, type TestServer } from "../test/server";
 import { startTestWorker, type TestWorker } from "../test/worker";
@@ -45,7 +45,7 @@ export async function runClusterBench(
   const name = "bench_cluster";
   await cluster.createDatabase(name, TEMPLATE_DATABASE);
   const url = cluster.urlFor(name);
-  const sql = postgres(url, { max: 2, onnotice: () => {} });
+  const sql = cluster.connect(name, { max: 2, onnotice: () => {} });
   const env = { DATABASE_URL: url };
   const started: Partial<Processes> & { workers: TestWorker[] } = { workers: [] };
   try {

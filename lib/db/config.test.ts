@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DatabaseConfigError, describeDatabase, redactUrl, resolveDatabaseConfig } from "./config";
+import {
+  DatabaseConfigError,
+  describeDatabase,
+  postgresConnection,
+  redactUrl,
+  resolveDatabaseConfig,
+} from "./config";
 
 describe("resolveDatabaseConfig", () => {
   it("defaults to an embedded PGlite folder under .data when DATABASE_URL is unset", () => {
@@ -55,5 +61,27 @@ describe("redactUrl and describeDatabase", () => {
       "Postgres at postgres://a:***@h/d",
     );
     expect(describeDatabase({ kind: "pglite", dataDir: null })).toBe("embedded PGlite in memory");
+  });
+});
+
+describe("postgresConnection", () => {
+  it("turns libpq's socket folder (host=/folder) into postgres.js's socket path", () => {
+    expect(postgresConnection("postgresql://postgres@localhost:55432/tandem?host=/tmp/pg/")).toEqual({
+      url: "postgresql://postgres@localhost:55432/tandem",
+      path: "/tmp/pg/.s.PGSQL.55432",
+    });
+    expect(
+      postgresConnection(
+        "postgresql://postgres@localhost/tandem?host=%2Fvar%2Frun%2Fpostgresql&sslmode=disable",
+      ),
+    ).toEqual({
+      url: "postgresql://postgres@localhost/tandem?sslmode=disable",
+      path: "/var/run/postgresql/.s.PGSQL.5432",
+    });
+  });
+
+  it("leaves TCP URLs alone", () => {
+    for (const url of ["postgresql://postgres@127.0.0.1:55432/tandem", "postgres://u:p@db:5432/x?host=db2"])
+      expect(postgresConnection(url)).toEqual({ url });
   });
 });

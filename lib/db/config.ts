@@ -29,6 +29,26 @@ export function resolveDatabaseConfig(
   );
 }
 
+/**
+ * How postgres.js reaches the server of a postgres:// URL. A `host` query parameter naming a folder
+ * (libpq's way to say "the Unix socket in this folder", e.g. `postgresql://postgres@localhost:5432/db
+ * ?host=/var/run/postgresql`) becomes postgres.js's socket `path`; postgres.js would otherwise send
+ * it to the server as a setting. Other URLs are used as they are.
+ */
+export function postgresConnection(url: string): { url: string; path?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  const folder = parsed.searchParams.get("host");
+  if (!folder?.startsWith("/")) return { url };
+  parsed.searchParams.delete("host");
+  const port = parsed.port || "5432";
+  return { url: parsed.toString(), path: `${folder.replace(/\/+$/, "")}/.s.PGSQL.${port}` };
+}
+
 /** A URL safe to print: the password, if any, is replaced. */
 export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");

@@ -7,7 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import postgres from "postgres";
 import { connectCoalescingSocket } from "./coalescing-socket";
-import { type DatabaseConfig, describeDatabase, resolveDatabaseConfig } from "./config";
+import { type DatabaseConfig, describeDatabase, postgresConnection, resolveDatabaseConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import {
@@ -45,7 +45,9 @@ function openPostgres(
   config: Extract<DatabaseConfig, { kind: "postgres" }>,
   options: OpenDatabaseOptions,
 ): Database {
-  const sql = postgres(config.url, {
+  const connection = postgresConnection(config.url);
+  const sql = postgres(connection.url, {
+    ...(connection.path ? { path: connection.path } : {}),
     max: options.maxConnections ?? 10,
     onnotice: () => {},
     // Not in postgres.js's types, but documented: a factory for the connection's socket.

@@ -14,12 +14,25 @@ export interface SqlExecutor {
    * A statement whose result nobody reads. In a postgres.js transaction it is sent without waiting
    * (pipelined with the next statement or the COMMIT, one round trip for all of them); a failure
    * fails the transaction. Elsewhere it runs before the returned promise resolves.
+   * `combined` is an equivalent form for when the statement becomes part of its transaction's one
+   * statement (LazyTransaction); only that executor uses it.
    */
-  defer(text: string, params?: readonly SqlParameter[]): Promise<void>;
+  defer(text: string, params?: readonly SqlParameter[], combined?: SqlStatement): Promise<void>;
 }
 
 export interface SqlClient extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Statements outside any transaction (each its own), run in order on one connection: on a server,
+   * sent together in one round trip. Every statement runs even when an earlier one failed; the first
+   * failure is thrown once all have answered. Returns each statement's rows.
+   */
+  sequence(statements: readonly SqlStatement[]): Promise<Record<string, unknown>[][]>;
+}
+
+export interface SqlStatement {
+  text: string;
+  params: readonly SqlParameter[];
 }
 
 export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {
@@ -37,6 +50,20 @@ export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {
       await send(sql, text, params);
     },
     transaction: (work) => pipelinedTransaction(sql, send, work),
+    async sequence(statements) {
+      const connection = await sql.reserve();
+      try {
+        const sent = statements.map((statement) => send(connection, statement.text, statement.params));
+        const outcomes = await Promise.allSettled(sent);
+        const failed = outcomes.find((outcome) => outcome.status === "rejected");
+        if (failed) throw (failed as PromiseRejectedResult).reason;
+        return outcomes.map(
+          (outcome) => (outcome as PromiseFulfilledResult<Record<string, unknown>[]>).value,
+        );
+      } finally {
+        connection.release();
+      }
+    },
   };
 }
 
@@ -156,6 +183,22 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
   return {
     ...executorFor(db),
     transaction: (work) => db.transaction((tx) => work(executorFor(tx))),
+    async sequence(statements) {
+      const results: Record<string, unknown>[][] = [];
+      let failure: { error: unknown } | null = null;
+      for (const statement of statements) {
+        try {
+          results.push(
+            (await db.query<Record<string, unknown>>(statement.text, statement.params as unknown[])).rows,
+          );
+        } catch (error) {
+          failure ??= { error };
+          results.push([]);
+        }
+      }
+      if (failure) throw failure.error;
+      return results;
+    },
   };
 }
 

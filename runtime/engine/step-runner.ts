@@ -9,6 +9,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
+import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import {
   type AgentDefinition,
@@ -77,13 +78,15 @@ import {
 } from "../threads/message-store";
 import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
 import {
-  expectThreadVersion,
   findThread,
   findThreadForStep,
   isStaleThreadError,
   lockThread,
   type ThreadChanges,
   type ThreadForStep,
+  threadForStepStatement,
+  threadVersionCheck,
+  toThreadForStep,
   updateLockedThread,
   updateThread,
 } from "../threads/thread-store";
@@ -486,43 +489,54 @@ export class StepRunner {
     expected: ThreadForStep | null,
   ): Promise<T> {
     this.snapshot = null;
-    let snapshot: Promise<ThreadForStep | null> | null = null;
     this.wakeAfterCommit.clear();
     this.txLastSeq = null;
     this.txThreadId = null;
     this.txSeqPending = false;
     let result: T;
     let agentName = "";
+    const readBack = options.snapshot || options.readBack;
+    const checked = async (tx: SqlExecutor, row: ThreadRow | null): Promise<T> => {
+      agentName = row?.agent_name ?? "";
+      if (!row || row.terminated_at !== null) throw new ThreadTerminated();
+      if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
+      // A user stop wins over work in flight: nothing this step produced after it is committed.
+      if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
+      this.txThreadId = row.id;
+      this.txLastSeq = row.message_seq;
+      const done = await work(tx, row);
+      await this.flushMessageSeq(tx);
+      return done;
+    };
+    let found: ThreadForStep | null = null;
     try {
-      result = await this.db.transaction(async (tx) => {
-        let row: ThreadRow | null;
-        if (expected) {
-          await expectThreadVersion(tx, threadId, expected.version);
-          row = expected.row;
-        } else {
-          row = await lockThread(tx, threadId);
+      if (expected) {
+        // Speculative: the work's statements and the version check usually go out as one statement
+        // (LazyTransaction), the read-back in the same round trip.
+        const lazy = new LazyTransaction(this.db, [threadVersionCheck(threadId, expected.version)]);
+        try {
+          result = await checked(lazy, expected.row);
+          const [row] = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : []);
+          found = row?.[0] ? toThreadForStep(row[0]) : null;
+        } catch (error) {
+          await lazy.rollback(error);
+          throw error;
         }
-        agentName = row?.agent_name ?? "";
-        if (!row || row.terminated_at !== null) throw new ThreadTerminated();
-        if (row.lease_owner !== this.deps.leaseOwner) throw new LeaseLost();
-        // A user stop wins over work in flight: nothing this step produced after it is committed.
-        if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
-        this.txThreadId = row.id;
-        this.txLastSeq = row.message_seq;
-        const done = await work(tx, row);
-        await this.flushMessageSeq(tx);
-        if (options.snapshot || options.readBack) {
-          snapshot = findThreadForStep(tx, threadId);
-          snapshot.catch(() => {}); // a failure fails the COMMIT too
-        }
-        return done;
-      });
-      if (snapshot) {
-        const found = await snapshot;
-        if (found) {
-          this.expected = found;
-          if (options.snapshot) this.snapshot = found;
-        }
+      } else {
+        let snapshot: Promise<ThreadForStep | null> | null = null;
+        result = await this.db.transaction(async (tx) => {
+          const done = await checked(tx, await lockThread(tx, threadId));
+          if (readBack) {
+            snapshot = findThreadForStep(tx, threadId);
+            snapshot.catch(() => {}); // a failure fails the COMMIT too
+          }
+          return done;
+        });
+        if (snapshot) found = await snapshot;
+      }
+      if (found) {
+        this.expected = found;
+        if (options.snapshot) this.snapshot = found;
       }
     } catch (error) {
       this.wakeAfterCommit.clear();

@@ -46,11 +46,25 @@ export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise
   });
   const rootList = roots.map((_, index) => `$${2 + ordered.length * 4 + index + 1}::text`);
   values.push(...roots);
+  const valuesList = rows.join(", ");
+  const notify = `SELECT pg_notify($1, root) FROM (SELECT count(*) FROM inserted) AS done, unnest(ARRAY[${rootList.join(", ")}]) AS root`;
   await tx.defer(
     `WITH inserted AS (
-       INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ${rows.join(", ")} RETURNING 1)
-     SELECT pg_notify($1, root) FROM (SELECT count(*) FROM inserted) AS done, unnest(ARRAY[${rootList.join(", ")}]) AS root`,
+       INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ${valuesList} RETURNING 1)
+     ${notify}`,
     values as never[],
+    // As (the rest of) a transaction's one statement: the roots' locks are taken before the rows
+    // get their ids, so ids are in commit order already and the commit-time renumbering is skipped
+    // (migration events_ordered_in_statement). Held for that one statement only, as at commit.
+    {
+      text: `WITH ordered AS (SELECT tandem_order_events(ARRAY[${rootList.join(", ")}]) AS taken),
+       inserted AS (
+         INSERT INTO events (root_id, thread_id, type, data, created_at)
+         SELECT v.root_id, v.thread_id, v.type, v.data, v.created_at
+         FROM ordered, (VALUES ${valuesList}) AS v(root_id, thread_id, type, data, created_at) RETURNING 1)
+       ${notify}`,
+      params: values as never[],
+    },
   );
 }
 

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
+import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
 import { insertTestProject, insertTestThread } from "../../test/thread-rows";
 import { appendEvents, type NewEvent } from "../events/event-log";
@@ -122,6 +123,68 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       expect(rows.map((row) => row.data.n)).toEqual(Array.from({ length: count }, (_, index) => index + 1));
     }
   });
+
+  it("numbers the events of a one-statement transaction in insertion order, per root", async () => {
+    const [left, right] = [randomUUID(), randomUUID()];
+    const lazy = new LazyTransaction(database.sql, []);
+    await appendEvents(lazy, [
+      { rootId: right, threadId: right, type: "telemetry", data: { n: 1 } },
+      { rootId: left, threadId: left, type: "telemetry", data: { n: 1 } },
+      { rootId: left, threadId: left, type: "telemetry", data: { n: 2 } },
+      { rootId: right, threadId: right, type: "telemetry", data: { n: 2 } },
+    ]);
+    await lazy.commit();
+    expect(lazy.began).toBe(false);
+    for (const root of [left, right]) {
+      const rows = await database.sql.query<{ data: { n: number } }>(
+        "SELECT data FROM events WHERE root_id = $1 ORDER BY id",
+        [root],
+      );
+      expect(rows.map((row) => row.data.n)).toEqual([1, 2]);
+    }
+  });
+
+  if (backend === "postgres")
+    it("makes a one-statement transaction wait for the root's event lock before its events get ids", async () => {
+      const root = randomUUID();
+      const event = (n: string): NewEvent => ({
+        rootId: root,
+        threadId: root,
+        type: "telemetry",
+        data: { n },
+      });
+      let releaseHolder: () => void = () => {};
+      const holderMayCommit = new Promise<void>((resolve) => (releaseHolder = resolve));
+      let locked: () => void = () => {};
+      const holderLocked = new Promise<void>((resolve) => (locked = resolve));
+      // A transaction holding the root's lock (as a one-statement commit does while it runs).
+      const holder = database.sql.transaction(async (tx) => {
+        await tx.query("SELECT tandem_order_events(ARRAY[$1::text])", [root]);
+        await tx.query(
+          "INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ($1, $1, 'telemetry', $2::text::jsonb, 0)",
+          [root, JSON.stringify({ n: "holder" })],
+        );
+        locked();
+        await holderMayCommit;
+      });
+      await holderLocked;
+      const lazy = new LazyTransaction(database.sql, []);
+      await appendEvents(lazy, [event("combined-1"), event("combined-2")]);
+      let combinedDone = false;
+      const combined = lazy.commit().then(() => {
+        combinedDone = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(combinedDone).toBe(false);
+      releaseHolder();
+      await holder;
+      await combined;
+      const rows = await database.sql.query<{ data: { n: string } }>(
+        "SELECT data FROM events WHERE root_id = $1 ORDER BY id",
+        [root],
+      );
+      expect(rows.map((row) => row.data.n)).toEqual(["holder", "combined-1", "combined-2"]);
+    });
 
   if (backend === "postgres")
     it("gives a root's events ids in commit order, not in insertion order", async () => {

@@ -1,6 +1,6 @@
 // Thread rows: insert, read, lock and update. Every change to a thread's state happens in a
 // transaction that first locks its row (`lockThread`), which serialises writers across processes.
-import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
 import type { ExecutionState } from "../engine/messages";
 import {
   nowMicroseconds,
@@ -97,20 +97,27 @@ export interface ThreadForStep {
 }
 
 export async function findThreadForStep(db: SqlExecutor, id: string): Promise<ThreadForStep | null> {
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT ${THREAD_COLUMNS}, xmin::text AS row_version,
+  const statement = threadForStepStatement(id);
+  const rows = await db.query<Record<string, unknown>>(statement.text, statement.params);
+  return rows[0] ? toThreadForStep(rows[0]) : null;
+}
+
+/** The statement `findThreadForStep` sends (to send it along with others); `toThreadForStep` reads its row. */
+export function threadForStepStatement(id: string): SqlStatement {
+  return {
+    text: `SELECT ${THREAD_COLUMNS}, xmin::text AS row_version,
        EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input
      FROM threads WHERE id = $1`,
-    [id],
-  );
-  const raw = rows[0];
-  return raw
-    ? {
-        row: toThreadRow(raw),
-        hasInput: raw.has_input === true || raw.has_input === "t",
-        version: String(raw.row_version),
-      }
-    : null;
+    params: [id],
+  };
+}
+
+export function toThreadForStep(raw: Record<string, unknown>): ThreadForStep {
+  return {
+    row: toThreadRow(raw),
+    hasInput: raw.has_input === true || raw.has_input === "t",
+    version: String(raw.row_version),
+  };
 }
 
 /** The message of the error `expectThreadVersion` raises (its SQLSTATE is plpgsql's P0001). */
@@ -124,12 +131,18 @@ export const STALE_THREAD_MESSAGE = "tandem:stale_thread";
  * `isStaleThreadError` recognises the failure: the caller retries with `lockThread`.
  */
 export async function expectThreadVersion(tx: SqlExecutor, id: string, version: string): Promise<void> {
-  await tx.defer(
-    `SELECT tandem_expect(
+  const check = threadVersionCheck(id, version);
+  await tx.defer(check.text, check.params);
+}
+
+/** The statement of `expectThreadVersion`, as a check for a LazyTransaction. */
+export function threadVersionCheck(id: string, version: string): SqlStatement {
+  return {
+    text: `SELECT tandem_expect(
        (SELECT xmin::text FROM threads WHERE id = $1 FOR NO KEY UPDATE) = $2::text,
        '${STALE_THREAD_MESSAGE} ' || $1)`,
-    [id, version],
-  );
+    params: [id, version],
+  };
 }
 
 export function isStaleThreadError(error: unknown): boolean {

@@ -1,0 +1,110 @@
+// A transaction that begins only if it has to. Statements whose results nobody reads (`defer`) are
+// collected; at `commit` they go out as ONE statement (`combineStatements`), which is its own
+// transaction: one statement and one round trip instead of BEGIN, n statements and COMMIT. The
+// first statement whose result is read (`query`, `exec`), or parts that cannot be combined, open a
+// real transaction instead, replay what was collected into it and go on there: same outcome,
+// ordinary cost. Either way all of it commits or none of it does.
+import { combineStatements } from "./combined-statement";
+import type { SqlClient, SqlExecutor, SqlParameter, SqlStatement } from "./sql-client";
+
+interface CollectedStatement extends SqlStatement {
+  combined?: SqlStatement;
+}
+
+interface OpenTransaction {
+  executor: Promise<SqlExecutor>;
+  /** Settles the transaction's work: resolve commits, reject rolls back. */
+  finish: { resolve: () => void; reject: (error: unknown) => void };
+  outcome: Promise<void>;
+}
+
+export class LazyTransaction implements SqlExecutor {
+  private collected: CollectedStatement[] = [];
+  private open: OpenTransaction | null = null;
+
+  /** `checks` run before everything else (see combineStatements); they may lock what later parts change. */
+  constructor(
+    private readonly client: SqlClient,
+    private readonly checks: readonly SqlStatement[],
+  ) {}
+
+  /** Whether a real transaction is open (a result was read, so nothing is combined). */
+  get began(): boolean {
+    return this.open !== null;
+  }
+
+  async query<Row = Record<string, unknown>>(
+    text: string,
+    params: readonly SqlParameter[] = [],
+  ): Promise<Row[]> {
+    return (await this.begin()).query<Row>(text, params);
+  }
+
+  async exec(text: string): Promise<void> {
+    await (await this.begin()).exec(text);
+  }
+
+  async defer(text: string, params: readonly SqlParameter[] = [], combined?: SqlStatement): Promise<void> {
+    if (this.open) await (await this.open.executor).defer(text, params);
+    else this.collected.push({ text, params, combined });
+  }
+
+  /**
+   * Commits what the work did. Without a real transaction, `after` statements (reads of the state
+   * just committed) go out in the same round trip, after the combined statement; their rows are
+   * returned. With one, they run inside it, just before the COMMIT.
+   */
+  async commit(after: readonly SqlStatement[] = []): Promise<Record<string, unknown>[][]> {
+    if (!this.open) {
+      const combined = combineStatements(
+        this.checks,
+        this.collected.map((statement) => statement.combined ?? statement),
+      );
+      if (combined) {
+        const results = await this.client.sequence([combined, ...after]);
+        return results.slice(1);
+      }
+      await this.begin();
+    }
+    const open = this.open!;
+    const executor = await open.executor;
+    const reads = after.map((statement) => executor.query(statement.text, statement.params));
+    for (const read of reads) read.catch(() => {}); // a failure fails the COMMIT too
+    open.finish.resolve();
+    await open.outcome;
+    return Promise.all(reads);
+  }
+
+  /** Abandons the work: nothing collected is sent; an open transaction rolls back. */
+  async rollback(reason: unknown): Promise<void> {
+    this.collected = [];
+    if (!this.open) return;
+    this.open.finish.reject(reason);
+    await this.open.outcome.catch(() => {});
+  }
+
+  private begin(): Promise<SqlExecutor> {
+    if (this.open) return this.open.executor;
+    let finish!: OpenTransaction["finish"];
+    const finished = new Promise<void>((resolve, reject) => {
+      finish = { resolve, reject };
+    });
+    let started!: (executor: SqlExecutor) => void;
+    let failedToStart!: (error: unknown) => void;
+    const executor = new Promise<SqlExecutor>((resolve, reject) => {
+      started = resolve;
+      failedToStart = reject;
+    });
+    const replay: SqlStatement[] = [...this.checks, ...this.collected];
+    this.collected = [];
+    const outcome = this.client.transaction(async (tx) => {
+      for (const statement of replay) await tx.defer(statement.text, statement.params);
+      started(tx);
+      await finished;
+    });
+    outcome.catch(failedToStart);
+    executor.catch(() => {}); // the failure surfaces from `outcome` (commit, rollback)
+    this.open = { executor, finish, outcome };
+    return executor;
+  }
+}
