@@ -1086,7 +1086,7 @@ export class StepRunner {
     await tx.defer(
       `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
          input_tokens, output_tokens, cost_usd, latency_ms, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8::text::jsonb, $9, $10, $11, $12, $13, $14)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14)`,
       [
         id,
         threadId,

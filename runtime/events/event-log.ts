@@ -42,7 +42,7 @@ export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise
   const rows = ordered.map((event, index) => {
     values.push(event.rootId, event.threadId, event.type, JSON.stringify(event.data));
     const base = 2 + index * 4;
-    return `($${base + 1}::uuid, $${base + 2}::uuid, $${base + 3}, $${base + 4}::text::jsonb, $2::bigint)`;
+    return `($${base + 1}::uuid, $${base + 2}::uuid, $${base + 3}, $${base + 4}::text::json, $2::bigint)`;
   });
   const rootList = roots.map((_, index) => `$${2 + ordered.length * 4 + index + 1}::text`);
   values.push(...roots);

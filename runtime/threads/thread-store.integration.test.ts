@@ -161,7 +161,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       const holder = database.sql.transaction(async (tx) => {
         await tx.query("SELECT tandem_order_events(ARRAY[$1::text])", [root]);
         await tx.query(
-          "INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ($1, $1, 'telemetry', $2::text::jsonb, 0)",
+          "INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ($1, $1, 'telemetry', $2::text::json, 0)",
           [root, JSON.stringify({ n: "holder" })],
         );
         locked();
