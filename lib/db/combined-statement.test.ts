@@ -50,6 +50,27 @@ describe("combineStatements", () => {
     expect(text.endsWith("SELECT (SELECT count(*) FROM p1)")).toBe(true);
   });
 
+  it("returns the rows of the part marked returnsRows, with the other reads as a filter read first", () => {
+    const combined = combineStatements(
+      [check],
+      [
+        { text: "INSERT INTO messages (id) VALUES ($1)", params: ["m"] },
+        { text: "UPDATE threads SET n = 1 WHERE id = $1 RETURNING id", params: ["t"], returnsRows: true },
+      ],
+    );
+    expect(combined?.text.endsWith("SELECT * FROM p2 WHERE (SELECT count(*) FROM p0) IS NOT NULL")).toBe(
+      true,
+    );
+    expect(combined?.params).toEqual(["t", "7", "m", "t"]);
+    const update = { text: "UPDATE threads SET n = 1 RETURNING id", params: [], returnsRows: true };
+    expect(combineStatements([], [update])?.text.endsWith("SELECT * FROM p0")).toBe(true);
+    // Only one part can be the result, and it must be a modification with RETURNING.
+    expect(
+      combineStatements([], [update, { ...update, text: "UPDATE messages SET n = 1 RETURNING id" }]),
+    ).toBeNull();
+    expect(combineStatements([], [{ text: "SELECT 1", params: [], returnsRows: true }])).toBeNull();
+  });
+
   it("refuses parts that are not independent", () => {
     const insert = { text: "INSERT INTO messages (id) VALUES ($1)", params: ["m"] };
     // Two writers of one table: the second would not see the first's row.

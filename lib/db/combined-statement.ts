@@ -8,7 +8,7 @@
 // modifies is named by any other part. The checks (`first`) are the exception: they run before
 // every modification (the outer SELECT reads them first, and a data-modifying part nobody reads
 // runs after the outer query), so a check may lock a row that a later part then updates.
-import type { SqlParameter, SqlStatement as Statement } from "./sql-client";
+import type { CombinedForm, SqlParameter, SqlStatement as Statement } from "./sql-client";
 
 interface ParsedStatement {
   /** The statement's own WITH queries: name and body (without the parentheses). */
@@ -25,24 +25,30 @@ const MODIFYING = /^(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([a-z_][a-z0-9_]*)"
 /**
  * One statement doing what `first` (checks, in order) and then `statements` do; null when a part
  * has a shape this does not handle or the parts are not independent (the caller then runs them
- * in a transaction). Parameters are renumbered into one list.
+ * in a transaction). Parameters are renumbered into one list. When exactly one part is marked
+ * `returnsRows`, the statement returns that part's rows (read after the others); otherwise one row.
  */
 export function combineStatements(
   first: readonly Statement[],
-  statements: readonly Statement[],
+  statements: readonly CombinedForm[],
 ): Statement | null {
   if (first.length + statements.length === 0) return null;
+  const returning = statements.filter((statement) => statement.returnsRows);
+  if (returning.length > 1) return null;
+  const returningIndex = returning[0] ? first.length + statements.indexOf(returning[0]) : -1;
   // The same few statement texts recur with new parameters: the rewrite is kept per text list.
   const key = [
     first.length,
+    returningIndex,
     ...first.map((statement) => statement.text),
-    ...statements.map((s) => s.text),
+    ...statements.map((statement) => statement.text),
   ].join("\u0000");
   let combined = combinedTexts.get(key);
   if (combined === undefined) {
     combined = combineTexts(
       first.map((statement) => statement.text),
       statements.map((statement) => statement.text),
+      returningIndex,
     );
     if (combinedTexts.size >= COMBINED_TEXTS_KEPT) combinedTexts.clear();
     combinedTexts.set(key, combined);
@@ -63,6 +69,7 @@ const combinedTexts = new Map<string, { text: string; parameterCounts: number[] 
 function combineTexts(
   first: readonly string[],
   statements: readonly string[],
+  returningIndex: number,
 ): { text: string; parameterCounts: number[] } | null {
   const all = [...first, ...statements];
   const parsed: ParsedStatement[] = [];
@@ -100,7 +107,14 @@ function combineTexts(
     if (one.kind === "select") readInOrder.push(`(SELECT count(*) FROM p${index})`);
     offset += parameterCounts[index]!;
   }
-  const outer = readInOrder.length > 0 ? `SELECT ${readInOrder.join(", ")}` : "SELECT 1";
+  let outer = readInOrder.length > 0 ? `SELECT ${readInOrder.join(", ")}` : "SELECT 1";
+  if (returningIndex >= 0) {
+    // The returned part is scanned last: the read parts are a one-time filter over it (they do not
+    // depend on its rows), which Postgres evaluates before it reads the first of them.
+    if (parsed[returningIndex]!.kind !== "modify") return null;
+    const gate = readInOrder.map((read) => `${read} IS NOT NULL`).join(" AND ");
+    outer = `SELECT * FROM p${returningIndex}${gate ? ` WHERE ${gate}` : ""}`;
+  }
   return { text: `WITH ${ctes.join(",\n")}\n${outer}`, parameterCounts };
 }
 

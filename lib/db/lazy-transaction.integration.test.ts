@@ -53,7 +53,9 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
     await lazy.defer("UPDATE lazy_items SET n = n + 1 WHERE id = $1", ["a-1"]);
     await lazy.defer("INSERT INTO lazy_log (item) VALUES ($1)", ["a-1"]);
     expect(lazy.began).toBe(false);
-    const [read] = await lazy.commit([{ text: "SELECT n FROM lazy_items WHERE id = $1", params: ["a-1"] }]);
+    const {
+      after: [read],
+    } = await lazy.commit([{ text: "SELECT n FROM lazy_items WHERE id = $1", params: ["a-1"] }]);
     expect(sent).toEqual({ transactions: 0, sequences: 1 });
     expect(read).toEqual([{ n: 2 }]);
     expect(await itemsNamed("a-")).toEqual([{ id: "a-1", n: 2 }]);
@@ -83,7 +85,9 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
     expect(seen).toEqual([{ n: 1 }]);
     expect(lazy.began).toBe(true);
     await lazy.defer("UPDATE lazy_items SET n = 2 WHERE id = $1", ["c-1"]);
-    const [read] = await lazy.commit([{ text: "SELECT n FROM lazy_items WHERE id = $1", params: ["c-1"] }]);
+    const {
+      after: [read],
+    } = await lazy.commit([{ text: "SELECT n FROM lazy_items WHERE id = $1", params: ["c-1"] }]);
     expect(read).toEqual([{ n: 2 }]);
     expect(sent).toEqual({ transactions: 1, sequences: 0 });
     expect(await itemsNamed("c-")).toEqual([{ id: "c-1", n: 2 }]);
@@ -104,6 +108,38 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
     await lazy.commit();
     expect(sent).toEqual({ transactions: 1, sequences: 0 });
     expect(await itemsNamed("d-")).toEqual([{ id: "d-1", n: 7 }]);
+  });
+
+  it("returns the rows of a returning part instead of sending the reads after it", async () => {
+    await database.sql.query("INSERT INTO lazy_items (id, n) VALUES ('f-1', 1)");
+    const returningUpdate = {
+      text: "UPDATE lazy_items SET n = n + 1 WHERE id = $1 RETURNING id, n",
+      params: ["f-1"],
+      returnsRows: true,
+    };
+    const read = { text: "SELECT n FROM lazy_items WHERE id = $1", params: ["f-1"] };
+    // The check locks and reads the row the returning part then updates: it must run first, or it
+    // would find the row already changed by this statement and fail.
+    sent = { transactions: 0, sequences: 0 };
+    const lazy = new LazyTransaction(client, [itemCheck("f-1", 1)]);
+    await lazy.defer("UPDATE lazy_items SET n = n + 1 WHERE id = $1", ["f-1"], returningUpdate);
+    await lazy.defer("INSERT INTO lazy_log (item) VALUES ($1)", ["f-1"]);
+    const committed = await lazy.commit([read], { returnedInsteadOfAfter: true });
+    expect(committed.returned).toEqual([{ id: "f-1", n: 2 }]);
+    expect(committed.after).toEqual([[]]);
+    expect(sent).toEqual({ transactions: 0, sequences: 1 });
+
+    // Not asked for: the plain form goes out and the reads follow.
+    const plain = new LazyTransaction(client, [itemCheck("f-1", 2)]);
+    await plain.defer("UPDATE lazy_items SET n = n + 1 WHERE id = $1", ["f-1"], returningUpdate);
+    expect(await plain.commit([read])).toEqual({ after: [[{ n: 3 }]], returned: null });
+
+    // A failing check still stops everything.
+    const stale = new LazyTransaction(client, [itemCheck("f-1", 2)]);
+    await stale.defer("UPDATE lazy_items SET n = n + 1 WHERE id = $1", ["f-1"], returningUpdate);
+    await expect(stale.commit([read], { returnedInsteadOfAfter: true })).rejects.toThrow("stale f-1");
+    expect(await itemsNamed("f-")).toEqual([{ id: "f-1", n: 3 }]);
+    expect(await logOf("f-1")).toBe(1);
   });
 
   it("uses a statement's combined form only when combining", async () => {

@@ -5,10 +5,17 @@
 // real transaction instead, replay what was collected into it and go on there: same outcome,
 // ordinary cost. Either way all of it commits or none of it does.
 import { combineStatements } from "./combined-statement";
-import type { SqlClient, SqlExecutor, SqlParameter, SqlStatement } from "./sql-client";
+import type { CombinedForm, SqlClient, SqlExecutor, SqlParameter, SqlStatement } from "./sql-client";
 
 interface CollectedStatement extends SqlStatement {
-  combined?: SqlStatement;
+  combined?: CombinedForm;
+}
+
+export interface Committed {
+  /** The rows of each `after` statement (empty lists when they were not sent: see `returned`). */
+  after: Record<string, unknown>[][];
+  /** With `returnedInsteadOfAfter`: the rows of the part marked `returnsRows`, when one was combined. */
+  returned: Record<string, unknown>[] | null;
 }
 
 interface OpenTransaction {
@@ -44,7 +51,7 @@ export class LazyTransaction implements SqlExecutor {
     await (await this.begin()).exec(text);
   }
 
-  async defer(text: string, params: readonly SqlParameter[] = [], combined?: SqlStatement): Promise<void> {
+  async defer(text: string, params: readonly SqlParameter[] = [], combined?: CombinedForm): Promise<void> {
     if (this.open) await (await this.open.executor).defer(text, params);
     else this.collected.push({ text, params, combined });
   }
@@ -52,17 +59,28 @@ export class LazyTransaction implements SqlExecutor {
   /**
    * Commits what the work did. Without a real transaction, `after` statements (reads of the state
    * just committed) go out in the same round trip, after the combined statement; their rows are
-   * returned. With one, they run inside it, just before the COMMIT.
+   * returned. With one, they run inside it, just before the COMMIT. `returnedInsteadOfAfter`: when a
+   * part marked `returnsRows` was combined, its rows are what the caller wanted, and `after` is not
+   * sent at all.
    */
-  async commit(after: readonly SqlStatement[] = []): Promise<Record<string, unknown>[][]> {
+  async commit(
+    after: readonly SqlStatement[] = [],
+    options: { returnedInsteadOfAfter?: boolean } = {},
+  ): Promise<Committed> {
     if (!this.open) {
-      const combined = combineStatements(
-        this.checks,
-        this.collected.map((statement) => statement.combined ?? statement),
+      const wantsRows = options.returnedInsteadOfAfter === true;
+      const parts = this.collected.map((statement) =>
+        statement.combined && (wantsRows || !statement.combined.returnsRows) ? statement.combined : statement,
       );
+      const combined = combineStatements(this.checks, parts);
       if (combined) {
+        const returns = wantsRows && parts.some((part) => (part as CombinedForm).returnsRows);
+        if (returns) {
+          const [returned] = await this.client.sequence([combined]);
+          return { after: after.map(() => []), returned: returned ?? [] };
+        }
         const results = await this.client.sequence([combined, ...after]);
-        return results.slice(1);
+        return { after: results.slice(1), returned: null };
       }
       await this.begin();
     }
@@ -72,7 +90,7 @@ export class LazyTransaction implements SqlExecutor {
     for (const read of reads) read.catch(() => {}); // a failure fails the COMMIT too
     open.finish.resolve();
     await open.outcome;
-    return Promise.all(reads);
+    return { after: await Promise.all(reads), returned: null };
   }
 
   /** Abandons the work: nothing collected is sent; an open transaction rolls back. */

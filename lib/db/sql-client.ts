@@ -17,7 +17,7 @@ export interface SqlExecutor {
    * `combined` is an equivalent form for when the statement becomes part of its transaction's one
    * statement (LazyTransaction); only that executor uses it.
    */
-  defer(text: string, params?: readonly SqlParameter[], combined?: SqlStatement): Promise<void>;
+  defer(text: string, params?: readonly SqlParameter[], combined?: CombinedForm): Promise<void>;
 }
 
 export interface SqlClient extends SqlExecutor {
@@ -33,6 +33,14 @@ export interface SqlClient extends SqlExecutor {
 export interface SqlStatement {
   text: string;
   params: readonly SqlParameter[];
+}
+
+/**
+ * A statement's form inside a combined statement. `returnsRows`: its rows (a RETURNING list) can be
+ * what the combined statement returns, when the caller asks for them (LazyTransaction.commit).
+ */
+export interface CombinedForm extends SqlStatement {
+  returnsRows?: boolean;
 }
 
 export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {

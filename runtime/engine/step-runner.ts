@@ -516,8 +516,12 @@ export class StepRunner {
         const lazy = new LazyTransaction(this.db, [threadVersionCheck(threadId, expected.version)]);
         try {
           result = await checked(lazy, expected.row);
-          const [row] = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : []);
-          found = row?.[0] ? toThreadForStep(row[0]) : null;
+          // The thread update's RETURNING is the read-back when it was combined (updateLockedThread).
+          const committed = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : [], {
+            returnedInsteadOfAfter: readBack,
+          });
+          const row = committed.returned?.[0] ?? committed.after[0]?.[0];
+          found = row ? toThreadForStep(row) : null;
         } catch (error) {
           await lazy.rollback(error);
           throw error;

@@ -102,12 +102,14 @@ export async function findThreadForStep(db: SqlExecutor, id: string): Promise<Th
   return rows[0] ? toThreadForStep(rows[0]) : null;
 }
 
+/** The thread row, its version and whether input waits (`toThreadForStep` reads them). */
+const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_version,
+  EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input`;
+
 /** The statement `findThreadForStep` sends (to send it along with others); `toThreadForStep` reads its row. */
 export function threadForStepStatement(id: string): SqlStatement {
   return {
-    text: `SELECT ${THREAD_COLUMNS}, xmin::text AS row_version,
-       EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input
-     FROM threads WHERE id = $1`,
+    text: `SELECT ${THREAD_FOR_STEP_COLUMNS} FROM threads WHERE id = $1`,
     params: [id],
   };
 }
@@ -216,7 +218,12 @@ export async function updateLockedThread(
 ): Promise<ThreadRow> {
   const now = nowMicroseconds();
   const { text, values } = updateStatement(locked.id, changes, now);
-  await tx.defer(text, values as never[]);
+  // Inside a one-statement commit, the update can also return the row as findThreadForStep reads it.
+  await tx.defer(text, values as never[], {
+    text: `${text} RETURNING ${THREAD_FOR_STEP_COLUMNS}`,
+    params: values as never[],
+    returnsRows: true,
+  });
   return withThreadChanges(locked, changes, now);
 }
 
