@@ -19,7 +19,7 @@ import {
   snapshot,
   waitUntil,
 } from "./harness";
-import type { Summary, } from "./stats";
+import type { Summary } from "./stats";
 import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from "./subagents";
 
 const CONCURRENT_THREADS = 1_000;

@@ -1,7 +1,8 @@
 // Benchmark 2, wall time per step on one thread with every step persisted:
 //   a) a dual_ai thread running 2 × TURNS steps back to back (no human in the loop): the time from
 //      one step's model call to the next one's, measured in this process at µs resolution, and
-//      cross-checked against the persisted messages' created_at (ms resolution);
+//      cross-checked against the persisted messages' created_at (ms resolution); after an unmeasured
+//      warm-up dialogue of the same shape in the same process (steady state, as in a server);
 //   b) an ai_human thread driven turn by turn: post a message, wait until the thread is idle again.
 
 import { type BaselineResult, printBaselineBeside } from "./baseline";
@@ -57,7 +58,36 @@ export async function runStepTime(
   return result;
 }
 
+/**
+ * A dialogue of the same shape run to its end first, on its own database, unmeasured: the
+ * process's JIT compiles the step's code as it would in a server that has been up for a while,
+ * so the measured dialogue shows the steady state (the first quarter is reported separately).
+ */
+async function warmUp(cluster: Cluster): Promise<void> {
+  const bench = await openBenchRuntime(cluster, {
+    database: "bench_step_warm_up",
+    bundle: dialogueBundle(DIALOGUE_TURNS),
+  });
+  try {
+    await bench.runtime.threads.create({
+      projectId: bench.projectId,
+      agentName: "dialogue",
+      message: "Warm up.",
+    });
+    await bench.runtime.scheduler.start();
+    await waitUntil(
+      "the warm-up dialogue to end",
+      async () => (await countThreads(bench.raw.sql, ["stopped", "completed", "failed"])) === 1,
+      120_000,
+      50,
+    );
+  } finally {
+    await bench.close();
+  }
+}
+
 async function runDialogue(cluster: Cluster) {
+  await warmUp(cluster);
   const bench = await openBenchRuntime(cluster, {
     database: "bench_step_dialogue",
     bundle: dialogueBundle(DIALOGUE_TURNS),
@@ -165,7 +195,7 @@ export function perStepRows(resources: ResourceUse, steps: number): Cell[][] {
 
 export function printStepTime(result: StepTimeResult, baseline: BaselineResult | null): void {
   printTable(
-    `2a. dual_ai thread, ${result.steps} steps back to back: time per step`,
+    `2a. dual_ai thread, ${result.steps} steps back to back, after a warm-up dialogue: time per step`,
     ["measure", ...SUMMARY_HEADER],
     [
       ["model call → next model call (client clock, µs res.)", ...summaryCells(result.clientStep)],
