@@ -18,7 +18,7 @@ describe("combineStatements", () => {
     expect(combined?.params).toEqual(["t", "7", "m", "hello", "t", "idle"]);
     expect(combined?.text).toBe(
       [
-        "WITH p0 AS (SELECT tandem_expect((SELECT xmin::text FROM threads WHERE id = $1) = $2, 'stale')),",
+        "WITH p0 AS MATERIALIZED (SELECT tandem_expect((SELECT xmin::text FROM threads WHERE id = $1) = $2, 'stale')),",
         "p1 AS (INSERT INTO messages (id, content) VALUES ($3, $4)),",
         "p2 AS (UPDATE threads SET status = $6 WHERE id = $5)",
         "SELECT (SELECT count(*) FROM p0)",
@@ -99,6 +99,9 @@ describe("combineStatements", () => {
       "WITH a AS (WITH b AS (SELECT 1) SELECT * FROM b) SELECT * FROM a",
       "VACUUM events",
       "WITH a AS (SELECT 1 SELECT * FROM a",
+      "UPDATE public.threads SET n = 1",
+      'INSERT INTO "public"."threads" (n) VALUES (1)',
+      "UPDATE threads SET name = E'it\\'s'",
     ])
       expect(combineStatements([], [{ text, params: [] }]), text).toBeNull();
     expect(combineStatements([], [])).toBeNull();

@@ -8,6 +8,11 @@
 // modifies is named by any other part. The checks (`first`) are the exception: they run before
 // every modification (the outer SELECT reads them first, and a data-modifying part nobody reads
 // runs after the outer query), so a check may lock a row that a later part then updates.
+//
+// Limits, by design of a text rewrite for the runtime's own statements: a statement's WITH query
+// names are renamed wherever they appear as words (so they must not double as column or function
+// names), and reads or writes done inside functions and triggers are not seen by the independence
+// test. Shapes it does not understand are refused, never guessed.
 import type { CombinedForm, SqlParameter, SqlStatement as Statement } from "./sql-client";
 
 interface ParsedStatement {
@@ -20,7 +25,7 @@ interface ParsedStatement {
   modifies: string[];
 }
 
-const MODIFYING = /^(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([a-z_][a-z0-9_]*)"?/i;
+const MODIFYING = /^(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([a-z_][a-z0-9_]*)"?(\s*\.)?/i;
 
 /**
  * One statement doing what `first` (checks, in order) and then `statements` do; null when a part
@@ -103,7 +108,9 @@ function combineTexts(
   for (const [index, one] of parsed.entries()) {
     const rename = (text: string) => renameCtes(renumber(text, offset), one.ctes, index);
     for (const cte of one.ctes) ctes.push(`p${index}_${cte.name} AS (${rename(cte.body)})`);
-    ctes.push(`p${index} AS (${rename(one.body)})`);
+    // A read part is MATERIALIZED: computed whole where it is read, whatever its functions'
+    // volatility (a check that were inlined could be skipped by the count over it).
+    ctes.push(`p${index} AS ${one.kind === "select" ? "MATERIALIZED " : ""}(${rename(one.body)})`);
     if (one.kind === "select") readInOrder.push(`(SELECT count(*) FROM p${index})`);
     offset += parameterCounts[index]!;
   }
@@ -181,7 +188,8 @@ function closingQuote(text: string, open: number): number {
 /** Splits `WITH a AS (…), b AS (…) body`; null for shapes this does not handle. */
 export function parseStatement(text: string): ParsedStatement | null {
   let rest = text.trim().replace(/;\s*$/, "");
-  if (/\$\$|--|\/\*/.test(rest)) return null; // dollar quotes and comments: not ours to rewrite
+  // Dollar quotes, comments and E'' strings (backslash escapes): not ours to rewrite.
+  if (/\$\$|--|\/\*|(^|[^a-z0-9_])e'/i.test(rest)) return null;
   const ctes: { name: string; body: string }[] = [];
   const withClause = /^WITH\s+/i.exec(rest);
   if (withClause) {
@@ -203,6 +211,7 @@ export function parseStatement(text: string): ParsedStatement | null {
   for (const part of [...ctes.map((cte) => cte.body), rest]) {
     if (/^WITH\b/i.test(part)) return null; // a nested WITH list: not flattened here
     const modifying = MODIFYING.exec(part);
+    if (modifying?.[3]) return null; // a schema-qualified table: the independence test reads bare names
     if (modifying) modifies.push(modifying[2]!.toLowerCase());
     else if (!/^SELECT\b/i.test(part)) return null;
   }

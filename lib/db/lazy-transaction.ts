@@ -5,15 +5,25 @@
 // real transaction instead, replay what was collected into it and go on there: same outcome,
 // ordinary cost. Either way all of it commits or none of it does.
 import { combineStatements } from "./combined-statement";
-import type { CombinedForm, SqlClient, SqlExecutor, SqlParameter, SqlStatement } from "./sql-client";
+import type {
+  CombinedForm,
+  SqlClient,
+  SqlExecutor,
+  SqlOutcome,
+  SqlParameter,
+  SqlStatement,
+} from "./sql-client";
 
 interface CollectedStatement extends SqlStatement {
   combined?: CombinedForm;
 }
 
 export interface Committed {
-  /** The rows of each `after` statement (empty lists when they were not sent: see `returned`). */
-  after: Record<string, unknown>[][];
+  /**
+   * The rows of each `after` statement: empty when it was not sent (see `returned`), and null when a
+   * read after a one-statement commit failed (the commit itself stands).
+   */
+  after: (Record<string, unknown>[] | null)[];
   /** With `returnedInsteadOfAfter`: the rows of the part marked `returnsRows`, when one was combined. */
   returned: Record<string, unknown>[] | null;
 }
@@ -28,6 +38,7 @@ interface OpenTransaction {
 export class LazyTransaction implements SqlExecutor {
   private collected: CollectedStatement[] = [];
   private open: OpenTransaction | null = null;
+  private settled = false;
 
   /** `checks` run before everything else (see combineStatements); they may lock what later parts change. */
   constructor(
@@ -67,6 +78,8 @@ export class LazyTransaction implements SqlExecutor {
     after: readonly SqlStatement[] = [],
     options: { returnedInsteadOfAfter?: boolean } = {},
   ): Promise<Committed> {
+    if (this.settled) throw new Error("This transaction was already committed or rolled back");
+    this.settled = true;
     if (!this.open) {
       const wantsRows = options.returnedInsteadOfAfter === true;
       const parts = this.collected.map((statement) =>
@@ -75,12 +88,11 @@ export class LazyTransaction implements SqlExecutor {
       const combined = combineStatements(this.checks, parts);
       if (combined) {
         const returns = wantsRows && parts.some((part) => (part as CombinedForm).returnsRows);
-        if (returns) {
-          const [returned] = await this.client.sequence([combined]);
-          return { after: after.map(() => []), returned: returned ?? [] };
-        }
-        const results = await this.client.sequence([combined, ...after]);
-        return { after: results.slice(1), returned: null };
+        const outcomes = await this.client.sequence(returns ? [combined] : [combined, ...after]);
+        const written = outcomes[0]!;
+        if ("error" in written) throw written.error;
+        if (returns) return { after: after.map(() => []), returned: written.rows };
+        return { after: outcomes.slice(1).map(rowsOrNull), returned: null };
       }
       await this.begin();
     }
@@ -95,6 +107,7 @@ export class LazyTransaction implements SqlExecutor {
 
   /** Abandons the work: nothing collected is sent; an open transaction rolls back. */
   async rollback(reason: unknown): Promise<void> {
+    this.settled = true;
     this.collected = [];
     if (!this.open) return;
     this.open.finish.reject(reason);
@@ -107,6 +120,9 @@ export class LazyTransaction implements SqlExecutor {
     const finished = new Promise<void>((resolve, reject) => {
       finish = { resolve, reject };
     });
+    // A transaction that failed before its work began never awaits `finished`: rejecting it then
+    // (rollback) must not be an unhandled rejection.
+    finished.catch(() => {});
     let started!: (executor: SqlExecutor) => void;
     let failedToStart!: (error: unknown) => void;
     const executor = new Promise<SqlExecutor>((resolve, reject) => {
@@ -125,4 +141,9 @@ export class LazyTransaction implements SqlExecutor {
     this.open = { executor, finish, outcome };
     return executor;
   }
+}
+
+/** A read's rows, or null when it failed: what was committed before it stands either way. */
+function rowsOrNull(outcome: SqlOutcome): Record<string, unknown>[] | null {
+  return "rows" in outcome ? outcome.rows : null;
 }

@@ -24,11 +24,14 @@ export interface SqlClient extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
    * Statements outside any transaction (each its own), run in order on one connection: on a server,
-   * sent together in one round trip. Every statement runs even when an earlier one failed; the first
-   * failure is thrown once all have answered. Returns each statement's rows.
+   * sent together in one round trip. Every statement runs even when an earlier one failed. Returns
+   * each statement's rows or its error (it throws only when it cannot run them at all).
    */
-  sequence(statements: readonly SqlStatement[]): Promise<Record<string, unknown>[][]>;
+  sequence(statements: readonly SqlStatement[]): Promise<SqlOutcome[]>;
 }
+
+/** What one statement of `SqlClient.sequence` did. */
+export type SqlOutcome = { rows: Record<string, unknown>[] } | { error: unknown };
 
 export interface SqlStatement {
   text: string;
@@ -63,10 +66,10 @@ export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {
       try {
         const sent = statements.map((statement) => send(connection, statement.text, statement.params));
         const outcomes = await Promise.allSettled(sent);
-        const failed = outcomes.find((outcome) => outcome.status === "rejected");
-        if (failed) throw (failed as PromiseRejectedResult).reason;
-        return outcomes.map(
-          (outcome) => (outcome as PromiseFulfilledResult<Record<string, unknown>[]>).value,
+        return outcomes.map((outcome) =>
+          outcome.status === "fulfilled"
+            ? { rows: outcome.value as unknown as Record<string, unknown>[] }
+            : { error: outcome.reason },
         );
       } finally {
         connection.release();
@@ -192,20 +195,19 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
     ...executorFor(db),
     transaction: (work) => db.transaction((tx) => work(executorFor(tx))),
     async sequence(statements) {
-      const results: Record<string, unknown>[][] = [];
-      let failure: { error: unknown } | null = null;
+      const outcomes: SqlOutcome[] = [];
       for (const statement of statements) {
         try {
-          results.push(
-            (await db.query<Record<string, unknown>>(statement.text, statement.params as unknown[])).rows,
+          const result = await db.query<Record<string, unknown>>(
+            statement.text,
+            statement.params as unknown[],
           );
+          outcomes.push({ rows: result.rows });
         } catch (error) {
-          failure ??= { error };
-          results.push([]);
+          outcomes.push({ error });
         }
       }
-      if (failure) throw failure.error;
-      return results;
+      return outcomes;
     },
   };
 }

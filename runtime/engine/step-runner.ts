@@ -520,6 +520,7 @@ export class StepRunner {
           const committed = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : [], {
             returnedInsteadOfAfter: readBack,
           });
+          // A failed read after the commit only means the next step reads the thread itself.
           const row = committed.returned?.[0] ?? committed.after[0]?.[0];
           found = row ? toThreadForStep(row) : null;
         } catch (error) {
