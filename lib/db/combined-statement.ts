@@ -5,9 +5,9 @@
 //
 // What keeps the meaning: every part sees the same snapshot and none sees another's writes, so the
 // parts must be independent — `combineStatements` refuses (returns null) when a table one part
-// modifies is named by any other part. The checks (`first`) are the exception: the parts run in the
-// order given (the outer query reads each in turn), so a check may lock a row that a later part
-// then updates.
+// modifies is named by any other part. The checks (`first`) are the exception: they run before
+// every modification (the outer SELECT reads them first, and a data-modifying part nobody reads
+// runs after the outer query), so a check may lock a row that a later part then updates.
 //
 // Limits, by design of a text rewrite for the runtime's own statements: a statement's WITH query
 // names are renamed wherever they appear as words (so they must not double as column or function
@@ -109,16 +109,9 @@ function combineTexts(
     const rename = (text: string) => renameCtes(renumber(text, offset), one.ctes, index);
     for (const cte of one.ctes) ctes.push(`p${index}_${cte.name} AS (${rename(cte.body)})`);
     // A read part is MATERIALIZED: computed whole where it is read, whatever its functions'
-    // volatility (a check that were inlined could be skipped by the count over it). A write part
-    // gets a RETURNING list if it has none, so that it can be read too: every part but the returned
-    // one is read, in the order given, so the parts run in that order (the last part's locks, such
-    // as the events' root lock, are then held for the shortest time).
-    const body =
-      one.kind === "modify" && index !== returningIndex && !hasReturning(one.body)
-        ? `${one.body} RETURNING 1`
-        : one.body;
-    ctes.push(`p${index} AS ${one.kind === "select" ? "MATERIALIZED " : ""}(${rename(body)})`);
-    if (index !== returningIndex) readInOrder.push(`(SELECT count(*) FROM p${index})`);
+    // volatility (a check that were inlined could be skipped by the count over it).
+    ctes.push(`p${index} AS ${one.kind === "select" ? "MATERIALIZED " : ""}(${rename(one.body)})`);
+    if (one.kind === "select") readInOrder.push(`(SELECT count(*) FROM p${index})`);
     offset += parameterCounts[index]!;
   }
   let outer = readInOrder.length > 0 ? `SELECT ${readInOrder.join(", ")}` : "SELECT 1";
@@ -140,16 +133,6 @@ function parameterCount(text: string): number {
     return code;
   });
   return highest;
-}
-
-/** Whether a write part already has a RETURNING list (outside quotes). */
-function hasReturning(body: string): boolean {
-  let found = false;
-  mapOutsideQuotes(body, (code) => {
-    if (/(^|[^a-z0-9_])returning([^a-z0-9_]|$)/i.test(code)) found = true;
-    return code;
-  });
-  return found;
 }
 
 /** `$n` → `$(n + offset)` outside string literals and quoted identifiers. */

@@ -170,30 +170,6 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
     expect(await logOf("h-1")).toBe(1);
   });
 
-  it("runs the parts of a one-statement commit in the order they were deferred", async () => {
-    // Both parts draw from one sequence, so the numbers they get show which ran first.
-    const logFrom = { text: "INSERT INTO lazy_log (item) VALUES ($1)", params: ["i-log"] };
-    const itemFrom = (id: string) => ({
-      text: "UPDATE lazy_items SET n = nextval('lazy_log_id_seq') WHERE id = $1",
-      params: [id],
-    });
-    const order = async (first: "log" | "item", id: string) => {
-      await database.sql.query("INSERT INTO lazy_items (id, n) VALUES ($1, 0)", [id]);
-      await database.sql.query("DELETE FROM lazy_log WHERE item = 'i-log'");
-      sent = { transactions: 0, sequences: 0 };
-      const lazy = new LazyTransaction(client, []);
-      for (const part of first === "log" ? [logFrom, itemFrom(id)] : [itemFrom(id), logFrom])
-        await lazy.defer(part.text, part.params);
-      await lazy.commit();
-      expect(sent).toEqual({ transactions: 0, sequences: 1 });
-      const [log] = await database.sql.query<{ id: number }>("SELECT id FROM lazy_log WHERE item = 'i-log'");
-      const [item] = await database.sql.query<{ n: number }>("SELECT n FROM lazy_items WHERE id = $1", [id]);
-      return Number(item!.n) > Number(log!.id) ? "log" : "item";
-    };
-    expect(await order("log", "i-1")).toBe("log");
-    expect(await order("item", "i-2")).toBe("item");
-  });
-
   it("uses a statement's combined form only when combining", async () => {
     const combinedForm = { text: "INSERT INTO lazy_log (item) VALUES ($1 || '-combined')", params: ["e-1"] };
     const combined = new LazyTransaction(client, []);
