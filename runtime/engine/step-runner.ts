@@ -436,8 +436,9 @@ export class StepRunner {
    * Runs `work` in a transaction holding the thread's row lock, after checking lease and termination.
    *
    * `speculate`: when this runner knows the row's current version (`this.expected`: read at the
-   * step's start or by the last commit), the lock is pipelined with the work instead of awaited
-   * (`expectThreadVersion`), so a step commits in one round trip. If anyone changed the row
+   * step's start or by the last commit), the lock is checked with the work instead of awaited
+   * (`threadVersionCheck`, usually all in one statement: LazyTransaction), so a step commits in one
+   * round trip. If anyone changed the row
    * meanwhile, that transaction fails as a whole; the cache the work touched is dropped and the work
    * runs again under a lock read the ordinary way. Only for work that does nothing but write in the
    * transaction (no side effects outside it), since it may run twice.

@@ -1,14 +1,33 @@
-// Row versions for speculative commits (expectThreadVersion) and event ids in commit order, on each
+// Row versions for speculative commits (threadVersionCheck) and event ids in commit order, on each
 // backend: PGlite always, the Postgres server too when DATABASE_URL names one.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
+import type { SqlExecutor } from "@/lib/db/sql-client";
 import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
 import { insertTestProject, insertTestThread } from "../../test/thread-rows";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { insertInboxItemUnlessTerminated } from "./inbox";
-import { expectThreadVersion, findThreadForStep, isStaleThreadError, lockThread } from "./thread-store";
+import { findThreadForStep, isStaleThreadError, lockThread, threadVersionCheck } from "./thread-store";
+
+/** The version check as a speculative commit in a transaction sends it: pipelined, not awaited. */
+async function deferCheck(tx: SqlExecutor, id: string, version: string): Promise<void> {
+  const check = threadVersionCheck(id, version);
+  await tx.defer(check.text, check.params);
+}
+
+/** A promise and the function that resolves it (to hold a transaction open until a test says so). */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire: () => void = () => {};
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
+/** A telemetry event of `root` carrying `n`. */
+function rootEvent(root: string, n: string): NewEvent {
+  return { rootId: root, threadId: root, type: "telemetry", data: { n } };
+}
 
 describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) => {
   let database: Database;
@@ -44,7 +63,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
     const id = await newThread();
     const current = await versionOf(id);
     await database.sql.transaction(async (tx) => {
-      await expectThreadVersion(tx, id, current);
+      await deferCheck(tx, id, current);
       await tx.defer("UPDATE threads SET status_text = 'first' WHERE id = $1", [id]);
     });
     const [first] = await database.sql.query<{ status_text: string }>(
@@ -56,7 +75,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
     // `current` is stale now: the update above wrote a new version.
     const failure = await database.sql
       .transaction(async (tx) => {
-        await expectThreadVersion(tx, id, current);
+        await deferCheck(tx, id, current);
         await tx.defer("UPDATE threads SET status_text = 'second' WHERE id = $1", [id]);
         await appendEvents(tx, [{ rootId: id, threadId: id, type: "telemetry", data: { n: 1 } }]);
       })
@@ -147,36 +166,26 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
   if (backend === "postgres")
     it("makes a one-statement transaction wait for the root's event lock before its events get ids", async () => {
       const root = randomUUID();
-      const event = (n: string): NewEvent => ({
-        rootId: root,
-        threadId: root,
-        type: "telemetry",
-        data: { n },
-      });
-      let releaseHolder: () => void = () => {};
-      const holderMayCommit = new Promise<void>((resolve) => (releaseHolder = resolve));
-      let locked: () => void = () => {};
-      const holderLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holderMayCommit = signal();
+      const holderLocked = signal();
       // A transaction holding the root's lock (as a one-statement commit does while it runs).
       const holder = database.sql.transaction(async (tx) => {
         await tx.query("SELECT tandem_order_events(ARRAY[$1::text])", [root]);
-        await tx.query(
-          "INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ($1, $1, 'telemetry', $2::text::json, 0)",
-          [root, JSON.stringify({ n: "holder" })],
-        );
-        locked();
-        await holderMayCommit;
+        await appendEvents(tx, [rootEvent(root, "holder")]);
+        await tx.query("SELECT 1");
+        holderLocked.fire();
+        await holderMayCommit.promise;
       });
-      await holderLocked;
+      await holderLocked.promise;
       const lazy = new LazyTransaction(database.sql, []);
-      await appendEvents(lazy, [event("combined-1"), event("combined-2")]);
+      await appendEvents(lazy, [rootEvent(root, "combined-1"), rootEvent(root, "combined-2")]);
       let combinedDone = false;
       const combined = lazy.commit().then(() => {
         combinedDone = true;
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(combinedDone).toBe(false);
-      releaseHolder();
+      holderMayCommit.fire();
       await holder;
       await combined;
       const rows = await database.sql.query<{ data: { n: string } }>(
@@ -189,28 +198,20 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
   if (backend === "postgres")
     it("gives a root's events ids in commit order, not in insertion order", async () => {
       const root = randomUUID();
-      const event = (n: string): NewEvent => ({
-        rootId: root,
-        threadId: root,
-        type: "telemetry",
-        data: { n },
-      });
-      let releaseEarly: () => void = () => {};
-      const earlyMayCommit = new Promise<void>((resolve) => (releaseEarly = resolve));
-      let inserted: () => void = () => {};
-      const earlyInserted = new Promise<void>((resolve) => (inserted = resolve));
+      const earlyMayCommit = signal();
+      const earlyInserted = signal();
       // The early transaction inserts first and commits last.
       const early = database.sql.transaction(async (tx) => {
-        await appendEvents(tx, [event("early-1"), event("early-2")]);
+        await appendEvents(tx, [rootEvent(root, "early-1"), rootEvent(root, "early-2")]);
         await tx.query("SELECT 1");
-        inserted();
-        await earlyMayCommit;
+        earlyInserted.fire();
+        await earlyMayCommit.promise;
       });
-      await earlyInserted;
+      await earlyInserted.promise;
       await database.sql.transaction(async (tx) => {
-        await appendEvents(tx, [event("late-1"), event("late-2")]);
+        await appendEvents(tx, [rootEvent(root, "late-1"), rootEvent(root, "late-2")]);
       });
-      releaseEarly();
+      earlyMayCommit.fire();
       await early;
       const rows = await database.sql.query<{ data: { n: string } }>(
         "SELECT data FROM events WHERE root_id = $1 ORDER BY id",

@@ -91,7 +91,7 @@ export interface ThreadForStep {
   /**
    * The row version read (Postgres `xmin`: the transaction that wrote this version of the row).
    * Every UPDATE of the row writes a new version, so an unchanged `xmin` means an unchanged row;
-   * row locks alone do not change it. See `expectThreadVersion`.
+   * row locks alone do not change it. See `threadVersionCheck`.
    */
   version: string;
 }
@@ -122,22 +122,16 @@ export function toThreadForStep(raw: Record<string, unknown>): ThreadForStep {
   };
 }
 
-/** The message of the error `expectThreadVersion` raises (its SQLSTATE is plpgsql's P0001). */
+/** The message of the error `threadVersionCheck` raises (its SQLSTATE is plpgsql's P0001). */
 export const STALE_THREAD_MESSAGE = "tandem:stale_thread";
 
 /**
- * Locks the thread's row like `lockThread`, without waiting for it: the statement is pipelined
- * (SqlExecutor.defer) and raises, failing the whole transaction, unless the row is still the
- * version `version` that the caller read earlier — then the caller's copy of the row is exact, and
- * the transaction's work, computed from that copy, goes out in the same round trip as its lock.
+ * A check (for a LazyTransaction, or `defer`red in a transaction) that locks the thread's row like
+ * `lockThread` without waiting for it, and raises, failing the whole transaction, unless the row is
+ * still the version `version` that the caller read earlier — then the caller's copy of the row is
+ * exact, and the work computed from that copy goes out in the same round trip as its lock.
  * `isStaleThreadError` recognises the failure: the caller retries with `lockThread`.
  */
-export async function expectThreadVersion(tx: SqlExecutor, id: string, version: string): Promise<void> {
-  const check = threadVersionCheck(id, version);
-  await tx.defer(check.text, check.params);
-}
-
-/** The statement of `expectThreadVersion`, as a check for a LazyTransaction. */
 export function threadVersionCheck(id: string, version: string): SqlStatement {
   return {
     text: `SELECT tandem_expect(
