@@ -65,7 +65,8 @@ export function createRuntime(database: Database): Runtime {
   };
   // Parked threads whose history this process keeps for their next run (bounded memory).
   const parkedCaches = new ParkedCaches<ThreadCache>(PARKED_CACHE_LIMIT);
-  // Children spawned here, with the one message each starts with, for their first run here.
+  // Children spawned here, with the one message each starts with, and threads created here, with
+  // none, for their first run here (most likely here: it starts as soon as the creation commits).
   const spawnedCaches = new ParkedCaches<ThreadCache>(SPAWNED_CACHE_LIMIT);
   const parentWaker = new ParentWaker(
     (parentId) => wakeParent(database.sql, parentId),
@@ -108,24 +109,35 @@ export function createRuntime(database: Database): Runtime {
       ),
     },
   );
-  threads = new ThreadService(database, definitions, (threadId) => scheduler.abortLocally(threadId), {
-    declared: async (agent, loaded) => {
-      const { hooks } = await extensions();
-      const prompt = loaded.index.prompts.get(agent.sideA.prompt)?.definition;
-      return hooks.has("after_thread_created", declaredHookIds(prompt, agent));
+  threads = new ThreadService(
+    database,
+    definitions,
+    (threadId) => scheduler.abortLocally(threadId),
+    {
+      declared: async (agent, loaded) => {
+        const { hooks } = await extensions();
+        const prompt = loaded.index.prompts.get(agent.sideA.prompt)?.definition;
+        return hooks.has("after_thread_created", declaredHookIds(prompt, agent));
+      },
+      run: async (threadId) => {
+        const { hooks } = await extensions();
+        const row = await findThread(database.sql, threadId);
+        if (!row) return;
+        const loaded = await definitions.load(row.project_id, row.project_version);
+        const agent = loaded?.index.agents.get(row.agent_name)?.definition;
+        if (!loaded || !agent) return;
+        const ids = declaredHookIds(loaded.index.prompts.get(agent.sideA.prompt)?.definition, agent);
+        const state = await loadThreadState({ db: database.sql, definitions, hooks, terminate }, threadId);
+        if (state) await hooks.notify("after_thread_created", ids, state);
+      },
     },
-    run: async (threadId) => {
-      const { hooks } = await extensions();
-      const row = await findThread(database.sql, threadId);
-      if (!row) return;
-      const loaded = await definitions.load(row.project_id, row.project_version);
-      const agent = loaded?.index.agents.get(row.agent_name)?.definition;
-      if (!loaded || !agent) return;
-      const ids = declaredHookIds(loaded.index.prompts.get(agent.sideA.prompt)?.definition, agent);
-      const state = await loadThreadState({ db: database.sql, definitions, hooks, terminate }, threadId);
-      if (state) await hooks.notify("after_thread_created", ids, state);
-    },
-  });
+    (threadId) =>
+      spawnedCaches.park(threadId, {
+        history: { version: 0, messages: [] },
+        modelCalls: new Map(),
+        requests: new Map(),
+      }),
+  );
   return {
     database,
     projects: new ProjectService(database),

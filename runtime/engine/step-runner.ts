@@ -68,7 +68,7 @@ import {
 import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import { loadContextImages } from "../threads/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
-import { drainInbox } from "../threads/inbox";
+import { consumeInboxItems, drainInbox } from "../threads/inbox";
 import {
   bumpMessageSeq,
   insertMessages,
@@ -191,6 +191,12 @@ interface ActiveSide {
   definitions: LoadedDefinitions;
 }
 
+/**
+ * Work in a step's transaction: `row` is the thread as the transaction sees it; `read` is the row as
+ * read before it, when the commit is speculative (checked against that version), else null.
+ */
+type GuardedWork<T> = (tx: SqlExecutor, row: ThreadRow, read: ThreadForStep | null) => Promise<T>;
+
 export class StepRunner {
   constructor(private readonly deps: StepRunnerDependencies) {}
 
@@ -210,6 +216,14 @@ export class StepRunner {
 
   /** Threads whose session ended in the step now running (for the after_terminal_commit crash point). */
   private readonly endedSessions = new Map<string, string>();
+
+  /**
+   * The thread as the caller just read it (the claim that took its lease): the next step starts from
+   * it instead of reading the thread again, exactly as from a read at the step's start.
+   */
+  startFrom(read: ThreadForStep): void {
+    this.snapshot = read;
+  }
 
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
@@ -445,7 +459,7 @@ export class StepRunner {
    */
   private async guarded<T>(
     threadId: string,
-    work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
+    work: GuardedWork<T>,
     options: {
       allowUserStopped?: boolean;
       /** Read the thread as this transaction leaves it (pipelined with the COMMIT), for the next step. */
@@ -485,7 +499,7 @@ export class StepRunner {
 
   private async guardedOnce<T>(
     threadId: string,
-    work: (tx: SqlExecutor, row: ThreadRow) => Promise<T>,
+    work: GuardedWork<T>,
     options: { allowUserStopped?: boolean; snapshot?: boolean; readBack?: boolean },
     expected: ThreadForStep | null,
   ): Promise<T> {
@@ -505,7 +519,7 @@ export class StepRunner {
       if (row.user_stopped && !options.allowUserStopped) throw new StoppedByUser();
       this.txThreadId = row.id;
       this.txLastSeq = row.message_seq;
-      const done = await work(tx, row);
+      const done = await work(tx, row, expected);
       await this.flushMessageSeq(tx);
       return done;
     };
@@ -607,7 +621,7 @@ export class StepRunner {
       current.lease_owner === this.deps.leaseOwner;
     const started = midRun
       ? { kind: "run" as const, row: current, drained: [] as StoredMessage[] }
-      : await this.guarded(threadId, (tx, row) => this.startStep(tx, row, definitions), {
+      : await this.guarded(threadId, (tx, row, read) => this.startStep(tx, row, definitions, read), {
           allowUserStopped: true,
           speculate: true,
           readBack: true,
@@ -966,6 +980,8 @@ export class StepRunner {
     tx: SqlExecutor,
     row: ThreadRow,
     definitions: LoadedDefinitions | null,
+    /** The row as read before this transaction, with the input waiting then (a speculative commit). */
+    read: ThreadForStep | null = null,
   ): Promise<{ kind: "parked" } | { kind: "run"; row: ThreadRow; drained: StoredMessage[] }> {
     if (row.user_stopped) {
       const human = await tx.query(
@@ -979,7 +995,10 @@ export class StepRunner {
     }
     const agent = definitions?.index.agents.get(row.agent_name)?.definition;
     const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
-    const items = await drainInbox(tx, row.id);
+    // Input read with the row is consumed by id, in the commit's one statement; else drained here.
+    const prefetched = read?.pendingInput ?? null;
+    const items = prefetched ?? (await drainInbox(tx, row.id));
+    if (prefetched) await consumeInboxItems(tx, prefetched);
     if (items.length === 0) {
       if (row.status === "running") return { kind: "run", row, drained: [] };
       await this.finish(tx, row, {});
@@ -1023,6 +1042,7 @@ export class StepRunner {
           ? { userStopped: false, stopReason: null }
           : {}),
       }),
+      { consumesInput: prefetched !== null },
     );
     await appendEvents(tx, [
       ...stored.map((message) => messageEvent(updated, message)),
@@ -1992,11 +2012,13 @@ export class StepRunner {
       }
       effective = { kind: "turn_ended", reason: "response" };
     }
-    await this.applyDecision(tx, row, execution, effective, active, usage, events, extra);
-    return effective.kind === "continue" || isSideSwitch(effective, active) ? "continue" : "parked";
+    return this.applyDecision(tx, row, execution, effective, active, usage, events, extra);
   }
 
-  /** Moves the thread on after a step, in the step's last transaction. */
+  /**
+   * Moves the thread on after a step, in the step's last transaction: "continue" when the thread
+   * goes on (same side, or the other side of a dual_ai), "parked" when it finished (lease released).
+   */
   private async applyDecision(
     tx: SqlExecutor,
     row: ThreadRow,
@@ -2006,11 +2028,11 @@ export class StepRunner {
     usage: ThreadChanges["usage"],
     events: NewEvent[],
     extra: ThreadChanges = {},
-  ): Promise<void> {
+  ): Promise<StepOutcome> {
     const base: ThreadChanges = { ...extra, execution, ...(usage ? { usage } : {}) };
     const side = active.side;
     if (decision.kind === "session_completed") {
-      return this.finish(
+      return this.finishAndPark(
         tx,
         row,
         { ...base, status: "completed", result: decision.result, stopReason: "Session completed" },
@@ -2020,7 +2042,7 @@ export class StepRunner {
       );
     }
     if (decision.kind === "session_failed") {
-      return this.finish(
+      return this.finishAndPark(
         tx,
         row,
         { ...base, status: "failed", failure: decision.failure, stopReason: "Session failed" },
@@ -2030,7 +2052,13 @@ export class StepRunner {
       );
     }
     if (decision.kind === "limit") {
-      return this.finish(tx, row, { ...base, status: "stopped", stopReason: decision.reason }, events, side);
+      return this.finishAndPark(
+        tx,
+        row,
+        { ...base, status: "stopped", stopReason: decision.reason },
+        events,
+        side,
+      );
     }
     // Per execution (since the last input), like the reference: max(250, the sides' maxSteps).
     const cap = Math.max(
@@ -2040,7 +2068,7 @@ export class StepRunner {
     );
     if (execution.runSteps >= cap && decision.kind !== "turn_ended") {
       const reason = `Maximum steps reached (${cap})`;
-      return this.finish(tx, row, { ...base, status: "stopped", stopReason: reason }, events, side);
+      return this.finishAndPark(tx, row, { ...base, status: "stopped", stopReason: reason }, events, side);
     }
     const isDual = (active.agent.type ?? "ai_human") === "dual_ai";
     if (
@@ -2060,7 +2088,7 @@ export class StepRunner {
         this.withMessageSeq(row.id, { ...base, status: "running", runnable: true }),
       );
       await appendEvents(tx, [...events, threadEvent(updated)]);
-      return;
+      return "continue";
     }
     // The side's turn ended.
     const turns =
@@ -2069,7 +2097,7 @@ export class StepRunner {
         : { ...execution, turnsB: execution.turnsB + 1 };
     const limit = sessionTurnLimitReason(turns.turnsA, turns.turnsB, active.agent.maxSessionTurns);
     if (limit)
-      return this.finish(
+      return this.finishAndPark(
         tx,
         row,
         { ...base, execution: turns, status: "stopped", stopReason: limit },
@@ -2077,12 +2105,17 @@ export class StepRunner {
         side,
       );
     if ((active.agent.type ?? "ai_human") === "ai_human") {
-      return this.finish(tx, row, { ...base, execution: turns, status: "idle", stopReason: null }, events);
+      return this.finishAndPark(
+        tx,
+        row,
+        { ...base, execution: turns, status: "idle", stopReason: null },
+        events,
+      );
     }
     const next = await this.nextSeq(tx, row.id);
     if (execution.runSteps >= cap) {
       const reason = `Maximum steps reached (${cap})`;
-      return this.finish(
+      return this.finishAndPark(
         tx,
         row,
         { ...base, execution: turns, status: "stopped", stopReason: reason },
@@ -2107,6 +2140,13 @@ export class StepRunner {
       }),
     );
     await appendEvents(tx, [...events, threadEvent(updated)]);
+    return "continue";
+  }
+
+  /** `finish`, for a step's outcome: the thread is parked. */
+  private async finishAndPark(...args: Parameters<StepRunner["finish"]>): Promise<StepOutcome> {
+    await this.finish(...args);
+    return "parked";
   }
 
   /** Parks the thread: applies the changes, releases the lease, stays runnable only if input waits. */
@@ -2170,10 +2210,6 @@ function describeModelFailure(error: unknown): string {
   return typeof details?.lastError === "string"
     ? `${error.message} (last error: ${details.lastError})`
     : error.message;
-}
-
-function isSideSwitch(decision: StopDecision, active: ActiveSide): boolean {
-  return decision.kind === "turn_ended" && (active.agent.type ?? "ai_human") === "dual_ai";
 }
 
 function countStep(execution: ExecutionState, side: Side): ExecutionState {

@@ -9,7 +9,12 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";
-import { WORK_CHANNEL } from "../threads/thread-store";
+import {
+  THREAD_FOR_STEP_COLUMNS,
+  type ThreadForStep,
+  toThreadForStep,
+  WORK_CHANNEL,
+} from "../threads/thread-store";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 
 export const ABORT_CHANNEL = "tandem_abort";
@@ -45,6 +50,8 @@ interface Claimed {
   id: string;
   /** When the thread's current run began (µs), null when it has not started yet. */
   runStartedAt: number | null;
+  /** The thread as the claim left it (its first step starts from it instead of reading it again). */
+  read: ThreadForStep | null;
 }
 
 export class Scheduler {
@@ -219,7 +226,7 @@ export class Scheduler {
 
   /** Claims up to `limit` runnable threads nobody holds, oldest first, in one statement. */
   private async claimRunnable(limit: number): Promise<Claimed[]> {
-    const rows = await this.database.sql.query<{ id: string; run_started_at: string | number | null }>(
+    const rows = await this.database.sql.query<Record<string, unknown>>(
       `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
        WHERE id IN (
          SELECT id FROM threads
@@ -229,12 +236,13 @@ export class Scheduler {
          LIMIT $4
          FOR NO KEY UPDATE SKIP LOCKED
        )
-       RETURNING id, run_started_at`,
+       RETURNING run_started_at, ${THREAD_FOR_STEP_COLUMNS}`,
       [this.owner, String(this.leaseMs), [...this.running.keys()], limit],
     );
     return rows.map((row) => ({
-      id: row.id,
+      id: String(row.id),
       runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at),
+      read: toThreadForStep(row),
     }));
   }
 
@@ -263,7 +271,8 @@ export class Scheduler {
         [...this.running.keys()],
       ],
     );
-    for (const row of rows) void this.runThread({ id: row.id, runStartedAt: null }, "queued_too_long");
+    for (const row of rows)
+      void this.runThread({ id: row.id, runStartedAt: null, read: null }, "queued_too_long");
   }
 
   /** Renews every lease this process holds in one statement; a thread whose lease is gone is aborted. */
@@ -305,6 +314,7 @@ export class Scheduler {
     const controller = new AbortController();
     this.running.set(threadId, controller);
     const runner = this.runnerFor(this.owner);
+    if (claimed.read) runner.startFrom(claimed.read);
     // The run's wall clock started when its input was drained (or starts now, with the first step).
     const deadline =
       this.maxRunMs > 0 ? (claimed.runStartedAt ?? Date.now() * 1000) / 1000 + this.maxRunMs : null;

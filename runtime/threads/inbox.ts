@@ -2,30 +2,12 @@
 // row here, committed before the API answers; the step loop drains it in order at the start of a
 // step. An idempotency key makes a redelivered input a no-op.
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { AttachmentRefSchema } from "../engine/messages";
+import { type InboxItem, type InboxMessagePayload, toInboxItem } from "./inbox-item";
 import { nowMicroseconds } from "./thread-row";
-import { notifyWork } from "./thread-store";
+import { notifyWork, STALE_THREAD_MESSAGE } from "./thread-store";
 
-export const InboxMessagePayloadSchema = z.object({
-  role: z.enum(["user", "assistant"]),
-  content: z.string(),
-  attachments: z.array(AttachmentRefSchema).default([]),
-  silent: z.boolean().default(false),
-  metadata: z.record(z.string(), z.unknown()).default({}),
-  /** Set when the message comes from a human (ai_human side B), not from a parent or a hook. */
-  fromHuman: z.boolean().default(false),
-  messageId: z.string(),
-});
-export type InboxMessagePayload = z.infer<typeof InboxMessagePayloadSchema>;
-
-export interface InboxItem {
-  id: string;
-  seq: number;
-  kind: "message";
-  payload: InboxMessagePayload;
-}
+export { type InboxItem, type InboxMessagePayload, InboxMessagePayloadSchema } from "./inbox-item";
 
 /** Inserts an input row only (the caller makes the thread runnable); null for a repeated key. */
 export async function insertInboxItem(
@@ -89,16 +71,24 @@ export async function drainInbox(tx: SqlExecutor, threadId: string): Promise<Inb
      RETURNING id, seq, kind, payload`,
     [threadId, nowMicroseconds()],
   );
-  return rows
-    .map((row) => ({
-      id: String(row.id),
-      seq: Number(row.seq),
-      kind: "message" as const,
-      payload: InboxMessagePayloadSchema.parse(
-        typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
-      ),
-    }))
-    .sort((left, right) => left.seq - right.seq);
+  return rows.map(toInboxItem).sort((left, right) => left.seq - right.seq);
+}
+
+/**
+ * Marks inputs read earlier (`ThreadForStep.pendingInput`, with the thread row whose version the
+ * transaction checks) consumed, without reading them again: pipelined, combinable into a
+ * one-statement commit. Only the thread's lease holder consumes input, under the thread's version
+ * check; should an item have been consumed meanwhile all the same, the statement raises the stale
+ * thread error (the caller retries under the row lock) rather than deliver it twice.
+ */
+export async function consumeInboxItems(tx: SqlExecutor, items: readonly InboxItem[]): Promise<void> {
+  if (items.length === 0) return;
+  const text = `UPDATE inbox_items
+     SET consumed_at = CASE WHEN tandem_expect(consumed_at IS NULL, '${STALE_THREAD_MESSAGE} ' || thread_id::text)
+       THEN $2::bigint END
+     WHERE id = ANY($1::uuid[])`;
+  const params = [items.map((item) => item.id), nowMicroseconds()];
+  await tx.defer(text, params);
 }
 
 export async function hasPendingInput(db: SqlExecutor, threadId: string): Promise<boolean> {

@@ -62,6 +62,8 @@ export class ThreadService {
     private readonly definitions: DefinitionsCache,
     private readonly abortLocally: (threadId: string) => void = () => {},
     private readonly afterThreadCreated?: AfterThreadCreated,
+    /** Told of every thread created here, which starts with no message (its input waits in the inbox). */
+    private readonly createdEmpty: (threadId: string) => void = () => {},
   ) {}
 
   private get sql() {
@@ -143,6 +145,7 @@ export class ThreadService {
       await appendEvents(tx, [threadEvent(row)]);
       return row;
     });
+    if (thread.message_seq === 0) this.createdEmpty(id);
     if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
   }

@@ -2,6 +2,7 @@
 // transaction that first locks its row (`lockThread`), which serialises writers across processes.
 import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
 import type { ExecutionState } from "../engine/messages";
+import { type InboxItem, toInboxItem } from "./inbox-item";
 import {
   nowMicroseconds,
   THREAD_COLUMNS,
@@ -84,10 +85,16 @@ export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow
   return rows[0] ? toThreadRow(rows[0]) : null;
 }
 
-/** The thread and whether unconsumed input waits in its inbox, in one round trip. */
+/** The thread and the unconsumed input waiting in its inbox, in one round trip. */
 export interface ThreadForStep {
   row: ThreadRow;
+  /** Whether input waits (false when `pendingInput` was not read). */
   hasInput: boolean;
+  /**
+   * The unconsumed input, oldest first, as of the same snapshot as the row; null when not read with
+   * it (`updateLockedThread` with `consumesInput`).
+   */
+  pendingInput: InboxItem[] | null;
   /**
    * The row version read (Postgres `xmin`: the transaction that wrote this version of the row).
    * Every UPDATE of the row writes a new version, so an unchanged `xmin` means an unchanged row;
@@ -102,9 +109,13 @@ export async function findThreadForStep(db: SqlExecutor, id: string): Promise<Th
   return rows[0] ? toThreadForStep(rows[0]) : null;
 }
 
-/** The thread row, its version and whether input waits (`toThreadForStep` reads them). */
-const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_version,
-  EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL) AS has_input`;
+/** The thread row, its version and the input waiting (`toThreadForStep` reads them). */
+export const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_version,
+  COALESCE((SELECT json_agg(json_build_object('id', id, 'seq', seq, 'payload', payload) ORDER BY seq)
+    FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL), '[]'::json) AS pending_input`;
+
+/** The same, without reading the inbox (`pending_input` null): for a statement that consumes input. */
+const THREAD_FOR_STEP_COLUMNS_NO_INPUT = `${THREAD_COLUMNS}, xmin::text AS row_version, NULL::json AS pending_input`;
 
 /** The statement `findThreadForStep` sends (to send it along with others); `toThreadForStep` reads its row. */
 export function threadForStepStatement(id: string): SqlStatement {
@@ -115,9 +126,14 @@ export function threadForStepStatement(id: string): SqlStatement {
 }
 
 export function toThreadForStep(raw: Record<string, unknown>): ThreadForStep {
+  const pending = typeof raw.pending_input === "string" ? JSON.parse(raw.pending_input) : raw.pending_input;
+  const pendingInput = Array.isArray(pending)
+    ? pending.map((item: Record<string, unknown>) => toInboxItem(item))
+    : null;
   return {
     row: toThreadRow(raw),
-    hasInput: raw.has_input === true || raw.has_input === "t",
+    hasInput: (pendingInput?.length ?? 0) > 0,
+    pendingInput,
     version: String(raw.row_version),
   };
 }
@@ -192,10 +208,10 @@ const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">,
 };
 
 export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadChanges): Promise<ThreadRow> {
-  const { text, values } = updateStatement(id, changes, nowMicroseconds());
+  const update = updateStatement(id, changes, nowMicroseconds());
   const rows = await tx.query<Record<string, unknown>>(
-    `${text} RETURNING ${THREAD_COLUMNS}`,
-    values as never[],
+    returning(update, THREAD_COLUMNS),
+    update.values as never[],
   );
   return toThreadRow(rows[0] as Record<string, unknown>);
 }
@@ -209,13 +225,24 @@ export async function updateLockedThread(
   tx: SqlExecutor,
   locked: ThreadRow,
   changes: ThreadChanges,
+  options: {
+    /**
+     * The same commit consumes input (`consumeInboxItems`): its returned row then does not read the
+     * inbox, which it would see as it was before the commit (and a one-statement commit refuses a
+     * part that reads a table another part writes).
+     */
+    consumesInput?: boolean;
+  } = {},
 ): Promise<ThreadRow> {
   const now = nowMicroseconds();
-  const { text, values } = updateStatement(locked.id, changes, now);
+  const update = updateStatement(locked.id, changes, now);
   // Inside a one-statement commit, the update can also return the row as findThreadForStep reads it.
-  await tx.defer(text, values as never[], {
-    text: `${text} RETURNING ${THREAD_FOR_STEP_COLUMNS}`,
-    params: values as never[],
+  await tx.defer(returning(update), update.values as never[], {
+    text: returning(
+      update,
+      options.consumesInput ? THREAD_FOR_STEP_COLUMNS_NO_INPUT : THREAD_FOR_STEP_COLUMNS,
+    ),
+    params: update.values as never[],
     returnsRows: true,
   });
   return withThreadChanges(locked, changes, now);
@@ -244,11 +271,7 @@ export function withThreadChanges(row: ThreadRow, changes: ThreadChanges, now: n
   return next;
 }
 
-function updateStatement(
-  id: string,
-  changes: ThreadChanges,
-  now: number,
-): { text: string; values: unknown[] } {
+function updateStatement(id: string, changes: ThreadChanges, now: number): UpdateStatement {
   const sets: string[] = [];
   const values: unknown[] = [id];
   for (const [key, column] of Object.entries(COLUMN_FOR) as [keyof typeof COLUMN_FOR, string][]) {
@@ -275,16 +298,34 @@ function updateStatement(
   if (changes.releaseLease) sets.push("lease_owner = NULL", "lease_expires_at = NULL");
   values.push(now);
   sets.push(`updated_at = $${values.length}`);
-  const update = `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`;
-  // A thread parked while input arrived stays runnable: wake the schedulers (at COMMIT), since no
-  // other notification is coming for input that is already queued.
-  if (changes.runnable === "if_input")
-    return {
-      text: `WITH updated AS (${update} RETURNING id, runnable)
-             SELECT pg_notify('${WORK_CHANNEL}', id::text) FROM updated WHERE runnable`,
-      values,
-    };
-  return { text: update, values };
+  return {
+    text: `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`,
+    values,
+    wakesIfRunnable: changes.runnable === "if_input",
+  };
+}
+
+interface UpdateStatement {
+  /** The UPDATE, without a RETURNING list (`returning` adds it). */
+  text: string;
+  values: unknown[];
+  /** It decides `runnable` in SQL, and must wake the schedulers when that comes out true. */
+  wakesIfRunnable: boolean;
+}
+
+/**
+ * A thread parked while input arrived stays runnable (`runnable: "if_input"`): the update itself wakes
+ * the schedulers (NOTIFY, delivered at COMMIT), since no other notification is coming for input that
+ * is already queued. In the RETURNING list, so the update stays one plain statement that a
+ * one-statement commit can combine (a data-modifying WITH part runs to completion, RETURNING
+ * included, whether or not its rows are read).
+ */
+const NOTIFY_IF_RUNNABLE = `CASE WHEN runnable THEN pg_notify('${WORK_CHANNEL}', id::text) END AS work_notified`;
+
+/** The update with its RETURNING list: `columns`, and the wake-up when it decides `runnable` in SQL. */
+function returning(update: UpdateStatement, columns?: string): string {
+  const list = [columns, update.wakesIfRunnable ? NOTIFY_IF_RUNNABLE : undefined].filter(Boolean);
+  return list.length > 0 ? `${update.text} RETURNING ${list.join(", ")}` : update.text;
 }
 
 export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
