@@ -25,32 +25,48 @@ export interface StoredEvent {
 }
 
 /**
- * Appends events (one statement). Their final ids are drawn at COMMIT by a deferred trigger under a
- * per-root advisory lock (migration `subagents`), so events of one root commit in id order and a
- * reader that has seen id N can never later miss an id below N, and no lock is held across a round
- * trip to this process. Nobody reads the statement's result: in a transaction it goes out with the
- * next statement or the COMMIT (see SqlExecutor.defer).
+ * Positions per stored row: an event's id is its row's id × EVENT_ID_STRIDE + its position in the
+ * row. One row holds the events one transaction appends for one root (more than this many take
+ * several rows), so a step's six events cost one row, and ids still grow strictly in commit order.
+ */
+export const EVENT_ID_STRIDE = 64;
+
+/**
+ * Appends events (one statement). Their rows' final ids are drawn at COMMIT by a deferred trigger
+ * under a per-root advisory lock (migration `subagents`), so events of one root commit in id order
+ * and a reader that has seen id N can never later miss an id below N, and no lock is held across a
+ * round trip to this process. Nobody reads the statement's result: in a transaction it goes out
+ * with the next statement or the COMMIT (see SqlExecutor.defer).
  */
 export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  // Sorted by root, so a transaction touching several trees takes their locks in a stable order.
-  const ordered = [...events].sort((left, right) =>
-    left.rootId < right.rootId ? -1 : left.rootId > right.rootId ? 1 : 0,
-  );
-  const roots = [...new Set(ordered.map((event) => event.rootId))];
+  // Per root in a stable order, so a transaction touching several trees takes their locks in that order.
+  const byRoot = new Map<string, NewEvent[]>();
+  for (const event of events) {
+    const list = byRoot.get(event.rootId);
+    if (list) list.push(event);
+    else byRoot.set(event.rootId, [event]);
+  }
+  const roots = [...byRoot.keys()].sort();
   const values: unknown[] = [EVENTS_CHANNEL, nowMicroseconds()];
-  const rows = ordered.map((event, index) => {
-    values.push(event.rootId, event.threadId, event.type, JSON.stringify(event.data));
-    const base = 2 + index * 4;
-    return `($${base + 1}::uuid, $${base + 2}::uuid, $${base + 3}, $${base + 4}::text::json, $2::bigint)`;
-  });
-  const rootList = roots.map((_, index) => `$${2 + ordered.length * 4 + index + 1}::text`);
+  const rows: string[] = [];
+  for (const root of roots) {
+    const list = byRoot.get(root)!;
+    for (let start = 0; start < list.length; start += EVENT_ID_STRIDE) {
+      const batch = list
+        .slice(start, start + EVENT_ID_STRIDE)
+        .map((event) => ({ thread_id: event.threadId, type: event.type, data: event.data }));
+      values.push(root, JSON.stringify(batch));
+      rows.push(`($${values.length - 1}::uuid, $${values.length}::text::json, $2::bigint)`);
+    }
+  }
+  const rootList = roots.map((_, index) => `$${values.length + index + 1}::text`);
   values.push(...roots);
   const valuesList = rows.join(", ");
   const notify = `SELECT pg_notify($1, root) FROM (SELECT count(*) FROM inserted) AS done, unnest(ARRAY[${rootList.join(", ")}]) AS root`;
   await tx.defer(
     `WITH inserted AS (
-       INSERT INTO events (root_id, thread_id, type, data, created_at) VALUES ${valuesList} RETURNING 1)
+       INSERT INTO events (root_id, batch, created_at) VALUES ${valuesList} RETURNING 1)
      ${notify}`,
     values as never[],
     // As (the rest of) a transaction's one statement: the roots' locks are taken before the rows
@@ -59,31 +75,46 @@ export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise
     {
       text: `WITH ordered AS (SELECT tandem_order_events(ARRAY[${rootList.join(", ")}]) AS taken),
        inserted AS (
-         INSERT INTO events (root_id, thread_id, type, data, created_at)
-         SELECT v.root_id, v.thread_id, v.type, v.data, v.created_at
-         FROM ordered, (VALUES ${valuesList}) AS v(root_id, thread_id, type, data, created_at) RETURNING 1)
+         INSERT INTO events (root_id, batch, created_at)
+         SELECT v.root_id, v.batch, v.created_at
+         FROM ordered, (VALUES ${valuesList}) AS v(root_id, batch, created_at) RETURNING 1)
        ${notify}`,
       params: values as never[],
     },
   );
 }
 
+/** The events of a root after event id `afterId`, oldest first, from at most `limit` stored rows. */
 export async function readEventsAfter(
   db: SqlExecutor,
   rootId: string,
   afterId: number,
   limit = 500,
-): Promise<StoredEvent[]> {
+): Promise<{ events: StoredEvent[]; complete: boolean }> {
   const rows = await db.query<Record<string, unknown>>(
-    "SELECT id, root_id, thread_id, type, data, created_at FROM events WHERE root_id = $1 AND id > $2 ORDER BY id LIMIT $3",
-    [rootId, afterId, limit],
+    "SELECT id, batch, created_at FROM events WHERE root_id = $1 AND id >= $2 ORDER BY id LIMIT $3",
+    [rootId, Math.floor(afterId / EVENT_ID_STRIDE), limit],
   );
-  return rows.map((row) => ({
-    id: Number(row.id),
-    root_id: String(row.root_id),
-    thread_id: String(row.thread_id),
-    type: row.type as EventType,
-    data: typeof row.data === "string" ? JSON.parse(row.data) : row.data,
-    created_at: Number(row.created_at),
-  }));
+  const events: StoredEvent[] = [];
+  for (const row of rows) {
+    const batch = (typeof row.batch === "string" ? JSON.parse(row.batch) : row.batch) as {
+      thread_id: string;
+      type: EventType;
+      data: unknown;
+    }[];
+    const base = Number(row.id) * EVENT_ID_STRIDE;
+    batch.forEach((event, position) => {
+      const id = base + position;
+      if (id <= afterId) return;
+      events.push({
+        id,
+        root_id: rootId,
+        thread_id: event.thread_id,
+        type: event.type,
+        data: event.data,
+        created_at: Number(row.created_at),
+      });
+    });
+  }
+  return { events, complete: rows.length < limit };
 }

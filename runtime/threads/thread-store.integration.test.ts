@@ -7,9 +7,17 @@ import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
 import { insertTestProject, insertTestThread } from "../../test/thread-rows";
-import { appendEvents, type NewEvent } from "../events/event-log";
-import { insertInboxItemUnlessTerminated } from "./inbox";
-import { findThreadForStep, isStaleThreadError, lockThread, threadVersionCheck } from "./thread-store";
+import { appendEvents, EVENT_ID_STRIDE, type NewEvent, readEventsAfter } from "../events/event-log";
+import { consumeInboxItems, insertInboxItemUnlessTerminated } from "./inbox";
+import {
+  findThreadForStep,
+  isStaleThreadError,
+  lockThread,
+  threadVersionCheck,
+  toThreadForStep,
+  updateLockedThread,
+  WORK_CHANNEL,
+} from "./thread-store";
 
 /** The version check as a speculative commit in a transaction sends it: pipelined, not awaited. */
 async function deferCheck(tx: SqlExecutor, id: string, version: string): Promise<void> {
@@ -38,6 +46,12 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
   afterAll(async () => {
     await database?.close();
   });
+
+  /** The data of a root's events, in id order, as the event stream reads them. */
+  async function eventData(root: string): Promise<{ n: unknown }[]> {
+    const { events } = await readEventsAfter(database.sql, root, 0);
+    return events.map((event) => event.data as { n: unknown });
+  }
 
   const newThread = async () => insertTestThread(database.sql, await insertTestProject(database.sql));
 
@@ -89,8 +103,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       [id],
     );
     expect(after?.status_text).toBe("first");
-    const events = await database.sql.query("SELECT id FROM events WHERE root_id = $1", [id]);
-    expect(events).toEqual([]);
+    expect(await eventData(id)).toEqual([]);
     expect(isStaleThreadError(new Error("something else"))).toBe(false);
   });
 
@@ -118,6 +131,91 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
     expect(rows.map((row) => row.thread_id)).toEqual([live]);
   });
 
+  /** A report-like input for `thread` (queued without waking it). */
+  async function queueInput(thread: string, content: string): Promise<void> {
+    const payload = {
+      role: "user" as const,
+      content,
+      attachments: [],
+      silent: false,
+      metadata: {},
+      fromHuman: false,
+      messageId: randomUUID(),
+    };
+    await insertInboxItemUnlessTerminated(database.sql, thread, payload, `input:${randomUUID()}`);
+  }
+
+  it("reads the waiting input with the row, oldest first, and consumes it by id in one statement", async () => {
+    const id = await newThread();
+    expect((await findThreadForStep(database.sql, id))?.pendingInput).toEqual([]);
+    await queueInput(id, "first");
+    await queueInput(id, "second");
+    const read = await findThreadForStep(database.sql, id);
+    expect(read?.hasInput).toBe(true);
+    expect(read?.pendingInput?.map((item) => item.payload.content)).toEqual(["first", "second"]);
+    await queueInput(id, "third"); // after the read: not consumed with the others
+    const lazy = new LazyTransaction(database.sql, [threadVersionCheck(id, read!.version)]);
+    await consumeInboxItems(lazy, read!.pendingInput!);
+    await lazy.commit();
+    expect(lazy.began).toBe(false);
+    const after = await findThreadForStep(database.sql, id);
+    expect(after?.pendingInput?.map((item) => item.payload.content)).toEqual(["third"]);
+  });
+
+  it("refuses to consume input twice: the commit fails as stale and consumes nothing", async () => {
+    const id = await newThread();
+    await queueInput(id, "once");
+    await queueInput(id, "also");
+    const read = await findThreadForStep(database.sql, id);
+    const [first] = read!.pendingInput!;
+    await database.sql.query("UPDATE inbox_items SET consumed_at = 1 WHERE id = $1", [first!.id]);
+    const lazy = new LazyTransaction(database.sql, [threadVersionCheck(id, read!.version)]);
+    await consumeInboxItems(lazy, read!.pendingInput!);
+    const failure = await lazy.commit().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isStaleThreadError(failure), String(failure)).toBe(true);
+    const after = await findThreadForStep(database.sql, id);
+    expect(after?.pendingInput?.map((item) => item.payload.content)).toEqual(["also"]);
+  });
+
+  it("parks a thread in one statement and wakes the schedulers only when input waits", async () => {
+    const woken: string[] = [];
+    const stopListening = await database.notifications.listen(WORK_CHANNEL, (threadId) =>
+      woken.push(threadId),
+    );
+    try {
+      const park = async (id: string) => {
+        const read = await findThreadForStep(database.sql, id);
+        const lazy = new LazyTransaction(database.sql, [threadVersionCheck(id, read!.version)]);
+        await updateLockedThread(lazy, read!.row, {
+          status: "idle",
+          runnable: "if_input",
+          releaseLease: true,
+        });
+        const committed = await lazy.commit([], { returnedInsteadOfAfter: true });
+        expect(lazy.began).toBe(false);
+        return toThreadForStep(committed.returned![0]!);
+      };
+      const waiting = await newThread();
+      const quiet = await newThread();
+      await queueInput(waiting, "pending");
+      const parkedWaiting = await park(waiting);
+      const parkedQuiet = await park(quiet);
+      expect(parkedWaiting.row.runnable).toBe(true);
+      expect(parkedWaiting.hasInput).toBe(true);
+      expect(parkedQuiet.row.runnable).toBe(false);
+      const deadline = Date.now() + 5_000;
+      while (!woken.includes(waiting) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(woken).toContain(waiting);
+      expect(woken).not.toContain(quiet);
+    } finally {
+      await stopListening();
+    }
+  });
+
   it("numbers a transaction's events in insertion order, per root, several roots at once", async () => {
     const [left, right] = [randomUUID(), randomUUID()];
     const event = (rootId: string, n: number): NewEvent => ({
@@ -135,12 +233,42 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       [left, 3],
       [right, 2],
     ] as const) {
-      const rows = await database.sql.query<{ id: string; data: { n: number } }>(
-        "SELECT id, data FROM events WHERE root_id = $1 ORDER BY id",
-        [root],
+      expect((await eventData(root)).map((data) => data.n)).toEqual(
+        Array.from({ length: count }, (_, index) => index + 1),
       );
-      expect(rows.map((row) => row.data.n)).toEqual(Array.from({ length: count }, (_, index) => index + 1));
     }
+  });
+
+  it("packs a transaction's events of a root into rows of up to 64, and resumes from any id", async () => {
+    const root = randomUUID();
+    const count = EVENT_ID_STRIDE * 2 + 5;
+    const lazy = new LazyTransaction(database.sql, []);
+    await appendEvents(
+      lazy,
+      Array.from({ length: count }, (_, index) => rootEvent(root, String(index))),
+    );
+    await lazy.commit();
+    const stored = await database.sql.query<{ rows: number }>(
+      "SELECT count(*)::int AS rows FROM events WHERE root_id = $1",
+      [root],
+    );
+    expect(Number(stored[0]?.rows)).toBe(3);
+    const { events: all, complete } = await readEventsAfter(database.sql, root, 0);
+    expect(complete).toBe(true);
+    expect(all.map((event) => (event.data as { n: string }).n)).toEqual(
+      Array.from({ length: count }, (_, index) => String(index)),
+    );
+    const ids = all.map((event) => event.id);
+    expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).toBe(true);
+    // Resuming after any id (inside a row, at a row's end) gives exactly the rest.
+    for (const cut of [0, 1, EVENT_ID_STRIDE - 1, EVENT_ID_STRIDE, count - 2]) {
+      const { events } = await readEventsAfter(database.sql, root, ids[cut]!);
+      expect(events.map((event) => event.id)).toEqual(ids.slice(cut + 1));
+    }
+    // A page of rows: not complete until the last row was read.
+    const firstPage = await readEventsAfter(database.sql, root, 0, 2);
+    expect(firstPage.complete).toBe(false);
+    expect(firstPage.events).toHaveLength(EVENT_ID_STRIDE * 2);
   });
 
   it("numbers the events of a one-statement transaction in insertion order, per root", async () => {
@@ -155,11 +283,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
     await lazy.commit();
     expect(lazy.began).toBe(false);
     for (const root of [left, right]) {
-      const rows = await database.sql.query<{ data: { n: number } }>(
-        "SELECT data FROM events WHERE root_id = $1 ORDER BY id",
-        [root],
-      );
-      expect(rows.map((row) => row.data.n)).toEqual([1, 2]);
+      expect((await eventData(root)).map((data) => data.n)).toEqual([1, 2]);
     }
   });
 
@@ -188,11 +312,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       holderMayCommit.fire();
       await holder;
       await combined;
-      const rows = await database.sql.query<{ data: { n: string } }>(
-        "SELECT data FROM events WHERE root_id = $1 ORDER BY id",
-        [root],
-      );
-      expect(rows.map((row) => row.data.n)).toEqual(["holder", "combined-1", "combined-2"]);
+      expect((await eventData(root)).map((data) => data.n)).toEqual(["holder", "combined-1", "combined-2"]);
     });
 
   if (backend === "postgres")
@@ -213,10 +333,11 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       });
       earlyMayCommit.fire();
       await early;
-      const rows = await database.sql.query<{ data: { n: string } }>(
-        "SELECT data FROM events WHERE root_id = $1 ORDER BY id",
-        [root],
-      );
-      expect(rows.map((row) => row.data.n)).toEqual(["late-1", "late-2", "early-1", "early-2"]);
+      expect((await eventData(root)).map((data) => data.n)).toEqual([
+        "late-1",
+        "late-2",
+        "early-1",
+        "early-2",
+      ]);
     });
 });

@@ -93,8 +93,9 @@ describe("speculative step commits", () => {
 
     if (sql) {
       const events = await sql<{ message_id: string }[]>`
-        SELECT data->'message'->>'id' AS message_id FROM events
-        WHERE root_id = ${threadId} AND type = 'message' ORDER BY id`;
+        SELECT x.event->'data'->'message'->>'id' AS message_id
+        FROM events e, json_array_elements(e.batch) WITH ORDINALITY AS x(event, position)
+        WHERE e.root_id = ${threadId} AND x.event->>'type' = 'message' ORDER BY e.id, x.position`;
       expect(events.map((event) => event.message_id)).toEqual(messages.map((message) => message.id));
       await sql.end();
     }

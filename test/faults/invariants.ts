@@ -10,6 +10,7 @@
 //   reads from the start sees exactly those ids.
 import postgres from "postgres";
 import { expect } from "vitest";
+import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
 import type { ServerFixture } from "../fixture";
 import { connectSse } from "../sse";
 
@@ -131,9 +132,9 @@ export async function checkInvariants(fixture: ServerFixture, rootId: string): P
     }
 
     // The event log: strictly increasing ids, and SSE from the start reads exactly those.
-    const events = await sql<
-      { id: string }[]
-    >`SELECT id::text AS id FROM events WHERE root_id = ${rootId} ORDER BY events.id`;
+    const events = await sql<{ id: string }[]>`SELECT (e.id * ${EVENT_ID_STRIDE} + x.position - 1)::text AS id
+      FROM events e, json_array_elements(e.batch) WITH ORDINALITY AS x(event, position)
+      WHERE e.root_id = ${rootId} ORDER BY e.id, x.position`;
     const stored = events.map((event) => event.id);
     expect(new Set(stored).size).toBe(stored.length);
     const streamed = await readAllEvents(fixture, rootId, stored.at(-1) ?? null);

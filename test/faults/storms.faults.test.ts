@@ -4,6 +4,7 @@
 import path from "node:path";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
+import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
 import { testServerForFile } from "../fixture";
 import { connectSse } from "../sse";
 import { assetBundle } from "../subagent-bundles";
@@ -183,9 +184,9 @@ describe("fault storms", () => {
 async function readStoredIds(databaseUrl: string, rootId: string): Promise<string[]> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    const rows = await sql<
-      { id: string }[]
-    >`SELECT id::text AS id FROM events WHERE root_id = ${rootId} ORDER BY events.id`;
+    const rows = await sql<{ id: string }[]>`SELECT (e.id * ${EVENT_ID_STRIDE} + x.position - 1)::text AS id
+      FROM events e, json_array_elements(e.batch) WITH ORDINALITY AS x(event, position)
+      WHERE e.root_id = ${rootId} ORDER BY e.id, x.position`;
     return rows.map((row) => row.id);
   } finally {
     await sql.end();

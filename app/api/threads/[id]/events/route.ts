@@ -94,12 +94,12 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
           if (pending) {
             pending = false;
             for (;;) {
-              const events = await readEventsAfter(db, thread.root_id, cursor, 500);
+              const { events, complete } = await readEventsAfter(db, thread.root_id, cursor, 500);
               for (const event of events) {
                 cursor = event.id;
                 if (belongs(event)) send(frame(event));
               }
-              if (events.length < 500) break;
+              if (complete || events.length === 0) break;
             }
             continue;
           }

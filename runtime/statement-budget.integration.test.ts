@@ -1,0 +1,81 @@
+// What one thread costs the database, counted statement by statement (docs/benchmarks.md items 12
+// and 13): a dual_ai dialogue of 10 steps, created in this process, runs in 12 statements and no
+// explicit transaction — the claim (which reads the thread and its input), one statement for its
+// input, one per step — and its last step both stops the session and releases the lease. A change
+// that adds a round trip to every step, reads the thread again, or leaves the thread's stop to a
+// later lock and hand-back fails here. On each backend: PGlite always, Postgres too when
+// DATABASE_URL names a server.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dialogueBundle } from "@/bench/bundles";
+import { instrumentDatabase } from "@/bench/instrumented-database";
+import type { Database } from "@/lib/db/database";
+import { openTestDatabase, testDatabaseBackends } from "../test/open-database";
+import { createRuntime, type Runtime } from "./runtime";
+
+const TURNS = 5; // 10 steps
+
+describe.each(testDatabaseBackends())("the statements of one thread on %s", (backend) => {
+  let opened: Database;
+  let runtime: Runtime;
+  let counters: ReturnType<typeof instrumentDatabase>["counters"];
+  let statements: ReturnType<typeof instrumentDatabase>["statements"];
+
+  beforeAll(async () => {
+    opened = await openTestDatabase(backend);
+    const instrumented = instrumentDatabase(opened);
+    counters = instrumented.counters;
+    statements = instrumented.statements;
+    // No poll, no lease renewal during the run: only the thread's own statements are counted.
+    const saved = { poll: process.env.TANDEM_POLL_MS, lease: process.env.TANDEM_LEASE_MS };
+    process.env.TANDEM_POLL_MS = "600000";
+    process.env.TANDEM_LEASE_MS = "600000";
+    try {
+      runtime = createRuntime(instrumented.database);
+    } finally {
+      restore("TANDEM_POLL_MS", saved.poll);
+      restore("TANDEM_LEASE_MS", saved.lease);
+    }
+  });
+  afterAll(async () => {
+    await runtime?.scheduler.stop();
+    await opened?.close();
+  });
+
+  it("runs a 10-step dual_ai thread in 12 statements: a claim, its input, one per step", async () => {
+    const project = await runtime.projects.create({ name: "budget", definitions: dialogueBundle(TURNS) });
+    const { threadId } = await runtime.threads.create({
+      projectId: project.id,
+      agentName: "dialogue",
+      message: "go",
+    });
+    const before = { ...counters };
+    statements.clear();
+    await runtime.scheduler.start();
+    // Watched around the counted database: only the runtime's own statements count.
+    const read = async () =>
+      (
+        await opened.sql.query<{ status: string; lease_owner: string | null }>(
+          "SELECT status, lease_owner FROM threads WHERE id = $1",
+          [threadId],
+        )
+      )[0];
+    const deadline = Date.now() + 30_000;
+    let thread = await read();
+    while (thread?.status !== "stopped" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      thread = await read();
+    }
+    expect(thread?.status).toBe("stopped");
+    expect(thread?.lease_owner).toBeNull();
+    // Nothing may follow the last step (a lock, a hand-back): give it the time to show.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ran = [...statements.entries()].map(([text, entry]) => `${entry.count}× ${text.slice(0, 60)}`);
+    expect(counters.transactions - before.transactions, ran.join("\n")).toBe(0);
+    expect(counters.statements - before.statements, ran.join("\n")).toBe(2 + 2 * TURNS);
+  });
+});
+
+function restore(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
