@@ -15,6 +15,7 @@ import {
   waitUntil,
 } from "./harness";
 import { topStatements } from "./instrumented-database";
+import { profiled } from "./profile";
 import { type Summary, summarize } from "./stats";
 
 export const FAN_OUTS = [50, 200, 500] as const;
@@ -218,21 +219,23 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
       message: `Fan out to ${children} workers.`,
     });
     let spawnedAt = 0;
-    await waitUntil(
-      "every report delivered and the parent's last turn ended",
-      async () => {
-        if (spawnedAt === 0) {
-          const spawned = await scalar(
-            bench,
-            "SELECT count(*)::int AS value FROM subagents WHERE parent_id = $1",
-            [threadId],
-          );
-          if (spawned === children) spawnedAt = monotonicMs();
-        }
-        return parentSettled(bench, threadId, children);
-      },
-      120_000,
-      5,
+    await profiled(`fanout-${children}`, () =>
+      waitUntil(
+        "every report delivered and the parent's last turn ended",
+        async () => {
+          if (spawnedAt === 0) {
+            const spawned = await scalar(
+              bench,
+              "SELECT count(*)::int AS value FROM subagents WHERE parent_id = $1",
+              [threadId],
+            );
+            if (spawned === children) spawnedAt = monotonicMs();
+          }
+          return parentSettled(bench, threadId, children);
+        },
+        120_000,
+        5,
+      ),
     );
     const wallMs = monotonicMs() - started;
     memory.stop();

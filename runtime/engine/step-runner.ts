@@ -464,8 +464,11 @@ export class StepRunner {
       allowUserStopped?: boolean;
       /** Read the thread as this transaction leaves it (pipelined with the COMMIT), for the next step. */
       snapshot?: boolean;
-      /** Read its version back (pipelined with the COMMIT), for the next speculative commit. */
-      readBack?: boolean;
+      /**
+       * Read its version back (pipelined with the COMMIT), for the next speculative commit; a
+       * function decides from the work's result (a step that parked the thread needs no read-back).
+       */
+      readBack?: boolean | ((result: T) => boolean);
       speculate?: boolean;
     } = {},
   ): Promise<T> {
@@ -500,7 +503,11 @@ export class StepRunner {
   private async guardedOnce<T>(
     threadId: string,
     work: GuardedWork<T>,
-    options: { allowUserStopped?: boolean; snapshot?: boolean; readBack?: boolean },
+    options: {
+      allowUserStopped?: boolean;
+      snapshot?: boolean;
+      readBack?: boolean | ((result: T) => boolean);
+    },
     expected: ThreadForStep | null,
   ): Promise<T> {
     this.snapshot = null;
@@ -510,7 +517,10 @@ export class StepRunner {
     this.txSeqPending = false;
     let result: T;
     let agentName = "";
-    const readBack = options.snapshot || options.readBack;
+    const readBackAfter = (done: T): boolean =>
+      typeof options.readBack === "function"
+        ? options.readBack(done)
+        : options.snapshot === true || options.readBack === true;
     const checked = async (tx: SqlExecutor, row: ThreadRow | null): Promise<T> => {
       agentName = row?.agent_name ?? "";
       if (!row || row.terminated_at !== null) throw new ThreadTerminated();
@@ -531,6 +541,7 @@ export class StepRunner {
         const lazy = new LazyTransaction(this.db, [threadVersionCheck(threadId, expected.version)]);
         try {
           result = await checked(lazy, expected.row);
+          const readBack = readBackAfter(result);
           // The thread update's RETURNING is the read-back when it was combined (updateLockedThread).
           const committed = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : [], {
             returnedInsteadOfAfter: readBack,
@@ -546,7 +557,7 @@ export class StepRunner {
         let snapshot: Promise<ThreadForStep | null> | null = null;
         result = await this.db.transaction(async (tx) => {
           const done = await checked(tx, await lockThread(tx, threadId));
-          if (readBack) {
+          if (readBackAfter(done)) {
             snapshot = findThreadForStep(tx, threadId);
             snapshot.catch(() => {}); // a failure fails the COMMIT too
           }
@@ -1176,9 +1187,36 @@ export class StepRunner {
       tool_calls: toolCalls.length > 0 ? toolCalls : null,
       prompt: active.sideConfig.prompt,
     });
+    // Calls of session bindings alone (sessionStop, sessionFail, sessionStatus) are answered at once
+    // and change nothing outside this thread's rows: the step commits the reply and their results
+    // together, one commit instead of one per call after the reply's.
+    const answered = empty ? null : await this.answerBindingsAtOnce(threadId, toolCalls, catalog, ext);
+    if (answered) crashPoint("before_tool_commit", active.agent.name);
     const committed = await this.guarded(
       threadId,
       async (tx, row) => {
+        if (answered)
+          return this.commitReplyWithResults(tx, row, active, draft, answered, {
+            logModelCall: () =>
+              this.logModelCall(
+                tx,
+                row.id,
+                active.side,
+                modelName,
+                requestMessages,
+                catalog,
+                result,
+                null,
+                startedAt,
+              ),
+            telemetry,
+            usage: {
+              inputTokens: result.usage.inputTokens,
+              outputTokens: result.usage.outputTokens,
+              costUsd: result.costUsd,
+            },
+            control: ext.control,
+          });
         // Independent statements go out together (pipelined on one connection, run in this order).
         const [, inserted] = await Promise.all([
           this.logModelCall(
@@ -1247,12 +1285,129 @@ export class StepRunner {
         );
         return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
       },
-      { snapshot: toolCalls.length === 0 && ext.hookIds.length === 0, readBack: true, speculate: true },
+      {
+        // Nothing after this commit can change the thread: no hooks, and no calls left to run.
+        snapshot: (toolCalls.length === 0 || answered !== null) && ext.hookIds.length === 0,
+        readBack: (done) => done.toolsPending || done.outcome !== "parked",
+        speculate: true,
+      },
     );
+    if (answered) crashPoint("after_tool_commit", active.agent.name);
     ext.history.push(...committed.created);
     await this.afterCreate(ext, active.sideConfig.prompt, committed.created);
     if (!committed.toolsPending) return committed.outcome;
     return this.runTools(threadId, committed.assistant, toolCalls, active, catalog, ext, abortSignal);
+  }
+
+  /**
+   * The results of `calls` when every one is a session binding without an underlying tool and no
+   * hook observes tool calls or messages (then runTools would store exactly these, one commit per
+   * call); null otherwise.
+   */
+  private async answerBindingsAtOnce(
+    threadId: string,
+    calls: readonly StoredToolCall[],
+    catalog: ToolCatalog,
+    ext: StepExtensions,
+  ): Promise<{ call: StoredToolCall; execution: ToolExecution }[] | null> {
+    if (calls.length === 0 || ext.hookIds.length > 0 || ext.control.stopRequested) return null;
+    for (const call of calls) {
+      const entry = catalog.entries.get(call.function.name);
+      if (entry?.kind !== "binding" || entry.tool !== undefined) return null;
+    }
+    const answered: { call: StoredToolCall; execution: ToolExecution }[] = [];
+    for (const call of calls)
+      answered.push({ call, execution: await executeToolCall(call, { threadId, db: this.db, catalog }) });
+    return answered;
+  }
+
+  /**
+   * A reply whose calls were all answered at once (`answerBindingsAtOnce`), committed with their
+   * results: the rows, events and decision runTools would have left after its last call.
+   */
+  private async commitReplyWithResults(
+    tx: SqlExecutor,
+    row: ThreadRow,
+    active: ActiveSide,
+    draft: NewMessage,
+    answered: readonly { call: StoredToolCall; execution: ToolExecution }[],
+    step: {
+      logModelCall: () => Promise<void>;
+      telemetry: ModelTelemetry[];
+      usage: NonNullable<ThreadChanges["usage"]>;
+      control: ExecutionControl;
+    },
+  ): Promise<{ toolsPending: false; outcome: StepOutcome; created: StoredMessage[] }> {
+    const promptName = active.sideConfig.prompt;
+    const startedAt = nowMicroseconds();
+    const execution = countStep(row.execution, active.side);
+    const results: NewMessage[] = answered.map(({ call, execution: result }) => ({
+      id: randomUUID(),
+      role: "tool" as const,
+      side: active.side,
+      content: result.content,
+      name: call.function.name,
+      tool_call_id: call.id,
+      tool_status: result.status,
+      prompt: promptName,
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+    }));
+    const executedCalls = answered.map(({ call, execution: result }) =>
+      executedCallRecord(call, result.status, result.metadata),
+    );
+    const decision = evaluateStop(
+      { text: draft.content ?? "", toolCalls: executedCalls },
+      { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
+    );
+    // A turn ended by a stop tool with an empty reply takes the tool's response as its content.
+    const reply =
+      decision.kind === "turn_ended" && decision.responseText !== undefined && !(draft.content ?? "").trim()
+        ? { ...draft, content: decision.responseText }
+        : draft;
+    const [, stored] = await Promise.all([step.logModelCall(), this.insert(tx, row.id, [reply, ...results])]);
+    await insertToolRuns(
+      tx,
+      row.id,
+      answered.map(({ call, execution: result }) => ({
+        toolCallId: call.id,
+        name: call.function.name,
+        args: result.args,
+        status: result.status,
+        result: result.content,
+        startedAt,
+      })),
+    );
+    const [assistant, ...toolMessages] = stored;
+    const events: NewEvent[] = [
+      ...telemetryEvents(row, step.telemetry),
+      telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
+      messageEvent(row, assistant!),
+      ...answered.flatMap(({ call, execution: result }, index) => [
+        telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+        telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: result.status }),
+        messageEvent(row, toolMessages[index]!),
+      ]),
+    ];
+    const statusText = answered.findLast(({ execution: result }) => result.statusText !== undefined)
+      ?.execution.statusText;
+    const statusChange: ThreadChanges = statusText !== undefined ? { statusText } : {};
+    if (statusText !== undefined && row.parent_id) {
+      // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
+      await setLinkStatus(tx, row.id, statusText || "running", nowMicroseconds());
+      events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+    }
+    const outcome = await this.applyDecisionOrControl(
+      tx,
+      row,
+      execution,
+      decision,
+      active,
+      step.control,
+      step.usage,
+      events,
+      statusChange,
+    );
+    return { toolsPending: false, outcome, created: stored };
   }
 
   /** before_create_message hooks on a message the runtime is about to store (content, silent, metadata). */
@@ -1420,7 +1575,9 @@ export class StepRunner {
           }));
           // Independent statements go out together (pipelined on one connection, run in this order);
           // the last call's stop evaluation reads the results just inserted.
-          const [, stored, executedEarly] = await Promise.all([
+          // The last call's stop evaluation needs every call's result: from memory when this run
+          // stored them all, else read (after a crash, earlier results come from an earlier run).
+          const [, stored] = await Promise.all([
             tx.defer(
               `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
              VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
@@ -1437,7 +1594,6 @@ export class StepRunner {
               ],
             ),
             this.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
-            isLast ? executedCallsOf(tx, row.id, current) : Promise.resolve(null),
           ]);
           created.push(...stored);
           const events: NewEvent[] = [
@@ -1466,7 +1622,9 @@ export class StepRunner {
             ]);
             return { created, outcome: null };
           }
-          const executedCalls = executedEarly ?? (await executedCallsOf(tx, row.id, current));
+          const executedCalls =
+            executedCallsKnown(current, [...ext.history, ...stored]) ??
+            (await executedCallsOf(tx, row.id, current));
           const decision = evaluateStop(
             { text: current.content ?? "", toolCalls: executedCalls },
             { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
@@ -1502,7 +1660,7 @@ export class StepRunner {
           );
           return { created, outcome };
         },
-        { speculate: true, readBack: true },
+        { speculate: true, readBack: (done) => done.outcome !== "parked" },
       );
       crashPoint("after_tool_commit", active.agent.name);
       ext.history.push(...outcome.created);
@@ -2279,7 +2437,7 @@ async function insertToolRuns(
     const p = (offset: number) => `$${index * 9 + offset}`;
     return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}::text::jsonb, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`;
   });
-  await tx.query(
+  await tx.defer(
     `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
      VALUES ${rows.join(", ")}`,
     values as never[],
@@ -2289,6 +2447,28 @@ async function insertToolRuns(
 interface ExecutedCallRecord extends ExecutedToolCall {
   /** The agent a successful handoff call transferred the thread to. */
   handoffTo?: string;
+}
+
+/**
+ * The executed calls of `assistant` (as `executedCallsOf` reads them) from messages in memory, or
+ * null when a call's result is not among them.
+ */
+export function executedCallsKnown(
+  assistant: StoredMessage,
+  messages: readonly StoredMessage[],
+): ExecutedCallRecord[] | null {
+  const results = new Map<string, StoredMessage>();
+  for (const message of messages) {
+    if (message.role === "tool" && message.depth === 0 && message.seq > assistant.seq && message.tool_call_id)
+      results.set(message.tool_call_id, message);
+  }
+  const executed: ExecutedCallRecord[] = [];
+  for (const call of assistant.tool_calls ?? []) {
+    const result = results.get(call.id);
+    if (!result) return null;
+    executed.push(executedCallRecord(call, result.tool_status ?? "error", result.metadata));
+  }
+  return executed;
 }
 
 async function executedCallsOf(
@@ -2307,17 +2487,25 @@ async function executedCallsOf(
   const byId = new Map(results.map((result) => [result.tool_call_id, result]));
   return (assistant.tool_calls ?? []).map((call) => {
     const result = byId.get(call.id);
-    const metadata = (
-      typeof result?.metadata === "string" ? JSON.parse(result.metadata) : result?.metadata
-    ) as { handoff?: { agent?: string } } | undefined;
-    return {
-      id: call.id,
-      name: call.function.name,
-      args: safeJson(call.function.arguments),
-      status: result?.tool_status ?? "error",
-      ...(metadata?.handoff?.agent ? { handoffTo: metadata.handoff.agent } : {}),
-    };
+    return executedCallRecord(call, result?.tool_status ?? "error", result?.metadata);
   });
+}
+
+function executedCallRecord(
+  call: StoredToolCall,
+  status: "success" | "error",
+  rawMetadata: unknown,
+): ExecutedCallRecord {
+  const metadata = (typeof rawMetadata === "string" ? JSON.parse(rawMetadata) : rawMetadata) as
+    | { handoff?: { agent?: string } }
+    | undefined;
+  return {
+    id: call.id,
+    name: call.function.name,
+    args: safeJson(call.function.arguments),
+    status,
+    ...(metadata?.handoff?.agent ? { handoffTo: metadata.handoff.agent } : {}),
+  };
 }
 
 function safeJson(text: string): unknown {
