@@ -60,8 +60,11 @@ import {
 } from "../subagents/executor";
 import {
   childOutcomeOf,
+  type OneOffReportRoute,
+  oneOffReportRoute,
   type SpawnRequest,
   settleChild,
+  settleOneOffChild,
   spawnChildren,
   wakeParent,
 } from "../subagents/lifecycle";
@@ -182,6 +185,8 @@ export interface ThreadCache {
   history: { version: number; messages: StoredMessage[] } | null;
   modelCalls: Map<string, number>;
   requests: Map<string, RequestMemory>;
+  /** A child spawned here as a one-off subagent: how it reports without reading (settleOneOffChild). */
+  report?: OneOffReportRoute;
 }
 
 interface ActiveSide {
@@ -1798,16 +1803,27 @@ export class StepRunner {
         ...stored.map((message) => messageEvent(row, message)),
         ...spawned.events,
       ]);
-      return { stored, firstMessages: spawned.firstMessages };
+      const siblings = Number(counts.children) + spawned.links.length;
+      const routes = new Map(
+        spawned.links.map((link) => [
+          link.child_id,
+          oneOffReportRoute(link, spawned.invocations.get(link.child_id) ?? "", siblings),
+        ]),
+      );
+      return { stored, firstMessages: spawned.firstMessages, routes };
     });
     if (!created) return 0;
-    // A child's first run (likely in this process) then starts without reading its history.
-    for (const [childId, first] of created.firstMessages)
+    // A child's first run (likely in this process) then starts without reading its history, and
+    // a one-off child reports without reading its registry row.
+    for (const [childId, first] of created.firstMessages) {
+      const report = created.routes.get(childId);
       this.deps.spawnedCaches?.park(childId, {
         history: { version: first.seq, messages: [first] },
         modelCalls: new Map(),
         requests: new Map(),
+        ...(report ? { report } : {}),
       });
+    }
     ext.history.push(...created.stored);
     return created.stored.length;
   }
@@ -2301,6 +2317,20 @@ export class StepRunner {
     return "continue";
   }
 
+  /**
+   * The one-off report route of a child spawned here (`OneOffReportRoute`), while what this run
+   * remembers shows it has no children of its own (none of its messages came from or went to one).
+   */
+  private oneOffRoute(threadId: string): OneOffReportRoute | null {
+    const cache = this.caches.get(threadId);
+    const history = cache?.history?.messages;
+    if (!cache?.report || !history) return null;
+    const hasChildren = history.some(
+      (message) => message.subagent_id !== null || message.metadata.subagent !== undefined,
+    );
+    return hasChildren ? null : cache.report;
+  }
+
   /** `finish`, for a step's outcome: the thread is parked. */
   private async finishAndPark(...args: Parameters<StepRunner["finish"]>): Promise<StepOutcome> {
     await this.finish(...args);
@@ -2316,14 +2346,25 @@ export class StepRunner {
     side?: Side,
     reportedAttachments: readonly string[] = [],
   ): Promise<void> {
+    // A child's session end and its report to the parent commit together (spec §7.10).
+    const outcome =
+      row.parent_id && changes.status
+        ? childOutcomeOf(changes.status, {
+            result: changes.result ?? null,
+            failure: changes.failure ?? null,
+            stopReason: changes.stopReason ?? null,
+          })
+        : null;
+    const oneOff = outcome && reportedAttachments.length === 0 ? this.oneOffRoute(row.id) : null;
     // A user stop parks queued input until the next human message (which marks the thread runnable).
+    // A one-off child can get no input but its spawn's, and no report (it has no children).
     const stoppedByUser = changes.userStopped ?? row.user_stopped;
     const updated = await updateLockedThread(
       tx,
       row,
       this.withMessageSeq(row.id, {
         ...changes,
-        runnable: stoppedByUser ? false : "if_input",
+        runnable: stoppedByUser || oneOff ? false : "if_input",
         releaseLease: true,
       }),
     );
@@ -2343,20 +2384,12 @@ export class StepRunner {
       crashPoint("before_terminal_commit", row.agent_name);
       this.endedSessions.set(row.id, row.agent_name);
     }
-    // A child's session end and its report to the parent commit together (spec §7.10).
-    const outcome =
-      row.parent_id && changes.status
-        ? childOutcomeOf(changes.status, {
-            result: changes.result ?? null,
-            failure: changes.failure ?? null,
-            stopReason: changes.stopReason ?? null,
-          })
-        : null;
-    const parentEvents = outcome
-      ? await settleChild(tx, row, outcome, reportedAttachments, (parentId) =>
-          this.wakeAfterCommit.add(parentId),
-        )
-      : [];
+    const wake = (parentId: string) => this.wakeAfterCommit.add(parentId);
+    const parentEvents = !outcome
+      ? []
+      : oneOff && outcome.kind !== "terminated"
+        ? await settleOneOffChild(tx, row, oneOff, outcome, wake)
+        : await settleChild(tx, row, outcome, reportedAttachments, wake);
     await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...parentEvents]);
   }
 }

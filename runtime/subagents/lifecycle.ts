@@ -7,6 +7,9 @@
 //   invocations exactly once and, in the same commit, reports to the parent: a blocking call waiting
 //   for it wakes the parent (which then reads the result from the invocation); anything else is a
 //   queued silent message under `implicit` parent communication, keyed by the invocation id.
+// - settleOneOffChild: the same for a child this process spawned as a one-off, non-blocking,
+//   implicit subagent, from what it remembers of the spawn: nothing to read, so the child's last
+//   step commits in one statement.
 // Lock order everywhere: child row before parent row, so two of these never wait on each other.
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
@@ -15,7 +18,11 @@ import { initialExecutionState } from "../engine/messages";
 import { appendEvents, type NewEvent } from "../events/event-log";
 import { messageEvent, threadEvent } from "../events/thread-events";
 import { copyFilesBetweenThreads } from "../threads/attachments";
-import { insertInboxItemUnlessTerminated } from "../threads/inbox";
+import {
+  type InboxMessagePayload,
+  insertInboxItemDeferred,
+  insertInboxItemUnlessTerminated,
+} from "../threads/inbox";
 import { insertFirstMessages, type NewMessage } from "../threads/message-store";
 import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
 import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../threads/thread-row";
@@ -28,6 +35,7 @@ import {
 } from "../threads/thread-store";
 import { type ChildOutcome, outcomeStatus, reportText, type SubagentBranch } from "./branches";
 import {
+  FULL_REGISTRY_EVENT_LIMIT,
   findLinkOfChild,
   insertInvocation,
   insertInvocations,
@@ -35,6 +43,7 @@ import {
   registryEvent,
   type SubagentInvocation,
   type SubagentLink,
+  type SubagentRegistryEntry,
   setLinkStatus,
   settleOpenInvocations,
 } from "./registry-store";
@@ -75,7 +84,13 @@ export async function spawnChildren(
   tx: SqlExecutor,
   parentId: string,
   requests: readonly SpawnRequest[],
-): Promise<{ links: SubagentLink[]; events: NewEvent[]; firstMessages: Map<string, StoredMessage> }> {
+): Promise<{
+  links: SubagentLink[];
+  events: NewEvent[];
+  firstMessages: Map<string, StoredMessage>;
+  /** Each child's spawn invocation. */
+  invocations: Map<string, string>;
+}> {
   // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the children.
   const parents = await tx.query<Record<string, unknown>>(
     "SELECT id, root_id, depth, project_id, project_version, terminated_at FROM threads WHERE id = $1 FOR SHARE",
@@ -131,10 +146,11 @@ export async function spawnChildren(
     };
   });
   await insertLinks(tx, links);
+  const invocationIds = requests.map(() => randomUUID());
   await insertInvocations(
     tx,
     requests.map((request, index) => ({
-      id: randomUUID(),
+      id: invocationIds[index]!,
       child_id: childIds[index]!,
       parent_id: parentId,
       call_id: request.callId,
@@ -175,7 +191,8 @@ export async function spawnChildren(
     const first = stored.get(id);
     if (first) firstMessages.set(threadId, first);
   }
-  return { links, events, firstMessages };
+  const invocations = new Map(childIds.map((childId, index) => [childId, invocationIds[index]!]));
+  return { links, events, firstMessages, invocations };
 }
 
 export interface DeliveryRequest {
@@ -361,6 +378,106 @@ async function settleBlocking(
  * this commit): it becomes runnable (unless a user stop parks its input) and `queued` when it was at
  * rest. A terminated parent takes nothing.
  */
+/**
+ * What a child needs to report without reading anything: it was spawned (by this process, which
+ * remembers it) as a one-off, non-blocking subagent under implicit parent communication, so its
+ * one invocation is the spawn's, nobody can message it, and its report is a queued message.
+ */
+export interface OneOffReportRoute {
+  link: SubagentLink;
+  invocationId: string;
+  /** Children of the parent when this one was spawned (a lower bound later): registry events are partial. */
+  siblings: number;
+}
+
+/** The route of a child `spawnChildren` just spawned, when its report can take the one-off path. */
+export function oneOffReportRoute(
+  link: SubagentLink,
+  invocationId: string,
+  siblings: number,
+): OneOffReportRoute | null {
+  if (link.blocking || link.resumable || link.parent_communication !== "implicit") return null;
+  if (siblings <= FULL_REGISTRY_EVENT_LIMIT) return null; // small registries get whole-registry events
+  return { link, invocationId, siblings };
+}
+
+/**
+ * `settleChild` for a one-off child (`OneOffReportRoute`) that reports no attachments and has no
+ * children of its own: the same rows (its registry status, its invocation ended once, the report
+ * queued under the invocation's idempotency key) and a partial registry event, all deferred, so
+ * they commit in the statement that ends the child's session. The version check of that commit
+ * stands in for the reads: a terminate of the tree, or any input, changes the child's row first.
+ */
+export async function settleOneOffChild(
+  tx: SqlExecutor,
+  child: Pick<ThreadRow, "id" | "root_id" | "agent_name" | "name">,
+  route: OneOffReportRoute,
+  outcome: ChildOutcome,
+  wakeAfterCommit: (parentId: string) => void,
+): Promise<NewEvent[]> {
+  const now = nowMicroseconds();
+  const status = outcomeStatus(outcome);
+  const text = reportText(child.id, outcome);
+  const parentId = route.link.parent_id;
+  await setLinkStatus(tx, child.id, status, now);
+  await tx.defer(
+    `UPDATE subagent_invocations SET status = $2, result = $3, attachments = $4::text::jsonb, finished_at = $5
+     WHERE id = $1 AND finished_at IS NULL`,
+    [route.invocationId, status, text, "[]", now],
+  );
+  await insertInboxItemDeferred(
+    tx,
+    parentId,
+    reportPayload(text, [], {
+      subagent_id: child.id,
+      subagent_report: { status, invocation_id: route.invocationId },
+    }),
+    `subagent-report:${route.invocationId}`,
+  );
+  wakeAfterCommit(parentId);
+  const { link } = route;
+  const entry: SubagentRegistryEntry = {
+    reference: child.id,
+    name: link.name,
+    ...(link.title ? { title: link.title } : {}),
+    description: link.description,
+    resumable: link.resumable,
+    blocking: link.blocking,
+    ...(child.name ? { threadName: child.name } : {}),
+    ...(link.spawn_group_id ? { spawnGroupId: link.spawn_group_id } : {}),
+    createdAt: link.created_at,
+    status,
+    parentCommunication: link.parent_communication,
+    agent: child.agent_name,
+    threadStatus: status,
+  };
+  return [
+    {
+      rootId: child.root_id,
+      threadId: parentId,
+      type: "registry",
+      data: { thread_id: parentId, children: [entry], partial: true, total: route.siblings },
+    },
+  ];
+}
+
+/** A child's report as its parent's inbox payload. */
+function reportPayload(
+  content: string,
+  attachments: AttachmentRef[],
+  metadata: Record<string, unknown>,
+): InboxMessagePayload {
+  return {
+    role: "user",
+    content,
+    attachments,
+    silent: true,
+    metadata,
+    fromHuman: false,
+    messageId: randomUUID(),
+  };
+}
+
 async function queueReport(
   tx: SqlExecutor,
   parentId: string,
@@ -375,15 +492,7 @@ async function queueReport(
   const item = await insertInboxItemUnlessTerminated(
     tx,
     parentId,
-    {
-      role: "user",
-      content: report.content,
-      attachments: report.attachments,
-      silent: true,
-      metadata: report.metadata,
-      fromHuman: false,
-      messageId: randomUUID(),
-    },
+    reportPayload(report.content, report.attachments, report.metadata),
     report.idempotencyKey,
   );
   if (!item) return [];

@@ -28,6 +28,24 @@ export async function insertInboxItem(
 }
 
 /**
+ * Inserts an input row without reading anything back (pipelined, combinable into a one-statement
+ * commit); a repeated idempotency key inserts nothing. The caller makes the thread runnable.
+ */
+export async function insertInboxItemDeferred(
+  tx: SqlExecutor,
+  threadId: string,
+  payload: InboxMessagePayload,
+  idempotencyKey: string,
+): Promise<void> {
+  await tx.defer(
+    `INSERT INTO inbox_items (id, thread_id, kind, payload, idempotency_key, created_at)
+     VALUES ($1, $2, 'message', $3::text::jsonb, $4, $5)
+     ON CONFLICT (idempotency_key) DO NOTHING`,
+    [randomUUID(), threadId, JSON.stringify(payload), idempotencyKey, nowMicroseconds()],
+  );
+}
+
+/**
  * `insertInboxItem` for a thread that may have been terminated meanwhile: one statement that inserts
  * nothing (null) unless the thread exists and is not terminated.
  */
