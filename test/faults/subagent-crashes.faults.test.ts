@@ -24,14 +24,24 @@ async function registry(threadId: string): Promise<RegistryEntry[]> {
 
 const FAN_OUT = 3;
 
-function fanOutBundle(blocking: boolean) {
-  const calls = Array.from({ length: FAN_OUT }, (_, index) => ({
+/**
+ * More children than a small registry holds (FULL_REGISTRY_EVENT_LIMIT): one-off children spawned by
+ * the running process then report from what it remembers of the spawn (settleOneOffChild).
+ */
+const WIDE_FAN_OUT = 24;
+
+function fanOutBundle(blocking: boolean, fanOut = FAN_OUT) {
+  const calls = Array.from({ length: fanOut }, (_, index) => ({
     name: "asset_subagent",
     args: { task: `task ${index + 1}` },
   }));
   return assetBundle({
     config: { blocking, initUserMessageProperty: "task" },
-    orchestratorScript: [{ toolCalls: calls }, { text: "started" }, { text: "noted" }, { text: "noted" }],
+    orchestratorScript: [
+      { toolCalls: calls },
+      { text: "started" },
+      ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
+    ],
     workerScript: [{ text: "Draft: {{input}}", delayMs: 50 }],
   });
 }
@@ -47,7 +57,7 @@ const reportsBy = (messages: ApiMessage[]) => {
   return counts;
 };
 
-async function settled(parentId: string, blocking: boolean): Promise<void> {
+async function settled(parentId: string, blocking: boolean, fanOut = FAN_OUT): Promise<void> {
   const deadline = Date.now() + 45_000;
   for (;;) {
     const entries = await registry(parentId).catch(() => []);
@@ -56,10 +66,10 @@ async function settled(parentId: string, blocking: boolean): Promise<void> {
     );
     const reports = reportsBy(await messagesOf(parentId, true).catch(() => []));
     const done =
-      entries.length === FAN_OUT &&
+      entries.length === fanOut &&
       entries.every((entry) => entry.status === "completed") &&
       parent?.body.thread.status === "idle" &&
-      (blocking || reports.size === FAN_OUT);
+      (blocking || reports.size === fanOut);
     if (done) return;
     if (Date.now() > deadline) {
       throw new Error(
@@ -70,21 +80,21 @@ async function settled(parentId: string, blocking: boolean): Promise<void> {
   }
 }
 
-async function checkExactlyOnce(parentId: string, blocking: boolean): Promise<void> {
+async function checkExactlyOnce(parentId: string, blocking: boolean, fanOut = FAN_OUT): Promise<void> {
   const entries = await registry(parentId);
-  expect(entries).toHaveLength(FAN_OUT);
+  expect(entries).toHaveLength(fanOut);
   const messages = await messagesOf(parentId, true);
   const reports = reportsBy(messages);
   const results = messages.filter((message) => message.role === "tool" && message.name === "asset_subagent");
-  expect(results).toHaveLength(FAN_OUT);
-  expect(new Set(results.map((message) => message.tool_call_id)).size).toBe(FAN_OUT);
-  expect(results.map((message) => message.tool_status)).toEqual(Array(FAN_OUT).fill("success"));
+  expect(results).toHaveLength(fanOut);
+  expect(new Set(results.map((message) => message.tool_call_id)).size).toBe(fanOut);
+  expect(results.map((message) => message.tool_status)).toEqual(Array(fanOut).fill("success"));
   // Each call is answered about its own child: one child per call, none spawned twice.
   const referenced = results.map((message) => /reference: ([0-9a-f-]{36})/.exec(message.content ?? "")?.[1]);
   expect(new Set(referenced)).toEqual(new Set(entries.map((entry) => entry.reference)));
   for (const entry of entries) {
     const child = await waitFor(entry.reference, ["completed"]);
-    expect(child.result).toMatch(/^Approved Draft: task \d$/);
+    expect(child.result).toMatch(/^Approved Draft: task \d+$/);
     // Fed once: one first input; ended once: one sessionStop call answered.
     const childMessages = await messagesOf(entry.reference, true);
     expect(childMessages.filter((message) => message.side === null && message.role === "user")).toHaveLength(
@@ -178,6 +188,27 @@ describe("subagents survive a crash at every step boundary", () => {
       await fixture.server.restart({ TANDEM_CRASH_AT: "" });
       await settled(parentId, scenario.blocking);
       await checkExactlyOnce(parentId, scenario.blocking);
+      await checkInvariants(fixture, parentId);
+    });
+  }
+});
+
+describe("a wide fan-out whose children report from the spawn's memory survives a crash", () => {
+  const scenarios = [
+    { crashAt: "before_terminal_commit@asset_subagent#6", what: "before a child's terminal commit" },
+    { crashAt: "after_terminal_commit@asset_subagent#6", what: "after a child's terminal commit" },
+    { crashAt: "before_parent_wake@asset_subagent#6", what: "after a report committed, before the wake" },
+  ];
+  for (const scenario of scenarios) {
+    it(`${scenario.what} (${scenario.crashAt}, ${WIDE_FAN_OUT} children)`, async () => {
+      await fixture.server.restart({ TANDEM_CRASH_AT: scenario.crashAt });
+      const projectId = await projectWith(fanOutBundle(false, WIDE_FAN_OUT));
+      const parentId = await startThread(projectId, "orchestrator", "make many assets");
+      await fixture.server.exited(30_000);
+      expect(fixture.server.output()).toContain("crash point");
+      await fixture.server.restart({ TANDEM_CRASH_AT: "" });
+      await settled(parentId, false, WIDE_FAN_OUT);
+      await checkExactlyOnce(parentId, false, WIDE_FAN_OUT);
       await checkInvariants(fixture, parentId);
     });
   }
