@@ -116,6 +116,7 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
       text: "UPDATE lazy_items SET n = n + 1 WHERE id = $1 RETURNING id, n",
       params: ["f-1"],
       returnsRows: true,
+      describes: { known: "to the caller" },
     };
     const read = { text: "SELECT n FROM lazy_items WHERE id = $1", params: ["f-1"] };
     // The check locks and reads the row the returning part then updates: it must run first, or it
@@ -126,13 +127,14 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
     await lazy.defer("INSERT INTO lazy_log (item) VALUES ($1)", ["f-1"]);
     const committed = await lazy.commit([read], { returnedInsteadOfAfter: true });
     expect(committed.returned).toEqual([{ id: "f-1", n: 2 }]);
+    expect(committed.returnedFrom?.describes).toEqual({ known: "to the caller" });
     expect(committed.after).toEqual([[]]);
     expect(sent).toEqual({ transactions: 0, sequences: 1 });
 
     // Not asked for: the plain form goes out and the reads follow.
     const plain = new LazyTransaction(client, [itemCheck("f-1", 2)]);
     await plain.defer("UPDATE lazy_items SET n = n + 1 WHERE id = $1", ["f-1"], returningUpdate);
-    expect(await plain.commit([read])).toEqual({ after: [[{ n: 3 }]], returned: null });
+    expect(await plain.commit([read])).toEqual({ after: [[{ n: 3 }]], returned: null, returnedFrom: null });
 
     // A failing check still stops everything.
     const stale = new LazyTransaction(client, [itemCheck("f-1", 2)]);

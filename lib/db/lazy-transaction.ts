@@ -26,6 +26,8 @@ export interface Committed {
   after: (Record<string, unknown>[] | null)[];
   /** With `returnedInsteadOfAfter`: the rows of the part marked `returnsRows`, when one was combined. */
   returned: Record<string, unknown>[] | null;
+  /** The combined form whose rows `returned` holds (with what its caller `describes`). */
+  returnedFrom: CombinedForm | null;
 }
 
 interface OpenTransaction {
@@ -87,12 +89,14 @@ export class LazyTransaction implements SqlExecutor {
       );
       const combined = combineStatements(this.checks, parts);
       if (combined) {
-        const returns = wantsRows && parts.some((part) => (part as CombinedForm).returnsRows);
-        const outcomes = await this.client.sequence(returns ? [combined] : [combined, ...after]);
+        const returning = wantsRows
+          ? ((parts.find((part) => (part as CombinedForm).returnsRows) as CombinedForm | undefined) ?? null)
+          : null;
+        const outcomes = await this.client.sequence(returning ? [combined] : [combined, ...after]);
         const written = outcomes[0]!;
         if ("error" in written) throw written.error;
-        if (returns) return { after: after.map(() => []), returned: written.rows };
-        return { after: outcomes.slice(1).map(rowsOrNull), returned: null };
+        if (returning) return { after: after.map(() => []), returned: written.rows, returnedFrom: returning };
+        return { after: outcomes.slice(1).map(rowsOrNull), returned: null, returnedFrom: null };
       }
       await this.begin();
     }
@@ -102,7 +106,7 @@ export class LazyTransaction implements SqlExecutor {
     for (const read of reads) read.catch(() => {}); // a failure fails the COMMIT too
     open.finish.resolve();
     await open.outcome;
-    return { after: await Promise.all(reads), returned: null };
+    return { after: await Promise.all(reads), returned: null, returnedFrom: null };
   }
 
   /** Abandons the work: nothing collected is sent; an open transaction rolls back. */

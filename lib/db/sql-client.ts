@@ -44,6 +44,8 @@ export interface SqlStatement {
  */
 export interface CombinedForm extends SqlStatement {
   returnsRows?: boolean;
+  /** What the caller knows of the returned row already, handed back with it (Committed.returnedFrom). */
+  describes?: unknown;
 }
 
 export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {

@@ -87,6 +87,7 @@ import {
   lockThread,
   type ThreadChanges,
   type ThreadForStep,
+  threadForStepAfterUpdate,
   threadForStepStatement,
   threadVersionCheck,
   toThreadForStep,
@@ -552,8 +553,11 @@ export class StepRunner {
             returnedInsteadOfAfter: readBack,
           });
           // A failed read after the commit only means the next step reads the thread itself.
-          const row = committed.returned?.[0] ?? committed.after[0]?.[0];
-          found = row ? toThreadForStep(row) : null;
+          const returned = committed.returned?.[0];
+          const known = committed.returnedFrom?.describes as ThreadRow | undefined;
+          const row = returned ?? committed.after[0]?.[0];
+          found =
+            returned && known ? threadForStepAfterUpdate(known, returned) : row ? toThreadForStep(row) : null;
         } catch (error) {
           await lazy.rollback(error);
           throw error;

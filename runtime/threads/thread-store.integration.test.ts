@@ -9,12 +9,13 @@ import { openTestDatabase, testDatabaseBackends } from "../../test/open-database
 import { insertTestProject, insertTestThread } from "../../test/thread-rows";
 import { appendEvents, EVENT_ID_STRIDE, type NewEvent, readEventsAfter } from "../events/event-log";
 import { consumeInboxItems, insertInboxItemUnlessTerminated } from "./inbox";
+import type { ThreadRow } from "./thread-row";
 import {
   findThreadForStep,
   isStaleThreadError,
   lockThread,
+  threadForStepAfterUpdate,
   threadVersionCheck,
-  toThreadForStep,
   updateLockedThread,
   WORK_CHANNEL,
 } from "./thread-store";
@@ -196,7 +197,8 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
         });
         const committed = await lazy.commit([], { returnedInsteadOfAfter: true });
         expect(lazy.began).toBe(false);
-        return toThreadForStep(committed.returned![0]!);
+        const known = committed.returnedFrom?.describes as ThreadRow;
+        return threadForStepAfterUpdate(known, committed.returned![0]!);
       };
       const waiting = await newThread();
       const quiet = await newThread();

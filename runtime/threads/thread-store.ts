@@ -109,13 +109,20 @@ export async function findThreadForStep(db: SqlExecutor, id: string): Promise<Th
   return rows[0] ? toThreadForStep(rows[0]) : null;
 }
 
-/** The thread row, its version and the input waiting (`toThreadForStep` reads them). */
-export const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_version,
-  COALESCE((SELECT json_agg(json_build_object('id', id, 'seq', seq, 'payload', payload) ORDER BY seq)
+/** The input waiting in the thread's inbox, oldest first (`[]` when none). */
+const PENDING_INPUT = `COALESCE((SELECT json_agg(json_build_object('id', id, 'seq', seq, 'payload', payload) ORDER BY seq)
     FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL), '[]'::json) AS pending_input`;
 
-/** The same, without reading the inbox (`pending_input` null): for a statement that consumes input. */
-const THREAD_FOR_STEP_COLUMNS_NO_INPUT = `${THREAD_COLUMNS}, xmin::text AS row_version, NULL::json AS pending_input`;
+/** The thread row, its version and the input waiting (`toThreadForStep` reads them). */
+export const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_version, ${PENDING_INPUT}`;
+
+/**
+ * What an update of a row known exactly (`updateLockedThread`) returns for the next step: the row's
+ * new version, `runnable` (which it may decide in SQL) and the input waiting, or null for that when
+ * the same commit consumes input. The caller knows the rest (`threadForStepAfterUpdate`).
+ */
+const VERSION_COLUMNS = `xmin::text AS row_version, runnable, ${PENDING_INPUT}`;
+const VERSION_COLUMNS_NO_INPUT = "xmin::text AS row_version, runnable, NULL::json AS pending_input";
 
 /** The statement `findThreadForStep` sends (to send it along with others); `toThreadForStep` reads its row. */
 export function threadForStepStatement(id: string): SqlStatement {
@@ -126,12 +133,25 @@ export function threadForStepStatement(id: string): SqlStatement {
 }
 
 export function toThreadForStep(raw: Record<string, unknown>): ThreadForStep {
+  return withVersion(toThreadRow(raw), raw);
+}
+
+/**
+ * The thread after an `updateLockedThread` of a one-statement commit: `known` is the row it
+ * computed (exact, since the commit's version check proved nobody else changed the row), `raw` what
+ * the update returned (VERSION_COLUMNS).
+ */
+export function threadForStepAfterUpdate(known: ThreadRow, raw: Record<string, unknown>): ThreadForStep {
+  return withVersion({ ...known, runnable: raw.runnable === true || raw.runnable === "t" }, raw);
+}
+
+function withVersion(row: ThreadRow, raw: Record<string, unknown>): ThreadForStep {
   const pending = typeof raw.pending_input === "string" ? JSON.parse(raw.pending_input) : raw.pending_input;
   const pendingInput = Array.isArray(pending)
     ? pending.map((item: Record<string, unknown>) => toInboxItem(item))
     : null;
   return {
-    row: toThreadRow(raw),
+    row,
     hasInput: (pendingInput?.length ?? 0) > 0,
     pendingInput,
     version: String(raw.row_version),
@@ -236,16 +256,16 @@ export async function updateLockedThread(
 ): Promise<ThreadRow> {
   const now = nowMicroseconds();
   const update = updateStatement(locked.id, changes, now);
-  // Inside a one-statement commit, the update can also return the row as findThreadForStep reads it.
+  const after = withThreadChanges(locked, changes, now);
+  // Inside a one-statement commit, the update also returns what the next step needs beyond the row
+  // computed here (threadForStepAfterUpdate).
   await tx.defer(returning(update), update.values as never[], {
-    text: returning(
-      update,
-      options.consumesInput ? THREAD_FOR_STEP_COLUMNS_NO_INPUT : THREAD_FOR_STEP_COLUMNS,
-    ),
+    text: returning(update, options.consumesInput ? VERSION_COLUMNS_NO_INPUT : VERSION_COLUMNS),
     params: update.values as never[],
     returnsRows: true,
+    describes: after,
   });
-  return withThreadChanges(locked, changes, now);
+  return after;
 }
 
 /** The row after `changes` (pure). `runnable: "if_input"` is decided in SQL: kept as it was here. */
