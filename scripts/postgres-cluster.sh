@@ -9,6 +9,7 @@ command=${1:-}
 dir=${2:-}
 port=${3:-55432}
 [ -n "$command" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR [PORT]" >&2; exit 2; }
+dir=$(realpath -m "$dir")
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bin" ] || { echo "No Postgres server found: apt-get install -y postgresql" >&2; exit 1; }
@@ -26,8 +27,17 @@ case "$command" in
       as_owner "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir.initdb.log" 2>&1 \
         || { cat "$dir.initdb.log" >&2; exit 1; }
     fi
-    as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w start \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=${PG_FSYNC:-off}" >/dev/null
+    # Started from the data folder's parent: the caller's folder may be closed to the postgres user.
+    # One retry after a pause (a cluster just stopped on the same port may still be letting go of it);
+    # the server's log is shown when it still does not start.
+    start_server() {
+      (cd "$(dirname "$dir")" && as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w start \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=${PG_FSYNC:-off}" >/dev/null)
+    }
+    if ! start_server; then
+      sleep 3
+      start_server || { tail -n 30 "$dir/server.log" >&2; exit 1; }
+    fi
     echo "postgresql://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
