@@ -1201,44 +1201,26 @@ export class StepRunner {
     // together, one commit instead of one per call after the reply's.
     const answered = empty ? null : await this.answerBindingsAtOnce(threadId, toolCalls, catalog, ext);
     if (answered) crashPoint("before_tool_commit", active.agent.name);
+    const usage = {
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      costUsd: result.costUsd,
+    };
+    const logCall = (tx: SqlExecutor, id: string) =>
+      this.logModelCall(tx, id, active.side, modelName, requestMessages, catalog, result, null, startedAt);
     const committed = await this.guarded(
       threadId,
       async (tx, row) => {
         if (answered)
           return this.commitReplyWithResults(tx, row, active, draft, answered, {
-            logModelCall: () =>
-              this.logModelCall(
-                tx,
-                row.id,
-                active.side,
-                modelName,
-                requestMessages,
-                catalog,
-                result,
-                null,
-                startedAt,
-              ),
+            logModelCall: () => logCall(tx, row.id),
             telemetry,
-            usage: {
-              inputTokens: result.usage.inputTokens,
-              outputTokens: result.usage.outputTokens,
-              costUsd: result.costUsd,
-            },
+            usage,
             control: ext.control,
           });
         // Independent statements go out together (pipelined on one connection, run in this order).
         const [, inserted] = await Promise.all([
-          this.logModelCall(
-            tx,
-            row.id,
-            active.side,
-            modelName,
-            requestMessages,
-            catalog,
-            result,
-            null,
-            startedAt,
-          ),
+          logCall(tx, row.id),
           this.insert(tx, row.id, [
             draft,
             ...(empty
@@ -1257,11 +1239,6 @@ export class StepRunner {
         ]);
         const [assistant, ...extra] = inserted;
         const execution = countStep(row.execution, active.side);
-        const usage = {
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          costUsd: result.costUsd,
-        };
         const events: NewEvent[] = [
           ...telemetryEvents(row, telemetry),
           telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
@@ -1582,10 +1559,7 @@ export class StepRunner {
             tool_status: "error" as const,
             prompt: promptName,
           }));
-          // Independent statements go out together (pipelined on one connection, run in this order);
-          // the last call's stop evaluation reads the results just inserted.
-          // The last call's stop evaluation needs every call's result: from memory when this run
-          // stored them all, else read (after a crash, earlier results come from an earlier run).
+          // Independent statements go out together (pipelined on one connection, run in this order).
           const [, stored] = await Promise.all([
             tx.defer(
               `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
@@ -1631,6 +1605,8 @@ export class StepRunner {
             ]);
             return { created, outcome: null };
           }
+          // The stop evaluation needs every call's result: from memory when this run stored them
+          // all, else read (after a crash, earlier results come from an earlier run).
           const executedCalls =
             executedCallsKnown(current, [...ext.history, ...stored]) ??
             (await executedCallsOf(tx, row.id, current));
@@ -2490,7 +2466,7 @@ interface ExecutedCallRecord extends ExecutedToolCall {
  * The executed calls of `assistant` (as `executedCallsOf` reads them) from messages in memory, or
  * null when a call's result is not among them.
  */
-export function executedCallsKnown(
+function executedCallsKnown(
   assistant: StoredMessage,
   messages: readonly StoredMessage[],
 ): ExecutedCallRecord[] | null {

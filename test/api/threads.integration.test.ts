@@ -2,6 +2,7 @@
 // scripted models. Each test builds the bundle it needs.
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../fixture";
+import { connectSse } from "../sse";
 import { type ApiMessage, threadHelpers } from "../thread-helpers";
 
 const fixture = testServerForFile();
@@ -144,12 +145,51 @@ describe("ai_human conversations", () => {
   });
 
   it("completes the session through a sessionStop binding the runtime synthesizes", async () => {
+    const toolNames = (message: ApiMessage) => {
+      const calls =
+        typeof message.tool_calls === "string" ? JSON.parse(message.tool_calls) : message.tool_calls;
+      return (calls as { function: { name: string } }[] | null)?.map((call) => call.function.name);
+    };
     const bundle = chatBundle([{ toolCalls: [{ name: "finish", args: { message: "all done" } }] }], {
       side: { sessionStop: "finish" },
     });
     const threadId = await startThread(await projectWith(bundle), "assistant", "wrap up");
     const done = await waitFor(threadId, ["completed"]);
     expect(done.result).toBe("all done");
+    // A reply of binding calls alone commits with its results: everything the one-commit-per-call
+    // path left is there, once, in order.
+    const messages = await messagesOf(threadId);
+    expect(messages.map((m) => [m.role, m.content, toolNames(m)])).toEqual([
+      ["user", "wrap up", undefined],
+      ["assistant", "", ["finish"]],
+      ["tool", "Session completed", undefined],
+    ]);
+    const logs = await api<{
+      model_calls: unknown[];
+      tool_calls: { name: string; status: string; args: unknown; result: string }[];
+    }>("GET", `/api/threads/${threadId}/logs`);
+    expect(logs.body.model_calls).toHaveLength(1);
+    expect(logs.body.tool_calls).toMatchObject([
+      { name: "finish", status: "success", args: { message: "all done" }, result: "Session completed" },
+    ]);
+    const stream = await connectSse(`${fixture.server.baseUrl}/api/threads/${threadId}/events`, {
+      "Last-Event-ID": "0",
+    });
+    const telemetry = () =>
+      stream.frames
+        .filter((frame) => frame.event === "telemetry")
+        .map((frame) => (JSON.parse(frame.data) as { type: string }).type);
+    await stream.waitFor(() => telemetry().includes("stopped"));
+    stream.close();
+    expect(telemetry().filter((type) => type !== "llm_request" && type !== "llm_response")).toEqual([
+      "step_started",
+      "tool_started",
+      "tool_completed",
+      "step_completed",
+      "stopped",
+    ]);
+    const ids = stream.frames.map((frame) => Number(frame.id));
+    expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).toBe(true);
   });
 
   it("fails the thread with the provider's error after retries when every model fails", async () => {
