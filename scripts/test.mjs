@@ -30,6 +30,8 @@ fs.mkdirSync("e2e-artifacts", { recursive: true });
 const results = [];
 let passedTests = 0;
 let failedTests = 0;
+/** Names (and first message line) of the tests that failed, repeated at the end of the run. */
+const failureLines = [];
 
 function run(command, args) {
   const started = Date.now();
@@ -58,6 +60,20 @@ function vitestStage(project) {
     `--outputFile.json=${report}`,
   ]);
   const json = readJson(report);
+  for (const file of json?.testResults ?? []) {
+    for (const assertion of file.assertionResults ?? []) {
+      if (assertion.status === "passed") continue;
+      const firstLine = String(assertion.failureMessages?.[0] ?? assertion.status).split("\n")[0];
+      failureLines.push(
+        `${project}: ${path.relative(process.cwd(), file.name)} › ${assertion.fullName}: ${firstLine.slice(0, 300)}`,
+      );
+    }
+    if (file.status === "failed" && (file.assertionResults ?? []).length === 0) {
+      failureLines.push(
+        `${project}: ${path.relative(process.cwd(), file.name)}: ${String(file.message).slice(0, 300)}`,
+      );
+    }
+  }
   const passed = json?.numPassedTests ?? 0;
   const failed = (json?.numFailedTests ?? 0) + (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0);
   passedTests += passed;
@@ -112,7 +128,9 @@ const stages = {
     const report = path.join("test-results", "e2e-report.json");
     fs.rmSync(report, { force: true });
     const outcome = run("npx", ["playwright", "test"]);
-    const stats = readJson(report)?.stats ?? {};
+    const e2eJson = readJson(report);
+    collectPlaywrightFailures(e2eJson?.suites ?? []);
+    const stats = e2eJson?.stats ?? {};
     const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
     const failed = (stats.unexpected ?? 0) + (stats.skipped ?? 0);
     passedTests += passed;
@@ -124,6 +142,21 @@ const stages = {
     };
   },
 };
+
+/** Walks Playwright's JSON report and records every test whose outcome was not expected. */
+function collectPlaywrightFailures(suites) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === "expected" || test.status === "flaky") continue;
+        const lastResult = test.results?.at(-1);
+        const firstLine = String(lastResult?.error?.message ?? test.status).split("\n")[0];
+        failureLines.push(`e2e: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine.slice(0, 300)}`);
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? []);
+  }
+}
 
 let buildFailed = false;
 for (const stage of ALL_STAGES.filter((name) => requested.includes(name))) {
@@ -148,5 +181,10 @@ const failedStages = results.filter((result) => !result.ok);
 const failedChecks = failedStages.filter(
   (result) => !["unit", "integration", "e2e"].includes(result.stage),
 ).length;
+if (failureLines.length > 0) {
+  console.log("failed tests:");
+  for (const line of failureLines)
+    console.log(`  ${line.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "")}`);
+}
 console.log(`tests: ${passedTests} passed, ${failedTests + failedChecks} failed`);
 process.exit(failedStages.length === 0 && failedTests === 0 ? 0 : 1);
