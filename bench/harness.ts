@@ -214,17 +214,15 @@ export class ModelCallProbe {
 
   async watch(rootId: string): Promise<void> {
     this.unsubscribers.push(
-      await this.runtime.events.subscribe(rootId, {
-        onEventsAvailable: () => {},
-        onChunk: (chunk) => {
-          const at = monotonicMs();
-          let list = this.calls.get(chunk.threadId);
-          if (!list) {
-            list = [];
-            this.calls.set(chunk.threadId, list);
-          }
-          list.push(at);
-        },
+      // Chunks only: a live watcher would make every commit of the root NOTIFY (event-watchers.ts).
+      this.runtime.events.subscribeChunks(rootId, (chunk) => {
+        const at = monotonicMs();
+        let list = this.calls.get(chunk.threadId);
+        if (!list) {
+          list = [];
+          this.calls.set(chunk.threadId, list);
+        }
+        list.push(at);
       }),
     );
   }

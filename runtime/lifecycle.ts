@@ -52,8 +52,13 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
         console.log(
           `[tandem] drained: ${atStepBoundary} stopped at a step boundary, ${aborted} aborted mid-step; every unfinished thread was handed back`,
         );
-        return runtime.database.close();
+        return runtime.events
+          .close()
+          .catch((error: unknown) =>
+            console.error("[tandem] unregistering live event streams failed (they expire):", error),
+          );
       })
+      .then(() => runtime.database.close())
       .catch((error: unknown) => console.error("[tandem] shutdown failed:", error))
       .finally(() => process.exit(0));
   };

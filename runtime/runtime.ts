@@ -55,7 +55,7 @@ function extensionsLoader(): () => Promise<{ registry: ExtensionRegistry; hooks:
 
 export function createRuntime(database: Database): Runtime {
   const definitions = new DefinitionsCache(database.sql);
-  const events = new EventHub(database.notifications);
+  const events = new EventHub(database.notifications, database.sql);
   const extensions = extensionsLoader();
   const subagentLimits = subagentLimitsFromEnv(process.env);
   const settings = schedulerSettingsFromEnv(process.env);

@@ -1,6 +1,7 @@
 // The replayable event log behind the live views: events are appended in the same transaction as
 // the state they describe, numbered by a global sequence, and read back per root thread. A NOTIFY
-// (delivered only after commit) wakes SSE streams; it carries the root id, never the data.
+// (delivered only after commit, sent only for roots with a watcher) wakes SSE streams; it carries
+// the root id, never the data.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { nowMicroseconds } from "../threads/thread-row";
 
@@ -48,7 +49,7 @@ export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise
     else byRoot.set(event.rootId, [event]);
   }
   const roots = [...byRoot.keys()].sort();
-  const values: unknown[] = [EVENTS_CHANNEL, nowMicroseconds()];
+  const values: unknown[] = [nowMicroseconds()];
   const rows: string[] = [];
   for (const root of roots) {
     const list = byRoot.get(root)!;
@@ -57,29 +58,25 @@ export async function appendEvents(tx: SqlExecutor, events: NewEvent[]): Promise
         .slice(start, start + EVENT_ID_STRIDE)
         .map((event) => ({ thread_id: event.threadId, type: event.type, data: event.data }));
       values.push(root, JSON.stringify(batch));
-      rows.push(`($${values.length - 1}::uuid, $${values.length}::text::json, $2::bigint)`);
+      rows.push(`($${values.length - 1}::uuid, $${values.length}::text::json, $1::bigint)`);
     }
   }
-  const rootList = roots.map((_, index) => `$${values.length + index + 1}::text`);
-  values.push(...roots);
   const valuesList = rows.join(", ");
-  const notify = `SELECT pg_notify($1, root) FROM (SELECT count(*) FROM inserted) AS done, unnest(ARRAY[${rootList.join(", ")}]) AS root`;
+  const rootList = roots.map((_, index) => `$${values.length + index + 1}::text`);
+  // No NOTIFY here: the root's event lock is taken (at commit, or below) and a root somebody
+  // watches is NOTIFYed then (migration event_watchers, runtime/events/event-watchers.ts).
   await tx.defer(
-    `WITH inserted AS (
-       INSERT INTO events (root_id, batch, created_at) VALUES ${valuesList} RETURNING 1)
-     ${notify}`,
+    `INSERT INTO events (root_id, batch, created_at) VALUES ${valuesList}`,
     values as never[],
     // As (the rest of) a transaction's one statement: the roots' locks are taken before the rows
     // get their ids, so ids are in commit order already and the commit-time renumbering is skipped
     // (migration events_ordered_in_statement). Held for that one statement only, as at commit.
     {
-      text: `WITH ordered AS (SELECT tandem_order_events(ARRAY[${rootList.join(", ")}]) AS taken),
-       inserted AS (
-         INSERT INTO events (root_id, batch, created_at)
-         SELECT v.root_id, v.batch, v.created_at
-         FROM ordered, (VALUES ${valuesList}) AS v(root_id, batch, created_at) RETURNING 1)
-       ${notify}`,
-      params: values as never[],
+      text: `WITH ordered AS (SELECT tandem_order_events(ARRAY[${rootList.join(", ")}]) AS taken)
+       INSERT INTO events (root_id, batch, created_at)
+       SELECT v.root_id, v.batch, v.created_at
+       FROM ordered, (VALUES ${valuesList}) AS v(root_id, batch, created_at)`,
+      params: [...values, ...roots] as never[],
     },
   );
 }
