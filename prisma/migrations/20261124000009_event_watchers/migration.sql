@@ -18,32 +18,30 @@ CREATE TABLE "event_watchers" (
 -- CreateIndex
 CREATE INDEX "event_watchers_expires_at_idx" ON "event_watchers"("expires_at");
 
--- NOTIFY a root's event stream if somebody watches it; called with the root's event lock held.
-CREATE OR REPLACE FUNCTION "tandem_notify_watchers"("root" TEXT) RETURNS VOID AS $$
-BEGIN
-  IF EXISTS (SELECT 1 FROM "event_watchers" WHERE "root_id" = "root"::uuid AND "expires_at" > now()) THEN
-    PERFORM pg_notify('tandem_events', "root");
-  END IF;
-END
-$$ LANGUAGE plpgsql VOLATILE;
-
+-- A root's events are NOTIFYed when somebody watches the root. The check runs right after the root's
+-- event lock is taken, as its own query (a fresh snapshot in a volatile function), so it sees every
+-- registration that committed before the lock was granted. Plain assignments instead of PERFORM:
+-- plpgsql evaluates them without starting a query (the step commit's cost, docs/benchmarks.md 14).
 CREATE OR REPLACE FUNCTION "tandem_order_events"("roots" TEXT[]) RETURNS INTEGER AS $$
 DECLARE
   "ordered" TEXT := coalesce(current_setting('tandem.events_ordered', true), '');
   "root" TEXT;
   "taken" INTEGER := 0;
+  "ignored" TEXT;
 BEGIN
   -- The caller (appendEvents) passes each root once, sorted: every transaction locks in one order.
   FOREACH "root" IN ARRAY "roots" LOOP
     IF position("root" IN "ordered") = 0 THEN
-      PERFORM pg_advisory_xact_lock(hashtextextended('tandem_events:' || "root", 0));
-      PERFORM "tandem_notify_watchers"("root");
+      "ignored" := pg_advisory_xact_lock(hashtextextended('tandem_events:' || "root", 0))::text;
+      IF EXISTS (SELECT 1 FROM "event_watchers" WHERE "root_id" = "root"::uuid AND "expires_at" > now()) THEN
+        "ignored" := pg_notify('tandem_events', "root")::text;
+      END IF;
       "ordered" := "ordered" || ' ' || "root";
       "taken" := "taken" + 1;
     END IF;
   END LOOP;
   IF "taken" > 0 THEN
-    PERFORM set_config('tandem.events_ordered', "ordered", true);
+    "ignored" := set_config('tandem.events_ordered', "ordered", true);
   END IF;
   RETURN "taken";
 END
@@ -53,13 +51,16 @@ CREATE OR REPLACE FUNCTION "events_order_at_commit"() RETURNS trigger AS $$
 DECLARE
   "ordered" TEXT := coalesce(current_setting('tandem.events_ordered', true), '');
   "root" TEXT := NEW."root_id"::text;
+  "ignored" TEXT;
 BEGIN
   IF position("root" IN "ordered") > 0 THEN
     RETURN NULL;
   END IF;
-  PERFORM set_config('tandem.events_ordered', "ordered" || ' ' || "root", true);
-  PERFORM pg_advisory_xact_lock(hashtextextended('tandem_events:' || "root", 0));
-  PERFORM "tandem_notify_watchers"("root");
+  "ignored" := set_config('tandem.events_ordered', "ordered" || ' ' || "root", true);
+  "ignored" := pg_advisory_xact_lock(hashtextextended('tandem_events:' || "root", 0))::text;
+  IF EXISTS (SELECT 1 FROM "event_watchers" WHERE "root_id" = NEW."root_id" AND "expires_at" > now()) THEN
+    "ignored" := pg_notify('tandem_events', "root")::text;
+  END IF;
   UPDATE "events" AS "event" SET "id" = "renumbered"."new_id"
   FROM (
     SELECT "old_id", nextval('"events_id_seq"'::regclass) AS "new_id"
