@@ -24,7 +24,7 @@ export const TEMPLATE_DATABASE = "bench";
 export interface BenchRuntimeOptions {
   database: string;
   bundle: Bundle;
-  /** Scheduler concurrency (threads run at once by this process); the runtime's default is 16. */
+  /** Scheduler concurrency (threads run at once by this process); the runtime's default is 64. */
   concurrency?: number;
   /** postgres.js pool size; the runtime's default is 10. */
   maxConnections?: number;
@@ -57,7 +57,7 @@ export async function openRuntimeAt(
 ): Promise<BenchRuntime> {
   installSocketWriteCounter();
   const maxConnections = options.maxConnections ?? 10;
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? 64;
   const opened = await openDatabase({ kind: "postgres", url }, { maxConnections });
   const { database, counters, statements } = instrumentDatabase(opened);
   // createRuntime reads its scheduler settings from the environment, as a deployment would.
