@@ -1,13 +1,31 @@
 // GET /api/threads/:id/events — Server-Sent Events for the thread and all its descendants. Every
 // persisted event carries its log id; reconnecting with Last-Event-ID (or ?after=) replays what
 // came after it, with no gap and nothing twice. Token chunks (`message_chunk`) are live-only.
+import { z } from "zod";
 import { readEventsAfter, type StoredEvent } from "@/runtime/events/event-log";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, jsonError } from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
-const KEEP_ALIVE_MS = 15_000;
+/**
+ * A stream that sent nothing for this long sends a keep-alive comment and reads the log again: an
+ * event whose NOTIFY was lost (the listener's connection was re-established) arrives within it.
+ * TANDEM_SSE_KEEP_ALIVE_MS changes it (tests).
+ */
+const KEEP_ALIVE_MS = keepAliveMs(process.env.TANDEM_SSE_KEEP_ALIVE_MS);
+
+function keepAliveMs(raw: string | undefined): number {
+  const parsed = z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(300_000)
+    .safeParse(raw?.trim() || 15_000);
+  if (!parsed.success)
+    throw new Error(`TANDEM_SSE_KEEP_ALIVE_MS must be a whole number of ms, 50–300000; got "${raw}".`);
+  return parsed.data;
+}
 const encoder = new TextEncoder();
 
 function frame(event: StoredEvent): string {
@@ -114,7 +132,12 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
             };
           });
           wake = null;
-          if (timedOut && Date.now() - lastSentAt >= KEEP_ALIVE_MS) send(": keep-alive\n\n");
+          if (timedOut) {
+            // Quiet for a while: keep the connection open, and read the log again in case a NOTIFY
+            // was lost (the re-read sends only what is new: the cursor moves with every event).
+            pending = true;
+            if (Date.now() - lastSentAt >= KEEP_ALIVE_MS) send(": keep-alive\n\n");
+          }
         }
       } catch (error) {
         console.error("[tandem] event stream failed:", error instanceof Error ? error.message : error);
