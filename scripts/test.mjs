@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { playwrightFailures, vitestFailures } from "./test-reports.mjs";
 
 const ALL_STAGES = ["lint", "typecheck", "unit", "build", "integration", "faults", "e2e"];
 const requested = (process.env.TANDEM_TEST_STAGES ?? ALL_STAGES.join(","))
@@ -60,20 +61,7 @@ function vitestStage(project) {
     `--outputFile.json=${report}`,
   ]);
   const json = readJson(report);
-  for (const file of json?.testResults ?? []) {
-    for (const assertion of file.assertionResults ?? []) {
-      if (assertion.status === "passed") continue;
-      const firstLine = String(assertion.failureMessages?.[0] ?? assertion.status).split("\n")[0];
-      failureLines.push(
-        `${project}: ${path.relative(process.cwd(), file.name)} › ${assertion.fullName}: ${firstLine.slice(0, 300)}`,
-      );
-    }
-    if (file.status === "failed" && (file.assertionResults ?? []).length === 0) {
-      failureLines.push(
-        `${project}: ${path.relative(process.cwd(), file.name)}: ${String(file.message).slice(0, 300)}`,
-      );
-    }
-  }
+  failureLines.push(...vitestFailures(json, project, process.cwd()));
   const passed = json?.numPassedTests ?? 0;
   const failed = (json?.numFailedTests ?? 0) + (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0);
   passedTests += passed;
@@ -129,7 +117,7 @@ const stages = {
     fs.rmSync(report, { force: true });
     const outcome = run("npx", ["playwright", "test"]);
     const e2eJson = readJson(report);
-    collectPlaywrightFailures(e2eJson?.suites ?? []);
+    failureLines.push(...playwrightFailures(e2eJson));
     const stats = e2eJson?.stats ?? {};
     const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
     const failed = (stats.unexpected ?? 0) + (stats.skipped ?? 0);
@@ -142,21 +130,6 @@ const stages = {
     };
   },
 };
-
-/** Walks Playwright's JSON report and records every test whose outcome was not expected. */
-function collectPlaywrightFailures(suites) {
-  for (const suite of suites) {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests ?? []) {
-        if (test.status === "expected" || test.status === "flaky") continue;
-        const lastResult = test.results?.at(-1);
-        const firstLine = String(lastResult?.error?.message ?? test.status).split("\n")[0];
-        failureLines.push(`e2e: ${spec.file}:${spec.line} › ${spec.title}: ${firstLine.slice(0, 300)}`);
-      }
-    }
-    collectPlaywrightFailures(suite.suites ?? []);
-  }
-}
 
 let buildFailed = false;
 for (const stage of ALL_STAGES.filter((name) => requested.includes(name))) {
@@ -183,8 +156,7 @@ const failedChecks = failedStages.filter(
 ).length;
 if (failureLines.length > 0) {
   console.log("failed tests:");
-  for (const line of failureLines)
-    console.log(`  ${line.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "")}`);
+  for (const line of failureLines) console.log(`  ${line}`);
 }
 console.log(`tests: ${passedTests} passed, ${failedTests + failedChecks} failed`);
 process.exit(failedStages.length === 0 && failedTests === 0 ? 0 : 1);

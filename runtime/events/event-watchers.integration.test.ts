@@ -14,6 +14,20 @@ import { appendEvents, EVENTS_CHANNEL, readEventsAfter } from "./event-log";
 
 const GRACE_MS = 50;
 
+/** A stream's side of a subscription that counts the NOTIFY hints it gets. */
+function countingSubscriber() {
+  const counted = { available: 0 };
+  return {
+    counted,
+    subscriber: {
+      onEventsAvailable: () => {
+        counted.available += 1;
+      },
+      onChunk: () => {},
+    },
+  };
+}
+
 describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => {
   let database: Database;
   let hub: EventHub;
@@ -69,22 +83,17 @@ describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => 
   it("NOTIFYs a root's commits in both forms only while a stream watches it", async () => {
     const unwatched = randomUUID();
     const watched = randomUUID();
-    let available = 0;
+    const { counted, subscriber: counting } = countingSubscriber();
     heard.splice(0);
     await appendInTransaction(unwatched, "nobody looks");
     await appendAsOneStatement(unwatched, "nobody looks either");
 
-    const unsubscribe = await hub.subscribe(watched, {
-      onEventsAvailable: () => {
-        available += 1;
-      },
-      onChunk: () => {},
-    });
+    const unsubscribe = await hub.subscribe(watched, counting);
     expect(await watcherRows(watched)).toEqual([hub.watchers.watcherId]);
     await appendInTransaction(watched, "seen");
     await appendAsOneStatement(watched, "seen too");
     expect(await heardUpTo(watched, 2)).toEqual([watched, watched]);
-    expect(available).toBe(2);
+    expect(counted.available).toBe(2);
     // Both roots' events are in the log either way.
     expect((await readEventsAfter(database.sql, unwatched, 0)).events.map((e) => e.data)).toEqual([
       { text: "nobody looks" },
@@ -98,7 +107,7 @@ describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => 
     }
     expect(await watcherRows(watched)).toEqual([]);
     const barrier = randomUUID();
-    const stopBarrier = await hub.subscribe(barrier, { onEventsAvailable: () => {}, onChunk: () => {} });
+    const stopBarrier = await hub.subscribe(barrier, countingSubscriber().subscriber);
     await appendAsOneStatement(watched, "no longer watched");
     await appendAsOneStatement(barrier, "barrier");
     expect(await heardUpTo(barrier)).toEqual([barrier]);
@@ -107,7 +116,7 @@ describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => 
 
   it("keeps a root registered through a reconnect within the grace period", async () => {
     const root = randomUUID();
-    const subscriber = { onEventsAvailable: () => {}, onChunk: () => {} };
+    const subscriber = countingSubscriber().subscriber;
     const first = await hub.subscribe(root, subscriber);
     first();
     const second = await hub.subscribe(root, subscriber);
@@ -121,17 +130,12 @@ describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => 
 
   it("registers a missing row again and tells the root's streams to re-read", async () => {
     const root = randomUUID();
-    let available = 0;
-    const unsubscribe = await hub.subscribe(root, {
-      onEventsAvailable: () => {
-        available += 1;
-      },
-      onChunk: () => {},
-    });
+    const { counted, subscriber: counting } = countingSubscriber();
+    const unsubscribe = await hub.subscribe(root, counting);
     await database.sql.query("DELETE FROM event_watchers WHERE root_id = $1", [root]);
     await hub.watchers.renew();
     expect(await watcherRows(root)).toEqual([hub.watchers.watcherId]);
-    expect(available).toBe(1);
+    expect(counted.available).toBe(1);
     heard.splice(0);
     await appendAsOneStatement(root, "after the restore");
     expect(await heardUpTo(root)).toEqual([root]);
@@ -145,7 +149,7 @@ describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => 
       "INSERT INTO event_watchers (root_id, watcher, expires_at) VALUES ($1, 'dead process', now() - interval '1 second')",
       [root],
     );
-    const stopBarrier = await hub.subscribe(barrier, { onEventsAvailable: () => {}, onChunk: () => {} });
+    const stopBarrier = await hub.subscribe(barrier, countingSubscriber().subscriber);
     heard.splice(0);
     await appendInTransaction(root, "its watcher died");
     await appendAsOneStatement(root, "still dead");
@@ -166,7 +170,7 @@ describe.each(testDatabaseBackends())("live event watchers on %s", (backend) => 
         // What a step commit does first: take the root's event lock (finding no watcher), append.
         await tx.query("SELECT tandem_order_events(ARRAY[$1::text])", [root]);
         await appendEvents(tx, [event(root, "committed while registering")]);
-        subscription = hub.subscribe(root, { onEventsAvailable: () => {}, onChunk: () => {} });
+        subscription = hub.subscribe(root, countingSubscriber().subscriber);
         void subscription.then(() => {
           registered = true;
         });

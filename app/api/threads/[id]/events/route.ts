@@ -11,10 +11,8 @@ export const dynamic = "force-dynamic";
 /**
  * A stream that sent nothing for this long sends a keep-alive comment and reads the log again: an
  * event whose NOTIFY was lost (the listener's connection was re-established) arrives within it.
- * TANDEM_SSE_KEEP_ALIVE_MS changes it (tests).
+ * TANDEM_SSE_KEEP_ALIVE_MS changes it (tests); a bad value fails the request with the reason logged.
  */
-const KEEP_ALIVE_MS = keepAliveMs(process.env.TANDEM_SSE_KEEP_ALIVE_MS);
-
 function keepAliveMs(raw: string | undefined): number {
   const parsed = z.coerce
     .number()
@@ -43,6 +41,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
       "Last-Event-ID (or ?after=) must be a non-negative integer event id.",
     );
   }
+  const keepAliveIntervalMs = keepAliveMs(process.env.TANDEM_SSE_KEEP_ALIVE_MS);
   const runtime = await getRuntime();
   const thread = await runtime.threads.require(id);
   const db = runtime.database.sql;
@@ -124,7 +123,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
           const timedOut = await new Promise<boolean>((resolve) => {
             const timer = setTimeout(
               () => resolve(true),
-              Math.max(0, KEEP_ALIVE_MS - (Date.now() - lastSentAt)),
+              Math.max(0, keepAliveIntervalMs - (Date.now() - lastSentAt)),
             );
             wake = () => {
               clearTimeout(timer);
@@ -136,7 +135,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
             // Quiet for a while: keep the connection open, and read the log again in case a NOTIFY
             // was lost (the re-read sends only what is new: the cursor moves with every event).
             pending = true;
-            if (Date.now() - lastSentAt >= KEEP_ALIVE_MS) send(": keep-alive\n\n");
+            if (Date.now() - lastSentAt >= keepAliveIntervalMs) send(": keep-alive\n\n");
           }
         }
       } catch (error) {
