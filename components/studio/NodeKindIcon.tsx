@@ -11,7 +11,7 @@ const KIND_COLOURS: Record<StudioNodeKind, string> = {
   note: "#e67700",
 };
 
-/** 16 × 16 outline glyphs (stroke), one per kind; presets of a kind add a small mark. */
+/** 16 × 16 outline glyphs (stroke), one per kind and for the presets that differ. */
 const GLYPHS: Record<StudioNodeKind, string> = {
   agent: "M8 2.5a2.5 2.5 0 1 1 0 5a2.5 2.5 0 1 1 0-5M3 13.5c.6-2.6 2.6-4 5-4s4.4 1.4 5 4",
   prompt: "M3 3.5h10v7H7l-3 2.5v-2.5H3zM5.5 6h5M5.5 8h3",
@@ -21,13 +21,21 @@ const GLYPHS: Record<StudioNodeKind, string> = {
   note: "M3.5 2.5h9v7l-3 3.5h-6zM9.5 13V9.5h3",
 };
 
+const PRESET_GLYPHS: Record<string, string> = {
+  // Two people: the two AI sides.
+  "agent-dual-ai":
+    "M5.5 3a2 2 0 1 1 0 4a2 2 0 1 1 0-4M1.5 12.5c.4-2 1.9-3.2 4-3.2s3.6 1.2 4 3.2M10.5 3a2 2 0 1 1 0 4M11.5 9.4c1.6.3 2.7 1.4 3 3.1",
+  // A globe: a call over the network.
+  "tool-http": "M8 2a6 6 0 1 1 0 12a6 6 0 1 1 0-12M2 8h12M8 2c-2 2.2-2 9.8 0 12M8 2c2 2.2 2 9.8 0 12",
+};
+
 export function NodeKindIcon({ preset }: { preset: Pick<NodePreset, "kind" | "id"> }) {
   const colour = KIND_COLOURS[preset.kind];
   return (
     <span
       aria-hidden="true"
       data-kind-icon={preset.kind}
-      className="relative flex size-6 shrink-0 items-center justify-center rounded"
+      className="flex size-6 shrink-0 items-center justify-center rounded"
       style={{ color: colour, backgroundColor: `color-mix(in srgb, ${colour} 14%, transparent)` }}
     >
       <svg
@@ -39,17 +47,12 @@ export function NodeKindIcon({ preset }: { preset: Pick<NodePreset, "kind" | "id
         stroke="currentColor"
         strokeWidth="1.4"
       >
-        <path d={GLYPHS[preset.kind]} strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d={PRESET_GLYPHS[preset.id] ?? GLYPHS[preset.kind]}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
-      {preset.id === "agent-dual-ai" ? (
-        <span className="absolute -right-1 -bottom-1 rounded-sm bg-surface px-0.5 text-[9px] font-bold leading-none">
-          2
-        </span>
-      ) : preset.id === "tool-http" ? (
-        <span className="absolute -right-1 -bottom-1 rounded-sm bg-surface px-0.5 text-[8px] font-bold leading-none">
-          ⇄
-        </span>
-      ) : null}
     </span>
   );
 }

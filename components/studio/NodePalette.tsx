@@ -151,15 +151,15 @@ export function NodePalette({ context }: { context: StudioCommandContext }) {
               type="button"
               draggable
               data-palette-entry={preset.id}
-              title={`${preset.label} — drag onto the canvas, or click to add it in view`}
+              title={`${preset.label}: ${preset.description}. Drag onto the canvas, or click to add it in view.`}
               onDragStart={(event) => startDrag(event, preset)}
               onClick={() => add(preset)}
-              className="flex w-full cursor-grab items-start gap-2 rounded px-1.5 py-1.5 text-left hover:bg-surface-muted active:cursor-grabbing"
+              className="flex w-full cursor-grab items-center gap-2 rounded px-1.5 py-1 text-left hover:bg-surface-muted active:cursor-grabbing"
             >
               <NodeKindIcon preset={preset} />
               <span className="flex min-w-0 flex-col">
                 <span className="text-xs font-medium">{preset.label}</span>
-                <span className="text-[11px] leading-snug text-muted">{preset.description}</span>
+                <span className="truncate text-[11px] leading-snug text-muted">{preset.description}</span>
               </span>
             </button>
           </li>

@@ -69,6 +69,9 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   const compiled = useCompiled();
   const { edges, counts } = compiled;
   const [measured, setMeasured] = useState<Map<string, Size>>(() => new Map());
+  // Fit the view when the studio opens on nodes; an empty canvas must not re-fit (and jump) when
+  // its first node is added or dropped.
+  const [fitOnOpen] = useState(() => store.getState().history.present.nodes.length > 0);
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
   const openMenu = useCallback((event: ReactMouseEvent | MouseEvent, target: CanvasMenuState["target"]) => {
@@ -205,7 +208,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         onSelectionContextMenu={onSelectionContextMenu}
         onDragOver={onDragOver}
         onDrop={onDrop}
-        fitView
+        fitView={fitOnOpen}
         fitViewOptions={FIT_VIEW_OPTIONS}
         proOptions={PRO_OPTIONS}
         aria-label="Studio canvas"

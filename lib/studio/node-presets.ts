@@ -8,6 +8,7 @@ export interface NodePreset {
   id: string;
   kind: StudioNodeKind;
   label: string;
+  /** One line (about 30 characters) under the label in the palette. */
   description: string;
   /** Extra words the palette's search matches. */
   keywords: string;
@@ -24,14 +25,14 @@ export const NODE_PRESETS: readonly NodePreset[] = [
     id: "agent",
     kind: "agent",
     label: "Agent",
-    description: "An AI talking with a human (ai_human)",
+    description: "An AI with a human (ai_human)",
     keywords: "ai_human chat assistant thread",
   },
   {
     id: "agent-dual-ai",
     kind: "agent",
     label: "Dual-AI agent",
-    description: "Two AI sides in a loop, e.g. worker and reviewer",
+    description: "Two AI sides in a loop",
     keywords: "dual_ai two sides loop reviewer subagent",
     definition: withDefault("agent", { type: "dual_ai", sideA: { prompt: "" }, sideB: { prompt: "" } }),
   },
@@ -39,21 +40,21 @@ export const NODE_PRESETS: readonly NodePreset[] = [
     id: "prompt",
     kind: "prompt",
     label: "Prompt",
-    description: "Instructions, a model and the tools it may call",
+    description: "Instructions, model and tools",
     keywords: "system instructions llm",
   },
   {
     id: "tool-builtin",
     kind: "tool",
     label: "Built-in tool",
-    description: "Reads or writes the thread's files (fs_read …)",
+    description: "The thread's files (fs_read …)",
     keywords: "tool builtin filesystem fs_read fs_write",
   },
   {
     id: "tool-http",
     kind: "tool",
     label: "HTTP tool",
-    description: "Calls a URL with the model's arguments",
+    description: "Calls a URL with arguments",
     keywords: "tool http api request url fetch",
     definition: (name) => ({
       name,
@@ -72,14 +73,14 @@ export const NODE_PRESETS: readonly NodePreset[] = [
     id: "model",
     kind: "model",
     label: "Model",
-    description: "A provider and model that prompts run on",
+    description: "A provider and model id",
     keywords: "llm provider openai anthropic",
   },
   {
     id: "note",
     kind: "note",
     label: "Note",
-    description: "A sticky note for the canvas; not compiled",
+    description: "A sticky note, not compiled",
     keywords: "comment text sticky",
   },
 ];
