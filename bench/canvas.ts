@@ -34,7 +34,8 @@ export interface GestureResult {
   observedLongTasks: number;
   observedLongestMs: number;
   topTasks: MainThreadTask[];
-  inLongTasks: [string, number][];
+  /** Main-thread CPU (ms) by kind of work over the whole gesture: script, style, layout, paint, GC. */
+  work: [string, number][];
 }
 
 export interface CanvasResult {
@@ -42,6 +43,52 @@ export interface CanvasResult {
   renderedNodes: number;
   loadMs: number;
   gestures: GestureResult[];
+}
+
+/** Renderer main-thread trace events by the kind of work they are (they do not nest in one another). */
+const WORK_KINDS: Record<string, string> = {
+  FunctionCall: "script",
+  EvaluateScript: "script",
+  TimerFire: "script",
+  FireAnimationFrame: "script",
+  EventDispatch: "script",
+  UpdateLayoutTree: "style",
+  Layout: "layout",
+  PrePaint: "paint",
+  Paint: "paint",
+  Layerize: "paint",
+  MinorGC: "GC",
+  MajorGC: "GC",
+};
+
+type TraceEvent = {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+};
+
+/** CPU ms on the renderer main thread per kind of work (outermost event of each kind only). */
+function workByKind(trace: Buffer): [string, number][] {
+  const parsed = JSON.parse(trace.toString("utf8")) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const mains = new Set(
+    events
+      .filter(
+        (event) => event.ph === "M" && event.name === "thread_name" && event.args?.name === "CrRendererMain",
+      )
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  const totals = new Map<string, number>();
+  for (const event of events) {
+    const kind = WORK_KINDS[event.name];
+    if (!kind || event.ph !== "X" || !mains.has(`${event.pid}:${event.tid}`)) continue;
+    totals.set(kind, (totals.get(kind) ?? 0) + (event.tdur ?? event.dur ?? 0) / 1000);
+  }
+  return [...totals.entries()].sort((left, right) => right[1] - left[1]);
 }
 
 /** Installed before any page script: collects 'longtask' entries and counts animation frames. */
@@ -104,7 +151,8 @@ async function measure(
   await run();
   await nextFrame(page);
   const durationMs = performance.now() - started;
-  const trace = mainThreadTasks(await browser.stopTracing());
+  const raw = await browser.stopTracing();
+  const trace = mainThreadTasks(raw);
   const probe = await readProbe(page);
   const sorted = [...trace.tasks].sort((left, right) => right.wallMs - left.wallMs);
   return {
@@ -119,7 +167,7 @@ async function measure(
     observedLongTasks: probe.longTasks.length,
     observedLongestMs: Math.max(0, ...probe.longTasks),
     topTasks: sorted.slice(0, 5),
-    inLongTasks: trace.inLongTasks,
+    work: workByKind(raw),
   };
 }
 
@@ -237,7 +285,7 @@ export function printCanvas(result: CanvasResult): void {
       "longest task wall / CPU",
       "most CPU in a task",
       `tasks > ${LONG_TASK_MS} ms (trace / longtask observer)`,
-      "frames/s",
+      "animation frames/s",
       "five longest, wall/CPU ms",
     ],
     result.gestures.map((gesture) => [
@@ -249,10 +297,9 @@ export function printCanvas(result: CanvasResult): void {
       gesture.topTasks.map((task) => `${task.wallMs.toFixed(1)}/${task.cpuMs.toFixed(1)}`).join(", "),
     ]),
   );
-  const inLong = result.gestures.filter((gesture) => gesture.inLongTasks.length > 0);
-  for (const gesture of inLong) {
+  for (const gesture of result.gestures) {
     console.log(
-      `  ${gesture.name}: inside tasks over ${LONG_TASK_MS} ms: ${gesture.inLongTasks.map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join(", ")}`,
+      `  ${gesture.name}: main-thread CPU by kind: ${gesture.work.map(([kind, ms]) => `${kind} ${ms.toFixed(0)} ms`).join(", ")}`,
     );
   }
 }

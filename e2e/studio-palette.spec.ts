@@ -114,7 +114,9 @@ test("palette: search, drag onto the canvas, adds in view, align three nodes lef
   await expect.poll(xs).toEqual(before);
 
   // With one node selected there is nothing to align: the menu leaves the commands out.
+  await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
   await agents.nth(0).click();
+  await expect(page.locator(".react-flow__node.selected")).toHaveCount(1);
   await agents.nth(0).click({ button: "right" });
   await expect(menu.getByRole("menuitem", { name: /Copy/ })).toBeVisible();
   await expect(menu.getByRole("menuitem", { name: /Align left/ })).toHaveCount(0);
@@ -124,6 +126,8 @@ test("palette: search, drag onto the canvas, adds in view, align three nodes lef
 test("studio with the palette at 1280, 1440 and 1920 wide; the palette collapses and passes axe", async ({
   page,
 }) => {
+  // Three window sizes, three screenshots and two axe runs: slow on a busy 2-core machine.
+  test.setTimeout(90_000);
   await openEmptyStudio(page);
   await page.getByRole("button", { name: "Templates" }).click();
   await page

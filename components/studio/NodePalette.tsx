@@ -110,7 +110,7 @@ export function NodePalette({ context }: { context: StudioCommandContext }) {
   return (
     <aside
       aria-label="Node palette"
-      className="flex w-52 shrink-0 flex-col border-r border-border bg-surface"
+      className="flex w-60 shrink-0 flex-col border-r border-border bg-surface"
     >
       <div className="flex items-center justify-between px-3 pt-2">
         <h2 className="text-sm font-semibold">Nodes</h2>
