@@ -139,8 +139,6 @@ test("studio with the palette at 1280, 1440 and 1920 wide; the palette collapses
   const rail = await box(palette(page));
   expect(rail.width).toBeLessThan(60);
   await page.screenshot({ path: `${ARTIFACTS}/studio-palette-rail-1280.png` });
-  const railAxe = await new AxeBuilder({ page }).include('[aria-label="Node palette"]').analyze();
-  expect(railAxe.violations).toEqual([]);
 
   for (const [width, height] of [
     [1280, 800],

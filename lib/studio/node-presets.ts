@@ -25,7 +25,7 @@ export const NODE_PRESETS: readonly NodePreset[] = [
     id: "agent",
     kind: "agent",
     label: "Agent",
-    description: "An AI with a human (ai_human)",
+    description: "AI and human (ai_human)",
     keywords: "ai_human chat assistant thread",
   },
   {
@@ -40,14 +40,14 @@ export const NODE_PRESETS: readonly NodePreset[] = [
     id: "prompt",
     kind: "prompt",
     label: "Prompt",
-    description: "Instructions, model and tools",
+    description: "Instructions and tools",
     keywords: "system instructions llm",
   },
   {
     id: "tool-builtin",
     kind: "tool",
     label: "Built-in tool",
-    description: "The thread's files (fs_read …)",
+    description: "Reads and writes thread files",
     keywords: "tool builtin filesystem fs_read fs_write",
   },
   {
