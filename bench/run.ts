@@ -1,12 +1,14 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,cluster,load (comma list) runs only
-// some benchmarks. `ui` serves the production build (`npm run build` first) and drives Chromium
-// (CHROMIUM_PATH); `cluster` starts real app servers and workers, so it needs the build too.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,cluster,load (comma list)
+// runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
+// build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `npm run bench:ui` runs just those
+// two. `cluster` starts real app servers and workers, so it needs the build too.
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
+import { runCanvas } from "./canvas";
 import { startCluster } from "./cluster";
 import { runCompile } from "./compile";
 import { machineCpu, processTreeCpuMs } from "./cpu";
@@ -32,6 +34,7 @@ const ALL = [
   "subagents",
   "compile",
   "ui",
+  "canvas",
   "cluster",
   "load",
 ] as const;
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
       subagents: null,
       compile: null,
       ui: null,
+      canvas: null,
       cluster: null,
       load: null,
     };
@@ -116,6 +120,7 @@ async function main(): Promise<void> {
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
     if (only.has("compile")) results.compile = runCompile();
     if (only.has("ui")) results.ui = await runUi(cluster);
+    if (only.has("canvas")) results.canvas = await runCanvas(cluster);
     if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (only.has("load")) results.load = await runLoad(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);

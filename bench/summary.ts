@@ -1,6 +1,7 @@
 // The final summary of a benchmark run: each headline figure beside its target (from the issue)
 // and the database baseline measured at the start and at the end of the same run.
 import type { BaselineResult, DriftCheck } from "./baseline";
+import type { CanvasResult } from "./canvas";
 import type { CompileResult } from "./compile";
 import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
@@ -22,6 +23,7 @@ export interface RunResults {
   subagents: SubagentResult | null;
   compile: CompileResult | null;
   ui: UiResult | null;
+  canvas: CanvasResult | null;
   cluster: ClusterResult | null;
   load: LoadResult | null;
 }
@@ -34,7 +36,7 @@ const verdict = (met: boolean) => (met ? "met" : "MISSED");
 export function printSummary(results: RunResults): void {
   section("Summary");
   const rows: Cell[][] = [];
-  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, cluster, load } =
+  const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, canvas, cluster, load } =
     results;
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
@@ -168,6 +170,16 @@ export function printSummary(results: RunResults): void {
         verdict(ui.toFrame.p95 <= 100 && ui.visibleSeen === ui.visibleSent),
       ],
     );
+  }
+  if (canvas) {
+    for (const gesture of canvas.gestures) {
+      rows.push([
+        `studio canvas, ${canvas.nodes} nodes, ${gesture.name}: longest main-thread task`,
+        `${fixed(gesture.longestTaskMs)} ms wall, ${fixed(gesture.longestTaskCpuMs)} ms CPU (${gesture.longTasks} over 50 ms; longtask observer ${gesture.observedLongTasks}; ${fixed(gesture.framesPerSecond)} frames/s)`,
+        "≤ 50 ms",
+        verdict(gesture.longestTaskMs <= 50),
+      ]);
+    }
   }
   if (cluster) {
     rows.push(

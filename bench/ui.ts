@@ -28,8 +28,8 @@ const MEASURE_SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 20);
 const LONG_TASK_MS = 50;
 /** Rows the tree panel shows without scrolling at 1280 × 800 (the root is not a subagent). */
 const VISIBLE_SUBAGENTS = 9;
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"];
-const TRACE_CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline"];
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"];
+export const TRACE_CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline"];
 
 export type Latency = Summary & { p95: number };
 
@@ -145,7 +145,7 @@ type TraceEvent = {
   args?: { name?: string };
 };
 
-interface MainThreadTask {
+export interface MainThreadTask {
   wallMs: number;
   cpuMs: number;
 }
@@ -154,7 +154,7 @@ interface MainThreadTask {
  * RunTask durations (ms) on the renderer main thread, the traced span (ms), and where the time of
  * the tasks over 50 ms went: the complete events nested directly in them, by name (ms in total).
  */
-function mainThreadTasks(trace: Buffer): {
+export function mainThreadTasks(trace: Buffer): {
   tasks: MainThreadTask[];
   spanMs: number;
   inLongTasks: [string, number][];

@@ -1,10 +1,11 @@
 "use client";
-// Right-click on the canvas: the edit commands for the selection (or paste and select all on empty
-// canvas). Arrow keys move between items, Escape or a click elsewhere closes it.
+// Right-click on the canvas: the edit commands for the selection, then align and distribute when
+// enough nodes are selected (or paste and select all on empty canvas). Arrow keys move between
+// items, Escape or a click elsewhere closes it.
 import { useEffect, useRef } from "react";
 import { shortcutLabel } from "@/lib/studio/shortcuts";
 import { isMacPlatform } from "./platform";
-import { type StudioCommandContext, studioCommand } from "./studio-commands";
+import { ARRANGE_COMMAND_IDS, type StudioCommandContext, studioCommand } from "./studio-commands";
 
 export interface CanvasMenuState {
   x: number;
@@ -13,7 +14,7 @@ export interface CanvasMenuState {
 }
 
 const ITEMS: Record<CanvasMenuState["target"], string[]> = {
-  selection: ["copy", "duplicate", "delete", "paste"],
+  selection: ["copy", "duplicate", "delete", "paste", ...ARRANGE_COMMAND_IDS],
   pane: ["paste", "select-all", "auto-layout", "fit-view"],
 };
 
@@ -59,6 +60,7 @@ export function CanvasContextMenu({
     >
       {ITEMS[menu.target].map((id) => {
         const command = studioCommand(id);
+        if (command.available && !command.available(context)) return null;
         return (
           <button
             key={id}

@@ -21,6 +21,9 @@ const optionId = (index: number) => `studio-palette-option-${index}`;
 
 function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
   const graph = useStudio((state) => state.history.present);
+  // Which commands apply depends on the selection (align needs two nodes).
+  const selection = useStudio((state) => state.selection);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: selection decides which commands are available.
   return useMemo(() => {
     const mac = isMacPlatform();
     const nodes = graph.nodes.map((node): PaletteItem => {
@@ -34,7 +37,9 @@ function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
         run: () => focusNode(context.store, context.viewport, node.id),
       };
     });
-    const commands = STUDIO_COMMANDS.filter((command) => command.id !== "palette").map(
+    const commands = STUDIO_COMMANDS.filter(
+      (command) => command.id !== "palette" && (!command.available || command.available(context)),
+    ).map(
       (command): PaletteItem => ({
         id: `command:${command.id}`,
         label: command.label,
@@ -44,7 +49,7 @@ function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
       }),
     );
     return [...nodes, ...commands];
-  }, [graph, context]);
+  }, [graph, context, selection]);
 }
 
 function PaletteBody({ context, close }: { context: StudioCommandContext; close(): void }) {

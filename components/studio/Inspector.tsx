@@ -1,5 +1,6 @@
 "use client";
-// The right-hand panel: the editor for whatever is selected (a node, or a subagent edge).
+// The right-hand panel: the editor for whatever is selected (a node, or a subagent edge); for several
+// nodes, the align and distribute commands.
 import { deriveEdges } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
 import { isSelectionEmpty, soleSelected } from "@/lib/studio/selection";
@@ -9,6 +10,7 @@ import { NoteInspector } from "./NoteInspector";
 import { PromptInspector } from "./PromptInspector";
 import { useStudio } from "./StudioStoreContext";
 import { SubagentEdgeInspector } from "./SubagentEdgeInspector";
+import { ARRANGE_COMMAND_IDS, type StudioCommandContext, studioCommand } from "./studio-commands";
 import { ToolEntryEdgeInspector } from "./ToolEntryEdgeInspector";
 import { ToolInspector } from "./ToolInspector";
 import { useCompiled } from "./useCompiled";
@@ -21,7 +23,34 @@ const NODE_INSPECTORS = {
   note: NoteInspector,
 };
 
-function InspectorBody() {
+/** Align and distribute buttons for a multi-selection: the same commands as the palette and menu. */
+function ArrangeButtons({ context }: { context: StudioCommandContext }) {
+  const commands = ARRANGE_COMMAND_IDS.map(studioCommand).filter(
+    (command) => !command.available || command.available(context),
+  );
+  if (commands.length === 0) return null;
+  return (
+    <section aria-label="Arrange" className="flex flex-col gap-1">
+      <h3 className="text-xs font-semibold">Arrange</h3>
+      <div className="grid grid-cols-3 gap-1">
+        {commands.map((command) => (
+          <button
+            key={command.id}
+            type="button"
+            onClick={() => void command.run(context)}
+            className={`rounded border border-border px-1.5 py-1 text-xs hover:bg-surface-muted ${
+              command.id.startsWith("distribute") ? "col-span-3 text-left" : ""
+            }`}
+          >
+            {command.label}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function InspectorBody({ context }: { context: StudioCommandContext }) {
   const selected = useStudio((state) => state.selection);
   const { graph } = useCompiled();
   const selection = soleSelected(selected);
@@ -29,10 +58,13 @@ function InspectorBody() {
     const nodes = selected.nodeIds.length;
     const edges = selected.edgeIds.length;
     return (
-      <p className="text-xs text-muted">
-        {nodes} node{nodes === 1 ? "" : "s"} and {edges} edge{edges === 1 ? "" : "s"} selected: copy,
-        duplicate or delete them together, or select one to edit it.
-      </p>
+      <>
+        <p className="text-xs text-muted">
+          {nodes} node{nodes === 1 ? "" : "s"} and {edges} edge{edges === 1 ? "" : "s"} selected: copy,
+          duplicate, delete or arrange them together, or select one to edit it.
+        </p>
+        <ArrangeButtons context={context} />
+      </>
     );
   }
   if (!selection) return <p className="text-xs text-muted">Select a node or an edge to edit it.</p>;
@@ -49,14 +81,14 @@ function InspectorBody() {
   return <NodeInspector key={node.id} nodeId={node.id} />;
 }
 
-export function Inspector() {
+export function Inspector({ context }: { context: StudioCommandContext }) {
   return (
     <aside
       aria-label="Inspector"
       className="flex w-80 shrink-0 flex-col gap-2 overflow-y-auto border-l border-border bg-surface p-3"
     >
       <h2 className="text-sm font-semibold">Inspector</h2>
-      <InspectorBody />
+      <InspectorBody context={context} />
     </aside>
   );
 }

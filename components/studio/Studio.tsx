@@ -1,8 +1,9 @@
 "use client";
-// The studio: toolbar on top, canvas in the middle, inspector on the right, problems and code below,
-// and the dialogs (command palette, keyboard shortcuts, models) every command can open.
+// The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector on the
+// right, problems and code below, and the dialogs (command palette, keyboard shortcuts, models)
+// every command can open.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { Graph } from "@/lib/graph";
 import { createStudioStore } from "@/lib/studio/studio-store";
 import { CodePane } from "./CodePane";
@@ -10,31 +11,59 @@ import { CommandPalette } from "./CommandPalette";
 import { HistoryDialog } from "./HistoryDialog";
 import { Inspector } from "./Inspector";
 import { ModelsDialog } from "./ModelsDialog";
+import { NodePalette } from "./NodePalette";
 import { ProblemsPanel } from "./ProblemsPanel";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { StatusLine } from "./StatusLine";
 import { StudioCanvas } from "./StudioCanvas";
 import { StudioStoreProvider, useStudioStore } from "./StudioStoreContext";
 import { StudioToolbar } from "./StudioToolbar";
+import type { StudioViewport } from "./studio-actions";
 import type { StudioCommandContext } from "./studio-commands";
 import { useStudioShortcuts } from "./useStudioShortcuts";
 
+/** The viewport calls commands need, read from React Flow and the canvas element's box. */
+function useStudioViewport(canvas: React.RefObject<HTMLDivElement | null>): StudioViewport {
+  const { fitView, screenToFlowPosition, getInternalNode } = useReactFlow();
+  return useMemo(
+    () => ({
+      fitView,
+      visibleArea: () => {
+        const box = canvas.current?.getBoundingClientRect();
+        if (!box || box.width === 0 || box.height === 0) return null;
+        const topLeft = screenToFlowPosition({ x: box.left, y: box.top }, { snapToGrid: false });
+        const bottomRight = screenToFlowPosition({ x: box.right, y: box.bottom }, { snapToGrid: false });
+        return { ...topLeft, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y };
+      },
+      nodeSize: (nodeId) => {
+        const measured = getInternalNode(nodeId)?.measured;
+        return measured?.width && measured.height
+          ? { width: measured.width, height: measured.height }
+          : undefined;
+      },
+    }),
+    [canvas, fitView, screenToFlowPosition, getInternalNode],
+  );
+}
+
 function StudioWorkspace({ projectId }: { projectId: string }) {
   const store = useStudioStore();
-  const { fitView } = useReactFlow();
+  const canvas = useRef<HTMLDivElement>(null);
+  const viewport = useStudioViewport(canvas);
   const context = useMemo<StudioCommandContext>(
-    () => ({ store, projectId, viewport: { fitView } }),
-    [store, projectId, fitView],
+    () => ({ store, projectId, viewport }),
+    [store, projectId, viewport],
   );
   useStudioShortcuts(context);
   return (
     <div className="flex h-[calc(100vh-2.75rem)] flex-col">
       <StudioToolbar context={context} />
       <div className="flex min-h-0 flex-1">
-        <div className="min-w-0 flex-1">
+        <NodePalette context={context} />
+        <div ref={canvas} className="min-w-0 flex-1">
           <StudioCanvas context={context} />
         </div>
-        <Inspector />
+        <Inspector context={context} />
       </div>
       <div className="flex h-44 shrink-0 border-t border-border bg-surface">
         <ProblemsPanel />

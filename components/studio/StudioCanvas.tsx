@@ -1,7 +1,9 @@
 "use client";
 // The React Flow canvas: renders the document and turns drags, connections and deletions into
-// document edits. Refused connections say why in the status line while the user is still drawing.
-// While threads run, active agents and prompts are highlighted (useNodeActivity).
+// document edits, and palette entries dropped on it into new nodes. Refused connections say why in
+// the status line while the user is still drawing. While threads run, active agents and prompts are
+// highlighted (useNodeActivity). Large canvases stay smooth: flow nodes are reused unless their node
+// changed, the compile is skipped while nodes only move, and every handler is stable.
 import {
   Background,
   type Connection,
@@ -11,23 +13,34 @@ import {
   MiniMap,
   type NodeChange,
   ReactFlow,
+  useReactFlow,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { type MouseEvent as ReactMouseEvent, useCallback, useMemo, useState } from "react";
-import { definitionName, isDefinitionNode } from "@/lib/graph";
+import {
+  type DragEvent,
+  type MouseEvent as ReactMouseEvent,
+  useCallback,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { definitionName, type Graph, isDefinitionNode } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
+import { NODE_PRESETS } from "@/lib/studio/node-presets";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
 import { type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
+import { NODE_PRESET_MIME } from "./NodePalette";
 import { STUDIO_NODE_TYPES } from "./nodes";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
+import { addPresetNode } from "./studio-actions";
 import type { StudioCommandContext } from "./studio-commands";
 import { useCompiled } from "./useCompiled";
 import { useNodeActivity } from "./useNodeActivity";
 
 type Size = { width: number; height: number };
 
-function nodeLabel(graphNodeId: string, graph: ReturnType<typeof useCompiled>["graph"]): string {
+function nodeLabel(graphNodeId: string, graph: Graph): string {
   const node = findNode(graph, graphNodeId);
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
@@ -41,26 +54,41 @@ function selectChanges(changes: readonly (NodeChange<StudioFlowNode> | EdgeChang
   );
 }
 
+const FIT_VIEW_OPTIONS = { maxZoom: 1 };
+const PRO_OPTIONS = { hideAttribution: true };
+
+const isPaletteDrag = (event: DragEvent) => event.dataTransfer.types.includes(NODE_PRESET_MIME);
+
 export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   const store = useStudioStore();
+  const { screenToFlowPosition } = useReactFlow();
   const selection = useStudio((state) => state.selection);
-  const { graph, edges, counts } = useCompiled();
+  // Positions come from the document itself; the compile (edges, error counts) only changes with
+  // the definitions, so it is not redone while nodes are dragged.
+  const graph = useStudio((state) => state.history.present);
+  const compiled = useCompiled();
+  const { edges, counts } = compiled;
   const [measured, setMeasured] = useState<Map<string, Size>>(() => new Map());
+  // Fit the view when the studio opens on nodes; an empty canvas must not re-fit (and jump) when
+  // its first node is added or dropped.
+  const [fitOnOpen] = useState(() => store.getState().history.present.nodes.length > 0);
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
-  const openMenu = (event: ReactMouseEvent | MouseEvent, target: CanvasMenuState["target"]) => {
+  const openMenu = useCallback((event: ReactMouseEvent | MouseEvent, target: CanvasMenuState["target"]) => {
     event.preventDefault();
     setMenu({ x: event.clientX, y: event.clientY, target });
-  };
-  const activity = useNodeActivity(context.projectId, graph.nodes);
+  }, []);
+  const activity = useNodeActivity(context.projectId, compiled.graph.nodes);
 
-  const flowNodes = useMemo(
-    () => toFlowNodes(graph, counts, selection, measured, activity),
-    [graph, counts, selection, measured, activity],
-  );
+  const previousNodes = useRef<StudioFlowNode[]>([]);
+  const flowNodes = useMemo(() => {
+    const next = toFlowNodes(graph, counts, selection, measured, activity, previousNodes.current);
+    previousNodes.current = next;
+    return next;
+  }, [graph, counts, selection, measured, activity]);
   const flowEdges = useMemo(
-    () => toFlowEdges(graph, edges, counts, selection),
-    [graph, edges, counts, selection],
+    () => toFlowEdges(compiled.graph, edges, counts, selection),
+    [compiled.graph, edges, counts, selection],
   );
 
   const onNodesChange = useCallback(
@@ -124,6 +152,44 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
     [store],
   );
 
+  const onPaneContextMenu = useCallback(
+    (event: ReactMouseEvent | MouseEvent) => openMenu(event, "pane"),
+    [openMenu],
+  );
+  const onSelectionContextMenu = useCallback(
+    (event: ReactMouseEvent) => openMenu(event, "selection"),
+    [openMenu],
+  );
+  const onNodeContextMenu = useCallback(
+    (event: ReactMouseEvent, node: StudioFlowNode) => {
+      if (!store.getState().selection.nodeIds.includes(node.id)) {
+        store.getState().select({ kind: "node", id: node.id });
+      }
+      openMenu(event, "selection");
+    },
+    [store, openMenu],
+  );
+
+  // Palette entries dragged onto the canvas (NodePalette): the node lands where it is dropped.
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!isPaletteDrag(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  }, []);
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      if (!isPaletteDrag(event)) return;
+      event.preventDefault();
+      const preset = NODE_PRESETS.find(
+        (candidate) => candidate.id === event.dataTransfer.getData(NODE_PRESET_MIME),
+      );
+      if (!preset) return;
+      const at = screenToFlowPosition({ x: event.clientX, y: event.clientY }, { snapToGrid: false });
+      addPresetNode(store, context.viewport, preset, at);
+    },
+    [store, context.viewport, screenToFlowPosition],
+  );
+
   return (
     <>
       <ReactFlow<StudioFlowNode, Edge>
@@ -137,17 +203,14 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         deleteKeyCode={null}
         multiSelectionKeyCode={MULTI_SELECTION_KEYS}
         selectionKeyCode="Shift"
-        onPaneContextMenu={(event) => openMenu(event, "pane")}
-        onNodeContextMenu={(event, node) => {
-          if (!store.getState().selection.nodeIds.includes(node.id)) {
-            store.getState().select({ kind: "node", id: node.id });
-          }
-          openMenu(event, "selection");
-        }}
-        onSelectionContextMenu={(event) => openMenu(event, "selection")}
-        fitView
-        fitViewOptions={{ maxZoom: 1 }}
-        proOptions={{ hideAttribution: true }}
+        onPaneContextMenu={onPaneContextMenu}
+        onNodeContextMenu={onNodeContextMenu}
+        onSelectionContextMenu={onSelectionContextMenu}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+        fitView={fitOnOpen}
+        fitViewOptions={FIT_VIEW_OPTIONS}
+        proOptions={PRO_OPTIONS}
         aria-label="Studio canvas"
       >
         <Background gap={16} />

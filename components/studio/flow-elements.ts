@@ -12,25 +12,46 @@ export type StudioFlowNode = Node<StudioNodeData, GraphNode["type"]>;
 
 export type MeasuredSizes = ReadonlyMap<string, { width: number; height: number }>;
 
+/**
+ * One flow node per graph node. A node whose inputs are all unchanged keeps its flow node from
+ * `previous` (the same object), so React Flow re-renders only the nodes that moved or changed: a
+ * drag on a 300-node canvas re-renders the dragged nodes, not all 300.
+ */
 export function toFlowNodes(
   graph: Graph,
   counts: DiagnosticCounts,
   selection: StudioSelection,
   measured: MeasuredSizes,
   activity: ReadonlyMap<string, NodeActivity> = new Map(),
+  previous: readonly StudioFlowNode[] = [],
 ): StudioFlowNode[] {
-  return graph.nodes.map((graphNode) => ({
-    id: graphNode.id,
-    type: graphNode.type,
-    position: graphNode.position,
-    data: {
-      graphNode,
-      errorCount: counts.byNode.get(graphNode.id) ?? 0,
-      activity: activity.get(graphNode.id) ?? INACTIVE,
-    },
-    selected: selection.nodeIds.includes(graphNode.id),
-    measured: measured.get(graphNode.id),
-  }));
+  const before = new Map(previous.map((flowNode) => [flowNode.id, flowNode]));
+  const selected = new Set(selection.nodeIds);
+  return graph.nodes.map((graphNode) => {
+    const errorCount = counts.byNode.get(graphNode.id) ?? 0;
+    const nodeActivity = activity.get(graphNode.id) ?? INACTIVE;
+    const isSelected = selected.has(graphNode.id);
+    const size = measured.get(graphNode.id);
+    const kept = before.get(graphNode.id);
+    if (
+      kept &&
+      kept.data.graphNode === graphNode &&
+      kept.data.errorCount === errorCount &&
+      kept.data.activity === nodeActivity &&
+      kept.selected === isSelected &&
+      kept.measured === size
+    ) {
+      return kept;
+    }
+    return {
+      id: graphNode.id,
+      type: graphNode.type,
+      position: graphNode.position,
+      data: { graphNode, errorCount, activity: nodeActivity },
+      selected: isSelected,
+      measured: size,
+    };
+  });
 }
 
 const EDGE_COLORS: Record<GraphEdge["kind"], string> = {

@@ -1,31 +1,100 @@
 // What the studio's commands do to the store (and the viewport): copy, paste, duplicate, delete,
-// select all, focus a node, add a node. Each change to the document is one undo step.
+// select all, focus a node, add a node, align and distribute. Each change to the document is one
+// undo step.
 import type { ReactFlowInstance } from "@xyflow/react";
 import { definitionName, isDefinitionNode } from "@/lib/graph";
+import {
+  type Arrangement,
+  arrangeNodes,
+  MIN_TO_ALIGN,
+  MIN_TO_DISTRIBUTE,
+  type NodeBox,
+} from "@/lib/studio/alignment";
 import { copyNodes, duplicateNodes, pasteNodes } from "@/lib/studio/clipboard";
 import { deleteSelection } from "@/lib/studio/delete-selection";
-import { addNode, findNode, type StudioNodeKind } from "@/lib/studio/document-edits";
+import { addNode, findNode } from "@/lib/studio/document-edits";
 import { placeNewNode } from "@/lib/studio/document-layout";
+import type { NodePreset } from "@/lib/studio/node-presets";
+import { dropPosition, NEW_NODE_SIZE, type Point, placeInView, type Rect } from "@/lib/studio/placement";
 import { isSelectionEmpty, selectionOf, selectionOfNodes } from "@/lib/studio/selection";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { readStudioClipboard, writeStudioClipboard } from "./system-clipboard";
 
-// Only the viewport calls are needed; typed loosely so the flow's node type does not leak in here.
-export type StudioViewport = Pick<ReactFlowInstance, "fitView">;
+/** What the commands need from the canvas (kept narrow so the flow's node type does not leak in). */
+export interface StudioViewport {
+  fitView: ReactFlowInstance["fitView"];
+  /** The part of the document the user sees, in flow coordinates; null before the canvas is shown. */
+  visibleArea(): Rect | null;
+  /** A node's size as rendered (flow units), once React Flow has measured it. */
+  nodeSize(nodeId: string): { width: number; height: number } | undefined;
+}
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
-/** New nodes go right of the selected node, or in free space, never on top of another node. */
-export function addNodeOfKind(store: StudioStore, kind: StudioNodeKind) {
+/**
+ * Adds a node from the palette's `preset`: where it was dropped (`dropAt`, flow coordinates), else
+ * in the middle of the visible canvas on free space. Selects it; one undo step.
+ */
+export function addPresetNode(
+  store: StudioStore,
+  viewport: StudioViewport,
+  preset: NodePreset,
+  dropAt?: Point,
+): string {
   let nodeId = "";
-  const { selection } = store.getState();
+  const view = viewport.visibleArea();
   store.getState().edit((document) => {
-    const near = selection.nodeIds.at(-1) ?? null;
-    const added = addNode(document, kind, placeNewNode(document, near));
+    const position = dropAt
+      ? dropPosition(dropAt)
+      : view
+        ? placeInView(document, view, viewport.nodeSize, NEW_NODE_SIZE)
+        : placeNewNode(document, store.getState().selection.nodeIds.at(-1));
+    const added = addNode(document, preset.kind, position, preset.definition);
     nodeId = added.nodeId;
     return added.graph;
   });
   store.getState().select({ kind: "node", id: nodeId });
+  store
+    .getState()
+    .setStatus({ tone: "info", text: `Added ${preset.label.toLowerCase()} ${nodeId.split(":").at(-1)}` });
+  return nodeId;
+}
+
+/** The selected nodes' boxes as rendered (the stored size, or a default, before they are measured). */
+function selectedBoxes(store: StudioStore, viewport: StudioViewport): NodeBox[] {
+  const { history, selection } = store.getState();
+  return selection.nodeIds.flatMap((id) => {
+    const node = findNode(history.present, id);
+    if (!node) return [];
+    const size = viewport.nodeSize(id) ?? {
+      width: node.width ?? NEW_NODE_SIZE.width,
+      height: node.height ?? NEW_NODE_SIZE.height,
+    };
+    return [{ id, ...node.position, ...size }];
+  });
+}
+
+/** Whether the selection is large enough to align (two nodes) or distribute (three). */
+export function canArrange(nodeCount: number, arrangement: Arrangement): boolean {
+  return nodeCount >= (arrangement.kind === "align" ? MIN_TO_ALIGN : MIN_TO_DISTRIBUTE);
+}
+
+export function arrangeSelection(
+  store: StudioStore,
+  viewport: StudioViewport,
+  arrangement: Arrangement,
+  label: string,
+): void {
+  const boxes = selectedBoxes(store, viewport);
+  if (!canArrange(boxes.length, arrangement)) {
+    const needed = arrangement.kind === "align" ? MIN_TO_ALIGN : MIN_TO_DISTRIBUTE;
+    store
+      .getState()
+      .setStatus({ tone: "error", text: `Select at least ${needed} nodes to ${label.toLowerCase()}.` });
+    return;
+  }
+  store.getState().edit((document) => arrangeNodes(document, boxes, arrangement));
+  store.getState().setStatus({ tone: "info", text: `${label}: ${plural(boxes.length, "node")}` });
 }
 
 export async function copySelection(store: StudioStore): Promise<void> {

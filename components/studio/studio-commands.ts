@@ -1,12 +1,15 @@
 // Every studio command as data — id, label, group, shortcuts, run — shared by the keyboard handler,
 // the command palette, the help dialog and the toolbar's aria-keyshortcuts.
 
-import type { StudioNodeKind } from "@/lib/studio/document-edits";
+import type { Arrangement } from "@/lib/studio/alignment";
 import { autoLayout } from "@/lib/studio/document-layout";
+import { nodePreset } from "@/lib/studio/node-presets";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { saveDocument } from "./save-document";
 import {
-  addNodeOfKind,
+  addPresetNode,
+  arrangeSelection,
+  canArrange,
   copySelection,
   deleteSelected,
   duplicateSelection,
@@ -21,7 +24,7 @@ export interface StudioCommandContext {
   projectId: string;
 }
 
-export type StudioCommandGroup = "Add" | "Edit" | "Canvas" | "Project" | "Help";
+export type StudioCommandGroup = "Add" | "Edit" | "Arrange" | "Canvas" | "Project" | "Help";
 
 export interface StudioCommand {
   id: string;
@@ -33,16 +36,43 @@ export interface StudioCommand {
   whileTyping?: boolean;
   /** Gives way when the user has selected text on the page, so Ctrl+C still copies text. */
   yieldsToTextSelection?: boolean;
+  /** Whether the command applies now (menus and the palette hide it otherwise); always when absent. */
+  available?(context: StudioCommandContext): boolean;
   run(context: StudioCommandContext): void | Promise<void>;
 }
 
-const ADDABLE: { kind: StudioNodeKind; label: string }[] = [
-  { kind: "agent", label: "Add agent" },
-  { kind: "prompt", label: "Add prompt" },
-  { kind: "tool", label: "Add tool" },
-  { kind: "model", label: "Add model" },
-  { kind: "note", label: "Add note" },
+/** The add commands: command id → the palette preset it adds (lib/studio/node-presets). */
+const ADDABLE: { id: string; preset: string; label: string }[] = [
+  { id: "add-agent", preset: "agent", label: "Add agent" },
+  { id: "add-agent-dual-ai", preset: "agent-dual-ai", label: "Add dual-AI agent" },
+  { id: "add-prompt", preset: "prompt", label: "Add prompt" },
+  { id: "add-tool", preset: "tool-builtin", label: "Add tool" },
+  { id: "add-tool-http", preset: "tool-http", label: "Add HTTP tool" },
+  { id: "add-model", preset: "model", label: "Add model" },
+  { id: "add-note", preset: "note", label: "Add note" },
 ];
+
+/** Align and distribute the selected nodes; each is one undo step. */
+const ARRANGEMENTS: { id: string; label: string; arrangement: Arrangement }[] = [
+  { id: "align-left", label: "Align left", arrangement: { kind: "align", alignment: "left" } },
+  { id: "align-centre", label: "Align centre", arrangement: { kind: "align", alignment: "centre" } },
+  { id: "align-right", label: "Align right", arrangement: { kind: "align", alignment: "right" } },
+  { id: "align-top", label: "Align top", arrangement: { kind: "align", alignment: "top" } },
+  { id: "align-middle", label: "Align middle", arrangement: { kind: "align", alignment: "middle" } },
+  { id: "align-bottom", label: "Align bottom", arrangement: { kind: "align", alignment: "bottom" } },
+  {
+    id: "distribute-horizontally",
+    label: "Distribute horizontally",
+    arrangement: { kind: "distribute", axis: "horizontal" },
+  },
+  {
+    id: "distribute-vertically",
+    label: "Distribute vertically",
+    arrangement: { kind: "distribute", axis: "vertical" },
+  },
+];
+
+export const ARRANGE_COMMAND_IDS: readonly string[] = ARRANGEMENTS.map(({ id }) => id);
 
 function download(href: string) {
   const link = document.createElement("a");
@@ -83,11 +113,20 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     run: ({ store }) => store.getState().openDialog("history"),
   },
   ...ADDABLE.map(
-    ({ kind, label }): StudioCommand => ({
-      id: `add-${kind}`,
+    ({ id, preset, label }): StudioCommand => ({
+      id,
       label,
       group: "Add",
-      run: ({ store }) => addNodeOfKind(store, kind),
+      run: ({ store, viewport }) => void addPresetNode(store, viewport, nodePreset(preset)),
+    }),
+  ),
+  ...ARRANGEMENTS.map(
+    ({ id, label, arrangement }): StudioCommand => ({
+      id,
+      label,
+      group: "Arrange",
+      available: ({ store }) => canArrange(store.getState().selection.nodeIds.length, arrangement),
+      run: ({ store, viewport }) => arrangeSelection(store, viewport, arrangement, label),
     }),
   ),
   { id: "undo", label: "Undo", group: "Edit", keys: ["Mod+Z"], run: ({ store }) => store.getState().undo() },

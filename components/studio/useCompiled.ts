@@ -1,14 +1,22 @@
 "use client";
-// The live compile: runs compileGraph on every document change (pure and fast) and memoises it.
-import { useMemo } from "react";
-import { compileGraph, deriveEdges } from "@/lib/graph";
-import { countErrors } from "@/lib/studio/diagnostic-targets";
-import { useStudio } from "./StudioStoreContext";
+// The live compile (lib/studio/compiled-document), shared by every panel that reads it: one compile
+// per definition change for the whole studio, none while nodes are only dragged — and the panels do
+// not even re-render then, because the selected value stays the same object. `graph` is the
+// document as of its last definition change; read positions from the store.
+import { type CompiledDocument, compileDocument } from "@/lib/studio/compiled-document";
+import type { StudioStore } from "@/lib/studio/studio-store";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
 
-export function useCompiled() {
-  const graph = useStudio((state) => state.history.present);
-  return useMemo(() => {
-    const compiled = compileGraph(graph);
-    return { graph, ...compiled, edges: deriveEdges(graph), counts: countErrors(compiled.diagnostics) };
-  }, [graph]);
+const lastCompiled = new WeakMap<StudioStore, CompiledDocument>();
+
+function compiledFor(store: StudioStore, graph: CompiledDocument["graph"]): CompiledDocument {
+  const previous = lastCompiled.get(store);
+  const compiled = compileDocument(graph, previous);
+  if (compiled !== previous) lastCompiled.set(store, compiled);
+  return compiled;
+}
+
+export function useCompiled(): CompiledDocument {
+  const store = useStudioStore();
+  return useStudio((state) => compiledFor(store, state.history.present));
 }

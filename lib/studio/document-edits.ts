@@ -65,11 +65,15 @@ export function findNode(graph: Graph, id: string): GraphNode | undefined {
   return graph.nodes.find((node) => node.id === id);
 }
 
-/** Adds a node of `kind` with a unique default name; returns the new document and the node's id. */
+/**
+ * Adds a node of `kind` with a unique default name (and `definition(name)` instead of the kind's
+ * default when given, for the palette's presets); returns the new document and the node's id.
+ */
 export function addNode(
   graph: Graph,
   kind: StudioNodeKind,
   position: { x: number; y: number },
+  definition?: (name: string) => Definition,
 ): { graph: Graph; nodeId: string } {
   const takenIds = new Set(graph.nodes.map((node) => node.id));
   let node: GraphNode;
@@ -80,7 +84,8 @@ export function addNode(
   } else {
     const name = uniqueName(graph, kind);
     const id = newNodeId(kind, name, takenIds);
-    node = { id, type: kind, position, data: { definition: defaultDefinition(kind, name) } } as GraphNode;
+    const initial = definition ? definition(name) : defaultDefinition(kind, name);
+    node = { id, type: kind, position, data: { definition: initial } } as GraphNode;
   }
   return { graph: { ...graph, nodes: [...graph.nodes, node] }, nodeId: node.id };
 }
