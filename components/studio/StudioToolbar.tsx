@@ -2,8 +2,8 @@
 // Toolbar: templates, add nodes, edit the selection (copy, paste, duplicate, delete), undo/redo,
 // auto layout, the command palette, shortcuts, models and history, then save, export and run.
 // Buttons run the same commands as the keyboard and the palette. Secondary actions are icon buttons
-// with tooltips; below 1440 px the edit and canvas groups fold into a "More" menu, so the toolbar
-// is one row at every width from 1280 px and Save, Export and Run are always in view.
+// with tooltips; below 1200 px the edit and canvas groups fold into a "More" menu, so the toolbar
+// is one row at every width (1280 to 1920 px measured) and Save, Export and Run are always in view.
 import { type ReactNode, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
@@ -20,7 +20,7 @@ import { type StudioCommandContext, studioCommand } from "./studio-commands";
 import { TemplatesMenu } from "./TemplatesMenu";
 
 /** Narrower than this, the edit and canvas groups live in the "More" menu. */
-const WIDE_TOOLBAR_QUERY = "(min-width: 1440px)";
+const WIDE_TOOLBAR_QUERY = "(min-width: 1200px)";
 
 function subscribeToWidth(onChange: () => void) {
   const query = window.matchMedia(WIDE_TOOLBAR_QUERY);
