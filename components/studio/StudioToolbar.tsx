@@ -215,7 +215,6 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
         <CommandIconButton id="history" icon="history" context={context} />
         <Button
           size="compact"
-          aria-label="Models"
           title={demoModels ? "Models: this project runs on the scripted demo models" : models.label}
           className="ml-0.5"
           onClick={() => void models.run(context)}

@@ -18,6 +18,7 @@ export default async function StudioPage({ params }: { params: Promise<{ id: str
   const graph = GraphSchema.parse(project.graph);
   return (
     <AppFrame crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "studio" }]}>
+      <h1 className="sr-only">{project.name}: studio</h1>
       <Studio projectId={project.id} graph={graph} version={project.version} />
     </AppFrame>
   );

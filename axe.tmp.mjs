@@ -1,0 +1,21 @@
+import { chromium } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+const base = "http://127.0.0.1:3207";
+for (let i = 0; i < 60; i++) { try { if ((await fetch(base + "/api/health")).ok) break; } catch {} await new Promise(r => setTimeout(r, 2000)); }
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } }); const page = await ctx.newPage();
+page.setDefaultTimeout(120000);
+await page.goto(base + "/");
+let t = Date.now();
+const r = await new AxeBuilder({ page }).analyze();
+console.log("home", Date.now() - t, r.violations.map(v => `${v.impact} ${v.id}: ${v.nodes.slice(0,3).map(n => n.target.join(" ")).join(", ")}`));
+const res = await page.request.post(base + "/api/projects", { data: { name: "axe" } });
+const { id } = await res.json();
+await page.goto(`${base}/projects/${id}/studio`);
+await page.getByRole("button", { name: "Templates" }).click();
+await page.getByRole("menuitem").nth(1).click();
+await page.waitForTimeout(1000);
+t = Date.now();
+const r2 = await new AxeBuilder({ page }).analyze();
+console.log("studio", Date.now() - t, r2.violations.map(v => `${v.impact} ${v.id}: ${v.nodes.slice(0,4).map(n => n.target.join(" ")).join(", ")}`));
+await browser.close();
