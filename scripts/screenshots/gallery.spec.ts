@@ -171,5 +171,5 @@ test.afterAll(() => {
     "",
     ...shots.map((shot) => `### ${shot.title}\n\n![${shot.title}](${shot.file})\n`),
   ];
-  fs.writeFileSync(path.join(OUT, "README.md"), `${lines.join("\n")}\n`);
+  fs.writeFileSync(path.join(OUT, "README.md"), `${lines.join("\n").trimEnd()}\n`);
 });
