@@ -17,5 +17,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!api/|login|_next/static|_next/image|favicon\\.ico).*)"],
+  // The icons and public/ files are static and public (no 307 to /login for a favicon).
+  matcher: ["/((?!api/|login|_next/static|_next/image|favicon\\.ico|favicon\\.svg|logo\\.svg|icon\\.svg).*)"],
 };

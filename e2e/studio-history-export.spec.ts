@@ -40,7 +40,7 @@ test("exports a project as a zip and imports it into a new project with the same
 
   await page.getByRole("button", { name: "Export" }).click();
   const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Standard Agents project (.zip)" }).click();
+  await page.getByRole("menuitem", { name: "Standard Agents project (.zip)" }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/\.zip$/);
   const zipPath = test.info().outputPath(download.suggestedFilename());

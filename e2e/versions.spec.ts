@@ -33,7 +33,9 @@ test("shows the versions, diffs one, restores v1 as v3 and imports a JSON bundle
   const versions = page.getByRole("region", { name: "Versions" });
   await expect(versions.getByRole("listitem", { name: "Version 2" })).toBeVisible();
   await expect(versions.getByRole("listitem", { name: "Version 1" })).toBeVisible();
-  await expect(versions.getByRole("listitem", { name: "Version 2" })).toContainText("1 agents");
+  await expect(versions.getByRole("listitem", { name: "Version 2" })).toContainText(
+    "1 agent · 1 prompt · 1 model · 0 tools",
+  );
 
   const second = versions.getByRole("listitem", { name: "Version 2" });
   await second.getByRole("button", { name: "Diff with previous" }).click();

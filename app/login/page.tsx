@@ -14,7 +14,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   const failed = params.error !== undefined;
   const required = Boolean(process.env.TANDEM_API_TOKEN?.trim());
   return (
-    <AppFrame title="Sign in">
+    <AppFrame crumbs={[{ label: "Sign in" }]}>
       <div className="mx-auto mt-16 max-w-sm rounded-lg border border-border bg-surface p-6">
         <h1 className="mb-2 text-lg font-semibold">Sign in to Tandem</h1>
         {required ? (

@@ -71,7 +71,11 @@ export function ProjectRow({
       ) : (
         <>
           <div className="flex min-w-0 flex-1 flex-col">
-            <Link href={`/projects/${project.id}`} className="truncate font-medium hover:underline">
+            <Link
+              href={`/projects/${project.id}`}
+              title={project.name}
+              className="truncate font-medium hover:underline"
+            >
               {project.name}
             </Link>
             <span className="text-xs text-muted">

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import { createApiClient } from "@/lib/api/client";
 import type { VersionDiff, VersionEntry } from "@/lib/api/schemas";
+import { plural } from "@/lib/text/plural";
 import { VersionDiffView } from "./VersionDiffView";
 
 const api = createApiClient();
@@ -20,13 +21,13 @@ export function formatVersionTime(createdAtMicroseconds: number): string {
 
 export function versionCountsText({ summary }: VersionEntry): string {
   const parts = [
-    `${summary.agents} agents`,
-    `${summary.prompts} prompts`,
-    `${summary.models} models`,
-    `${summary.tools} tools`,
+    plural(summary.agents, "agent"),
+    plural(summary.prompts, "prompt"),
+    plural(summary.models, "model"),
+    plural(summary.tools, "tool"),
   ];
-  if (summary.errors > 0) parts.push(`${summary.errors} errors`);
-  if (summary.warnings > 0) parts.push(`${summary.warnings} warnings`);
+  if (summary.errors > 0) parts.push(plural(summary.errors, "error"));
+  if (summary.warnings > 0) parts.push(plural(summary.warnings, "warning"));
   return parts.join(" · ");
 }
 

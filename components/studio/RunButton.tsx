@@ -4,6 +4,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
+import { ICONS } from "@/components/ui/icons";
+import { Popover } from "@/components/ui/Popover";
 import { createApiClient } from "@/lib/api/client";
 import { runTarget } from "@/lib/studio/run-target";
 import { soleSelected } from "@/lib/studio/selection";
@@ -16,7 +18,7 @@ export function RunButton({ projectId }: { projectId: string }) {
   const router = useRouter();
   const compiled = useCompiled();
   const selection = useStudio((state) => state.selection);
-  const [open, setOpen] = useState(false);
+  const unsaved = useStudio((state) => state.history.present !== state.savedDocument);
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
   const selected = soleSelected(selection);
@@ -45,41 +47,51 @@ export function RunButton({ projectId }: { projectId: string }) {
     }
   }
 
-  return (
-    <div className="relative">
-      <Button
-        tone="primary"
-        aria-expanded={open}
-        disabled={!target.ok}
-        title={target.ok ? `Run ${target.agent}` : target.reason}
-        onClick={() => setOpen(!open)}
-      >
+  if (!target.ok) {
+    return (
+      <Button tone="primary" disabled title={target.reason}>
+        {ICONS.play}
         Run
       </Button>
-      {open && target.ok ? (
-        <form
-          aria-label="Run"
-          className="absolute right-0 z-20 mt-1 flex w-72 flex-col gap-1.5 rounded border border-border bg-surface p-2 text-xs shadow"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void run();
-          }}
-        >
-          <label className="flex flex-col gap-1">
-            <span>First message</span>
-            <input
-              className="rounded border border-border bg-surface px-2 py-1"
-              value={message}
-              onChange={(event) => setMessage(event.target.value)}
-              placeholder="Optional"
-            />
-          </label>
-          <span className="text-muted">Agent: {target.agent}</span>
-          <Button type="submit" tone="primary" disabled={busy}>
-            Start run
-          </Button>
-        </form>
-      ) : null}
-    </div>
+    );
+  }
+  return (
+    <Popover
+      label="Run"
+      placement="bottom-end"
+      className="w-80 p-3"
+      trigger={(props) => (
+        <Button tone="primary" title={`Run ${target.agent}`} {...props}>
+          {ICONS.play}
+          Run
+        </Button>
+      )}
+    >
+      <form
+        aria-label="Run"
+        className="flex flex-col gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run();
+        }}
+      >
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">First message</span>
+          <input
+            className="h-8 rounded-md border border-border bg-surface px-2 text-sm"
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+            placeholder="Optional"
+          />
+        </label>
+        <span className="text-muted">
+          Agent: <span className="font-mono text-text">{target.agent}</span>
+          {unsaved ? " · unsaved changes are saved first" : null}
+        </span>
+        <Button type="submit" tone="primary" disabled={busy}>
+          {busy ? "Starting…" : "Start run"}
+        </Button>
+      </form>
+    </Popover>
   );
 }

@@ -17,7 +17,7 @@ function ShortcutTable({ caption, rows }: { caption: string; rows: { keys: strin
               {row.label}
             </th>
             <td className="py-1 text-right">
-              <kbd className="rounded border border-border bg-surface-muted px-1.5 py-0.5 font-mono">
+              <kbd className="inline-block whitespace-nowrap rounded border border-border bg-surface-muted px-1.5 py-0.5 font-mono">
                 {row.keys}
               </kbd>
             </td>

@@ -1,8 +1,9 @@
 "use client";
-// "New from template": replaces the document with a template's bundle as one undoable change.
+// "Templates" (new from template): replaces the document with a template's bundle as one undoable change.
 import { useReactFlow } from "@xyflow/react";
-import { useState } from "react";
 import { Button } from "@/components/ui/Button";
+import { ICONS } from "@/components/ui/icons";
+import { Menu, MenuItem } from "@/components/ui/Popover";
 import { documentFromBundle } from "@/lib/studio/document-layout";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { DEMO_MODELS_NOTE, STUDIO_TEMPLATES, type StudioTemplate } from "@/lib/studio/templates";
@@ -18,39 +19,38 @@ export function applyTemplate(store: StudioStore, template: StudioTemplate) {
 
 export function TemplatesMenu() {
   const store = useStudioStore();
-  const [open, setOpen] = useState(false);
   const { fitView } = useReactFlow();
   return (
-    <div className="relative">
-      <Button aria-label="Templates" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)}>
-        New from template
-      </Button>
-      {open ? (
-        <div
-          role="menu"
-          aria-label="Templates"
-          className="absolute left-0 z-20 mt-1 flex w-80 flex-col rounded border border-border bg-surface p-1 text-xs shadow"
+    <Menu
+      label="Templates"
+      className="w-80"
+      trigger={(props) => (
+        <Button
+          size="compact"
+          title="New from template: replaces the canvas (undo brings it back)"
+          {...props}
         >
-          {STUDIO_TEMPLATES.map((template) => (
-            <button
-              key={template.id}
-              type="button"
-              role="menuitem"
-              className="rounded px-2 py-1.5 text-left hover:bg-surface-muted"
-              onClick={() => {
-                applyTemplate(store, template);
-                setOpen(false);
-                // Frame the new document once React Flow has measured its nodes.
-                requestAnimationFrame(() => void fitView({ maxZoom: 1 }));
-              }}
-            >
-              <span className="block font-medium">{template.label}</span>
-              <span className="block text-muted">{template.description}</span>
-            </button>
-          ))}
-          <p className="border-t border-border px-2 pt-1.5 pb-1 text-muted">{DEMO_MODELS_NOTE}</p>
-        </div>
-      ) : null}
-    </div>
+          {ICONS.templates}
+          Templates
+          {ICONS.chevronDown}
+        </Button>
+      )}
+    >
+      {STUDIO_TEMPLATES.map((template) => (
+        <MenuItem
+          key={template.id}
+          className="flex-col items-start gap-0.5"
+          onSelect={() => {
+            applyTemplate(store, template);
+            // Frame the new document once React Flow has measured its nodes.
+            requestAnimationFrame(() => void fitView({ maxZoom: 1 }));
+          }}
+        >
+          <span className="block font-medium">{template.label}</span>
+          <span className="block text-muted">{template.description}</span>
+        </MenuItem>
+      ))}
+      <p className="mt-1 border-t border-border px-2 pt-1.5 pb-1 text-muted">{DEMO_MODELS_NOTE}</p>
+    </Menu>
   );
 }

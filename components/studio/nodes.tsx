@@ -97,7 +97,7 @@ function SideRow({
         {humanSide && !config ? "human" : prompt || "no prompt"}
         {config?.label ? ` · ${text(config.label)}` : ""}
       </span>
-      <Handle type="source" id={side} position={Position.Right} aria-label={`Side ${letter} prompt handle`} />
+      <Handle type="source" id={side} position={Position.Right} title={`Side ${letter}: drag to a prompt`} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // One model call in full: the request's messages with their roles, the tools offered, and the response.
 import type { LoggedToolCall, ModelCallLog } from "@/lib/api/schemas";
+import { plural } from "@/lib/text/plural";
 import { formatJson, messageContentText } from "./inspect-format";
 
 function ToolCallList({ calls }: { calls: LoggedToolCall[] }) {
@@ -22,7 +23,7 @@ export function ModelCallDetail({ call }: { call: ModelCallLog }) {
     <div className="flex flex-col gap-3 border-t border-border px-3 py-2 text-sm">
       <section aria-label="Request">
         <h3 className="mb-1 text-xs font-medium uppercase text-muted">
-          Request · {messages.length} messages
+          Request · {plural(messages.length, "message")}
         </h3>
         <ol className="flex flex-col gap-1.5">
           {messages.map((message, index) => (

@@ -1,16 +1,58 @@
-// The app chrome: a slim header with the product name and the main area below it.
+// The app chrome: a slim header with the logo, a breadcrumb (long names end in an ellipsis and show
+// in full on hover) and the main area below it.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { TandemMark } from "./Logo";
 
-export function AppFrame({ children, title }: { children: ReactNode; title?: ReactNode }) {
+export interface Crumb {
+  label: string;
+  href?: string;
+  /** Monospace, for ids. */
+  mono?: boolean;
+}
+
+function CrumbItem({ crumb, current }: { crumb: Crumb; current: boolean }) {
+  const classes = `block truncate ${crumb.mono ? "font-mono text-sm" : "font-medium"}`;
+  return (
+    <li className="flex min-w-0 shrink items-center gap-2">
+      <span aria-hidden="true" className="text-muted">
+        /
+      </span>
+      {crumb.href && !current ? (
+        <Link href={crumb.href} title={crumb.label} className={`${classes} hover:underline`}>
+          {crumb.label}
+        </Link>
+      ) : (
+        <span title={crumb.label} aria-current={current ? "page" : undefined} className={classes}>
+          {crumb.label}
+        </span>
+      )}
+    </li>
+  );
+}
+
+export function AppFrame({ children, crumbs = [] }: { children: ReactNode; crumbs?: Crumb[] }) {
   return (
     <div className="flex min-h-full flex-col">
-      <header className="flex h-11 items-center gap-3 border-b border-border bg-surface px-4">
-        <Link href="/" className="font-semibold tracking-tight">
+      <header className="flex h-11 min-w-0 items-center gap-2 border-b border-border bg-surface px-4">
+        <Link href="/" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight">
+          <TandemMark />
           Tandem
         </Link>
-        {title ? <span className="text-muted">/</span> : null}
-        {title}
+        {crumbs.length > 0 ? (
+          <nav aria-label="Breadcrumb" className="min-w-0">
+            <ol className="flex min-w-0 items-center gap-2">
+              {crumbs.map((crumb, index) => (
+                <CrumbItem
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a breadcrumb's position is its identity.
+                  key={`${crumb.label}-${index}`}
+                  crumb={crumb}
+                  current={index === crumbs.length - 1}
+                />
+              ))}
+            </ol>
+          </nav>
+        ) : null}
       </header>
       <main className="flex-1">{children}</main>
     </div>

@@ -39,7 +39,7 @@ export function Dialog({
         // A click on the backdrop (the dialog element itself, outside its content) closes it.
         if (event.target === event.currentTarget) onClose();
       }}
-      className={`m-auto rounded-lg border border-border bg-surface p-0 text-sm text-inherit shadow-xl backdrop:bg-black/30 ${className}`}
+      className={`m-auto max-h-[calc(100vh-2rem)] max-w-[calc(100vw-2rem)] overflow-auto rounded-lg border border-border bg-surface p-0 text-sm text-inherit shadow-xl backdrop:bg-black/30 ${className}`}
     >
       {open ? children : null}
     </dialog>

@@ -168,10 +168,26 @@ const NamesByKindSchema = z.object({
 });
 
 /** `GET /api/projects/:id/versions/:version/diff`: definition names per kind. */
+/** One changed property of a definition (lib/versions/bundle-diff.ts): absent before = added. */
+export const FieldChangeSchema = z.object({
+  path: z.string(),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+});
+const FieldChangesSchema = z.record(z.string(), z.array(FieldChangeSchema));
+
 export const VersionDiffSchema = z.object({
   added: NamesByKindSchema,
   removed: NamesByKindSchema,
   changed: NamesByKindSchema,
+  fields: z
+    .object({
+      agents: FieldChangesSchema,
+      prompts: FieldChangesSchema,
+      models: FieldChangesSchema,
+      tools: FieldChangesSchema,
+    })
+    .optional(),
 });
 export type VersionDiff = z.infer<typeof VersionDiffSchema>;
 

@@ -1,5 +1,6 @@
 // Turns parsed literal expressions into JSON values, reporting anything that is not plain data.
 import type { PathSegment } from "@/lib/spec";
+import { withArticle } from "../text/plural";
 import type { SourceReport } from "./source-diagnostics";
 import type { Expression } from "./source-parser";
 
@@ -21,7 +22,7 @@ export function describeExpression(expression: Expression): string {
     case "call":
       return "a function call";
     default:
-      return `a ${expression.kind}`;
+      return withArticle(expression.kind);
   }
 }
 

@@ -1,4 +1,6 @@
 // Naming rules: unique names per kind, no clash between callables (tools, prompts, agents), reserved and well-formed names.
+
+import { withArticle } from "../text/plural";
 import { SESSION_BINDING_KEYS, sessionBindingToolName } from "./agent";
 import type { PathSegment } from "./diagnostics";
 import {
@@ -58,7 +60,7 @@ const callableNameConflicts: ValidationRule = (context) => {
     for (const owner of list) {
       const others = list
         .filter((other) => other !== owner)
-        .map((other) => `a ${SINGULAR[other.collection]}`);
+        .map((other) => withArticle(SINGULAR[other.collection]));
       context.report(
         "error",
         "callable_name_conflict",

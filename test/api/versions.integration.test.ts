@@ -127,6 +127,9 @@ describe("diffing versions", () => {
     );
     expect(previous.body.removed.models).toEqual(["spare"]);
     expect(previous.body.changed.prompts).toEqual(["assistant_prompt"]);
+    expect((previous.body as { fields?: unknown }).fields).toMatchObject({
+      prompts: { assistant_prompt: [expect.objectContaining({ path: "prompt", after: "You are terse." })] },
+    });
     expect(previous.body.added.models).toEqual([]);
   });
 
@@ -163,6 +166,7 @@ describe("restoring a version", () => {
       added: { agents: [], prompts: [], models: [], tools: [] },
       removed: { agents: [], prompts: [], models: [], tools: [] },
       changed: { agents: [], prompts: [], models: [], tools: [] },
+      fields: { agents: {}, prompts: {}, models: {}, tools: {} },
     });
     // version 3 is untouched
     const third = await api<VersionDetail>("GET", `/api/projects/${id}/versions/3`);

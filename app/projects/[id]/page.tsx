@@ -32,12 +32,12 @@ export default async function ProjectPage({
   });
   const agents = agentInfoFromDefinitions(project.definitions);
   return (
-    <AppFrame title={<span className="font-medium">{project.name}</span>}>
+    <AppFrame crumbs={[{ label: project.name }]}>
       <div className="mx-auto flex max-w-5xl flex-col gap-6 px-6 py-8">
-        <div className="flex items-baseline justify-between">
-          <h1 className="text-xl font-semibold">{project.name}</h1>
-          <span className="text-sm text-muted">version {project.version}</span>
-          <Link className="text-sm underline" href={`/projects/${project.id}/studio`}>
+        <div className="flex items-baseline gap-4">
+          <h1 className="min-w-0 flex-1 text-xl font-semibold break-words">{project.name}</h1>
+          <span className="shrink-0 text-sm text-muted">version {project.version}</span>
+          <Link className="shrink-0 text-sm underline" href={`/projects/${project.id}/studio`}>
             Open studio
           </Link>
         </div>

@@ -1,6 +1,5 @@
 // A thread's live view: the tree of its root with every subagent, and the selected thread's
 // transcript and controls, fed by one event stream (components/threads/ThreadView).
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { ThreadView } from "@/components/threads/ThreadView";
@@ -20,15 +19,10 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   const project = await runtime.projects.get(thread.project_id);
   return (
     <AppFrame
-      title={
-        <>
-          <Link href={`/projects/${project.id}`} className="font-medium hover:underline">
-            {project.name}
-          </Link>
-          <span className="text-muted">/</span>
-          <span className="font-mono text-sm">thread {thread.root_id.slice(0, 8)}</span>
-        </>
-      }
+      crumbs={[
+        { label: project.name, href: `/projects/${project.id}` },
+        { label: `thread ${thread.root_id.slice(0, 8)}`, mono: true },
+      ]}
     >
       <ThreadView
         key={thread.root_id}

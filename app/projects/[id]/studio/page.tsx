@@ -1,5 +1,4 @@
 // The studio for one project: the canvas document is loaded on the server and edited in the browser.
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Studio } from "@/components/studio/Studio";
 import { AppFrame } from "@/components/ui/AppFrame";
@@ -18,16 +17,8 @@ export default async function StudioPage({ params }: { params: Promise<{ id: str
   });
   const graph = GraphSchema.parse(project.graph);
   return (
-    <AppFrame
-      title={
-        <>
-          <Link href={`/projects/${project.id}`} className="font-medium">
-            {project.name}
-          </Link>
-          <span className="text-muted">/ studio</span>
-        </>
-      }
-    >
+    <AppFrame crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "studio" }]}>
+      <h1 className="sr-only">{project.name}: studio</h1>
       <Studio projectId={project.id} graph={graph} version={project.version} />
     </AppFrame>
   );

@@ -11,6 +11,7 @@ import {
   typeScriptToBundle,
   unzipProjectFiles,
 } from "@/lib/codegen";
+import { plural } from "@/lib/text/plural";
 import { InvalidInputError, UnprocessableError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 import {
@@ -68,7 +69,7 @@ function refuse(result: ReadBundleResult): never {
   const where = first ? `${first.file ? `${first.file}:` : "line "}${first.line}:${first.column}` : "";
   throw new UnprocessableError(
     first
-      ? `The import has ${errors.length} error(s); first at ${where}: ${first.message}`
+      ? `The import has ${plural(errors.length, "error")}; first at ${where}: ${first.message}`
       : "The import is invalid.",
     { diagnostics: result.diagnostics },
     unreadable ? "invalid_source" : "invalid_definitions",
