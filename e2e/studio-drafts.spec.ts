@@ -2,6 +2,7 @@
 // breadcrumb, after a closed tab and after a server restart (the draft lives in the browser);
 // Discard reverts; a save conflict merges or saves over the newer version and keeps the local
 // edits; saving a canvas with errors asks first.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { createIsolatedDatabaseConfig } from "../test/database";
 import { startTestServer } from "../test/server";
@@ -54,6 +55,18 @@ async function addModel(page: Page, name: string) {
   await expect(unsaved(page)).toHaveAttribute("data-draft", "kept");
 }
 
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+];
+
+/** Fails on any WCAG 2 A/AA violation inside `selector`. */
+async function expectAccessible(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).withTags(["wcag2a", "wcag2aa"]).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+}
+
 /** Fails when the element's box leaves the viewport. */
 async function expectInViewport(page: Page, element: Locator) {
   const box = await element.boundingBox();
@@ -84,6 +97,7 @@ test("restores unsaved edits after a reload and after leaving by the breadcrumb;
   await expect(modelNode(page, "drafted")).toBeVisible();
   await expect(unsaved(page)).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/studio-draft-restored.png` });
+  await expectAccessible(page, 'section[aria-label="Restored draft"]');
   // Restored as an edit: Undo goes back to the saved (empty) canvas, Redo brings the draft back.
   await page.getByRole("button", { name: "Undo" }).click();
   await expect(page.locator(".react-flow__node")).toHaveCount(0);
@@ -145,8 +159,12 @@ test("a conflicting save merges or saves as a new version and never drops the lo
   await expect(conflict).toContainText(
     "Merge adds 1 change from v2 to yours; no node was changed on both sides.",
   );
-  await expectInViewport(page, conflict);
   await page.screenshot({ path: `${ARTIFACTS}/studio-save-conflict.png` });
+  await expectAccessible(page, "dialog[open]");
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expectInViewport(page, conflict);
+  }
   // Cancel (Escape) keeps editing: the local model stays, focus returns to Save.
   await page.keyboard.press("Escape");
   await expect(conflict).toBeHidden();
@@ -161,6 +179,7 @@ test("a conflicting save merges or saves as a new version and never drops the lo
   await expect(conflict).toBeVisible();
   await conflict.getByRole("button", { name: "Merge" }).click();
   await expect(status(page)).toHaveText("Merged with v2 and saved v3");
+  await expect(notice(page)).toBeHidden();
   await expect(modelNode(page, "mine")).toBeVisible();
   await expect(page.getByText("theirs", { exact: true })).toBeVisible();
   const merged = await project(page, id);
@@ -211,7 +230,11 @@ test("saving a canvas with errors asks first", async ({ page }) => {
   await page.getByRole("button", { name: "Save", exact: true }).click();
   const ask = page.getByRole("dialog", { name: /^Save with \d+ problems?\?$/ });
   await expect(ask).toBeVisible();
-  await expectInViewport(page, ask);
+  await expectAccessible(page, "dialog[open]");
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expectInViewport(page, ask);
+  }
   await ask.getByRole("button", { name: "Cancel" }).click();
   await expect(ask).toBeHidden();
   expect((await project(page, id)).version).toBe(1);
@@ -223,6 +246,8 @@ test("saving a canvas with errors asks first", async ({ page }) => {
 });
 
 test("a draft survives a closed tab and a server restart", async ({ page, context }) => {
+  // Its own server, started twice: slow on a busy machine.
+  test.setTimeout(180_000);
   const database = await createIsolatedDatabaseConfig();
   const server = await startTestServer(database.env);
   try {

@@ -66,7 +66,8 @@ function MergeSummary({ state }: { state: PreviewState }) {
   return (
     <div className="flex flex-col gap-2 text-sm">
       <p>
-        <strong>Merge</strong> adds {plural(preview.theirChanges, "change", "changes")} from v
+        <strong>Merge</strong> adds{" "}
+        {preview.theirChanges === 0 ? "nothing" : plural(preview.theirChanges, "change", "changes")} from v
         {preview.theirsVersion} to yours
         {preview.conflicts.length === 0 ? "; no node was changed on both sides." : "."}
         {preview.baseFound

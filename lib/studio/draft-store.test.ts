@@ -55,6 +55,7 @@ describe("the studio store's draft and conflict state", () => {
     store.getState().saved(4, store.getState().history.present);
     expect(store.getState().staleBase).toBeNull();
     expect(store.getState().conflict).toBeNull();
+    expect(store.getState().draftNotice).toBeNull();
     expect(store.getState().baseVersion).toBe(4);
   });
 });

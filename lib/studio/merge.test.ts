@@ -57,6 +57,11 @@ describe("mergeDocuments", () => {
     const merged = mergeDocuments(base, ours, theirs);
     expect(merged.document.nodes[0]).toEqual(model("a", "alpha", { model: "mine" }, 500));
     expect(merged.conflicts).toEqual([{ nodeId: "a", label: "model alpha", reason: "both-changed" }]);
+    // Their move came in; a conflict where ours wins entirely brings nothing of theirs.
+    expect(merged.theirChanges).toBe(1);
+    const onlyConflict = mergeDocuments(base, ours, doc(model("a", "alpha", { model: "theirs" }), b, c));
+    expect(onlyConflict.theirChanges).toBe(0);
+    expect(onlyConflict.conflicts).toHaveLength(1);
   });
 
   it("lets our removal win over their change, and our change win over their removal, and says so", () => {

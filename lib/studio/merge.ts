@@ -17,7 +17,7 @@ export interface MergeResult {
   document: Graph;
   /** Nodes both sides changed; the local version was kept. */
   conflicts: MergeConflict[];
-  /** How many of their node additions, removals and changes came in. */
+  /** How many nodes their additions, removals and changes altered in the result. */
   theirChanges: number;
 }
 
@@ -86,7 +86,7 @@ export function mergeDocuments(base: Graph, ours: Graph, theirs: Graph): MergeRe
       result.set(id, t ?? null);
     } else if (o && t && b) {
       const merged = mergeNode(b, o, t);
-      theirChanges += 1;
+      if (!same(merged.node, o)) theirChanges += 1;
       result.set(id, merged.node);
       if (merged.conflict) conflicts.push({ nodeId: id, label: nodeLabel(o), reason: "both-changed" });
     } else {

@@ -156,6 +156,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
           savedDocument: theirs,
           baseVersion: mergedVersion,
           staleBase: null,
+          draftNotice: null,
           dragOrigin: null,
         }),
       edit: (change, coalesceKey) => {
@@ -181,7 +182,13 @@ export function createStudioStore(initial: Graph, version: number | null = null)
         if (selection !== get().selection) set({ selection });
       },
       saved: (savedVersion, document) =>
-        set({ baseVersion: savedVersion, savedDocument: document, staleBase: null, conflict: null }),
+        set({
+          baseVersion: savedVersion,
+          savedDocument: document,
+          staleBase: null,
+          conflict: null,
+          draftNotice: null,
+        }),
       openDialog: (dialog) => set({ dialog }),
       setStatus: (status) => {
         const current = get().status;
