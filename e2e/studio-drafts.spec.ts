@@ -247,7 +247,7 @@ test("saving a canvas with errors asks first", async ({ page }) => {
 
 test("a draft survives a closed tab and a server restart", async ({ page, context }) => {
   // Its own server, started twice: slow on a busy machine.
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const database = await createIsolatedDatabaseConfig();
   const server = await startTestServer(database.env);
   try {
