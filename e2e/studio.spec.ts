@@ -177,9 +177,12 @@ test("keeps the local document when someone else saved a newer version", async (
   });
   expect(other.status()).toBe(200);
   await page.getByRole("button", { name: "Save", exact: true }).click();
+  // The refused save opens the conflict dialog (merge or save anyway: e2e/studio-drafts.spec.ts).
+  await expect(page.getByRole("dialog", { name: "Someone saved a newer version" })).toBeVisible();
   await expect(page.getByRole("status", { name: "Studio status" })).toHaveText(
-    "Someone saved a newer version; reload to see it — your changes are kept here.",
+    "Not saved: v2 was saved meanwhile. Your changes are kept here and in this browser's draft.",
   );
+  await page.keyboard.press("Escape");
   await expect(node(page, "model", "mine")).toBeVisible();
   const project = (await (await page.request.get(`/api/projects/${id}`)).json()) as { version: number };
   expect(project.version).toBe(2);

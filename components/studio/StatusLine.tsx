@@ -1,16 +1,42 @@
 "use client";
-// One line of feedback: saves, connections made and why a connection was refused.
+// One line of feedback: saves, connections made and why a connection was refused; on the right,
+// whether there are unsaved changes and whether this browser keeps them as a draft.
+import type { DraftState } from "@/lib/studio/studio-store";
 import { useStudio } from "./StudioStoreContext";
+
+const DRAFT_TEXT: Record<DraftState, string> = {
+  none: "Unsaved changes",
+  pending: "Unsaved changes",
+  kept: "Unsaved changes · draft kept in this browser",
+  failed: "Unsaved changes · this browser could not keep a draft",
+};
 
 export function StatusLine() {
   const status = useStudio((state) => state.status);
+  const unsaved = useStudio((state) => state.history.present !== state.savedDocument);
+  const draftState = useStudio((state) => state.draftState);
   return (
-    <p
-      role="status"
-      aria-label="Studio status"
-      className={`min-h-6 border-t border-border px-3 py-1 text-xs ${status?.tone === "error" ? "text-danger" : "text-muted"}`}
-    >
-      {status?.text ?? ""}
-    </p>
+    <div className="flex min-h-6 items-center gap-3 border-t border-border px-3 py-1 text-xs">
+      <p
+        role="status"
+        aria-label="Studio status"
+        className={`min-w-0 flex-1 ${status?.tone === "error" ? "text-danger" : "text-muted"}`}
+      >
+        {status?.text ?? ""}
+      </p>
+      {unsaved ? (
+        <p
+          data-testid="unsaved-changes"
+          data-draft={draftState}
+          className={`shrink-0 ${draftState === "failed" ? "text-danger" : "text-muted"}`}
+        >
+          <span
+            aria-hidden="true"
+            className="mr-1 inline-block size-2 rounded-full bg-warning align-middle"
+          />
+          {DRAFT_TEXT[draftState]}
+        </p>
+      ) : null}
+    </div>
   );
 }

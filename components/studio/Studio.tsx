@@ -1,18 +1,21 @@
 "use client";
 // The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector on the
-// right, problems and code below, and the dialogs (command palette, keyboard shortcuts, models)
-// every command can open.
+// right, problems and code below, and the dialogs (command palette, keyboard shortcuts, models,
+// saving) every command can open; a draft of unsaved work is kept in this browser and restored.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useMemo, useRef, useState } from "react";
 import type { Graph } from "@/lib/graph";
 import { createStudioStore } from "@/lib/studio/studio-store";
 import { CodePane } from "./CodePane";
 import { CommandPalette } from "./CommandPalette";
+import { DraftNotice } from "./DraftNotice";
 import { HistoryDialog } from "./HistoryDialog";
 import { Inspector } from "./Inspector";
+import { LeaveGuard } from "./LeaveGuard";
 import { ModelsDialog } from "./ModelsDialog";
 import { NodePalette } from "./NodePalette";
 import { ProblemsPanel } from "./ProblemsPanel";
+import { SaveConflictDialog, SaveProblemsDialog } from "./SaveDialogs";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { StatusLine } from "./StatusLine";
 import { StudioCanvas } from "./StudioCanvas";
@@ -20,6 +23,7 @@ import { StudioStoreProvider, useStudioStore } from "./StudioStoreContext";
 import { StudioToolbar } from "./StudioToolbar";
 import type { StudioViewport } from "./studio-actions";
 import type { StudioCommandContext } from "./studio-commands";
+import { useStudioDraft } from "./useStudioDraft";
 import { useStudioShortcuts } from "./useStudioShortcuts";
 
 /** The viewport calls commands need, read from React Flow and the canvas element's box. */
@@ -55,9 +59,11 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
     [store, projectId, viewport],
   );
   useStudioShortcuts(context);
+  useStudioDraft(store, projectId);
   return (
     <div className="flex h-[calc(100vh-2.75rem)] flex-col">
       <StudioToolbar context={context} />
+      <DraftNotice />
       <div className="flex min-h-0 flex-1">
         <NodePalette context={context} />
         <div ref={canvas} className="min-w-0 flex-1">
@@ -74,6 +80,9 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
       <ShortcutsDialog />
       <ModelsDialog />
       <HistoryDialog projectId={projectId} />
+      <SaveProblemsDialog projectId={projectId} />
+      <SaveConflictDialog projectId={projectId} />
+      <LeaveGuard projectId={projectId} />
     </div>
   );
 }

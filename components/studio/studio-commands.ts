@@ -5,7 +5,7 @@ import type { Arrangement } from "@/lib/studio/alignment";
 import { autoLayout } from "@/lib/studio/document-layout";
 import { nodePreset } from "@/lib/studio/node-presets";
 import type { StudioStore } from "@/lib/studio/studio-store";
-import { saveDocument } from "./save-document";
+import { requestSave } from "./save-document";
 import {
   addPresetNode,
   arrangeSelection,
@@ -188,7 +188,7 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     group: "Project",
     keys: ["Mod+S"],
     whileTyping: true,
-    run: ({ store, projectId }) => void saveDocument(store, projectId),
+    run: ({ store, projectId }) => requestSave(store, projectId),
   },
   {
     id: "export-ts",

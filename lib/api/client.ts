@@ -22,6 +22,8 @@ import {
   ThreadListSchema,
   type ThreadLogs,
   ThreadLogsSchema,
+  type VersionDetail,
+  VersionDetailSchema,
   type VersionDiff,
   VersionDiffSchema,
   type VersionEntry,
@@ -150,6 +152,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
       list: async (projectId: string): Promise<VersionEntry[]> =>
         (await request("GET", `/api/projects/${encodeURIComponent(projectId)}/versions`, VersionListSchema))
           .versions,
+      /** One stored version (its canvas document), e.g. the common base of a three-way merge. */
+      get: (projectId: string, version: number): Promise<VersionDetail> =>
+        request(
+          "GET",
+          `/api/projects/${encodeURIComponent(projectId)}/versions/${version}`,
+          VersionDetailSchema,
+        ),
       /** What `version` added, removed and changed compared with `against` (default: the previous one). */
       diff: (projectId: string, version: number, against?: number): Promise<VersionDiff> =>
         request(

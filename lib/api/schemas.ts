@@ -160,6 +160,13 @@ export type VersionEntry = z.infer<typeof VersionEntrySchema>;
 
 export const VersionListSchema = z.object({ versions: z.array(VersionEntrySchema) });
 
+/** `GET /api/projects/:id/versions/:version`: one stored version's canvas document. */
+export const VersionDetailSchema = z.looseObject({
+  version: z.number().int(),
+  graph: z.looseObject({ nodes: z.array(z.unknown()) }),
+});
+export type VersionDetail = z.infer<typeof VersionDetailSchema>;
+
 const NamesByKindSchema = z.object({
   agents: z.array(z.string()),
   prompts: z.array(z.string()),

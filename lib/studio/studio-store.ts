@@ -19,7 +19,36 @@ export interface StudioStatus {
 }
 
 /** The studio's dialogs; at most one is open. */
-export type StudioDialog = "palette" | "shortcuts" | "models" | "history";
+export type StudioDialog =
+  | "palette"
+  | "shortcuts"
+  | "models"
+  | "history"
+  /** "Save with N problems?" before saving a canvas that has errors. */
+  | "save-problems"
+  /** A save lost a race (or a restored draft was edited from an older version): merge or overwrite. */
+  | "save-conflict";
+
+/** The notice shown after a draft of unsaved changes was restored on opening the studio. */
+export interface DraftNotice {
+  /** When the draft was written (ms since the epoch). */
+  savedAt: number;
+  /** The version the draft was edited from, when the server has moved on since; else null. */
+  staleBase: number | null;
+  /** The server's version when the draft was restored. */
+  serverVersion: number | null;
+}
+
+/** Where the browser-side draft of unsaved changes stands (shown in the status line). */
+export type DraftState = "none" | "pending" | "kept" | "failed";
+
+/** A save refused because the server holds a newer version than the one the document was edited from. */
+export interface SaveConflict {
+  /** The version the local document was edited from. */
+  baseVersion: number | null;
+  /** The server's current version, when the refusal said it. */
+  currentVersion: number | null;
+}
 
 export interface StudioState {
   history: History<Graph>;
@@ -31,7 +60,31 @@ export interface StudioState {
   dragOrigin: Graph | null;
   /** The document as last loaded or saved: the present differs from it when there are unsaved changes. */
   savedDocument: Graph;
+  /**
+   * The version a restored draft was edited from, when older than `baseVersion`: saves send it as
+   * the base, so the server refuses them and the conflict dialog decides. Cleared by a save or load.
+   */
+  staleBase: number | null;
+  draftNotice: DraftNotice | null;
+  draftState: DraftState;
+  conflict: SaveConflict | null;
   load(graph: Graph, version: number): void;
+  /**
+   * Puts a restored draft on the canvas as unsaved changes over the saved document (one undo step
+   * back to it) and shows the notice.
+   */
+  restoreDraft(document: Graph, staleBase: number | null, savedAt: number): void;
+  /** Reverts to the saved document as one undo step (Undo brings the changes back); hides the notice. */
+  discardChanges(): void;
+  dismissDraftNotice(): void;
+  setDraftState(state: DraftState): void;
+  /** Shows the conflict dialog for a refused save. */
+  conflicted(conflict: SaveConflict): void;
+  /**
+   * Puts a merge on the canvas as one undo step, now based on `theirs` (the server's version
+   * `version`): the next save goes on top of it.
+   */
+  merged(document: Graph, theirs: Graph, version: number): void;
   edit(change: (graph: Graph) => Graph, coalesceKey?: string): void;
   dragTo(change: (graph: Graph) => Graph, finished: boolean): void;
   undo(): void;
@@ -61,6 +114,10 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       dialog: null,
       dragOrigin: null,
       savedDocument: initial,
+      staleBase: null,
+      draftNotice: null,
+      draftState: "none",
+      conflict: null,
       load: (graph, loadedVersion) =>
         set({
           history: startHistory(graph),
@@ -68,6 +125,39 @@ export function createStudioStore(initial: Graph, version: number | null = null)
           selection: EMPTY_SELECTION,
           dragOrigin: null,
           savedDocument: graph,
+          staleBase: null,
+          draftNotice: null,
+          conflict: null,
+        }),
+      restoreDraft: (document, staleBase, savedAt) => {
+        const { savedDocument, baseVersion } = get();
+        set({
+          history: record(startHistory(savedDocument), document),
+          selection: EMPTY_SELECTION,
+          dragOrigin: null,
+          staleBase,
+          draftNotice: { savedAt, staleBase, serverVersion: baseVersion },
+        });
+      },
+      discardChanges: () => {
+        const { history, savedDocument } = get();
+        travel(record(history, savedDocument));
+        // Back on the saved version: a stale base no longer applies.
+        set({ draftNotice: null, staleBase: null });
+      },
+      dismissDraftNotice: () => set({ draftNotice: null }),
+      setDraftState: (draftState) => {
+        if (draftState !== get().draftState) set({ draftState });
+      },
+      conflicted: (conflict) => set({ conflict, dialog: "save-conflict" }),
+      merged: (document, theirs, mergedVersion) =>
+        set({
+          history: record(get().history, document),
+          savedDocument: theirs,
+          baseVersion: mergedVersion,
+          staleBase: null,
+          draftNotice: null,
+          dragOrigin: null,
         }),
       edit: (change, coalesceKey) => {
         const { history } = get();
@@ -91,7 +181,14 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       setSelection: (selection) => {
         if (selection !== get().selection) set({ selection });
       },
-      saved: (savedVersion, document) => set({ baseVersion: savedVersion, savedDocument: document }),
+      saved: (savedVersion, document) =>
+        set({
+          baseVersion: savedVersion,
+          savedDocument: document,
+          staleBase: null,
+          conflict: null,
+          draftNotice: null,
+        }),
       openDialog: (dialog) => set({ dialog }),
       setStatus: (status) => {
         const current = get().status;
