@@ -3,13 +3,16 @@
 import { useReactFlow } from "@xyflow/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { documentFromBundle } from "@/lib/studio/document-layout";
+import { laidOutDocumentFromBundle } from "@/lib/studio/document-layout";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { DEMO_MODELS_NOTE, STUDIO_TEMPLATES, type StudioTemplate } from "@/lib/studio/templates";
+import { FIT_VIEW_OPTIONS } from "./layout-actions";
 import { useStudioStore } from "./StudioStoreContext";
 
-export function applyTemplate(store: StudioStore, template: StudioTemplate) {
-  store.getState().edit(() => documentFromBundle(template.build()));
+/** Lays the template out (ELK, async), then replaces the document with it as one undoable change. */
+export async function applyTemplate(store: StudioStore, template: StudioTemplate): Promise<void> {
+  const document = await laidOutDocumentFromBundle(template.build());
+  store.getState().edit(() => document);
   store.getState().select(null);
   store
     .getState()
@@ -38,10 +41,11 @@ export function TemplatesMenu() {
               role="menuitem"
               className="rounded px-2 py-1.5 text-left hover:bg-surface-muted"
               onClick={() => {
-                applyTemplate(store, template);
                 setOpen(false);
                 // Frame the new document once React Flow has measured its nodes.
-                requestAnimationFrame(() => void fitView({ maxZoom: 1 }));
+                void applyTemplate(store, template).then(() =>
+                  requestAnimationFrame(() => void fitView(FIT_VIEW_OPTIONS)),
+                );
               }}
             >
               <span className="block font-medium">{template.label}</span>
