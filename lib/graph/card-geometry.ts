@@ -19,7 +19,7 @@ export const CARD = {
   rowGap: 4,
   /** The invisible square around each handle that takes the pointer (screen px ≥ 16 at fit view). */
   handleHitArea: 20,
-  width: { agent: 232, prompt: 200, tool: 200, model: 200, note: 200 } as Record<GraphNode["type"], number>,
+  width: { agent: 240, prompt: 200, tool: 200, model: 200, note: 200 } as Record<GraphNode["type"], number>,
 } as const;
 
 const NOTE_CHARS_PER_LINE = 28;

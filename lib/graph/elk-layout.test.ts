@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STUDIO_TEMPLATES } from "@/lib/studio/templates";
-import { cardPorts, cardSize } from "./card-geometry";
+import { CARD, cardPorts, cardSize } from "./card-geometry";
 import { decompileBundle } from "./decompile";
 import type { Graph } from "./document";
 import { deriveEdges } from "./edges";
@@ -18,7 +18,10 @@ describe("toElkGraph", () => {
 
   it("gives every card its size and fixed ports, an agent one port per side", () => {
     const agent = elk.children?.find((child) => child.id === "agent:asset_subagent");
-    expect(agent).toMatchObject({ width: 232, layoutOptions: { "elk.portConstraints": "FIXED_POS" } });
+    expect(agent).toMatchObject({
+      width: CARD.width.agent,
+      layoutOptions: { "elk.portConstraints": "FIXED_POS" },
+    });
     expect(agent?.ports?.map((port) => port.id)).toEqual([
       "agent:asset_subagent::in",
       "agent:asset_subagent::sideA",
@@ -29,7 +32,7 @@ describe("toElkGraph", () => {
     expect(sideB?.x).toBe(agent?.width);
   });
 
-  it("connects edges port to port and leaves includes out of the layering", () => {
+  it("connects edges port to port; an included prompt's own edges do not make a layer", () => {
     const side = elk.edges?.find((edge) => edge.id === "agent:asset_subagent:sideB");
     expect(side).toMatchObject({
       sources: ["agent:asset_subagent::sideB"],
@@ -38,7 +41,8 @@ describe("toElkGraph", () => {
     const all = deriveEdges(graph);
     expect(all.some((edge) => edge.kind === "include")).toBe(true);
     expect(elk.edges).toHaveLength(layeringEdges(all).length);
-    expect(elk.edges?.some((edge) => edge.id.includes(":prompt:"))).toBe(false);
+    expect(elk.edges?.some((edge) => edge.id.includes(":prompt:"))).toBe(true);
+    expect(elk.edges?.some((edge) => edge.id === "prompt:asset_style_guide:model")).toBe(false);
   });
 });
 
@@ -83,7 +87,7 @@ describe("layoutWithElk", () => {
       const columns = new Set(laidOut.nodes.map((node) => node.position.x));
       expect(columns.size).toBeLessThanOrEqual(5);
       const right = Math.max(...boxes(laidOut).map((box) => box.x + box.width));
-      expect(right).toBeLessThanOrEqual(1300);
+      expect(right).toBeLessThanOrEqual(1280);
     },
     SLOW,
   );

@@ -9,7 +9,7 @@ import { decompileBundle } from "./decompile";
 import { definitionName, type Graph, type GraphNode, isDefinitionNode } from "./document";
 import { deriveEdges, type GraphEdge } from "./edges";
 
-export const LAYER_GAP = 56;
+export const LAYER_GAP = 46;
 export const NODE_GAP = 20;
 
 /** Layered, left to right, packed tight: spacing leaves room for a compact edge badge, no more. */
@@ -32,12 +32,13 @@ function portId(nodeId: string, side: PortSide): string {
 }
 
 /**
- * The edges that order the layers. An include is drawn but does not make a layer: an included
- * prompt (a style guide) sits in the column of the prompts that include it, which keeps the
- * largest template one column narrower and legible at fit view.
+ * The edges that order the layers. An included prompt (a style guide) is a part of the prompts that
+ * include it, not a caller: it sits one column right of them, and its own edges (its model) do not
+ * push another column, which keeps the largest template legible at fit view.
  */
 export function layeringEdges(edges: readonly GraphEdge[]): GraphEdge[] {
-  return edges.filter((edge) => edge.kind !== "include");
+  const included = new Set(edges.filter((edge) => edge.kind === "include").map((edge) => edge.target));
+  return edges.filter((edge) => edge.kind === "include" || !included.has(edge.source));
 }
 
 /** The ELK input for `graph`: every node with its card size and fixed ports, every edge port to port. */
