@@ -47,6 +47,9 @@ function nodeLabel(graphNodeId: string, graph: Graph): string {
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
 
+/** Small canvases fit on screen; the minimap (which would cover cards) appears for larger ones. */
+const MINIMAP_FROM_NODES = 16;
+
 function miniMapColor(node: StudioFlowNode): string {
   return `var(--kind-${node.type ?? "note"})`;
 }
@@ -226,13 +229,15 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         aria-label="Studio canvas"
       >
         <Background gap={16} />
-        <MiniMap
-          pannable
-          zoomable
-          ariaLabel="Canvas minimap"
-          nodeColor={miniMapColor}
-          style={{ width: 150, height: 96 }}
-        />
+        {graph.nodes.length > MINIMAP_FROM_NODES ? (
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Canvas minimap"
+            nodeColor={miniMapColor}
+            style={{ width: 150, height: 96 }}
+          />
+        ) : null}
         <Controls fitViewOptions={FIT_VIEW_OPTIONS} />
         <EdgeLabels
           edges={flowEdges}
