@@ -6,6 +6,8 @@ import { FIT_VIEW_MIN_ZOOM, MIN_TEXT_PX } from "../lib/graph/card-geometry";
 import { STUDIO_TEMPLATES } from "../lib/studio/templates";
 
 const ARTIFACTS = "e2e-artifacts";
+// Three templates per test; a few seconds each on a quiet machine, more on a shared CI runner.
+test.setTimeout(120_000);
 const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 1440, height: 900 },

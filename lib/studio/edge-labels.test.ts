@@ -77,10 +77,16 @@ describe("placeEdgeLabels", () => {
     expect(placeEdgeLabels([request("a", 100)], [], 0.4)[0]!.form).toBe("hidden");
   });
 
-  it("shows a hovered or selected edge in full even when crowded", () => {
+  it("shows a hovered or selected edge in full even when crowded, around the badge's centre", () => {
     const node = { x: -50, y: 50, width: 500, height: 100 };
     const [placed] = placeEdgeLabels([request("a", 100, { emphasised: true })], [node], 0.9);
     expect(placed!.form).toBe("full");
+    const [badge] = placeEdgeLabels([request("a", 100)], [], 0.9);
+    const [hovered] = placeEdgeLabels([request("a", 100, { emphasised: true })], [], 0.9);
+    expect(badge!.form).toBe("compact");
+    expect(hovered!.form).toBe("full");
+    expect(hovered!.x + hovered!.width / 2).toBeCloseTo(badge!.x + badge!.width / 2);
+    expect(hovered!.y + hovered!.height / 2).toBeCloseTo(badge!.y + badge!.height / 2);
   });
 
   it("gives the best spot to the higher priority label", () => {

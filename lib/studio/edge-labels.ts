@@ -165,8 +165,9 @@ function firstFreeSpot(
 }
 
 /**
- * Places every label: emphasised ones first (in full, wherever they fit best), then by priority,
- * each taking the first spot along its curve that covers no node and no placed label.
+ * Places every label by priority, each taking the first spot along its curve that covers no node
+ * and no placed label. Then hovered or selected labels grow to their full text around the same
+ * centre (so the pointer stays on them), drawn on top even where crowded.
  */
 export function placeEdgeLabels(
   requests: readonly LabelRequest[],
@@ -174,16 +175,13 @@ export function placeEdgeLabels(
   zoom: number,
   options: PlacementOptions = DEFAULT_PLACEMENT,
 ): LabelPlacement[] {
-  const order = [...requests].sort(
-    (a, b) => Number(b.emphasised ?? false) - Number(a.emphasised ?? false) || a.priority - b.priority,
-  );
+  const order = [...requests].sort((a, b) => a.priority - b.priority);
   const taken: Box[] = [...nodes];
   const placed = new Map<string, LabelPlacement>();
   for (const request of order) {
     const forms: ["full" | "compact", { width: number; height: number }][] = [];
-    const wantFull = request.emphasised || zoom >= options.fullTextZoom;
-    if (zoom >= options.hideBelowZoom || request.emphasised) {
-      if (wantFull) forms.push(["full", labelSize(request.text.full)]);
+    if (zoom >= options.hideBelowZoom) {
+      if (zoom >= options.fullTextZoom) forms.push(["full", labelSize(request.text.full)]);
       if (request.text.badges.length) forms.push(["compact", badgesSize(request.text.badges)]);
     }
     let placement: LabelPlacement | null = null;
@@ -194,23 +192,10 @@ export function placeEdgeLabels(
         break;
       }
     }
-    if (!placement && request.emphasised) {
-      const middle = bezierPoint(request.source, request.target, 0.5);
-      const size = labelSize(request.text.full);
-      placement = {
-        id: request.id,
-        form: "full",
-        text: request.text.full,
-        x: middle.x - size.width / 2,
-        y: middle.y - size.height / 2,
-        ...size,
-      };
-    }
-    if (placement) {
-      taken.push(placement);
-      placed.set(request.id, placement);
-    } else {
-      placed.set(request.id, {
+    if (placement) taken.push(placement);
+    placed.set(
+      request.id,
+      placement ?? {
         id: request.id,
         form: "hidden",
         text: request.text.full,
@@ -218,8 +203,24 @@ export function placeEdgeLabels(
         y: 0,
         width: 0,
         height: 0,
-      });
-    }
+      },
+    );
   }
-  return requests.map((request) => placed.get(request.id)!);
+  return requests.map((request) => {
+    const placement = placed.get(request.id)!;
+    if (!request.emphasised || placement.form === "full") return placement;
+    const centre =
+      placement.form === "hidden"
+        ? bezierPoint(request.source, request.target, 0.5)
+        : { x: placement.x + placement.width / 2, y: placement.y + placement.height / 2 };
+    const size = labelSize(request.text.full);
+    return {
+      id: request.id,
+      form: "full",
+      text: request.text.full,
+      x: centre.x - size.width / 2,
+      y: centre.y - size.height / 2,
+      ...size,
+    };
+  });
 }
