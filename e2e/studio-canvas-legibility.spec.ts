@@ -23,7 +23,7 @@ async function openTemplate(page: Page, template: (typeof STUDIO_TEMPLATES)[numb
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
   await page.goto(`/projects/${id}/studio`);
-  await expect(page.locator(".react-flow__node")).not.toHaveCount(0);
+  await expect(page.locator(".react-flow__node")).not.toHaveCount(0, { timeout: 30_000 });
   await page.getByRole("button", { name: "Fit View" }).click();
   // Wait for fit view to settle (the transform stops changing).
   let last = "";
