@@ -3,6 +3,7 @@
 import { useReactFlow } from "@xyflow/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/Button";
+import { loadElk } from "@/lib/graph";
 import { laidOutDocumentFromBundle } from "@/lib/studio/document-layout";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { DEMO_MODELS_NOTE, STUDIO_TEMPLATES, type StudioTemplate } from "@/lib/studio/templates";
@@ -25,7 +26,16 @@ export function TemplatesMenu() {
   const { fitView } = useReactFlow();
   return (
     <div className="relative">
-      <Button aria-label="Templates" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)}>
+      <Button
+        aria-label="Templates"
+        aria-expanded={open}
+        aria-haspopup="menu"
+        onClick={() => {
+          // Start loading the layout engine while the user picks a template.
+          void loadElk();
+          setOpen(!open);
+        }}
+      >
         New from template
       </Button>
       {open ? (
