@@ -189,9 +189,11 @@ test("builds the spec's asset example from an empty project with UI actions only
   await inspector(page).screenshot({ path: `${ARTIFACTS}/inspector-prompt.png` });
 
   // The subagent edge's inspector: blocking spelled out, the init* properties.
-  const subagentLabel = page.locator(".react-flow__edge-textwrapper").filter({ hasText: "subagent" });
-  await expect(subagentLabel).toHaveText("subagent · blocking");
-  // The label may sit under a node on this crowded canvas: open the edge from the prompt's tools list.
+  await expect(page.locator(".react-flow__edge.studio-edge-subagent")).toHaveAttribute(
+    "aria-label",
+    "subagent · blocking edge",
+  );
+  // Open the edge from the prompt's tools list, as a keyboard user would.
   await select(page, "prompt", "orchestrator_chat");
   await inspector(page).getByRole("button", { name: "Configure asset_subagent" }).click();
   await field(page, "Blocking (the caller waits for the result)").selectOption("Yes");

@@ -40,7 +40,7 @@ const status = (page: Page) => page.getByRole("status", { name: "Studio status" 
 
 async function nodeNames(page: Page): Promise<string[]> {
   const titles = await page
-    .locator(".react-flow__node [data-testid=studio-node] span.truncate.font-medium")
+    .locator(".react-flow__node [data-testid=studio-node] [data-testid=node-name]")
     .allTextContents();
   return titles.sort();
 }
@@ -183,7 +183,7 @@ test("selects several nodes and edges and deletes them as one undo step", async 
   await expect(problems(page)).toContainText("No problems");
 
   // Backspace deletes a selected edge alone.
-  await page.locator(".react-flow__edge").filter({ hasText: "model" }).first().click();
+  await page.locator(".react-flow__edge.studio-edge-model").first().click();
   await page.keyboard.press("Backspace");
   await expect(page.locator(".react-flow__edge")).toHaveCount(1);
   await expect(page.locator(".react-flow__node")).toHaveCount(3);

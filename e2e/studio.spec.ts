@@ -94,23 +94,23 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
   await panel.getByLabel("Side B prompt", { exact: true }).selectOption("reviewer");
   await panel.getByLabel("Side B sessionStop tool", { exact: true }).fill("approve");
 
-  // prompt → dual_ai agent is a subagent edge, labelled with its mode.
+  // prompt → dual_ai agent is a subagent edge, named with its mode (its label, tooltip and aria-label).
   await dragHandle(page, sourceHandle(orchestrate), targetHandle(node(page, "agent", "review_loop")));
-  const subagentLabel = page.locator(".react-flow__edge-textwrapper").filter({ hasText: "subagent" });
-  await expect(subagentLabel).toHaveText("subagent · blocking");
-  await expect(page.locator(".studio-edge-subagent")).toHaveCount(1);
+  const subagentEdge = page.locator(".react-flow__edge.studio-edge-subagent");
+  await expect(subagentEdge).toHaveAttribute("aria-label", "subagent · blocking edge");
+  await expect(subagentEdge).toHaveCount(1);
   await expect(problems).toContainText("No problems");
 
-  await subagentLabel.click();
+  await subagentEdge.click();
   await inspector(page).getByLabel("Blocking (the caller waits for the result)").selectOption("No");
-  await expect(subagentLabel).toHaveText("subagent · non-blocking");
+  await expect(subagentEdge).toHaveAttribute("aria-label", "subagent · non-blocking edge");
 
   // Undo with the keyboard, redo with the toolbar.
   await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
   await page.keyboard.press("Control+z");
-  await expect(subagentLabel).toHaveText("subagent · blocking");
+  await expect(subagentEdge).toHaveAttribute("aria-label", "subagent · blocking edge");
   await page.getByRole("button", { name: "Redo" }).click();
-  await expect(subagentLabel).toHaveText("subagent · non-blocking");
+  await expect(subagentEdge).toHaveAttribute("aria-label", "subagent · non-blocking edge");
 
   await page.getByRole("button", { name: "Show code" }).click();
   await expect(page.getByTestId("generated-code")).toContainText("defineAgent");

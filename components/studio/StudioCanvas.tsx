@@ -29,7 +29,9 @@ import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/do
 import { NODE_PRESETS } from "@/lib/studio/node-presets";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
-import { type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
+import { EdgeLabels, STUDIO_EDGE_TYPES } from "./edges";
+import { type StudioFlowEdge, type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
+import { FIT_VIEW_OPTIONS } from "./layout-actions";
 import { NODE_PRESET_MIME } from "./NodePalette";
 import { STUDIO_NODE_TYPES } from "./nodes";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
@@ -45,16 +47,24 @@ function nodeLabel(graphNodeId: string, graph: Graph): string {
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
 
+/** Small canvases fit on screen; the minimap (which would cover cards) appears for larger ones. */
+const MINIMAP_FROM_NODES = 16;
+
+function miniMapColor(node: StudioFlowNode): string {
+  return `var(--kind-${node.type ?? "note"})`;
+}
+
 /** Keys that add to the selection on click; Shift also draws a selection box on the canvas. */
 const MULTI_SELECTION_KEYS = ["Shift", "Meta", "Control"];
 
-function selectChanges(changes: readonly (NodeChange<StudioFlowNode> | EdgeChange<Edge>)[]): SelectChange[] {
+function selectChanges(
+  changes: readonly (NodeChange<StudioFlowNode> | EdgeChange<StudioFlowEdge>)[],
+): SelectChange[] {
   return changes.flatMap((change) =>
     change.type === "select" ? [{ id: change.id, selected: change.selected }] : [],
   );
 }
 
-const FIT_VIEW_OPTIONS = { maxZoom: 1 };
 const PRO_OPTIONS = { hideAttribution: true };
 
 const isPaletteDrag = (event: DragEvent) => event.dataTransfer.types.includes(NODE_PRESET_MIME);
@@ -73,6 +83,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   // its first node is added or dropped.
   const [fitOnOpen] = useState(() => store.getState().history.present.nodes.length > 0);
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
+  const [hoveredEdgeId, setHoveredEdgeId] = useState<string | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
   const openMenu = useCallback((event: ReactMouseEvent | MouseEvent, target: CanvasMenuState["target"]) => {
     event.preventDefault();
@@ -122,7 +133,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   // Deletion is the studio's own "delete" command (one undo step for nodes and edges together), so
   // React Flow's delete key is off and its remove changes never arrive here.
   const onEdgesChange = useCallback(
-    (changes: EdgeChange<Edge>[]) => {
+    (changes: EdgeChange<StudioFlowEdge>[]) => {
       const selected = selectChanges(changes);
       if (selected.length) {
         store.getState().setSelection(applySelectChanges(store.getState().selection, "edge", selected));
@@ -192,10 +203,13 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
 
   return (
     <>
-      <ReactFlow<StudioFlowNode, Edge>
+      <ReactFlow<StudioFlowNode, StudioFlowEdge>
         nodes={flowNodes}
         edges={flowEdges}
         nodeTypes={STUDIO_NODE_TYPES}
+        edgeTypes={STUDIO_EDGE_TYPES}
+        onEdgeMouseEnter={(_, edge) => setHoveredEdgeId(edge.id)}
+        onEdgeMouseLeave={() => setHoveredEdgeId(null)}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
@@ -210,12 +224,27 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         onDrop={onDrop}
         fitView={fitOnOpen}
         fitViewOptions={FIT_VIEW_OPTIONS}
+        minZoom={0.2}
         proOptions={PRO_OPTIONS}
         aria-label="Studio canvas"
       >
         <Background gap={16} />
-        <MiniMap pannable zoomable ariaLabel="Canvas minimap" />
-        <Controls />
+        {graph.nodes.length > MINIMAP_FROM_NODES ? (
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Canvas minimap"
+            nodeColor={miniMapColor}
+            style={{ width: 150, height: 96 }}
+          />
+        ) : null}
+        <Controls fitViewOptions={FIT_VIEW_OPTIONS} />
+        <EdgeLabels
+          edges={flowEdges}
+          hoveredEdgeId={hoveredEdgeId}
+          onHover={setHoveredEdgeId}
+          onSelect={(id) => store.getState().select({ kind: "edge", id })}
+        />
       </ReactFlow>
       {menu ? <CanvasContextMenu menu={menu} context={context} onClose={closeMenu} /> : null}
     </>

@@ -1,16 +1,21 @@
 "use client";
 // "Templates" (new from template): replaces the document with a template's bundle as one undoable change.
 import { useReactFlow } from "@xyflow/react";
+import { useEffect } from "react";
 import { Button } from "@/components/ui/Button";
 import { ICONS } from "@/components/ui/icons";
 import { Menu, MenuItem } from "@/components/ui/Popover";
-import { documentFromBundle } from "@/lib/studio/document-layout";
+import { loadElk } from "@/lib/graph";
+import { laidOutDocumentFromBundle } from "@/lib/studio/document-layout";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { DEMO_MODELS_NOTE, STUDIO_TEMPLATES, type StudioTemplate } from "@/lib/studio/templates";
+import { FIT_VIEW_OPTIONS } from "./layout-actions";
 import { useStudioStore } from "./StudioStoreContext";
 
-export function applyTemplate(store: StudioStore, template: StudioTemplate) {
-  store.getState().edit(() => documentFromBundle(template.build()));
+/** Lays the template out (ELK, async), then replaces the document with it as one undoable change. */
+export async function applyTemplate(store: StudioStore, template: StudioTemplate): Promise<void> {
+  const document = await laidOutDocumentFromBundle(template.build());
+  store.getState().edit(() => document);
   store.getState().select(null);
   store
     .getState()
@@ -20,6 +25,11 @@ export function applyTemplate(store: StudioStore, template: StudioTemplate) {
 export function TemplatesMenu() {
   const store = useStudioStore();
   const { fitView } = useReactFlow();
+  // Start loading the layout engine (about 1.6 MB) once the studio is idle, before a template is picked.
+  useEffect(() => {
+    const handle = setTimeout(() => void loadElk(), 1000);
+    return () => clearTimeout(handle);
+  }, []);
   return (
     <Menu
       label="Templates"
@@ -41,9 +51,10 @@ export function TemplatesMenu() {
           key={template.id}
           className="flex-col items-start gap-0.5"
           onSelect={() => {
-            applyTemplate(store, template);
-            // Frame the new document once React Flow has measured its nodes.
-            requestAnimationFrame(() => void fitView({ maxZoom: 1 }));
+            // Frame the new document once it is laid out and React Flow has measured its nodes.
+            void applyTemplate(store, template).then(() =>
+              requestAnimationFrame(() => void fitView(FIT_VIEW_OPTIONS)),
+            );
           }}
         >
           <span className="block font-medium">{template.label}</span>

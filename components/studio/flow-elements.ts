@@ -4,6 +4,7 @@ import { type Edge, MarkerType, type Node } from "@xyflow/react";
 import type { Graph, GraphEdge, GraphNode } from "@/lib/graph";
 import type { DiagnosticCounts } from "@/lib/studio/diagnostic-targets";
 import { findNode } from "@/lib/studio/document-edits";
+import { type EdgeMode, type EdgeText, edgeText } from "@/lib/studio/edge-labels";
 import { INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioSelection } from "@/lib/studio/selection";
 
@@ -55,26 +56,62 @@ export function toFlowNodes(
 }
 
 const EDGE_COLORS: Record<GraphEdge["kind"], string> = {
-  side: "var(--text-muted)",
-  tool: "var(--text-muted)",
-  subprompt: "var(--text-muted)",
-  subagent: "#7950f2",
-  handoff: "#1c7ed6",
-  model: "#2f9e44",
-  include: "var(--text-muted)",
-  fallback: "#2f9e44",
+  side: "var(--edge-plain)",
+  tool: "var(--edge-plain)",
+  subprompt: "var(--edge-plain)",
+  subagent: "var(--edge-subagent)",
+  handoff: "var(--edge-handoff)",
+  model: "var(--edge-model)",
+  include: "var(--edge-plain)",
+  fallback: "var(--edge-model)",
 };
 
-/** The label shown on an edge: subagents show their mode at a glance. */
-export function edgeLabel(edge: GraphEdge, graph: Graph): string {
-  if (edge.kind !== "subagent")
-    return edge.kind === "side" ? (edge.sourceHandle === "sideB" ? "B" : "A") : edge.kind;
+/** Which labels get the best spots when the canvas is crowded: the modes of subagents first. */
+export const EDGE_LABEL_PRIORITY: Record<GraphEdge["kind"], number> = {
+  subagent: 0,
+  handoff: 1,
+  side: 2,
+  model: 3,
+  subprompt: 4,
+  tool: 5,
+  include: 6,
+  fallback: 7,
+};
+
+/** The mode of a subagent edge, read from the tools entry it stands for. */
+export function subagentMode(edge: GraphEdge, graph: Graph): EdgeMode {
   const entry = subagentEntry(edge, graph);
-  const parts = [entry.blocking === false ? "non-blocking" : "blocking"];
-  if (entry.resumable && typeof entry.resumable === "object") parts.push("resumable");
-  if (entry.immediate) parts.push("immediate");
-  return `subagent · ${parts.join(" · ")}`;
+  const resumable =
+    entry.resumable && typeof entry.resumable === "object"
+      ? (entry.resumable as Record<string, unknown>)
+      : null;
+  return {
+    blocking: entry.blocking !== false,
+    resumable: resumable !== null,
+    maxInstances: typeof resumable?.maxInstances === "number" ? resumable.maxInstances : undefined,
+    immediate: Boolean(entry.immediate),
+    optional: typeof entry.optional === "string" && entry.optional.length > 0,
+  };
 }
+
+/** What an edge says: subagents show their mode, sides their letter, the rest their kind. */
+export function edgeTexts(edge: GraphEdge, graph: Graph): EdgeText {
+  if (edge.kind === "subagent") return edgeText("subagent", { mode: subagentMode(edge, graph) });
+  if (edge.kind === "side") return edgeText("side", { side: edge.sourceHandle === "sideB" ? "B" : "A" });
+  return edgeText(edge.kind);
+}
+
+/** The full label of an edge ("subagent · blocking · resumable ×3"). */
+export function edgeLabel(edge: GraphEdge, graph: Graph): string {
+  return edgeTexts(edge, graph).full;
+}
+
+export type StudioEdgeData = {
+  kind: GraphEdge["kind"];
+  text: EdgeText;
+  errors: number;
+};
+export type StudioFlowEdge = Edge<StudioEdgeData, "studio">;
 
 /** The object form of the tools entry a subagent edge stands for (a bare name reads as `{ name }`). */
 export function subagentEntry(edge: GraphEdge, graph: Graph): Record<string, unknown> {
@@ -91,32 +128,34 @@ export function toFlowEdges(
   edges: GraphEdge[],
   counts: DiagnosticCounts,
   selection: StudioSelection,
-): Edge[] {
+): StudioFlowEdge[] {
   return edges.map((edge) => {
     const errors = counts.byEdge.get(edge.id) ?? 0;
     const color = errors > 0 ? "var(--danger)" : EDGE_COLORS[edge.kind];
+    const text = edgeTexts(edge, graph);
+    const full = errors > 0 ? `${text.full} (${errors} error${errors > 1 ? "s" : ""})` : text.full;
     const dashed =
-      edge.kind === "handoff" ||
       edge.kind === "include" ||
-      (edge.kind === "subagent" && subagentEntry(edge, graph).blocking === false);
-    const label = edgeLabel(edge, graph);
+      edge.kind === "fallback" ||
+      (edge.kind === "subagent" && subagentMode(edge, graph).blocking === false);
     return {
       id: edge.id,
+      type: "studio",
       source: edge.source,
       target: edge.target,
       sourceHandle: edge.sourceHandle ?? null,
-      label: errors > 0 ? `${label} (${errors} error${errors > 1 ? "s" : ""})` : label,
       selected: selection.edgeIds.includes(edge.id),
+      ariaLabel: `${full} edge`,
       className: `studio-edge-${edge.kind}${errors > 0 ? " studio-edge-error" : ""}`,
+      interactionWidth: 16,
       style: {
         stroke: color,
-        strokeWidth: edge.kind === "subagent" ? 2.5 : 1.5,
-        strokeDasharray: dashed ? "6 4" : undefined,
+        strokeWidth: edge.kind === "subagent" || edge.kind === "handoff" ? 2.25 : 1.5,
+        // Handoffs: a long dash with a dot, unlike any subagent line.
+        strokeDasharray: edge.kind === "handoff" ? "10 4 2 4" : dashed ? "6 4" : undefined,
       },
-      labelStyle: { fill: color, fontSize: 11 },
-      labelBgStyle: { fill: "var(--surface)" },
-      markerEnd: { type: MarkerType.ArrowClosed, color },
-      data: { kind: edge.kind },
+      markerEnd: { type: MarkerType.ArrowClosed, color, width: 16, height: 16 },
+      data: { kind: edge.kind, text: { ...text, full }, errors },
     };
   });
 }

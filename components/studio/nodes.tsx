@@ -1,103 +1,155 @@
 "use client";
-// The canvas node components, one per node kind, all built from the same card. They only render:
-// every edit goes through the store.
+// The canvas node components, one per node kind, all built from the same card: a kind colour and
+// icon, the name, and the fields that matter (lib/studio/card-fields.ts). Sizes come from
+// lib/graph/card-geometry.ts, which the auto layout packs, so laid-out cards never overlap. They
+// only render: every edit goes through the store.
 import { Handle, type NodeProps, Position } from "@xyflow/react";
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
+import { cardSize, type GraphNode, sideRowCentre } from "@/lib/graph";
+import { cardFields, describeSide, type SideSummary } from "@/lib/studio/card-fields";
 import { describeNodeActivity, INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioFlowNode } from "./flow-elements";
+import { NodeIcon } from "./node-icons";
 
-type Definition = Record<string, unknown>;
+type Kind = GraphNode["type"];
 
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
+const KIND_LABEL: Record<Kind, string> = {
+  agent: "Agent",
+  prompt: "Prompt",
+  tool: "Tool",
+  model: "Model",
+  note: "Note",
+};
+
+function kindStyle(kind: Kind): CSSProperties {
+  return { "--kind": `var(--kind-${kind})` } as CSSProperties;
+}
+
+function ActivityBadge({ activity }: { activity: NodeActivity }) {
+  return (
+    <span
+      data-testid="node-activity"
+      title={describeNodeActivity(activity)}
+      className="flex shrink-0 items-center gap-1 rounded-full px-1.5 text-[12px] leading-[18px] font-semibold text-white"
+      style={{ backgroundColor: "var(--status-running)" }}
+    >
+      <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-white" />
+      <span aria-hidden>
+        {activity.running}
+        {activity.queued > 0 ? ` +${activity.queued}` : ""}
+      </span>
+      <span className="sr-only">{describeNodeActivity(activity)}</span>
+    </span>
+  );
 }
 
 function NodeCard({
-  kind,
-  title,
+  node,
   errorCount,
   selected,
   activity = INACTIVE,
+  tag,
+  tooltip,
   children,
   target = true,
   source = true,
 }: {
-  kind: string;
-  title: string;
+  node: GraphNode;
   errorCount: number;
   selected: boolean;
   /** Threads running it now: the card glows in the running colour and counts them. */
   activity?: NodeActivity;
-  children?: ReactNode;
+  tag?: string;
+  tooltip: string;
+  children: ReactNode;
   target?: boolean;
   source?: boolean;
 }) {
-  const border = errorCount > 0 ? "border-danger" : selected ? "border-accent" : "border-border";
+  const kind = node.type;
+  const title = node.type === "note" ? "" : String(node.data.definition.name ?? "");
+  const size = cardSize(node);
+  const state = errorCount > 0 ? "studio-card-error" : selected ? "studio-card-selected" : "";
   return (
     <div
       data-testid="studio-node"
       data-kind={kind}
       data-errors={errorCount}
       data-active={activity.active}
-      className={`relative min-w-44 max-w-64 rounded-md border-2 bg-surface text-xs shadow-sm ${border} ${
-        activity.active ? "studio-node-active" : ""
-      }`}
+      className={`studio-card ${state} ${activity.active ? "studio-node-active" : ""}`}
+      style={{ ...kindStyle(kind), width: size.width, height: size.height }}
     >
-      {target ? <Handle type="target" position={Position.Left} /> : null}
-      <div className="flex items-center gap-2 border-b border-border px-2 py-1">
-        <span className="text-[10px] uppercase tracking-wide text-muted">{kind}</span>
-        <span className="truncate font-medium">{title || "(unnamed)"}</span>
-        {activity.active ? (
-          <span
-            data-testid="node-activity"
-            title={describeNodeActivity(activity)}
-            className="ml-auto flex shrink-0 items-center gap-1 rounded-full px-1.5 text-[10px] font-semibold text-white"
-            style={{ backgroundColor: "var(--status-running)" }}
-          >
-            <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-white" />
-            <span aria-hidden>
-              {activity.running}
-              {activity.queued > 0 ? ` +${activity.queued}` : ""}
-            </span>
-            <span className="sr-only">{describeNodeActivity(activity)}</span>
-          </span>
-        ) : null}
+      {target ? (
+        <Handle
+          type="target"
+          position={Position.Left}
+          className="studio-handle"
+          aria-label={`${KIND_LABEL[kind]} ${title} input`}
+          title={`Connect into ${title || KIND_LABEL[kind].toLowerCase()}`}
+        />
+      ) : null}
+      <div className="studio-card-header" title={tooltip}>
+        <span className="studio-card-icon" role="img" aria-label={KIND_LABEL[kind]}>
+          <NodeIcon kind={kind} className="size-3.5" />
+        </span>
+        <span
+          data-testid="node-name"
+          className={`min-w-0 flex-1 truncate font-semibold ${title ? "" : "italic text-muted"}`}
+        >
+          {title || "unnamed"}
+        </span>
+        {tag ? <span className="studio-card-tag">{tag}</span> : null}
+        {activity.active ? <ActivityBadge activity={activity} /> : null}
         {errorCount > 0 ? (
           <span
             role="status"
             aria-label={`${errorCount} problem${errorCount > 1 ? "s" : ""}`}
-            className={`${activity.active ? "" : "ml-auto "}rounded-full bg-danger px-1.5 text-[10px] font-semibold text-white`}
+            title={`${errorCount} problem${errorCount > 1 ? "s" : ""}: see Problems`}
+            className="shrink-0 rounded-full bg-danger px-1.5 text-[12px] leading-[18px] font-semibold text-white"
           >
             {errorCount}
           </span>
         ) : null}
       </div>
-      {children ? <div className="flex flex-col gap-1 px-2 py-1.5">{children}</div> : null}
-      {source ? <Handle type="source" position={Position.Right} /> : null}
+      <div className="studio-card-body">{children}</div>
+      {source ? (
+        <Handle
+          type="source"
+          position={Position.Right}
+          className="studio-handle"
+          aria-label={`${KIND_LABEL[kind]} ${title} output`}
+          title={`Connect ${title || KIND_LABEL[kind].toLowerCase()} to what it uses`}
+        />
+      ) : null}
     </div>
   );
 }
 
-function SideRow({
-  side,
-  definition,
-  humanSide,
-}: {
-  side: "sideA" | "sideB";
-  definition: Definition;
-  humanSide: boolean;
-}) {
-  const config = definition[side] as Definition | undefined;
-  const letter = side === "sideA" ? "A" : "B";
-  const prompt = text(config?.prompt);
+function SideRow({ side, index }: { side: SideSummary; index: 0 | 1 }) {
   return (
-    <div className="relative flex items-center gap-1 rounded border border-border bg-surface-muted px-1.5 py-1 pr-3">
-      <span className="font-semibold">Side {letter}</span>
-      <span className="truncate text-muted">
-        {humanSide && !config ? "human" : prompt || "no prompt"}
-        {config?.label ? ` · ${text(config.label)}` : ""}
+    <div data-testid={`side-${side.handle}`} className="studio-side-row" title={describeSide(side)}>
+      <span className="studio-side-letter">
+        <span className="sr-only">Side </span>
+        {side.letter}
       </span>
-      <Handle type="source" id={side} position={Position.Right} title={`Side ${letter}: drag to a prompt`} />
+      {side.human ? (
+        <span className="flex min-w-0 items-center gap-1 text-muted">
+          <NodeIcon kind="human" className="size-3.5 shrink-0" />
+          <span className="truncate">human</span>
+        </span>
+      ) : (
+        <span className="min-w-0 truncate">
+          {side.prompt || <span className="italic text-muted">no prompt</span>}
+          {side.label ? <span className="text-muted"> · {side.label}</span> : null}
+        </span>
+      )}
+      <Handle
+        type="source"
+        id={side.handle}
+        position={Position.Right}
+        className="studio-handle studio-handle-side"
+        style={{ top: sideRowCentre(index) }}
+        title={`Side ${side.letter}: drag to its prompt`}
+      />
     </div>
   );
 }
@@ -105,40 +157,46 @@ function SideRow({
 export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const node = data.graphNode;
   if (node.type !== "agent") return null;
-  const definition = node.data.definition;
-  const type = text(definition.type) || "ai_human";
+  const fields = cardFields(node);
   return (
     <NodeCard
-      kind="agent"
-      title={text(definition.name)}
+      node={node}
+      tag={fields.tag}
+      tooltip={fields.tooltip}
       errorCount={data.errorCount}
       selected={selected}
       activity={data.activity}
       source={false}
     >
-      <span className="text-muted">{type}</span>
-      <SideRow side="sideA" definition={definition} humanSide={false} />
-      <SideRow side="sideB" definition={definition} humanSide={type === "ai_human"} />
+      <SideRow side={fields.sides[0]!} index={0} />
+      <SideRow side={fields.sides[1]!} index={1} />
     </NodeCard>
   );
+}
+
+function DetailRow({ children }: { children: ReactNode }) {
+  return <div className="studio-card-detail truncate text-muted">{children}</div>;
 }
 
 export function PromptNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const node = data.graphNode;
   if (node.type !== "prompt") return null;
-  const definition = node.data.definition;
-  const tools = Array.isArray(definition.tools) ? definition.tools.length : 0;
+  const fields = cardFields(node);
   return (
     <NodeCard
-      kind="prompt"
-      title={text(definition.name)}
+      node={node}
+      tooltip={fields.tooltip}
       errorCount={data.errorCount}
       selected={selected}
       activity={data.activity}
     >
-      <span className="text-muted">
-        model: {text(definition.model) || "none"} · {tools} tool{tools === 1 ? "" : "s"}
-      </span>
+      <div className="studio-card-detail flex items-center gap-1.5 text-muted">
+        <NodeIcon kind="model" className="size-3.5 shrink-0" />
+        <span className={`min-w-0 truncate ${fields.detail ? "" : "italic"}`}>
+          {fields.detail || "no model"}
+        </span>
+        <span className="ml-auto shrink-0">{fields.meta}</span>
+      </div>
     </NodeCard>
   );
 }
@@ -146,16 +204,16 @@ export function PromptNode({ data, selected }: NodeProps<StudioFlowNode>) {
 export function ToolNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const node = data.graphNode;
   if (node.type !== "tool") return null;
-  const definition = node.data.definition;
-  const detail =
-    definition.kind === "builtin"
-      ? text(definition.builtin)
-      : `${text(definition.method)} ${text(definition.url)}`;
+  const fields = cardFields(node);
   return (
-    <NodeCard kind="tool" title={text(definition.name)} errorCount={data.errorCount} selected={selected}>
-      <span className="truncate text-muted">
-        {text(definition.kind)} · {detail}
-      </span>
+    <NodeCard
+      node={node}
+      tag={fields.tag}
+      tooltip={fields.tooltip}
+      errorCount={data.errorCount}
+      selected={selected}
+    >
+      <DetailRow>{fields.detail}</DetailRow>
     </NodeCard>
   );
 }
@@ -163,12 +221,10 @@ export function ToolNode({ data, selected }: NodeProps<StudioFlowNode>) {
 export function ModelNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const node = data.graphNode;
   if (node.type !== "model") return null;
-  const definition = node.data.definition;
+  const fields = cardFields(node);
   return (
-    <NodeCard kind="model" title={text(definition.name)} errorCount={data.errorCount} selected={selected}>
-      <span className="truncate text-muted">
-        {text(definition.provider)} · {text(definition.model)}
-      </span>
+    <NodeCard node={node} tooltip={fields.tooltip} errorCount={data.errorCount} selected={selected}>
+      <DetailRow>{fields.detail}</DetailRow>
     </NodeCard>
   );
 }
@@ -176,13 +232,16 @@ export function ModelNode({ data, selected }: NodeProps<StudioFlowNode>) {
 export function NoteNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const node = data.graphNode;
   if (node.type !== "note") return null;
+  const size = cardSize(node);
   return (
     <div
       data-testid="studio-node"
       data-kind="note"
-      className={`max-w-64 whitespace-pre-wrap rounded-md border bg-yellow-50 px-2 py-1.5 text-xs text-neutral-800 ${selected ? "border-accent" : "border-yellow-300"}`}
+      title={node.data.text}
+      className={`studio-note ${selected ? "studio-card-selected" : ""}`}
+      style={{ ...kindStyle("note"), width: size.width, height: size.height }}
     >
-      {node.data.text || "Empty note"}
+      {node.data.text || <span className="italic">Empty note</span>}
     </div>
   );
 }

@@ -2,9 +2,9 @@
 // the command palette, the help dialog and the toolbar's aria-keyshortcuts.
 
 import type { Arrangement } from "@/lib/studio/alignment";
-import { autoLayout } from "@/lib/studio/document-layout";
 import { nodePreset } from "@/lib/studio/node-presets";
 import type { StudioStore } from "@/lib/studio/studio-store";
+import { FIT_VIEW_OPTIONS, layoutCanvas } from "./layout-actions";
 import { requestSave } from "./save-document";
 import {
   addPresetNode,
@@ -171,16 +171,16 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     id: "auto-layout",
     label: "Auto layout",
     group: "Canvas",
-    run: ({ store }) => {
-      store.getState().edit(autoLayout);
-      store.getState().setStatus({ tone: "info", text: "Laid out the whole canvas" });
-    },
+    run: ({ store, viewport }) =>
+      void layoutCanvas(store, () =>
+        requestAnimationFrame(() => void viewport.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })),
+      ),
   },
   {
     id: "fit-view",
     label: "Zoom to fit",
     group: "Canvas",
-    run: ({ viewport }) => void viewport.fitView({ duration: 200, maxZoom: 1 }),
+    run: ({ viewport }) => void viewport.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 }),
   },
   {
     id: "save",

@@ -1,6 +1,8 @@
 // The canvas document model and its pure transformations (no React, no database).
+export * from "./card-geometry";
 export * from "./compile";
 export * from "./decompile";
 export * from "./document";
 export * from "./edges";
+export * from "./elk-layout";
 export * from "./layout";

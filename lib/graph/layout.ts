@@ -1,19 +1,13 @@
-// Automatic layout for graphs made from definitions (import, PUT definitions): a layered layout
-// along the derived edges — agents left, then their prompts, then tools, sub-agents and models.
-// Deterministic, so the same bundle always lays out the same way.
+// The synchronous layout, for the few nodes that appear while editing definitions (applied code):
+// a simple layered placement along the derived edges — agents left, then their prompts, then tools,
+// sub-agents and models. Whole canvases (templates, imports, "Auto layout") are laid out by ELK
+// instead (elk-layout.ts). Deterministic, so the same bundle always lays out the same way.
+import { CARD, cardSize } from "./card-geometry";
 import type { Graph, GraphNode } from "./document";
 import type { GraphEdge } from "./edges";
 
-export const LAYOUT_COLUMN_WIDTH = 340;
-export const LAYOUT_ROW_GAP = 40;
-
-const ESTIMATED_HEIGHT: Record<GraphNode["type"], number> = {
-  agent: 200,
-  prompt: 120,
-  tool: 80,
-  model: 80,
-  note: 100,
-};
+export const LAYOUT_COLUMN_WIDTH = Math.max(...Object.values(CARD.width)) + 56;
+export const LAYOUT_ROW_GAP = 24;
 
 /** Rank = length of the longest edge path reaching the node (cycles are cut), so callees sit right of callers. */
 function rankNodes(nodes: GraphNode[], edges: GraphEdge[]): Map<string, number> {
@@ -49,7 +43,7 @@ export function layoutGraph(graph: Graph, edges: GraphEdge[], toPlace?: Readonly
     if (toPlace && !toPlace.has(node.id)) return node;
     const column = node.type === "note" ? -1 : (rank.get(node.id) ?? 0);
     const y = nextY.get(column) ?? 0;
-    nextY.set(column, y + (node.height ?? ESTIMATED_HEIGHT[node.type]) + LAYOUT_ROW_GAP);
+    nextY.set(column, y + (node.height ?? cardSize(node).height) + LAYOUT_ROW_GAP);
     return { ...node, position: { x: column * LAYOUT_COLUMN_WIDTH, y } };
   });
   return { ...graph, nodes };

@@ -1,15 +1,26 @@
 // Whole-document changes: replace the document with a bundle (a template or applied code), lay it
-// out again, and find free space for a new node. Pure; the store records each as one undo step.
+// out again (ELK, async), and find free space for a new node. The store records each as one undo step.
 
-import { decompileBundle, deriveEdges, type Graph, type GraphNode, layoutGraph } from "@/lib/graph";
+import {
+  autoLayoutGraph,
+  decompileBundle,
+  decompileBundleLaidOut,
+  type Graph,
+  type GraphNode,
+} from "@/lib/graph";
 import type { Bundle } from "@/lib/spec";
 
 export const NODE_FOOTPRINT = { width: 260, height: 180 };
 const GAP = 40;
 
-/** A fresh document for `bundle` (templates): every node laid out, nothing kept from before. */
+/** A fresh document for `bundle`, placed by the quick synchronous layout (tests, previews). */
 export function documentFromBundle(bundle: Bundle): Graph {
   return decompileBundle(bundle);
+}
+
+/** A fresh document for `bundle` (templates): every node laid out by ELK, nothing kept from before. */
+export function laidOutDocumentFromBundle(bundle: Bundle): Promise<Graph> {
+  return decompileBundleLaidOut(bundle);
 }
 
 /** The document for edited definitions: nodes whose kind and name still exist keep id and position, notes stay. */
@@ -17,9 +28,9 @@ export function documentFromEditedBundle(previous: Graph, bundle: Bundle): Graph
   return decompileBundle(bundle, previous);
 }
 
-/** Every node laid out again along the derived edges. */
-export function autoLayout(graph: Graph): Graph {
-  return layoutGraph(graph, deriveEdges(graph));
+/** Every node laid out again along the derived edges, by ELK. */
+export function autoLayout(graph: Graph): Promise<Graph> {
+  return autoLayoutGraph(graph);
 }
 
 type Point = { x: number; y: number };

@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/database";
 import type { Prisma } from "@/lib/db/generated/prisma/client";
 import {
   compileGraph,
-  decompileBundle,
+  decompileBundleLaidOut,
   deriveEdges,
   emptyGraph,
   type Graph,
@@ -77,13 +77,16 @@ function storedGraph(value: unknown): Graph {
   return parsed.success ? parsed.data : emptyGraph();
 }
 
-/** Definitions → version content; invalid definitions are refused with diagnostics (422). */
-function contentFromDefinitions(input: unknown, previous?: Graph) {
+/**
+ * Definitions → version content; invalid definitions are refused with diagnostics (422). A canvas
+ * made from definitions alone is laid out by ELK; nodes kept from `previous` stay where they were.
+ */
+async function contentFromDefinitions(input: unknown, previous?: Graph) {
   const parsed = parseBundle(input);
   if (!parsed.ok || parsed.diagnostics.some((d) => d.severity === "error")) {
     throw new InvalidDefinitionsError(parsed.diagnostics);
   }
-  const graph = decompileBundle(parsed.bundle, previous);
+  const graph = await decompileBundleLaidOut(parsed.bundle, previous);
   // Compile the laid-out graph so diagnostics carry node ids.
   const compiled = compileGraph(graph);
   return { graph, definitions: compiled.bundle, diagnostics: compiled.diagnostics };
@@ -117,7 +120,7 @@ export class ProjectService {
     const name = normaliseProjectName(input.name);
     const content =
       input.definitions !== undefined
-        ? contentFromDefinitions(input.definitions, input.graph)
+        ? await contentFromDefinitions(input.definitions, input.graph)
         : contentFromGraph(input.graph ?? emptyGraph());
     const id = randomUUID();
     const project = await this.prisma.project.create({
@@ -186,10 +189,12 @@ export class ProjectService {
   private async saveVersion(
     id: string,
     baseVersion: number | undefined,
-    makeContent: () => { graph: Graph; definitions: Bundle; diagnostics: GraphDiagnostic[] },
+    makeContent: () =>
+      | Promise<{ graph: Graph; definitions: Bundle; diagnostics: GraphDiagnostic[] }>
+      | { graph: Graph; definitions: Bundle; diagnostics: GraphDiagnostic[] },
   ): Promise<SavedVersion> {
     await this.findProject(id);
-    const content = makeContent();
+    const content = await makeContent();
     const version = await this.prisma.$transaction(async (tx) => {
       // The row update serialises concurrent saves; the base check then sees the true predecessor.
       const project = await tx.project.update({

@@ -1,0 +1,173 @@
+"use client";
+// The canvas edges: `StudioEdge` draws the line (colour, dash and arrow per kind, see flow-elements);
+// `EdgeLabels` draws every label in one layer, placed by lib/studio/edge-labels.ts so no label
+// covers a node or another label. Crowded or zoomed-out labels shrink to a badge or hide; hovering
+// or selecting an edge shows its full text. Clicking a label selects its edge.
+import {
+  BaseEdge,
+  EdgeLabelRenderer,
+  type EdgeProps,
+  getBezierPath,
+  type InternalNode,
+  Position,
+  useStore,
+} from "@xyflow/react";
+import { useMemo } from "react";
+import {
+  BADGE_ICON_PX,
+  type Box,
+  type EdgeBadge,
+  type LabelRequest,
+  type Point,
+  placeEdgeLabels,
+} from "@/lib/studio/edge-labels";
+import { EDGE_LABEL_PRIORITY, type StudioFlowEdge, type StudioFlowNode } from "./flow-elements";
+
+export function StudioEdge({
+  sourceX,
+  sourceY,
+  targetX,
+  targetY,
+  sourcePosition,
+  targetPosition,
+  style,
+  markerEnd,
+  interactionWidth,
+}: EdgeProps<StudioFlowEdge>) {
+  const [path] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  return <BaseEdge path={path} style={style} markerEnd={markerEnd} interactionWidth={interactionWidth} />;
+}
+
+export const STUDIO_EDGE_TYPES = { studio: StudioEdge };
+
+const BADGE_PATHS: Record<EdgeBadge["kind"], string> = {
+  resumable: "M13 8a5 5 0 1 1-1.5-3.5M13 2.5v3h-3",
+  immediate: "M9 1.5 3.5 9H8l-1 5.5L12.5 7H8z",
+  optional: "M6 6a2 2 0 1 1 2.5 2c-.4.2-.5.5-.5.9V10M8 12.5v.5",
+};
+
+/** The compact form: one icon per mode flag (resumable with its max instances), drawn in a pill. */
+function EdgeBadges({ badges }: { badges: readonly EdgeBadge[] }) {
+  return (
+    <span className="flex items-center gap-[3px]" aria-hidden>
+      {badges.map((badge) => (
+        <span key={badge.kind} className="flex items-center gap-px">
+          <svg
+            aria-hidden
+            viewBox="0 0 16 16"
+            width={BADGE_ICON_PX}
+            height={BADGE_ICON_PX}
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={1.8}
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
+            <path d={BADGE_PATHS[badge.kind]} />
+          </svg>
+          {badge.count === undefined ? null : <span>{badge.count}</span>}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Where React Flow attaches an edge to a handle (getHandlePosition for left/right handles). */
+function handlePoint(
+  node: InternalNode<StudioFlowNode>,
+  type: "source" | "target",
+  id?: string | null,
+): Point | null {
+  const handles = node.internals.handleBounds?.[type] ?? [];
+  const handle = (id ? handles.find((candidate) => candidate.id === id) : undefined) ?? handles[0];
+  if (!handle) return null;
+  const x = node.internals.positionAbsolute.x + handle.x;
+  const y = node.internals.positionAbsolute.y + handle.y + handle.height / 2;
+  return { x: handle.position === Position.Right ? x + handle.width : x, y };
+}
+
+function nodeBox(node: InternalNode<StudioFlowNode>): Box | null {
+  const width = node.measured.width;
+  const height = node.measured.height;
+  if (!width || !height) return null;
+  return { ...node.internals.positionAbsolute, width, height };
+}
+
+export function EdgeLabels({
+  edges,
+  hoveredEdgeId,
+  onSelect,
+  onHover,
+}: {
+  edges: readonly StudioFlowEdge[];
+  hoveredEdgeId: string | null;
+  onSelect: (edgeId: string) => void;
+  onHover: (edgeId: string | null) => void;
+}) {
+  const nodeLookup = useStore((state) => state.nodeLookup);
+  // nodeLookup is updated in place; the nodes array changes whenever a node moves or is measured.
+  const nodes = useStore((state) => state.nodes);
+  const zoom = useStore((state) => state.transform[2]);
+
+  const placements = useMemo(() => {
+    void nodes;
+    const boxes: Box[] = [];
+    for (const node of nodeLookup.values()) {
+      const box = nodeBox(node as InternalNode<StudioFlowNode>);
+      if (box) boxes.push(box);
+    }
+    const requests: LabelRequest[] = [];
+    for (const edge of edges) {
+      const source = nodeLookup.get(edge.source) as InternalNode<StudioFlowNode> | undefined;
+      const target = nodeLookup.get(edge.target) as InternalNode<StudioFlowNode> | undefined;
+      const from = source && handlePoint(source, "source", edge.sourceHandle);
+      const to = target && handlePoint(target, "target", edge.targetHandle);
+      if (!edge.data || !from || !to) continue;
+      requests.push({
+        id: edge.id,
+        source: from,
+        target: to,
+        text: edge.data.text,
+        priority: EDGE_LABEL_PRIORITY[edge.data.kind],
+        emphasised: edge.selected === true || edge.id === hoveredEdgeId,
+      });
+    }
+    return placeEdgeLabels(requests, boxes, zoom);
+  }, [edges, nodeLookup, nodes, zoom, hoveredEdgeId]);
+
+  const byId = new Map(edges.map((edge) => [edge.id, edge]));
+  return (
+    <EdgeLabelRenderer>
+      {placements.map((placement) => {
+        const edge = byId.get(placement.id);
+        if (!edge?.data || placement.form === "hidden") return null;
+        return (
+          <button
+            key={placement.id}
+            type="button"
+            data-testid="edge-label"
+            data-edge-id={placement.id}
+            data-kind={edge.data.kind}
+            data-form={placement.form}
+            data-label={edge.data.text.full}
+            title={edge.data.text.full}
+            aria-label={`Select edge: ${edge.data.text.full}`}
+            className={`studio-edge-label nodrag nopan studio-edge-label-${edge.data.kind}${
+              edge.data.errors > 0 ? " studio-edge-label-error" : ""
+            }${edge.selected ? " studio-edge-label-selected" : ""}`}
+            style={{
+              transform: `translate(${placement.x}px, ${placement.y}px)`,
+              width: placement.width,
+              height: placement.height,
+            }}
+            onClick={() => onSelect(placement.id)}
+            onMouseEnter={() => onHover(placement.id)}
+            onMouseLeave={() => onHover(null)}
+          >
+            {placement.form === "compact" ? <EdgeBadges badges={edge.data.text.badges} /> : placement.text}
+          </button>
+        );
+      })}
+    </EdgeLabelRenderer>
+  );
+}

@@ -1,0 +1,153 @@
+// The canvas reads like a product at every size: for every template at 1280×800, 1440×900 and
+// 1920×1080, after fit view no canvas text is under 11 px on screen, no edge label covers a node or
+// another label, and every handle takes the pointer over at least 16×16 px. Screenshots at 1440×900.
+import { expect, type Page, test } from "@playwright/test";
+import { FIT_VIEW_MIN_ZOOM, MIN_TEXT_PX } from "../lib/graph/card-geometry";
+import { STUDIO_TEMPLATES } from "../lib/studio/templates";
+
+const ARTIFACTS = "e2e-artifacts";
+// Three templates per test; a few seconds each on a quiet machine, more on a shared CI runner.
+test.setTimeout(120_000);
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+];
+
+type Rect = { x: number; y: number; width: number; height: number };
+
+async function openTemplate(page: Page, template: (typeof STUDIO_TEMPLATES)[number]) {
+  const created = await page.request.post("/api/projects", {
+    data: { name: `Legible ${template.id} ${Date.now()}`, definitions: template.build() },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.locator(".react-flow__node")).not.toHaveCount(0, { timeout: 30_000 });
+  await page.getByRole("button", { name: "Fit View" }).click();
+  // Wait for fit view to settle (the transform stops changing).
+  let last = "";
+  await expect
+    .poll(async () => {
+      const now = await page
+        .locator(".react-flow__viewport")
+        .evaluate((element) => getComputedStyle(element).transform);
+      const settled = now === last;
+      last = now;
+      return settled;
+    })
+    .toBe(true);
+}
+
+/** The canvas as measured in the page: zoom, text sizes on screen, label/node/handle boxes. */
+async function measure(page: Page) {
+  return page.evaluate(() => {
+    const viewport = document.querySelector<HTMLElement>(".react-flow__viewport");
+    if (!viewport) throw new Error("no viewport");
+    const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
+    const texts: { text: string; px: number }[] = [];
+    for (const element of viewport.querySelectorAll<HTMLElement>("*")) {
+      const ownText = [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent ?? "")
+        .join("")
+        .trim();
+      if (!ownText || !element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      texts.push({ text: ownText, px: Number.parseFloat(getComputedStyle(element).fontSize) * zoom });
+    }
+    const rect = (element: Element) => element.getBoundingClientRect().toJSON() as Rect;
+    const nodes = [...viewport.querySelectorAll(".react-flow__node")].map(rect);
+    const labels = [...viewport.querySelectorAll("[data-testid=edge-label]")].map((element) => ({
+      label: element.getAttribute("data-label") ?? "",
+      ...rect(element),
+    }));
+    // Hit-test each handle over a 16×16 square around its centre: every point must reach it.
+    const pane = rect(document.querySelector(".react-flow__pane") as Element);
+    const covers = [".react-flow__minimap", ".react-flow__controls"].map((selector) => {
+      const element = document.querySelector(selector);
+      return element ? rect(element) : null;
+    });
+    const handles: { handle: string; missed: string[] }[] = [];
+    for (const handle of viewport.querySelectorAll<HTMLElement>(".react-flow__handle")) {
+      const box = rect(handle);
+      const cx = box.x + box.width / 2;
+      const cy = box.y + box.height / 2;
+      const square = { x: cx - 10, y: cy - 10, width: 20, height: 20 };
+      const inside =
+        square.x >= pane.x &&
+        square.y >= pane.y &&
+        square.x + square.width <= pane.x + pane.width &&
+        square.y + square.height <= pane.y + pane.height &&
+        !covers.some(
+          (cover) =>
+            cover &&
+            square.x < cover.x + cover.width &&
+            cover.x < square.x + square.width &&
+            square.y < cover.y + cover.height &&
+            cover.y < square.y + square.height,
+        );
+      if (!inside) continue;
+      const missed: string[] = [];
+      for (const dx of [-7.5, 0, 7.5]) {
+        for (const dy of [-7.5, 0, 7.5]) {
+          const hit = document.elementFromPoint(cx + dx, cy + dy)?.closest(".react-flow__handle");
+          if (hit !== handle) missed.push(`${dx},${dy}`);
+        }
+      }
+      const node = handle.closest(".react-flow__node")?.getAttribute("data-id") ?? "?";
+      handles.push({ handle: `${node} ${handle.getAttribute("data-handleid") ?? handle.className}`, missed });
+    }
+    return { zoom, texts, nodes, labels, handles };
+  });
+}
+
+function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+for (const size of VIEWPORTS) {
+  test(`every template is legible at fit view at ${size.width}×${size.height}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    for (const template of STUDIO_TEMPLATES) {
+      await openTemplate(page, template);
+      const { zoom, texts, nodes, labels, handles } = await measure(page);
+      const where = `${template.id} at ${size.width}×${size.height}`;
+
+      expect(zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
+      expect(zoom, where).toBeLessThanOrEqual(1);
+      expect(texts.length, where).toBeGreaterThan(nodes.length);
+      const small = texts.filter((text) => text.px < MIN_TEXT_PX - 0.01);
+      expect(small, `${where}: text under ${MIN_TEXT_PX}px`).toEqual([]);
+
+      for (const [index, label] of labels.entries()) {
+        for (const node of nodes)
+          expect(intersects(label, node), `${where}: "${label.label}" on a node`).toBe(false);
+        for (const other of labels.slice(index + 1)) {
+          expect(intersects(label, other), `${where}: "${label.label}" on "${other.label}"`).toBe(false);
+        }
+      }
+
+      expect(handles.length, where).toBeGreaterThan(0);
+      for (const handle of handles) expect(handle.missed, `${where}: ${handle.handle}`).toEqual([]);
+
+      if (size.width === 1440) {
+        await page.screenshot({ path: `${ARTIFACTS}/canvas-${template.id}-1440.png` });
+      }
+    }
+  });
+}
+
+test("crowded labels show in full on hover, and a label click selects its edge", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTemplate(page, STUDIO_TEMPLATES.find((template) => template.id === "named-workers")!);
+  // At fit view the subagent edge is a badge (resumable, up to 3); its full mode is one hover away.
+  const label = page.locator("[data-testid=edge-label][data-kind=subagent]");
+  await expect(label).toHaveAttribute("data-form", "compact");
+  await expect(label).toHaveAttribute("data-label", "subagent · blocking · resumable ×3");
+  await label.hover();
+  await expect(label).toHaveAttribute("data-form", "full");
+  await expect(label).toHaveText("subagent · blocking · resumable ×3");
+  await label.click();
+  await expect(page.getByRole("complementary", { name: "Inspector" })).toContainText("asset_subagent");
+  await expect(page.locator(".react-flow__edge.selected.studio-edge-subagent")).toHaveCount(1);
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { STUDIO_TEMPLATES } from "@/lib/studio/templates";
+import { CARD, cardPorts, cardSize } from "./card-geometry";
+import { decompileBundle } from "./decompile";
+import type { Graph } from "./document";
+import { deriveEdges } from "./edges";
+import { decompileBundleLaidOut, layeringEdges, layoutWithElk, toElkGraph } from "./elk-layout";
+
+const SLOW = 60_000; // the first call loads ELK (1.6 MB), slow on a busy machine
+
+function boxes(graph: Graph) {
+  return graph.nodes.map((node) => ({ id: node.id, ...node.position, ...cardSize(node) }));
+}
+
+describe("toElkGraph", () => {
+  const graph = decompileBundle(STUDIO_TEMPLATES[1]!.build());
+  const elk = toElkGraph(graph, deriveEdges(graph));
+
+  it("gives every card its size and fixed ports, an agent one port per side", () => {
+    const agent = elk.children?.find((child) => child.id === "agent:asset_subagent");
+    expect(agent).toMatchObject({
+      width: CARD.width.agent,
+      layoutOptions: { "elk.portConstraints": "FIXED_POS" },
+    });
+    expect(agent?.ports?.map((port) => port.id)).toEqual([
+      "agent:asset_subagent::in",
+      "agent:asset_subagent::sideA",
+      "agent:asset_subagent::sideB",
+    ]);
+    const sideB = agent?.ports?.[2];
+    expect(sideB?.y).toBeGreaterThan(agent?.ports?.[1]?.y ?? Number.POSITIVE_INFINITY);
+    expect(sideB?.x).toBe(agent?.width);
+  });
+
+  it("connects edges port to port; an included prompt's own edges do not make a layer", () => {
+    const side = elk.edges?.find((edge) => edge.id === "agent:asset_subagent:sideB");
+    expect(side).toMatchObject({
+      sources: ["agent:asset_subagent::sideB"],
+      targets: ["prompt:asset_reviewer::in"],
+    });
+    const all = deriveEdges(graph);
+    expect(all.some((edge) => edge.kind === "include")).toBe(true);
+    expect(elk.edges).toHaveLength(layeringEdges(all).length);
+    expect(elk.edges?.some((edge) => edge.id.includes(":prompt:"))).toBe(true);
+    expect(elk.edges?.some((edge) => edge.id === "prompt:asset_style_guide:model")).toBe(false);
+  });
+});
+
+describe("layoutWithElk", () => {
+  for (const template of STUDIO_TEMPLATES) {
+    it(
+      `lays out the ${template.id} template in ordered layers with no overlapping cards`,
+      async () => {
+        const graph = decompileBundle(template.build());
+        const edges = deriveEdges(graph);
+        const laidOut = await layoutWithElk(graph, edges);
+        const placed = boxes(laidOut);
+        for (const [index, a] of placed.entries()) {
+          for (const b of placed.slice(index + 1)) {
+            const apart =
+              a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+            expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
+          }
+        }
+        // Callers sit left of callees: every layering edge goes left to right, across a gap.
+        const byId = new Map(placed.map((box) => [box.id, box]));
+        for (const edge of layeringEdges(edges)) {
+          const source = byId.get(edge.source)!;
+          const target = byId.get(edge.target)!;
+          expect(source.x + source.width, edge.id).toBeLessThan(target.x);
+        }
+        // Packed from the origin.
+        expect(Math.min(...placed.map((box) => box.x))).toBe(0);
+        expect(Math.min(...placed.map((box) => box.y))).toBe(0);
+        // Deterministic: the same graph lays out the same way.
+        expect((await layoutWithElk(graph, edges)).nodes).toEqual(laidOut.nodes);
+      },
+      SLOW,
+    );
+  }
+
+  it(
+    "keeps the largest template within five columns, so it stays legible at fit view",
+    async () => {
+      const graph = decompileBundle(STUDIO_TEMPLATES[1]!.build());
+      const laidOut = await layoutWithElk(graph, deriveEdges(graph));
+      const columns = new Set(laidOut.nodes.map((node) => node.position.x));
+      expect(columns.size).toBeLessThanOrEqual(5);
+      const right = Math.max(...boxes(laidOut).map((box) => box.x + box.width));
+      expect(right).toBeLessThanOrEqual(1280);
+    },
+    SLOW,
+  );
+
+  it("agents' side ports leave from their own rows", () => {
+    const graph = decompileBundle(STUDIO_TEMPLATES[0]!.build());
+    const agent = graph.nodes.find((node) => node.type === "agent")!;
+    const [into, sideA, sideB] = cardPorts(agent);
+    expect(into).toMatchObject({ id: "in", x: 0 });
+    expect(sideA!.y).toBeLessThan(sideB!.y);
+    expect(sideB!.y).toBeLessThan(cardSize(agent).height);
+  });
+});
+
+describe("decompileBundleLaidOut", () => {
+  it(
+    "lays out a canvas made from definitions alone, but keeps the nodes a user placed",
+    async () => {
+      const bundle = STUDIO_TEMPLATES[0]!.build();
+      const fresh = await decompileBundleLaidOut(bundle);
+      expect(fresh.nodes.map((node) => node.position)).toEqual(
+        (await layoutWithElk(decompileBundle(bundle), deriveEdges(decompileBundle(bundle)))).nodes.map(
+          (node) => node.position,
+        ),
+      );
+      const moved: Graph = {
+        ...fresh,
+        nodes: fresh.nodes.map((node) => ({ ...node, position: { x: node.position.x + 1000, y: 7 } })),
+      };
+      const again = await decompileBundleLaidOut(bundle, moved);
+      expect(again.nodes.map((node) => node.position)).toEqual(moved.nodes.map((node) => node.position));
+    },
+    SLOW,
+  );
+});

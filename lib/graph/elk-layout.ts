@@ -1,0 +1,121 @@
+// The auto layout: ELK's layered algorithm (elkjs) with fixed ports, so an agent's side A and side B
+// leave from their own rows and callees sit right of their callers. Building the ELK graph and
+// reading positions back are pure; `layoutWithElk` runs ELK (async, no worker needed) and is the
+// only impure step. The bundled ELK (~1.6 MB) is loaded on first use, never at page load.
+import type { ELK, ElkExtendedEdge, ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
+import type { Bundle } from "@/lib/spec";
+import { cardPorts, cardSize, type PortSide } from "./card-geometry";
+import { decompileBundle } from "./decompile";
+import { definitionName, type Graph, type GraphNode, isDefinitionNode } from "./document";
+import { deriveEdges, type GraphEdge } from "./edges";
+
+export const LAYER_GAP = 46;
+export const NODE_GAP = 20;
+
+/** Layered, left to right, packed tight: spacing leaves room for a compact edge badge, no more. */
+export const ELK_LAYOUT_OPTIONS: LayoutOptions = {
+  "elk.algorithm": "layered",
+  "elk.direction": "RIGHT",
+  "elk.layered.spacing.nodeNodeBetweenLayers": String(LAYER_GAP),
+  "elk.spacing.nodeNode": String(NODE_GAP),
+  "elk.spacing.edgeNode": "12",
+  "elk.spacing.componentComponent": String(LAYER_GAP),
+  "elk.layered.nodePlacement.strategy": "NETWORK_SIMPLEX",
+  "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
+  "elk.layered.crossingMinimization.forceNodeModelOrder": "false",
+  "elk.separateConnectedComponents": "true",
+  "elk.aspectRatio": "2.2",
+};
+
+function portId(nodeId: string, side: PortSide): string {
+  return `${nodeId}::${side}`;
+}
+
+/**
+ * The edges that order the layers. An included prompt (a style guide) is a part of the prompts that
+ * include it, not a caller: it sits one column right of them, and its own edges (its model) do not
+ * push another column, which keeps the largest template legible at fit view.
+ */
+export function layeringEdges(edges: readonly GraphEdge[]): GraphEdge[] {
+  const included = new Set(edges.filter((edge) => edge.kind === "include").map((edge) => edge.target));
+  return edges.filter((edge) => edge.kind === "include" || !included.has(edge.source));
+}
+
+/** The ELK input for `graph`: every node with its card size and fixed ports, every edge port to port. */
+export function toElkGraph(graph: Graph, edges: readonly GraphEdge[]): ElkNode {
+  const ids = new Set(graph.nodes.map((node) => node.id));
+  const children: ElkNode[] = graph.nodes.map((node) => ({
+    id: node.id,
+    ...cardSize(node),
+    layoutOptions: { "elk.portConstraints": "FIXED_POS" },
+    ports: cardPorts(node).map((port) => ({
+      id: portId(node.id, port.id),
+      x: port.x,
+      y: port.y,
+      width: 0,
+      height: 0,
+      layoutOptions: { "elk.port.side": port.id === "in" ? "WEST" : "EAST" },
+    })),
+  }));
+  const elkEdges: ElkExtendedEdge[] = layeringEdges(edges)
+    .filter((edge) => edge.source !== edge.target && ids.has(edge.source) && ids.has(edge.target))
+    .map((edge) => ({
+      id: edge.id,
+      sources: [portId(edge.source, edge.sourceHandle ?? "out")],
+      targets: [portId(edge.target, "in")],
+    }));
+  return { id: "root", layoutOptions: ELK_LAYOUT_OPTIONS, children, edges: elkEdges };
+}
+
+/** The graph with every node moved to where ELK put it (rounded, shifted so the top-left is 0,0). */
+export function applyElkPositions(graph: Graph, laidOut: ElkNode): Graph {
+  const positions = new Map<string, { x: number; y: number }>();
+  for (const child of laidOut.children ?? []) positions.set(child.id, { x: child.x ?? 0, y: child.y ?? 0 });
+  const xs = [...positions.values()].map((point) => point.x);
+  const ys = [...positions.values()].map((point) => point.y);
+  const left = xs.length ? Math.min(...xs) : 0;
+  const top = ys.length ? Math.min(...ys) : 0;
+  const nodes: GraphNode[] = graph.nodes.map((node) => {
+    const at = positions.get(node.id);
+    return at ? { ...node, position: { x: Math.round(at.x - left), y: Math.round(at.y - top) } } : node;
+  });
+  return { ...graph, nodes };
+}
+
+let elkInstance: Promise<ELK> | undefined;
+
+/** One ELK per process/tab, loaded on first use (the bundled build runs in-thread, in Node and browsers). */
+export function loadElk(): Promise<ELK> {
+  elkInstance ??= import("elkjs/lib/elk.bundled.js").then(
+    ({ default: ElkConstructor }) => new ElkConstructor(),
+  );
+  return elkInstance;
+}
+
+/** Every node of `graph` laid out again along `edges` by ELK. */
+export async function layoutWithElk(graph: Graph, edges: readonly GraphEdge[]): Promise<Graph> {
+  if (graph.nodes.length === 0) return graph;
+  const elk = await loadElk();
+  return applyElkPositions(graph, await elk.layout(toElkGraph(graph, edges)));
+}
+
+/** The whole canvas laid out again by ELK along its derived edges ("Auto layout"). */
+export function autoLayoutGraph(graph: Graph): Promise<Graph> {
+  return layoutWithElk(graph, deriveEdges(graph));
+}
+
+/**
+ * decompileBundle, then ELK for a canvas made from scratch (templates, imports, definitions sent
+ * without a graph). When a previous graph is given, kept nodes stay where the user put them and
+ * the few new ones get decompile's synchronous placement.
+ */
+export async function decompileBundleLaidOut(bundle: Bundle, previous?: Graph): Promise<Graph> {
+  const graph = decompileBundle(bundle, previous);
+  const kept = new Set(
+    (previous?.nodes ?? []).filter(isDefinitionNode).map((node) => `${node.type}:${definitionName(node)}`),
+  );
+  const anyKept = graph.nodes.some(
+    (node) => isDefinitionNode(node) && kept.has(`${node.type}:${definitionName(node)}`),
+  );
+  return anyKept ? graph : autoLayoutGraph(graph);
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import {
+  badgesSize,
+  bezierPoint,
+  boxesIntersect,
+  edgeText,
+  type LabelRequest,
+  labelSize,
+  placeEdgeLabels,
+} from "./edge-labels";
+
+const mode = { blocking: true, resumable: true, maxInstances: 3, immediate: false, optional: false };
+
+describe("edgeText", () => {
+  it("spells out a subagent's mode in full and keeps only its flags as badges", () => {
+    expect(edgeText("subagent", { mode })).toEqual({
+      full: "subagent · blocking · resumable ×3",
+      badges: [{ kind: "resumable", count: 3 }],
+    });
+    expect(
+      edgeText("subagent", {
+        mode: { ...mode, blocking: false, resumable: false, immediate: true, optional: true },
+      }),
+    ).toEqual({
+      full: "subagent · non-blocking · immediate · optional",
+      badges: [{ kind: "immediate" }, { kind: "optional" }],
+    });
+  });
+
+  it("names plain edges by kind, sides by letter, with no badge", () => {
+    expect(edgeText("tool")).toEqual({ full: "tool", badges: [] });
+    expect(edgeText("side", { side: "B" })).toEqual({ full: "side B", badges: [] });
+  });
+});
+
+describe("placeEdgeLabels", () => {
+  const request = (id: string, y: number, overrides: Partial<LabelRequest> = {}): LabelRequest => ({
+    id,
+    source: { x: 0, y },
+    target: { x: 400, y },
+    text: { full: "subagent · blocking · resumable ×3", badges: [{ kind: "resumable", count: 3 }] },
+    priority: 0,
+    ...overrides,
+  });
+
+  it("puts a label in the middle of its curve when that is free", () => {
+    const [placed] = placeEdgeLabels([request("a", 100)], [], 1);
+    const size = labelSize("subagent · blocking · resumable ×3");
+    expect(placed).toMatchObject({ form: "full", x: 200 - size.width / 2, y: 100 - size.height / 2 });
+  });
+
+  it("never covers a node or another label: moves along the curve, shrinks to badges, or hides", () => {
+    // Two edges on the same line: the second label slides along the curve.
+    const long = { target: { x: 1000, y: 100 } };
+    const [first, second] = placeEdgeLabels([request("a", 100, long), request("b", 100, long)], [], 1);
+    expect(first!.form).toBe("full");
+    expect(second!.form).not.toBe("hidden");
+    expect(boxesIntersect(first!, second!)).toBe(false);
+
+    // A node over the middle and most of the curve leaves room only for the badge near the ends…
+    const node = { x: 120, y: 60, width: 160, height: 80 };
+    const [squeezed] = placeEdgeLabels([request("a", 100)], [node], 1);
+    expect(squeezed!.form).toBe("compact");
+    expect(squeezed!.width).toBe(badgesSize([{ kind: "resumable", count: 3 }]).width);
+    expect(boxesIntersect(squeezed!, node)).toBe(false);
+
+    // …and a node over the whole curve hides it.
+    const [hidden] = placeEdgeLabels([request("a", 100)], [{ x: -50, y: 50, width: 500, height: 100 }], 1);
+    expect(hidden!.form).toBe("hidden");
+  });
+
+  it("uses badges when zoomed out, hides labels without badges, and hides all when far out", () => {
+    const plain = request("tool", 300, { text: { full: "tool", badges: [] }, priority: 5 });
+    const [subagent, tool] = placeEdgeLabels([request("a", 100), plain], [], 0.9);
+    expect(subagent!.form).toBe("compact");
+    expect(tool!.form).toBe("hidden");
+    expect(placeEdgeLabels([request("a", 100)], [], 0.4)[0]!.form).toBe("hidden");
+  });
+
+  it("shows a hovered or selected edge in full even when crowded, around the badge's centre", () => {
+    const node = { x: -50, y: 50, width: 500, height: 100 };
+    const [placed] = placeEdgeLabels([request("a", 100, { emphasised: true })], [node], 0.9);
+    expect(placed!.form).toBe("full");
+    const [badge] = placeEdgeLabels([request("a", 100)], [], 0.9);
+    const [hovered] = placeEdgeLabels([request("a", 100, { emphasised: true })], [], 0.9);
+    expect(badge!.form).toBe("compact");
+    expect(hovered!.form).toBe("full");
+    expect(hovered!.x + hovered!.width / 2).toBeCloseTo(badge!.x + badge!.width / 2);
+    expect(hovered!.y + hovered!.height / 2).toBeCloseTo(badge!.y + badge!.height / 2);
+  });
+
+  it("gives the best spot to the higher priority label", () => {
+    const low = request("low", 100, { priority: 5, text: { full: "tool", badges: [] } });
+    const high = request("high", 100, { priority: 0 });
+    const [lowPlaced, highPlaced] = placeEdgeLabels([low, high], [], 1);
+    expect(highPlaced!.x + highPlaced!.width / 2).toBeCloseTo(200);
+    expect(lowPlaced!.x + lowPlaced!.width / 2).not.toBeCloseTo(200);
+  });
+});
+
+describe("bezierPoint", () => {
+  it("follows React Flow's curve: ends at its handles, passes through the middle", () => {
+    const source = { x: 0, y: 0 };
+    const target = { x: 200, y: 100 };
+    expect(bezierPoint(source, target, 0)).toEqual(source);
+    expect(bezierPoint(source, target, 1)).toEqual(target);
+    expect(bezierPoint(source, target, 0.5)).toEqual({ x: 100, y: 50 });
+  });
+});

@@ -1,0 +1,226 @@
+// Edge labels on the canvas: what each edge says (a full text, and a compact badge for the edges
+// whose mode matters at a glance), and where each label goes so that no label covers a node or
+// another label. Placement walks each edge's curve from its middle outwards and takes the first
+// free spot; a label with no free spot is not drawn (hover or select the edge to read it). Pure.
+
+export type EdgeLabelKind =
+  | "side"
+  | "tool"
+  | "subprompt"
+  | "subagent"
+  | "handoff"
+  | "model"
+  | "include"
+  | "fallback";
+
+export interface EdgeMode {
+  blocking: boolean;
+  resumable: boolean;
+  maxInstances?: number;
+  immediate: boolean;
+  optional: boolean;
+}
+
+/** A compact badge drawn as an icon (and a count): resumable ×maxInstances, immediate, optional. */
+export interface EdgeBadge {
+  kind: "resumable" | "immediate" | "optional";
+  count?: number;
+}
+
+export interface EdgeText {
+  /** Always available: tooltip, aria-label, and the label when there is room and zoom enough. */
+  full: string;
+  /** Shown when crowded or zoomed out (as icons); empty: the line style and colour say enough. */
+  badges: EdgeBadge[];
+}
+
+function resumableText(mode: EdgeMode): string {
+  return mode.maxInstances === undefined ? "resumable" : `resumable ×${mode.maxInstances}`;
+}
+
+/** The words of an edge: "subagent · blocking · resumable ×3", "tool", "side A"… */
+export function edgeText(kind: EdgeLabelKind, options: { side?: "A" | "B"; mode?: EdgeMode } = {}): EdgeText {
+  if (kind === "subagent") {
+    const mode = options.mode ?? { blocking: true, resumable: false, immediate: false, optional: false };
+    const flags = [
+      ...(mode.resumable ? [resumableText(mode)] : []),
+      ...(mode.immediate ? ["immediate"] : []),
+      ...(mode.optional ? ["optional"] : []),
+    ];
+    const badges: EdgeBadge[] = [
+      ...(mode.resumable ? [{ kind: "resumable" as const, count: mode.maxInstances }] : []),
+      ...(mode.immediate ? [{ kind: "immediate" as const }] : []),
+      ...(mode.optional ? [{ kind: "optional" as const }] : []),
+    ];
+    return { full: ["subagent", mode.blocking ? "blocking" : "non-blocking", ...flags].join(" · "), badges };
+  }
+  if (kind === "side") return { full: `side ${options.side ?? "A"}`, badges: [] };
+  if (kind === "subprompt") return { full: "sub-prompt", badges: [] };
+  return { full: kind, badges: [] };
+}
+
+/** Labels are 12 px text in a padded pill; the width is a generous estimate, used as the box width. */
+export const LABEL_FONT_PX = 12;
+export const LABEL_HEIGHT = 20;
+const CHAR_WIDTH = 6.9;
+const LABEL_PADDING_X = 16;
+
+export function labelSize(text: string): { width: number; height: number } {
+  return { width: Math.ceil(text.length * CHAR_WIDTH + LABEL_PADDING_X), height: LABEL_HEIGHT };
+}
+
+/** Badge pills: a 12 px icon each, its count, 3 px between, 6 px padding each side. */
+export const BADGE_ICON_PX = 12;
+export function badgesSize(badges: readonly EdgeBadge[]): { width: number; height: number } {
+  const content = badges.reduce(
+    (sum, badge) =>
+      sum + BADGE_ICON_PX + (badge.count === undefined ? 0 : 1 + String(badge.count).length * CHAR_WIDTH),
+    0,
+  );
+  return { width: Math.ceil(content + 3 * Math.max(0, badges.length - 1) + 12), height: LABEL_HEIGHT };
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** React Flow's bezier (curvature 0.25) from a right-hand source to a left-hand target. */
+function controlOffset(distance: number): number {
+  return distance >= 0 ? 0.5 * distance : 0.25 * 25 * Math.sqrt(-distance);
+}
+
+export function bezierPoint(source: Point, target: Point, t: number): Point {
+  const offset = controlOffset(target.x - source.x);
+  const c1 = { x: source.x + offset, y: source.y };
+  const c2 = { x: target.x - offset, y: target.y };
+  const u = 1 - t;
+  const a = u * u * u;
+  const b = 3 * u * u * t;
+  const c = 3 * u * t * t;
+  const d = t * t * t;
+  return {
+    x: a * source.x + b * c1.x + c * c2.x + d * target.x,
+    y: a * source.y + b * c1.y + c * c2.y + d * target.y,
+  };
+}
+
+export function boxesIntersect(a: Box, b: Box, margin = 0): boolean {
+  return (
+    a.x < b.x + b.width + margin &&
+    b.x < a.x + a.width + margin &&
+    a.y < b.y + b.height + margin &&
+    b.y < a.y + a.height + margin
+  );
+}
+
+export interface LabelRequest {
+  id: string;
+  source: Point;
+  target: Point;
+  text: EdgeText;
+  /** Lower goes first (gets the best spot). */
+  priority: number;
+  /** Hovered or selected: always drawn in full, on top, even where crowded. */
+  emphasised?: boolean;
+}
+
+export interface LabelPlacement extends Box {
+  id: string;
+  form: "full" | "compact" | "hidden";
+  text: string;
+}
+
+/** Positions along the curve to try, from the middle outwards. */
+const CANDIDATE_T = [0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.2, 0.8];
+/** Space kept between a label and a node or another label. */
+const CLEARANCE = 3;
+
+export interface PlacementOptions {
+  /** Zoom at or above which labels try their full text first; below, the compact badge. */
+  fullTextZoom: number;
+  /** Below this zoom no label is drawn (text would be too small to read). */
+  hideBelowZoom: number;
+}
+
+export const DEFAULT_PLACEMENT: PlacementOptions = { fullTextZoom: 1, hideBelowZoom: 0.55 };
+
+function firstFreeSpot(
+  request: LabelRequest,
+  size: { width: number; height: number },
+  taken: readonly Box[],
+): Box | null {
+  for (const t of CANDIDATE_T) {
+    const point = bezierPoint(request.source, request.target, t);
+    const box = { x: point.x - size.width / 2, y: point.y - size.height / 2, ...size };
+    if (!taken.some((other) => boxesIntersect(box, other, CLEARANCE))) return box;
+  }
+  return null;
+}
+
+/**
+ * Places every label by priority, each taking the first spot along its curve that covers no node
+ * and no placed label. Then hovered or selected labels grow to their full text around the same
+ * centre (so the pointer stays on them), drawn on top even where crowded.
+ */
+export function placeEdgeLabels(
+  requests: readonly LabelRequest[],
+  nodes: readonly Box[],
+  zoom: number,
+  options: PlacementOptions = DEFAULT_PLACEMENT,
+): LabelPlacement[] {
+  const order = [...requests].sort((a, b) => a.priority - b.priority);
+  const taken: Box[] = [...nodes];
+  const placed = new Map<string, LabelPlacement>();
+  for (const request of order) {
+    const forms: ["full" | "compact", { width: number; height: number }][] = [];
+    if (zoom >= options.hideBelowZoom) {
+      if (zoom >= options.fullTextZoom) forms.push(["full", labelSize(request.text.full)]);
+      if (request.text.badges.length) forms.push(["compact", badgesSize(request.text.badges)]);
+    }
+    let placement: LabelPlacement | null = null;
+    for (const [form, size] of forms) {
+      const box = firstFreeSpot(request, size, taken);
+      if (box) {
+        placement = { id: request.id, form, text: request.text.full, ...box };
+        break;
+      }
+    }
+    if (placement) taken.push(placement);
+    placed.set(
+      request.id,
+      placement ?? {
+        id: request.id,
+        form: "hidden",
+        text: request.text.full,
+        x: 0,
+        y: 0,
+        width: 0,
+        height: 0,
+      },
+    );
+  }
+  return requests.map((request) => {
+    const placement = placed.get(request.id)!;
+    if (!request.emphasised || placement.form === "full") return placement;
+    const centre =
+      placement.form === "hidden"
+        ? bezierPoint(request.source, request.target, 0.5)
+        : { x: placement.x + placement.width / 2, y: placement.y + placement.height / 2 };
+    const size = labelSize(request.text.full);
+    return {
+      id: request.id,
+      form: "full",
+      text: request.text.full,
+      x: centre.x - size.width / 2,
+      y: centre.y - size.height / 2,
+      ...size,
+    };
+  });
+}
