@@ -7,31 +7,24 @@ const thread = (overrides: Parameters<typeof threadWire>[0]) => LiveThreadSchema
 
 describe("threadLabel", () => {
   it("tells siblings of one agent apart by their instance names", () => {
-    const first = threadLabel(
-      thread({ id: uuid("a"), agent_id: "asset_writer", name: "asset-writer: logo" }),
-      undefined,
-    );
+    const first = threadLabel(thread({ id: uuid("a"), agent_id: "asset_writer", name: "logo" }), undefined);
     const second = threadLabel(
-      thread({ id: uuid("b"), agent_id: "asset_writer", name: "asset-writer: banner" }),
+      thread({ id: uuid("b"), agent_id: "asset_writer", name: "banner" }),
       undefined,
     );
     expect(first.primary).not.toBe(second.primary);
-    expect(first).toEqual({
-      primary: "asset-writer: logo",
-      agent: "asset_writer",
-      full: "asset-writer: logo (asset_writer)",
-    });
+    expect(first).toEqual({ primary: "logo", agent: "asset_writer", full: "logo (asset_writer)" });
   });
 
-  it("falls back to the registry's title, then the agent", () => {
+  it("adds the registry's title, and names an unnamed child by its agent", () => {
     const child = thread({ id: uuid("c"), agent_id: "reviewer" });
     const entry = RegistryEntrySchema.parse(
       registryEntryWire({ reference: child.id, name: "reviewer", title: "Code reviewer" }),
     );
     expect(threadLabel(child, entry)).toEqual({
-      primary: "Code reviewer",
-      agent: "reviewer",
-      full: "Code reviewer (reviewer)",
+      primary: "reviewer",
+      agent: null,
+      full: "reviewer — Code reviewer",
     });
     expect(threadLabel(child, undefined)).toEqual({ primary: "reviewer", agent: null, full: "reviewer" });
   });
