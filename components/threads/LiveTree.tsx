@@ -275,13 +275,23 @@ const TreeItem = memo(
           <span className="w-5 shrink-0" aria-hidden />
         )}
         <div className="min-w-0 flex-1">
-          <div className="flex min-w-0 items-center gap-2">
-            <StatusBadge status={thread.status} />
-            <span className="min-w-0 truncate text-sm font-medium" data-testid="tree-name">
+          <div className="flex min-w-0 items-baseline gap-2">
+            <span className="max-w-full shrink-0 truncate text-sm font-medium" data-testid="tree-name">
               {name.primary}
             </span>
             {name.agent ? (
-              <span className="min-w-0 shrink truncate font-mono text-xs text-muted">{name.agent}</span>
+              <span className="min-w-0 truncate font-mono text-xs text-muted">{name.agent}</span>
+            ) : null}
+          </div>
+          <div className="flex min-w-0 items-center gap-2">
+            <StatusBadge status={thread.status} />
+            {detail ? (
+              <span
+                className={`min-w-0 truncate text-xs ${detail.tone === "problem" ? (thread.status === "failed" ? "text-danger" : "text-text") : "text-muted"}`}
+                data-testid="tree-status-detail"
+              >
+                {detail.text}
+              </span>
             ) : null}
             {entry ? (
               <span className="ml-auto flex shrink-0 gap-1 text-[11px] text-muted">
@@ -293,12 +303,6 @@ const TreeItem = memo(
                 ) : null}
               </span>
             ) : null}
-          </div>
-          <div
-            className={`truncate text-xs ${detail?.tone === "problem" ? (thread.status === "failed" ? "text-danger" : "text-text") : "text-muted"} ${detail ? "" : "invisible"}`}
-            data-testid="tree-status-detail"
-          >
-            {detail?.text ?? "–"}
           </div>
           <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
             <span>

@@ -29,7 +29,7 @@ export const TIMELINE_ROW_HEIGHT = 30;
 const ALL_EXPANDED: TreeExpansion = { defaultExpanded: true, toggled: new Set<string>() };
 const FALLBACK_VIEW_HEIGHT = 1200;
 /** Width of the name column (px); indentation per level. */
-const LABEL_WIDTH = 224;
+const LABEL_WIDTH = 280;
 const INDENT = 12;
 /** Bars never get thinner than this (px), so an instant thread is still a target. */
 const MIN_BAR_PX = 6;
@@ -231,12 +231,14 @@ const TimelineRow = memo(function TimelineRow({
       style={{ top: index * TIMELINE_ROW_HEIGHT, height: TIMELINE_ROW_HEIGHT }}
     >
       <div
-        className="shrink-0 truncate px-2 text-sm"
+        className="flex shrink-0 items-baseline gap-1 px-2 text-sm"
         style={{ width: LABEL_WIDTH, paddingLeft: 8 + bar.depth * INDENT }}
         title={label.full}
       >
-        {label.primary}
-        {label.agent ? <span className="ml-1 font-mono text-xs text-muted">{label.agent}</span> : null}
+        <span className="max-w-full shrink-0 truncate">{label.primary}</span>
+        {label.agent ? (
+          <span className="min-w-0 truncate font-mono text-xs text-muted">{label.agent}</span>
+        ) : null}
       </div>
       <div className="relative mr-3 h-full flex-1">
         <button

@@ -107,7 +107,7 @@ export function ThreadView({
     <div className="flex h-[calc(100vh-2.75rem)] min-h-0">
       <aside
         aria-label="Live tree"
-        className="flex w-[26rem] shrink-0 flex-col border-r border-border bg-surface 2xl:w-[32rem]"
+        className="flex w-[30rem] shrink-0 flex-col border-r border-border bg-surface 2xl:w-[36rem]"
       >
         <div className="flex items-center justify-between border-b border-border px-3 py-2 text-sm">
           <span className="font-medium">Threads</span>
