@@ -110,6 +110,8 @@ test("shows named children, their stop reasons and a timeline, and works from th
   page,
   request,
 }) => {
+  // The run itself takes about 8 s; the rest is the three widths and axe on a shared machine.
+  test.setTimeout(90_000);
   const { projectId, rootId } = await startRun(request);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/threads/${rootId}`);
@@ -178,8 +180,8 @@ test("shows named children, their stop reasons and a timeline, and works from th
     [1920, 1080],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await debateBar.click();
     await page.getByRole("tab", { name: "Timeline" }).click();
+    await debateBar.click();
     await debateBar.hover();
     await page.screenshot({ path: `${ARTIFACTS}/live-tree-timeline-${width}.png` });
     await page.getByRole("tab", { name: "Transcript" }).click();

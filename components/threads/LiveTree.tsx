@@ -293,8 +293,15 @@ const TreeItem = memo(
                 {detail.text}
               </span>
             ) : null}
+          </div>
+          <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
+            <span>
+              {formatTokens(inputTokens)} in · {formatTokens(outputTokens)} out
+            </span>
+            <span>{formatCost(cost)}</span>
+            {timeRunning !== null ? <span>{formatDuration(timeRunning)}</span> : null}
             {entry ? (
-              <span className="ml-auto flex shrink-0 gap-1 text-[11px] text-muted">
+              <span className="ml-auto flex shrink-0 gap-1 text-[11px]">
                 <span className="rounded border border-border px-1">
                   {entry.blocking ? "blocking" : "non-blocking"}
                 </span>
@@ -303,13 +310,6 @@ const TreeItem = memo(
                 ) : null}
               </span>
             ) : null}
-          </div>
-          <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
-            <span>
-              {formatTokens(inputTokens)} in · {formatTokens(outputTokens)} out
-            </span>
-            <span>{formatCost(cost)}</span>
-            {timeRunning !== null ? <span>{formatDuration(timeRunning)}</span> : null}
           </div>
         </div>
       </div>

@@ -173,7 +173,7 @@ export function ThreadTimeline({
                     index={index}
                     thread={row.thread}
                     bar={bar}
-                    label={threadLabel(row.thread, entry)}
+                    {...labelProps(threadLabel(row.thread, entry))}
                     left={left}
                     width={width}
                     selected={row.id === selectedId}
@@ -194,11 +194,18 @@ export function ThreadTimeline({
   );
 }
 
+/** A label as strings, so a memoised row compares it by value. */
+function labelProps(label: ThreadLabel): { name: string; agent: string | null; fullName: string } {
+  return { name: label.primary, agent: label.agent, fullName: label.full };
+}
+
 const TimelineRow = memo(function TimelineRow({
   index,
   thread,
   bar,
-  label,
+  name,
+  agent,
+  fullName,
   left,
   width,
   selected,
@@ -210,7 +217,9 @@ const TimelineRow = memo(function TimelineRow({
   index: number;
   thread: LiveThread;
   bar: TimelineBar;
-  label: ThreadLabel;
+  name: string;
+  agent: string | null;
+  fullName: string;
   left: number;
   width: number;
   selected: boolean;
@@ -233,19 +242,17 @@ const TimelineRow = memo(function TimelineRow({
       <div
         className="flex shrink-0 items-baseline gap-1 px-2 text-sm"
         style={{ width: LABEL_WIDTH, paddingLeft: 8 + bar.depth * INDENT }}
-        title={label.full}
+        title={fullName}
       >
-        <span className="max-w-full shrink-0 truncate">{label.primary}</span>
-        {label.agent ? (
-          <span className="min-w-0 truncate font-mono text-xs text-muted">{label.agent}</span>
-        ) : null}
+        <span className="max-w-full shrink-0 truncate">{name}</span>
+        {agent ? <span className="min-w-0 truncate font-mono text-xs text-muted">{agent}</span> : null}
       </div>
       <div className="relative mr-3 h-full flex-1">
         <button
           type="button"
           data-bar-id={thread.id}
           tabIndex={focusable ? 0 : -1}
-          aria-label={`${label.full}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
+          aria-label={`${fullName}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
           aria-current={selected ? "true" : undefined}
           onClick={() => onSelect(thread.id)}
           onMouseEnter={() => onHover(thread.id)}
@@ -263,12 +270,12 @@ const TimelineRow = memo(function TimelineRow({
         {tooltip ? (
           <div
             role="tooltip"
-            className={`pointer-events-none absolute z-10 w-max max-w-80 rounded-md border border-border bg-surface px-2 py-1.5 text-xs shadow-lg ${
+            className={`pointer-events-none absolute z-10 w-max max-w-[min(20rem,45vw)] rounded-md border border-border bg-surface px-2 py-1.5 text-xs shadow-lg ${
               tooltip === "above" ? "bottom-full mb-1" : "top-full mt-1"
             }`}
-            style={center > 0.6 ? { right: `${(1 - center) * 100}%` } : { left: `${center * 100}%` }}
+            style={center > 0.5 ? { right: `${(1 - center) * 100}%` } : { left: `${center * 100}%` }}
           >
-            <div className="font-medium break-words">{label.full}</div>
+            <div className="font-medium break-words">{fullName}</div>
             <div>
               <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
                 ●{" "}
