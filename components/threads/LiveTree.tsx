@@ -233,7 +233,6 @@ const TreeItem = memo(
         aria-level={row.depth + 1}
         aria-posinset={index + 1}
         aria-setsize={setSize}
-        aria-label={label}
         title={label}
         data-thread-id={thread.id}
         data-status={thread.status}
