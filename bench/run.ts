@@ -1,10 +1,11 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,cluster,load (comma list)
-// runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
-// build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `npm run bench:ui` runs just those
-// two. `cluster` starts real app servers and workers, so it needs the build too.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load (comma
+// list) runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
+// build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
+// timeline alone (its CSS from the build when there is one); `npm run bench:ui` runs those three.
+// `cluster` starts real app servers and workers, so it needs the build too.
 import os from "node:os";
 import { openDatabase } from "@/lib/db/database";
 import { runBaseline, runBaselineDriftCheck } from "./baseline";
@@ -16,6 +17,7 @@ import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
+import { runLiveTreeUi } from "./live-tree-ui";
 import { runLoad } from "./load";
 import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
@@ -35,6 +37,7 @@ const ALL = [
   "compile",
   "ui",
   "canvas",
+  "livetree",
   "cluster",
   "load",
 ] as const;
@@ -121,6 +124,8 @@ async function main(): Promise<void> {
     if (only.has("compile")) results.compile = runCompile();
     if (only.has("ui")) results.ui = await runUi(cluster);
     if (only.has("canvas")) results.canvas = await runCanvas(cluster);
+    // Printed by itself (no server, no cluster): the live tree and timeline components alone.
+    if (only.has("livetree")) await runLiveTreeUi();
     if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (only.has("load")) results.load = await runLoad(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);

@@ -85,6 +85,7 @@ export function createRuntime(database: Database): Runtime {
         callModel: (name, models, request, options) => callModel(name, models, request, options),
         leaseOwner,
         publishChunk: (chunk) => events.publishChunk(chunk),
+        endMessage: (messageId) => events.endMessage(messageId),
         extensions,
         terminate,
         storeToolAttachments: (threadId, attachments) =>

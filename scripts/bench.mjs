@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: the runtime benchmarks (bench/run.ts) against a private Postgres cluster with
 // fsync on, which the benchmark starts and stops itself. Never part of `npm test`.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,cluster,load (comma list) runs only
-// some benchmarks; `npm run bench:ui` runs the two in Chromium (ui, canvas) after `npm run build`.
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load (comma list)
+// runs only some benchmarks; `npm run bench:ui` runs the three in Chromium (ui, canvas, livetree) after `npm run build`.
 import { spawn } from "node:child_process";
 
 const child = spawn("npx", ["tsx", "--conditions=react-server", "bench/run.ts"], {

@@ -1,7 +1,11 @@
 "use client";
-// The live tree of a root thread: every known thread with its status, agent, instance name, subagent
-// markers from the parent's registry, rolled-up usage and time running. Selecting a row picks the
-// thread the transcript shows. Keyboard: arrow keys move the selection, Home/End jump.
+// The live tree of a root thread: every known thread with its name (instance name, registry title,
+// agent; the whole of it in a tooltip), status in the shared colours with the reason next to it (a
+// failure, the limit a stopped thread hit, reported progress), blocking/resumable markers from the
+// parent's registry, rolled-up tokens and cost, and time running. Selecting a row picks the thread
+// the transcript shows. A WAI-ARIA tree: Up/Down move, Right opens or enters a subtree, Left closes
+// it or goes to the parent, Home/End jump, Enter/Space select; the chevron opens and closes too.
+// Self-contained: give it the live state (and, to share it with the timeline, the expansion).
 //
 // Virtualised (fixed row height): a tree of 1,000 threads renders only the rows in view plus a few
 // either side, and rows are memoised on the live state's persistent objects, so an event re-renders
@@ -15,29 +19,41 @@ import {
   selectSubtreeUsage,
   selectTimeRunning,
   selectTreeRows,
+  statusDetail,
+  type TreeExpansion,
   type TreeRow,
 } from "@/lib/live";
 import { formatCost, formatDuration, formatTokens } from "./format";
 import { StatusBadge } from "./StatusBadge";
+import { threadLabel } from "./thread-label";
 import { TREE_ROW_HEIGHT, visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
+import { useTreeExpansion } from "./useTreeExpansion";
 
-const ALL_EXPANDED = { defaultExpanded: true, toggled: new Set<string>() };
 /** Before the first measurement (and without layout): enough rows for a tall window. */
 const FALLBACK_VIEW_HEIGHT = 1200;
+
 export function LiveTree({
   state,
   selectedId,
   onSelect,
+  expansion: sharedExpansion,
+  onExpandedChange,
 }: {
   state: LiveState;
   selectedId: string;
   onSelect: (threadId: string) => void;
+  /** Controlled expansion (useTreeExpansion), e.g. shared with the timeline; internal when absent. */
+  expansion?: TreeExpansion;
+  onExpandedChange?: (threadId: string, expanded: boolean) => void;
 }) {
+  const own = useTreeExpansion();
+  const expansion = sharedExpansion ?? own.expansion;
+  const setExpanded = onExpandedChange ?? own.setExpanded;
   // Rows depend only on the threads and the parent → children lists, not on transcripts or registries.
   const { threads, childrenByParent, roots } = state;
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed exactly when the tree's own parts change
-  const rows = useMemo(() => selectTreeRows(state, ALL_EXPANDED), [threads, childrenByParent, roots]);
+  const rows = useMemo(() => selectTreeRows(state, expansion), [threads, childrenByParent, roots, expansion]);
   const anyActive = state.statusCounts.queued + state.statusCounts.running > 0;
   const now = useNowMicroseconds(anyActive);
   const scroller = useRef<HTMLDivElement>(null);
@@ -65,21 +81,9 @@ export function LiveTree({
     }
   });
 
-  function moveSelection(event: KeyboardEvent) {
-    const index = rows.findIndex((row) => row.id === selectedId);
-    const nextIndex =
-      event.key === "ArrowDown"
-        ? index + 1
-        : event.key === "ArrowUp"
-          ? index - 1
-          : event.key === "Home"
-            ? 0
-            : event.key === "End"
-              ? rows.length - 1
-              : -1;
+  function moveTo(nextIndex: number) {
     const next = rows[nextIndex];
-    if (!next || nextIndex === index) return;
-    event.preventDefault();
+    if (!next) return;
     const element = scroller.current;
     if (element) {
       const top = nextIndex * TREE_ROW_HEIGHT;
@@ -91,7 +95,49 @@ export function LiveTree({
     onSelect(next.id);
   }
 
+  function onKeyDown(event: KeyboardEvent) {
+    const index = rows.findIndex((row) => row.id === selectedId);
+    const row = rows[index];
+    let nextIndex = -1;
+    switch (event.key) {
+      case "ArrowDown":
+        nextIndex = index + 1;
+        break;
+      case "ArrowUp":
+        nextIndex = index - 1;
+        break;
+      case "Home":
+        nextIndex = 0;
+        break;
+      case "End":
+        nextIndex = rows.length - 1;
+        break;
+      case "ArrowRight":
+        if (!row?.hasChildren) return;
+        event.preventDefault();
+        if (row.expanded) moveTo(index + 1);
+        else setExpanded(row.id, true);
+        return;
+      case "ArrowLeft":
+        if (!row) return;
+        event.preventDefault();
+        if (row.hasChildren && row.expanded) setExpanded(row.id, false);
+        else {
+          const parentIndex = rows.findIndex((candidate) => candidate.id === row.thread.parent_id);
+          if (parentIndex >= 0) moveTo(parentIndex);
+        }
+        return;
+      default:
+        return;
+    }
+    if (!rows[nextIndex] || nextIndex === index) return;
+    event.preventDefault();
+    moveTo(nextIndex);
+  }
+
   const [start, end] = visibleRange(rows.length, view.scrollTop, view.height);
+  // The selected row takes the tab stop; if it is hidden in a closed subtree, the first row does.
+  const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
     <div
       ref={scroller}
@@ -110,7 +156,7 @@ export function LiveTree({
           data-rows={rows.length}
           className="relative p-1"
           style={{ height: rows.length * TREE_ROW_HEIGHT + 8 }}
-          onKeyDown={moveSelection}
+          onKeyDown={onKeyDown}
         >
           {rows.slice(start, end).map((row, offset) => {
             const index = start + offset;
@@ -126,7 +172,9 @@ export function LiveTree({
                 usage={usageKey(selectSubtreeUsage(state, row.id))}
                 timeRunning={selectTimeRunning(state, row.id, now)}
                 selected={row.id === selectedId}
+                focusable={row.id === selectedId || (!selectedVisible && index === 0)}
                 onSelect={onSelect}
+                onExpandedChange={setExpanded}
               />
             );
           })}
@@ -151,7 +199,9 @@ const TreeItem = memo(
     usage,
     timeRunning,
     selected,
+    focusable,
     onSelect,
+    onExpandedChange,
   }: {
     row: TreeRow;
     thread: LiveThread;
@@ -161,28 +211,32 @@ const TreeItem = memo(
     usage: string;
     timeRunning: number | null;
     selected: boolean;
+    focusable: boolean;
     onSelect: (threadId: string) => void;
+    onExpandedChange: (threadId: string, expanded: boolean) => void;
   }) {
     const [inputTokens, outputTokens, cost] = usage.split("|").map(Number) as [number, number, number];
-    const label = `${thread.name ?? thread.agent_id} (${thread.agent_id}), ${thread.status}`;
-    // A status update (sessionStatus, setStatus) describes work in progress: an ended thread shows none.
-    const ended = ["completed", "failed", "stopped", "terminated"].includes(thread.status);
-    const statusText = ended
-      ? null
-      : entry?.status && entry.status !== thread.status
-        ? entry.status
-        : thread.status_text;
+    const name = threadLabel(thread, entry);
+    // A registry status update (sessionStatus, setStatus) is newer than the thread's status text.
+    const working = thread.status === "queued" || thread.status === "running";
+    const reported = working && entry?.status && entry.status !== thread.status ? entry.status : null;
+    const detail = statusDetail(reported ? { ...thread, status_text: reported } : thread);
+    const markers = entry
+      ? `${entry.blocking ? "blocking" : "non-blocking"}${entry.resumable ? ", resumable" : ""}`
+      : "";
+    const label = `${name.full}, ${thread.status}${detail ? `: ${detail.text}` : ""}${markers ? `, ${markers}` : ""}`;
     return (
       <div
         role="treeitem"
         aria-selected={selected}
+        aria-expanded={row.hasChildren ? row.expanded : undefined}
         aria-level={row.depth + 1}
         aria-posinset={index + 1}
         aria-setsize={setSize}
-        aria-label={label}
+        title={label}
         data-thread-id={thread.id}
         data-status={thread.status}
-        tabIndex={selected ? 0 : -1}
+        tabIndex={focusable ? 0 : -1}
         onClick={() => onSelect(thread.id)}
         onKeyDown={(event) => {
           if (event.key === "Enter" || event.key === " ") {
@@ -196,51 +250,85 @@ const TreeItem = memo(
           left: 4,
           right: 4,
           height: TREE_ROW_HEIGHT - 2,
-          paddingLeft: `${0.5 + row.depth * 1.25}rem`,
+          paddingLeft: `${0.25 + row.depth * 1.125}rem`,
         }}
-        className={`cursor-pointer overflow-hidden rounded-md py-1.5 pr-2 outline-none focus-visible:ring-2 focus-visible:ring-accent ${
+        className={`flex cursor-pointer gap-1 overflow-hidden rounded-md py-1 pr-2 outline-none focus-visible:ring-2 focus-visible:ring-accent ${
           selected ? "bg-surface-muted" : "hover:bg-surface-muted/60"
         }`}
       >
-        <div className="flex items-center gap-2">
-          <StatusBadge status={thread.status} />
-          <span className="truncate font-mono text-sm">{thread.agent_id}</span>
-          {thread.name ? <span className="truncate text-sm text-muted">“{thread.name}”</span> : null}
-          {entry ? (
-            <span className="ml-auto flex gap-1 text-[10px] uppercase tracking-wide text-muted">
-              <span className="rounded border border-border px-1">
-                {entry.blocking ? "blocking" : "non-blocking"}
+        {row.hasChildren ? (
+          <button
+            type="button"
+            tabIndex={-1}
+            aria-hidden
+            data-testid="tree-toggle"
+            className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded text-muted hover:bg-border"
+            onClick={(event) => {
+              event.stopPropagation();
+              onExpandedChange(thread.id, !row.expanded);
+            }}
+          >
+            <span className={`inline-block transition-transform ${row.expanded ? "rotate-90" : ""}`}>▸</span>
+          </button>
+        ) : (
+          <span className="w-5 shrink-0" aria-hidden />
+        )}
+        <div className="min-w-0 flex-1">
+          <div className="flex min-w-0 items-baseline gap-2">
+            <span className="max-w-full shrink-0 truncate text-sm font-medium" data-testid="tree-name">
+              {name.primary}
+            </span>
+            {name.agent ? (
+              <span className="min-w-0 truncate font-mono text-xs text-muted">{name.agent}</span>
+            ) : null}
+          </div>
+          <div className="flex min-w-0 items-center gap-2">
+            <StatusBadge status={thread.status} />
+            {detail ? (
+              <span
+                className={`min-w-0 truncate text-xs ${detail.tone === "problem" ? (thread.status === "failed" ? "text-danger" : "text-text") : "text-muted"}`}
+                data-testid="tree-status-detail"
+              >
+                {detail.text}
               </span>
-              {entry.resumable ? <span className="rounded border border-border px-1">resumable</span> : null}
+            ) : null}
+          </div>
+          <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
+            <span>
+              {formatTokens(inputTokens)} in · {formatTokens(outputTokens)} out
             </span>
-          ) : null}
-        </div>
-        <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
-          <span title="Tokens in / out, this thread and its descendants">
-            {formatTokens(inputTokens)} in · {formatTokens(outputTokens)} out
-          </span>
-          <span title="Cost, this thread and its descendants">{formatCost(cost)}</span>
-          {timeRunning !== null ? <span title="Time running">{formatDuration(timeRunning)}</span> : null}
-          {statusText ? (
-            <span className="truncate italic" title="Status reported by the subagent">
-              {statusText}
-            </span>
-          ) : null}
+            <span>{formatCost(cost)}</span>
+            {timeRunning !== null ? <span>{formatDuration(timeRunning)}</span> : null}
+            {entry ? (
+              <span className="ml-auto flex shrink-0 gap-1 text-[11px]">
+                <span className="rounded border border-border px-1">
+                  {entry.blocking ? "blocking" : "non-blocking"}
+                </span>
+                {entry.resumable ? (
+                  <span className="rounded border border-border px-1">resumable</span>
+                ) : null}
+              </span>
+            ) : null}
+          </div>
         </div>
       </div>
     );
   },
-  // `row` is rebuilt on every tree walk; what it carries (thread, depth) is compared instead.
+  // `row` is rebuilt on every tree walk; what it carries (thread, depth, children) is compared instead.
   (previous, next) =>
     previous.thread === next.thread &&
     previous.row.depth === next.row.depth &&
+    previous.row.hasChildren === next.row.hasChildren &&
+    previous.row.expanded === next.row.expanded &&
     previous.index === next.index &&
     previous.setSize === next.setSize &&
     previous.entry === next.entry &&
     previous.usage === next.usage &&
     formatDurationKey(previous.timeRunning) === formatDurationKey(next.timeRunning) &&
     previous.selected === next.selected &&
-    previous.onSelect === next.onSelect,
+    previous.focusable === next.focusable &&
+    previous.onSelect === next.onSelect &&
+    previous.onExpandedChange === next.onExpandedChange,
 );
 
 /** Time running changes every µs but shows whole seconds: compare what is shown. */

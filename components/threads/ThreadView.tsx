@@ -5,7 +5,14 @@
 // thread runs now (after any handoff). One SSE stream feeds everything.
 import { useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import { type LiveState, type LiveThread, selectRegistry, selectTelemetry, selectThread } from "@/lib/live";
+import {
+  type LiveState,
+  type LiveThread,
+  selectRegistry,
+  selectTelemetry,
+  selectThread,
+  statusDetail,
+} from "@/lib/live";
 import { Button } from "../ui/Button";
 import type { AgentInfo } from "./agent-info";
 import { FilesPanel } from "./FilesPanel";
@@ -15,14 +22,17 @@ import { MessageForm, type MessageFormActions } from "./MessageForm";
 import { ModelCallsPanel } from "./ModelCallsPanel";
 import { StatusBadge } from "./StatusBadge";
 import { TerminateButton } from "./TerminateButton";
+import { ThreadTimeline } from "./ThreadTimeline";
 import { ToolCallsPanel } from "./ToolCallsPanel";
 import { Transcript } from "./Transcript";
 import { useLiveThread } from "./useLiveThread";
+import { useTreeExpansion } from "./useTreeExpansion";
 
 const api = createApiClient();
 
 const INSPECTOR_TABS = [
   { id: "transcript", label: "Transcript" },
+  { id: "timeline", label: "Timeline" },
   { id: "model-calls", label: "Model calls" },
   { id: "tool-calls", label: "Tool calls" },
   { id: "files", label: "Files" },
@@ -54,6 +64,8 @@ export function ThreadView({
   const [selectedId, setSelectedId] = useState(initialSelectedId);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<InspectorTabId>("transcript");
+  // One expansion for the tree and the timeline, so both list the same threads.
+  const { expansion, setExpanded } = useTreeExpansion();
   const selected = selectThread(state, selectedId);
   const agent = selected ? agents[selected.agent_id] : undefined;
 
@@ -89,10 +101,14 @@ export function ThreadView({
   const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
   const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
   const status = selected?.status ?? "unknown";
+  const detail = selected ? statusDetail(selected) : null;
 
   return (
     <div className="flex h-[calc(100vh-2.75rem)] min-h-0">
-      <aside aria-label="Live tree" className="flex w-96 shrink-0 flex-col border-r border-border bg-surface">
+      <aside
+        aria-label="Live tree"
+        className="flex w-[30rem] shrink-0 flex-col border-r border-border bg-surface 2xl:w-[36rem]"
+      >
         <div className="flex items-center justify-between border-b border-border px-3 py-2 text-sm">
           <span className="font-medium">Threads</span>
           {state.problems.length > 0 ? (
@@ -108,7 +124,13 @@ export function ThreadView({
           </span>
         </div>
         <div className="min-h-0 flex-1">
-          <LiveTree state={state} selectedId={selectedId} onSelect={setSelectedId} />
+          <LiveTree
+            state={state}
+            selectedId={selectedId}
+            onSelect={setSelectedId}
+            expansion={expansion}
+            onExpandedChange={setExpanded}
+          />
         </div>
       </aside>
       <section aria-label="Selected thread" className="flex min-w-0 flex-1 flex-col">
@@ -130,7 +152,14 @@ export function ThreadView({
             ) : null}
             {selected.name ? <span className="text-muted">“{selected.name}”</span> : null}
             <StatusBadge status={selected.status} />
-            {selected.failure ? <span className="text-sm text-danger">{selected.failure}</span> : null}
+            {detail ? (
+              <span
+                data-testid="thread-status-detail"
+                className={`min-w-0 text-sm ${detail.tone === "problem" ? "text-danger" : "text-muted"}`}
+              >
+                {detail.text}
+              </span>
+            ) : null}
             <div className="ml-auto">
               {ended ? null : (
                 <TerminateButton
@@ -154,6 +183,13 @@ export function ThreadView({
         <InspectorTabs label="Inspect thread" tabs={INSPECTOR_TABS} active={tab} onChange={setTab}>
           {tab === "transcript" ? (
             <Transcript state={state} threadId={selectedId} sideLabels={sideLabels} agents={agents} />
+          ) : tab === "timeline" ? (
+            <ThreadTimeline
+              state={state}
+              selectedId={selectedId}
+              onSelect={setSelectedId}
+              expansion={expansion}
+            />
           ) : tab === "model-calls" ? (
             <ModelCallsPanel
               loadLogs={api.threads.logs}

@@ -13,6 +13,7 @@ import {
   DEFAULT_THREAD_LIST_CONTROLS,
   type ThreadListControls,
 } from "@/lib/api/thread-list-query";
+import { statusDetail } from "@/lib/live";
 import { Button } from "../ui/Button";
 import { formatCreatedAt } from "./format";
 import { StatusBadge } from "./StatusBadge";
@@ -190,28 +191,40 @@ export function ThreadsPanel({
             aria-label={controls.rootsOnly ? "Root threads" : "All threads"}
             className="divide-y divide-border"
           >
-            {threads.map((thread) => (
-              <li key={thread.id} className="flex items-center gap-3 px-4 py-2">
-                <StatusBadge status={thread.status} />
-                <span className="font-mono text-sm">{thread.agent_id}</span>
-                {thread.parent_id ? (
-                  <span className="text-xs text-muted" title="A subagent thread">
-                    depth {thread.depth}
+            {threads.map((thread) => {
+              const detail = statusDetail(thread);
+              return (
+                <li key={thread.id} className="flex items-center gap-3 px-4 py-2">
+                  <StatusBadge status={thread.status} />
+                  {detail ? (
+                    <span
+                      data-testid="thread-status-detail"
+                      className={`max-w-64 shrink-0 truncate text-xs ${detail.tone === "problem" ? "text-danger" : "text-muted"}`}
+                      title={detail.text}
+                    >
+                      {detail.text}
+                    </span>
+                  ) : null}
+                  <span className="font-mono text-sm">{thread.agent_id}</span>
+                  {thread.parent_id ? (
+                    <span className="text-xs text-muted" title="A subagent thread">
+                      depth {thread.depth}
+                    </span>
+                  ) : null}
+                  <span
+                    className="min-w-0 flex-1 truncate text-sm text-muted"
+                    title={thread.title ?? undefined}
+                  >
+                    {thread.name ? `“${thread.name}” ` : ""}
+                    {thread.title ?? ""}
                   </span>
-                ) : null}
-                <span
-                  className="min-w-0 flex-1 truncate text-sm text-muted"
-                  title={thread.title ?? undefined}
-                >
-                  {thread.name ? `“${thread.name}” ` : ""}
-                  {thread.title ?? ""}
-                </span>
-                <span className="shrink-0 text-xs text-muted">{formatCreatedAt(thread.created_at)}</span>
-                <Link href={`/threads/${thread.id}`} className="shrink-0 text-sm underline">
-                  Open thread {thread.id.slice(0, 8)}
-                </Link>
-              </li>
-            ))}
+                  <span className="shrink-0 text-xs text-muted">{formatCreatedAt(thread.created_at)}</span>
+                  <Link href={`/threads/${thread.id}`} className="shrink-0 text-sm underline">
+                    Open thread {thread.id.slice(0, 8)}
+                  </Link>
+                </li>
+              );
+            })}
           </ul>
           <ThreadsPager
             total={list?.total ?? 0}

@@ -1,8 +1,8 @@
 // The window of a virtualised list with a fixed row height: which rows to render for a scroll
 // position. Pure, so the live tree's virtualisation is tested without a browser.
 
-/** Row pitch of the live tree in px: 50 px rows and a 2 px gap (a row's two lines fit in 50 px). */
-export const TREE_ROW_HEIGHT = 52;
+/** Row pitch of the live tree in px: 62 px rows (name, status reason, usage) and a 2 px gap. */
+export const TREE_ROW_HEIGHT = 64;
 /** Rows rendered beyond each edge of the view, so fast scrolling rarely shows a gap. */
 export const OVERSCAN = 8;
 

@@ -7,3 +7,5 @@ export * from "./reducer";
 export * from "./selectors";
 export * from "./sse-stream";
 export * from "./state";
+export * from "./status-detail";
+export * from "./timeline";

@@ -148,6 +148,8 @@ export interface StepRunnerDependencies {
   leaseOwner: string;
   /** Ephemeral token chunks for live views (never persisted). */
   publishChunk?: (chunk: { rootId: string; threadId: string; messageId: string; chunk: string }) => void;
+  /** The message whose chunks were published is persisted, or will never be: its chunk buffer can go. */
+  endMessage?: (messageId: string) => void;
   /** Code tools and hooks installed on this server; none when absent. */
   extensions?: () => Promise<{ registry: ExtensionRegistry; hooks: HookRunner }>;
   /** Terminates a thread and its subtree (ThreadState.terminate). */
@@ -772,78 +774,83 @@ export class StepRunner {
     const telemetry: ModelTelemetry[] = [];
     const scriptedCallIndex = await this.countModelCalls(row, active.side, prompt.model);
     const startedAt = nowMicroseconds();
-    let result: ModelCallResult;
-    crashPoint("before_model_call", active.agent.name);
+    // Late subscribers are replayed this message's chunks until it is persisted (or never will be).
     try {
-      result = await this.deps.callModel(
-        prompt.model,
-        active.definitions.bundle.models,
-        {
-          messages,
-          tools: catalog.specs,
-          toolChoice: options.toolChoice,
-          parallelToolCalls: options.parallelToolCalls,
-          ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
-          abortSignal,
-          scriptedCallIndex,
-          onTextDelta: (chunk) =>
-            this.deps.publishChunk?.({
-              rootId: row.root_id,
-              threadId: row.id,
-              messageId: assistantId,
-              chunk,
-            }),
-        },
-        { onTelemetry: (event) => telemetry.push(event) },
-      );
-    } catch (error) {
-      if (abortSignal.aborted) return "aborted";
-      const reason = `Error: ${describeModelFailure(error)}`;
-      await this.guarded(row.id, async (tx, current) => {
-        await this.logModelCall(
-          tx,
-          current.id,
-          active.side,
+      let result: ModelCallResult;
+      crashPoint("before_model_call", active.agent.name);
+      try {
+        result = await this.deps.callModel(
           prompt.model,
-          messages,
-          catalog,
-          null,
-          reason,
-          startedAt,
+          active.definitions.bundle.models,
+          {
+            messages,
+            tools: catalog.specs,
+            toolChoice: options.toolChoice,
+            parallelToolCalls: options.parallelToolCalls,
+            ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
+            abortSignal,
+            scriptedCallIndex,
+            onTextDelta: (chunk) =>
+              this.deps.publishChunk?.({
+                rootId: row.root_id,
+                threadId: row.id,
+                messageId: assistantId,
+                chunk,
+              }),
+          },
+          { onTelemetry: (event) => telemetry.push(event) },
         );
-        return this.finish(
-          tx,
-          current,
-          { status: "failed", failure: reason, stopReason: reason },
-          telemetryEvents(current, telemetry),
-        );
-      });
-      return "parked";
-    }
-    if (abortSignal.aborted) return "aborted";
-    crashPoint("after_model_call", active.agent.name);
+      } catch (error) {
+        if (abortSignal.aborted) return "aborted";
+        const reason = `Error: ${describeModelFailure(error)}`;
+        await this.guarded(row.id, async (tx, current) => {
+          await this.logModelCall(
+            tx,
+            current.id,
+            active.side,
+            prompt.model,
+            messages,
+            catalog,
+            null,
+            reason,
+            startedAt,
+          );
+          return this.finish(
+            tx,
+            current,
+            { status: "failed", failure: reason, stopReason: reason },
+            telemetryEvents(current, telemetry),
+          );
+        });
+        return "parked";
+      }
+      if (abortSignal.aborted) return "aborted";
+      crashPoint("after_model_call", active.agent.name);
 
-    // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
-    const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
-    const unique: ModelCallResult = {
-      ...result,
-      toolCalls: result.toolCalls.map((call) =>
-        usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
-      ),
-    };
-    return this.commitAssistant(
-      row.id,
-      active,
-      catalog,
-      prompt.model,
-      messages,
-      unique,
-      assistantId,
-      telemetry,
-      startedAt,
-      ext,
-      abortSignal,
-    );
+      // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
+      const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
+      const unique: ModelCallResult = {
+        ...result,
+        toolCalls: result.toolCalls.map((call) =>
+          usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
+        ),
+      };
+      return this.commitAssistant(
+        row.id,
+        active,
+        catalog,
+        prompt.model,
+        messages,
+        unique,
+        assistantId,
+        telemetry,
+        startedAt,
+        ext,
+        abortSignal,
+      );
+    } finally {
+      this.deps.endMessage?.(assistantId);
+    }
   }
 
   private catalogFor(
@@ -1278,6 +1285,7 @@ export class StepRunner {
         speculate: true,
       },
     );
+    this.deps.endMessage?.(assistantId);
     if (answered) crashPoint("after_tool_commit", active.agent.name);
     ext.history.push(...committed.created);
     await this.afterCreate(ext, active.sideConfig.prompt, committed.created);

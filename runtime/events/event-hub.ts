@@ -2,6 +2,8 @@
 // thread; also carries the ephemeral token chunks of threads running in this process. A root is
 // NOTIFYed only while somebody watches it: `subscribe` registers the root (event-watchers.ts) and
 // resolves once every later commit of its events NOTIFYs, so the stream reads the log after it.
+// The chunks of a message still being streamed here are kept until it is persisted (`endMessage`),
+// and a new subscriber gets them first, so a reply joined mid-stream shows from its first token.
 import type { NotificationBus } from "@/lib/db/notifications";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { EVENTS_CHANNEL } from "./event-log";
@@ -20,8 +22,18 @@ export interface RootSubscriber {
   onChunk(chunk: ChunkEvent): void;
 }
 
+/** The chunks streamed so far of one message not persisted yet. */
+interface InFlightMessage {
+  readonly threadId: string;
+  readonly chunks: string[];
+}
+
 export class EventHub {
   private readonly subscribers = new Map<string, Set<RootSubscriber>>();
+  /** Messages being streamed in this process, per root, by message id (insertion = start order). */
+  private readonly inFlight = new Map<string, Map<string, InFlightMessage>>();
+  /** The root of each in-flight message id, for `endMessage`. */
+  private readonly inFlightRoot = new Map<string, string>();
   private listening: Promise<unknown> | null = null;
   readonly watchers: EventWatchers;
 
@@ -48,7 +60,9 @@ export class EventHub {
   async subscribe(rootId: string, subscriber: RootSubscriber): Promise<() => void> {
     this.listening ??= this.notifications.listen(EVENTS_CHANNEL, (root) => this.notify(root));
     await this.listening;
+    // Added and caught up in one synchronous step: every chunk is either in the replay or sent live.
     const remove = this.add(rootId, subscriber);
+    this.replayInFlight(rootId, subscriber);
     try {
       await this.watchers.acquire(rootId);
     } catch (error) {
@@ -95,7 +109,46 @@ export class EventHub {
   }
 
   publishChunk(chunk: ChunkEvent): void {
+    let messages = this.inFlight.get(chunk.rootId);
+    if (!messages) {
+      messages = new Map();
+      this.inFlight.set(chunk.rootId, messages);
+    }
+    const message = messages.get(chunk.messageId);
+    if (message) message.chunks.push(chunk.chunk);
+    else {
+      messages.set(chunk.messageId, { threadId: chunk.threadId, chunks: [chunk.chunk] });
+      this.inFlightRoot.set(chunk.messageId, chunk.rootId);
+    }
     for (const subscriber of this.subscribers.get(chunk.rootId) ?? []) subscriber.onChunk(chunk);
+  }
+
+  /**
+   * The message is persisted (or its model call failed or was aborted): forget its chunks. Call it
+   * after the commit, so a subscriber that joins in between gets the chunks and then the message
+   * (the live reducer drops streamed text once its message arrives).
+   */
+  endMessage(messageId: string): void {
+    const rootId = this.inFlightRoot.get(messageId);
+    if (rootId === undefined) return;
+    this.inFlightRoot.delete(messageId);
+    const messages = this.inFlight.get(rootId);
+    messages?.delete(messageId);
+    if (messages?.size === 0) this.inFlight.delete(rootId);
+  }
+
+  /** How many messages are being streamed in this process (diagnostics, tests). */
+  get inFlightMessages(): number {
+    return this.inFlightRoot.size;
+  }
+
+  /** One chunk per in-flight message of the root: its text so far. */
+  private replayInFlight(rootId: string, subscriber: RootSubscriber): void {
+    for (const [messageId, message] of this.inFlight.get(rootId) ?? []) {
+      const text = message.chunks.join("");
+      if (message.chunks.length > 1) message.chunks.splice(0, message.chunks.length, text);
+      subscriber.onChunk({ rootId, threadId: message.threadId, messageId, chunk: text });
+    }
   }
 
   private notify(rootId: string): void {

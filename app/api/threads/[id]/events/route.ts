@@ -1,6 +1,8 @@
 // GET /api/threads/:id/events — Server-Sent Events for the thread and all its descendants. Every
 // persisted event carries its log id; reconnecting with Last-Event-ID (or ?after=) replays what
-// came after it, with no gap and nothing twice. Token chunks (`message_chunk`) are live-only.
+// came after it, with no gap and nothing twice. Token chunks (`message_chunk`) are not persisted: a
+// new stream first gets the text so far of each message being streamed in this process (one chunk
+// per message, EventHub), then the live chunks, so a reply joined mid-stream shows from its start.
 import { z } from "zod";
 import { readEventsAfter, type StoredEvent } from "@/runtime/events/event-log";
 import { getRuntime } from "@/runtime/runtime";

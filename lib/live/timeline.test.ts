@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { applySseFrame } from "./reducer";
+import { selectTreeRows } from "./selectors";
+import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "./test-scenario";
+import { EventScript, stateFromFrames, threadWire } from "./test-support";
+import { barPlacement, selectTimeline, timelineTicks } from "./timeline";
+
+const ALL = { defaultExpanded: true, toggled: new Set<string>() };
+const state = stateFromFrames(ROOT, fanOutScript().frames);
+
+describe("selectTimeline", () => {
+  it("gives one bar per tree row, in tree order, from creation to the last update", () => {
+    const rows = selectTreeRows(state, ALL);
+    const now = Math.max(...rows.map((row) => row.thread.updated_at)) + 5_000_000;
+    const timeline = selectTimeline(rows, now);
+    expect(timeline.bars.map((bar) => bar.id)).toEqual(rows.map((row) => row.id));
+    expect(timeline.bars.map((bar) => bar.depth)).toEqual(rows.map((row) => row.depth));
+    for (const [index, bar] of timeline.bars.entries()) {
+      const thread = rows[index]!.thread;
+      expect(bar.start).toBe(thread.created_at);
+      // Running (the writer) grows to now; the others end at their last update.
+      expect(bar.end).toBe(bar.active ? now : thread.updated_at);
+      expect(bar.active).toBe(thread.status === "running" || thread.status === "queued");
+    }
+    expect(timeline.bars.find((bar) => bar.id === WRITER)?.active).toBe(true);
+    expect(timeline.start).toBe(Math.min(...rows.map((row) => row.thread.created_at)));
+    expect(timeline.end).toBe(now);
+  });
+
+  it("follows a thread that ends: its bar stops growing", () => {
+    const rows = selectTreeRows(state, ALL);
+    const writer = rows.find((row) => row.id === WRITER)!.thread;
+    const ended = applySseFrame(
+      state,
+      new EventScript(state.lastEventId + 1).thread(
+        threadWire({ ...writer, status: "completed", updated_at: writer.created_at + 3_000_000 }),
+      ),
+    );
+    const bar = selectTimeline(selectTreeRows(ended, ALL), writer.created_at + 60_000_000).bars.find(
+      (candidate) => candidate.id === WRITER,
+    )!;
+    expect(bar).toMatchObject({ active: false, status: "completed", end: writer.created_at + 3_000_000 });
+  });
+
+  it("leaves out collapsed subtrees like the tree does", () => {
+    const collapsed = selectTreeRows(state, { defaultExpanded: true, toggled: new Set([RESEARCHER]) });
+    const ids = selectTimeline(collapsed, 0).bars.map((bar) => bar.id);
+    expect(ids).toContain(RESEARCHER);
+    expect(ids).not.toContain(CHECKER);
+  });
+
+  it("places bars as fractions of the axis and keeps a minimum span", () => {
+    const rows = selectTreeRows(state, ALL);
+    const timeline = selectTimeline(rows, rows[0]!.thread.created_at);
+    expect(timeline.end - timeline.start).toBeGreaterThanOrEqual(1_000_000);
+    for (const bar of timeline.bars) {
+      const { left, width } = barPlacement(timeline, bar);
+      expect(left).toBeGreaterThanOrEqual(0);
+      expect(left + width).toBeLessThanOrEqual(1 + 1e-9);
+    }
+    const empty = selectTimeline([], 42);
+    expect(empty.bars).toEqual([]);
+    expect(empty.end).toBeGreaterThan(empty.start);
+  });
+});
+
+describe("timelineTicks", () => {
+  const axis = (seconds: number) => ({ bars: [], start: 0, end: seconds * 1_000_000 });
+
+  it("picks round steps that fit the number of ticks", () => {
+    expect(timelineTicks(axis(10), 6).map((tick) => tick.label)).toEqual([
+      "0s",
+      "2s",
+      "4s",
+      "6s",
+      "8s",
+      "10s",
+    ]);
+    expect(timelineTicks(axis(125), 6).map((tick) => tick.label)).toEqual([
+      "0s",
+      "30s",
+      "1m",
+      "1m 30s",
+      "2m",
+    ]);
+    expect(timelineTicks(axis(7200), 5).map((tick) => tick.label)).toEqual([
+      "0s",
+      "30m",
+      "1h",
+      "1h 30m",
+      "2h",
+    ]);
+  });
+
+  it("places ticks as fractions of the axis", () => {
+    const ticks = timelineTicks(axis(10), 6);
+    expect(ticks[0]!.at).toBe(0);
+    expect(ticks.at(-1)!.at).toBe(1);
+    expect(ticks.length).toBeLessThanOrEqual(6);
+  });
+});
