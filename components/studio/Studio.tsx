@@ -1,7 +1,7 @@
 "use client";
-// The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector on the
-// right, problems and code below, and the dialogs (command palette, keyboard shortcuts, models)
-// every command can open.
+// The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector (or the
+// playground) on the right, problems and code below, and the dialogs (command palette, keyboard
+// shortcuts, models) every command can open.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useMemo, useRef, useState } from "react";
 import type { Graph } from "@/lib/graph";
@@ -12,6 +12,8 @@ import { HistoryDialog } from "./HistoryDialog";
 import { Inspector } from "./Inspector";
 import { ModelsDialog } from "./ModelsDialog";
 import { NodePalette } from "./NodePalette";
+import { PlaygroundProvider, usePlayground } from "./PlaygroundContext";
+import { PlaygroundPanel } from "./PlaygroundPanel";
 import { ProblemsPanel } from "./ProblemsPanel";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { StatusLine } from "./StatusLine";
@@ -55,19 +57,26 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
     [store, projectId, viewport],
   );
   useStudioShortcuts(context);
+  const playgroundOpen = usePlayground((state) => state.open);
   return (
     <div className="flex h-[calc(100vh-2.75rem)] flex-col">
       <StudioToolbar context={context} />
       <div className="flex min-h-0 flex-1">
         <NodePalette context={context} />
-        <div ref={canvas} className="min-w-0 flex-1">
-          <StudioCanvas context={context} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="flex min-h-0 flex-1">
+            <div ref={canvas} className="min-w-0 flex-1">
+              <StudioCanvas context={context} />
+            </div>
+            {playgroundOpen ? null : <Inspector context={context} />}
+          </div>
+          <div className="flex h-44 shrink-0 border-t border-border bg-surface">
+            <ProblemsPanel />
+            <CodePane />
+          </div>
         </div>
-        <Inspector context={context} />
-      </div>
-      <div className="flex h-44 shrink-0 border-t border-border bg-surface">
-        <ProblemsPanel />
-        <CodePane />
+        {/* The playground takes the inspector's place, over the full height beside the canvas. */}
+        {playgroundOpen ? <PlaygroundPanel projectId={projectId} /> : null}
       </div>
       <StatusLine />
       <CommandPalette context={context} />
@@ -82,9 +91,11 @@ export function Studio({ projectId, graph, version }: { projectId: string; graph
   const [store] = useState(() => createStudioStore(graph, version));
   return (
     <StudioStoreProvider store={store}>
-      <ReactFlowProvider>
-        <StudioWorkspace projectId={projectId} />
-      </ReactFlowProvider>
+      <PlaygroundProvider>
+        <ReactFlowProvider>
+          <StudioWorkspace projectId={projectId} />
+        </ReactFlowProvider>
+      </PlaygroundProvider>
     </StudioStoreProvider>
   );
 }

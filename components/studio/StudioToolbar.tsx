@@ -116,7 +116,7 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
       </span>
       <CommandButton id="save" context={context} tone="primary" />
       <ExportMenu projectId={context.projectId} />
-      <RunButton projectId={context.projectId} />
+      <RunButton />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Handle, type NodeProps, Position } from "@xyflow/react";
 import type { ReactNode } from "react";
 import { describeNodeActivity, INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioFlowNode } from "./flow-elements";
+import { RunOverlayBadge } from "./RunOverlayBadge";
 
 type Definition = Record<string, unknown>;
 
@@ -108,18 +109,21 @@ export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const definition = node.data.definition;
   const type = text(definition.type) || "ai_human";
   return (
-    <NodeCard
-      kind="agent"
-      title={text(definition.name)}
-      errorCount={data.errorCount}
-      selected={selected}
-      activity={data.activity}
-      source={false}
-    >
-      <span className="text-muted">{type}</span>
-      <SideRow side="sideA" definition={definition} humanSide={false} />
-      <SideRow side="sideB" definition={definition} humanSide={type === "ai_human"} />
-    </NodeCard>
+    <>
+      <RunOverlayBadge overlay={data.run} />
+      <NodeCard
+        kind="agent"
+        title={text(definition.name)}
+        errorCount={data.errorCount}
+        selected={selected}
+        activity={data.activity}
+        source={false}
+      >
+        <span className="text-muted">{type}</span>
+        <SideRow side="sideA" definition={definition} humanSide={false} />
+        <SideRow side="sideB" definition={definition} humanSide={type === "ai_human"} />
+      </NodeCard>
+    </>
   );
 }
 
