@@ -431,6 +431,7 @@ function RunView({ rootId }: { rootId: string }) {
             key={selected.id}
             label="Message this subagent"
             submitLabel="Send to subagent"
+            placeholder="Message this subagent (Enter sends)"
             actions={composerActions(selected.id, setError)}
           />
         </div>

@@ -110,7 +110,7 @@ export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
   const type = text(definition.type) || "ai_human";
   return (
     <>
-      <RunOverlayBadge overlay={data.run} />
+      <RunOverlayBadge agent={text(definition.name)} overlay={data.run} />
       <NodeCard
         kind="agent"
         title={text(definition.name)}
