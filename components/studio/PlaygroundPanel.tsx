@@ -422,6 +422,7 @@ function RunView({ rootId }: { rootId: string }) {
             key={selected.id}
             label="Message"
             submitLabel="Send"
+            placeholder="Message (Enter sends)"
             actions={composerActions(selected.id, setError)}
           />
         </div>
@@ -454,7 +455,6 @@ export function PlaygroundPanel({ projectId }: { projectId: string }) {
       <ResizeHandle store={store} />
       <div className="flex items-center gap-2 border-b border-border px-3 py-2">
         <h2 className="text-sm font-semibold">Playground</h2>
-        <span className="text-xs text-muted">runs here, without leaving the studio</span>
         <Button
           size="compact"
           className="ml-auto"

@@ -1,8 +1,9 @@
 "use client";
 // The playground run's badge on an agent node: live threads, the side of the latest step, steps and
-// tokens. It is a React Flow NodeToolbar above the card's right end: drawn outside the zoomed layer,
-// so its 11 px text stays 11 px at fit view, and it never changes the node's measured size. It says
-// everything in full to tooltips and screen readers.
+// tokens. It is a React Flow NodeToolbar above the card's left end (agents sit leftmost in the
+// layout, so a badge wider than a zoomed-out card grows into the canvas, not off it), drawn outside
+// the zoomed layer: its 11 px text stays 11 px at fit view, and it never changes the node's measured
+// size. It says everything in full to tooltips and screen readers.
 import { NodeToolbar, Position } from "@xyflow/react";
 import { type AgentRunOverlay, compactTokens, describeRunOverlay } from "@/lib/studio/run-overlay";
 
@@ -14,7 +15,7 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
   const running = overlay.running > 0;
   const description = describeRunOverlay(overlay);
   return (
-    <NodeToolbar isVisible position={Position.Top} align="end" offset={6}>
+    <NodeToolbar isVisible position={Position.Top} align="start" offset={6}>
       <div
         data-testid="run-overlay"
         data-agent={agent}
