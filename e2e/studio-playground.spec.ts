@@ -46,6 +46,11 @@ test("chats with the chat template in the playground and watches the reply strea
   await page.setViewportSize({ width: 1280, height: 800 });
   const id = await createProject(page, "Playground chat");
   await page.goto(`/projects/${id}/studio`);
+  // An empty canvas: the playground says why nothing can run.
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(playground(page).getByTestId("playground-empty")).toContainText("Add an ai_human agent");
+  await page.screenshot({ path: `${ARTIFACTS}/studio-playground-empty-1280.png` });
+  await playground(page).getByRole("button", { name: "Close the playground" }).click();
   await page.getByRole("button", { name: "Templates" }).click();
   await page
     .getByRole("menu", { name: "Templates" })
@@ -72,6 +77,7 @@ test("chats with the chat template in the playground and watches the reply strea
   const panel = playground(page);
   await expect(panel.getByLabel("Agent")).toHaveValue("assistant");
   await expect(panel.getByTestId("playground-version")).toContainText("unsaved changes");
+  await page.screenshot({ path: `${ARTIFACTS}/studio-playground-setup-1280.png` });
   await expectNoAxeViolations(page);
   await panel.getByRole("button", { name: "Save and start run" }).click();
 
