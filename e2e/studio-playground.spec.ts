@@ -1,11 +1,13 @@
-// The playground inside the studio: chat with the chat template's agent and watch the reply stream in
-// the panel without leaving /projects/:id/studio; run the asset example (scripted steps slowed down
-// with delayMs) and watch the canvas overlay — the subagent's badge counts its running child, its
-// edge animates while the child runs and stops after — and the run's tree in the panel. Screenshots at
-// 1280, 1440 and 1920 wide go to e2e-artifacts; axe-core checks the panel.
+// The playground inside the studio: its empty and run-form states; chat with the chat template's
+// agent and watch the reply stream in the panel without leaving /projects/:id/studio; run the asset
+// example (scripted steps slowed down with delayMs) and watch the canvas overlay — the subagent's
+// badge counts its running child, its edge animates while the child runs and stops after — and the
+// run's tree in the panel. Screenshots at 1280, 1440 and 1920 wide go to e2e-artifacts; axe-core
+// checks the panel.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { assetExampleBundle } from "../lib/spec/examples";
+import { chatTemplate } from "../lib/studio/templates";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -39,47 +41,72 @@ async function expectNoAxeViolations(page: Page) {
   expect(findings).toEqual([]);
 }
 
-test("chats with the chat template in the playground and watches the reply stream, staying in the studio", async ({
+test("says why nothing can run on an empty canvas, then offers the chat template's agent", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 800 });
-  const id = await createProject(page, "Playground chat");
+  const id = await createProject(page, "Playground states");
   await page.goto(`/projects/${id}/studio`);
-  // An empty canvas: the playground says why nothing can run.
   await page.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(playground(page).getByTestId("playground-empty")).toContainText("Add an ai_human agent");
+  const panel = playground(page);
+  await expect(panel.getByTestId("playground-empty")).toContainText("Add an ai_human agent");
   await page.screenshot({ path: `${ARTIFACTS}/studio-playground-empty-1280.png` });
-  await playground(page).getByRole("button", { name: "Close the playground" }).click();
+  await panel.getByRole("button", { name: "Close the playground" }).click();
+  await expect(page.getByRole("complementary", { name: "Inspector" })).toBeVisible();
+
   await page.getByRole("button", { name: "Templates" }).click();
   await page
     .getByRole("menu", { name: "Templates" })
     .getByRole("menuitem", { name: /Chat assistant/ })
     .click();
   await expect(page.locator(".react-flow__node-agent")).toHaveCount(1);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(panel.getByLabel("Agent")).toHaveValue("assistant");
+  await expect(panel.getByTestId("playground-version")).toContainText("unsaved changes");
+  await expect(panel.getByRole("button", { name: "Save and start run" })).toBeEnabled();
+  await page.screenshot({ path: `${ARTIFACTS}/studio-playground-setup-1280.png` });
+  await expectNoAxeViolations(page);
+});
 
-  // Slow the scripted reply down so its streaming can be watched (the script's delayMs).
-  await page.locator(".react-flow__node-model").getByText("assistant_model", { exact: true }).click();
-  await page
-    .getByRole("complementary", { name: "Inspector" })
-    .getByLabel("Script (JSON array, scripted provider)")
-    .fill(
-      JSON.stringify([
-        {
-          text: "You said: {{input}}. This reply streams in pieces, so you can watch it arrive.",
-          delayMs: 2400,
-        },
-        { text: "Second answer to {{input}}.", delayMs: 300 },
-      ]),
-    );
+/** The chat template with its scripted replies slowed down (delayMs), so streaming can be watched. */
+function slowChatBundle() {
+  const bundle = chatTemplate();
+  for (const model of bundle.models) {
+    model.script = [
+      {
+        text: "You said: {{input}}. This reply streams in pieces, so you can watch it arrive.",
+        delayMs: 2400,
+      },
+      { text: "Second answer to {{input}}.", delayMs: 300 },
+    ];
+  }
+  return bundle;
+}
+
+async function importProject(page: Page, label: string, bundle: unknown): Promise<string> {
+  const id = await createProject(page, label);
+  const imported = await page.request.post(`/api/projects/${id}/import`, {
+    data: bundle,
+    headers: { "content-type": "application/json" },
+  });
+  expect(imported.status()).toBe(200);
+  return id;
+}
+
+test("chats with the chat template in the playground and watches the reply stream, staying in the studio", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const id = await importProject(page, "Playground chat", slowChatBundle());
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(1, { timeout: 15_000 });
 
   await page.getByRole("button", { name: "Run", exact: true }).click();
   const panel = playground(page);
   await expect(panel.getByLabel("Agent")).toHaveValue("assistant");
-  await expect(panel.getByTestId("playground-version")).toContainText("unsaved changes");
-  await page.screenshot({ path: `${ARTIFACTS}/studio-playground-setup-1280.png` });
-  await expectNoAxeViolations(page);
-  await panel.getByRole("button", { name: "Save and start run" }).click();
+  await expect(panel.getByTestId("playground-version")).toContainText(/Runs the saved version v\d+/);
+  await panel.getByRole("button", { name: "Start run", exact: true }).click();
 
   await expect(panel.getByTestId("playground-agent")).toHaveText("assistant");
   await expect(panel.getByTestId("playground-stop-reason")).toContainText("Waiting for your message", {
@@ -138,16 +165,11 @@ function slowAssetBundle() {
 test("runs the asset example: the overlay badges the running child, its edge animates, the tree lists it", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  const id = await createProject(page, "Playground overlay");
-  const imported = await page.request.post(`/api/projects/${id}/import`, {
-    data: slowAssetBundle(),
-    headers: { "content-type": "application/json" },
-  });
-  expect(imported.status()).toBe(200);
+  const id = await importProject(page, "Playground overlay", slowAssetBundle());
   await page.goto(`/projects/${id}/studio`);
-  await expect(page.locator(".react-flow__node-agent")).toHaveCount(2);
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(2, { timeout: 15_000 });
   await expect(page.getByTestId("run-overlay")).toHaveCount(0);
 
   // The selected agent node is the default; a dual_ai node is not runnable, so the orchestrator is.
