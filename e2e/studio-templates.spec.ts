@@ -1,5 +1,6 @@
-// The studio from an empty project: apply a template, run it and land on the live view; edit the
-// TypeScript and apply it; a syntax error changes nothing; auto layout is one undo step.
+// The studio from an empty project: apply a template, run it in the playground and follow it on the
+// full thread page; edit the TypeScript and apply it; a syntax error changes nothing; auto layout
+// is one undo step.
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -38,7 +39,13 @@ async function positions(page: Page): Promise<string[]> {
 
 test("applies the asset template on an empty project, runs it and follows the run live", async ({ page }) => {
   await openEmptyStudio(page, "Template run");
-  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+  // With nothing to run, Run opens the playground, which says why.
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const playground = page.getByRole("complementary", { name: "Playground" });
+  await expect(playground).toContainText("Add an ai_human agent to run");
+  await expect(playground.getByRole("button", { name: /start run/i })).toHaveCount(0);
+  await playground.getByRole("button", { name: "Close the playground" }).click();
+  await expect(playground).toHaveCount(0);
   await applyAssetTemplate(page);
 
   await expect(node(page, "agent", "orchestrator")).toBeVisible();
@@ -59,9 +66,12 @@ test("applies the asset template on an empty project, runs it and follows the ru
   await expect(page.locator(".react-flow__node-agent")).toHaveCount(2);
 
   await page.getByRole("button", { name: "Run", exact: true }).click();
-  await page.getByLabel("First message").fill("a blue shield");
-  await page.getByRole("button", { name: "Start run" }).click();
-  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+  await playground.getByLabel("First message").fill("a blue shield");
+  await playground.getByRole("button", { name: "Save and start run" }).click();
+  const fullPage = playground.getByRole("link", { name: /Open full thread page/ });
+  await expect(fullPage).toHaveAttribute("href", /^\/threads\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/studio$/);
+  await page.goto((await fullPage.getAttribute("href")) ?? "");
 
   const tree = page.getByRole("tree", { name: "Threads" });
   await expect(tree.getByRole("treeitem", { name: /\(asset_subagent\)/ })).toHaveAttribute("aria-level", "2");

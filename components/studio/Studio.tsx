@@ -1,7 +1,8 @@
 "use client";
-// The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector on the
-// right, problems and code below, and the dialogs (command palette, keyboard shortcuts, models,
-// saving) every command can open; a draft of unsaved work is kept in this browser and restored.
+// The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector (or the
+// playground) on the right, problems and code below, and the dialogs (command palette, keyboard
+// shortcuts, models, saving) every command can open; a draft of unsaved work is kept in this
+// browser and restored.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useMemo, useRef, useState } from "react";
 import type { Graph } from "@/lib/graph";
@@ -14,6 +15,8 @@ import { Inspector } from "./Inspector";
 import { LeaveGuard } from "./LeaveGuard";
 import { ModelsDialog } from "./ModelsDialog";
 import { NodePalette } from "./NodePalette";
+import { PlaygroundProvider, usePlayground } from "./PlaygroundContext";
+import { PlaygroundPanel } from "./PlaygroundPanel";
 import { ProblemsPanel } from "./ProblemsPanel";
 import { SaveConflictDialog, SaveProblemsDialog } from "./SaveDialogs";
 import { ShortcutsDialog } from "./ShortcutsDialog";
@@ -60,20 +63,27 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
   );
   useStudioShortcuts(context);
   useStudioDraft(store, projectId);
+  const playgroundOpen = usePlayground((state) => state.open);
   return (
     <div className="flex h-[calc(100vh-2.75rem)] flex-col">
       <StudioToolbar context={context} />
       <DraftNotice />
       <div className="flex min-h-0 flex-1">
         <NodePalette context={context} />
-        <div ref={canvas} className="min-w-0 flex-1">
-          <StudioCanvas context={context} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="flex min-h-0 flex-1">
+            <div ref={canvas} className="min-w-0 flex-1">
+              <StudioCanvas context={context} />
+            </div>
+            {playgroundOpen ? null : <Inspector context={context} />}
+          </div>
+          <div className="flex h-44 shrink-0 border-t border-border bg-surface">
+            <ProblemsPanel />
+            <CodePane />
+          </div>
         </div>
-        <Inspector context={context} />
-      </div>
-      <div className="flex h-44 shrink-0 border-t border-border bg-surface">
-        <ProblemsPanel />
-        <CodePane />
+        {/* The playground takes the inspector's place, over the full height beside the canvas. */}
+        {playgroundOpen ? <PlaygroundPanel projectId={projectId} /> : null}
       </div>
       <StatusLine />
       <CommandPalette context={context} />
@@ -91,9 +101,11 @@ export function Studio({ projectId, graph, version }: { projectId: string; graph
   const [store] = useState(() => createStudioStore(graph, version));
   return (
     <StudioStoreProvider store={store}>
-      <ReactFlowProvider>
-        <StudioWorkspace projectId={projectId} />
-      </ReactFlowProvider>
+      <PlaygroundProvider>
+        <ReactFlowProvider>
+          <StudioWorkspace projectId={projectId} />
+        </ReactFlowProvider>
+      </PlaygroundProvider>
     </StudioStoreProvider>
   );
 }

@@ -34,6 +34,8 @@ import { type StudioFlowEdge, type StudioFlowNode, toFlowEdges, toFlowNodes } fr
 import { FIT_VIEW_OPTIONS } from "./layout-actions";
 import { NODE_PRESET_MIME } from "./NodePalette";
 import { STUDIO_NODE_TYPES } from "./nodes";
+import { usePlaygroundOverlay } from "./PlaygroundContext";
+import { withRunOverlay } from "./run-overlay-flow";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { addPresetNode } from "./studio-actions";
 import type { StudioCommandContext } from "./studio-commands";
@@ -91,15 +93,21 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   }, []);
   const activity = useNodeActivity(context.projectId, compiled.graph.nodes);
 
+  const runOverlay = usePlaygroundOverlay(compiled.graph, edges);
+
   const previousNodes = useRef<StudioFlowNode[]>([]);
-  const flowNodes = useMemo(() => {
+  const baseNodes = useMemo(() => {
     const next = toFlowNodes(graph, counts, selection, measured, activity, previousNodes.current);
     previousNodes.current = next;
     return next;
   }, [graph, counts, selection, measured, activity]);
-  const flowEdges = useMemo(
+  const baseEdges = useMemo(
     () => toFlowEdges(compiled.graph, edges, counts, selection),
     [compiled.graph, edges, counts, selection],
+  );
+  const { nodes: flowNodes, edges: flowEdges } = useMemo(
+    () => withRunOverlay(baseNodes, baseEdges, runOverlay),
+    [baseNodes, baseEdges, runOverlay],
   );
 
   const onNodesChange = useCallback(

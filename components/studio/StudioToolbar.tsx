@@ -236,7 +236,7 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
         <span className="w-1" />
         <ExportMenu projectId={context.projectId} />
         <span className="w-1" />
-        <RunButton projectId={context.projectId} />
+        <RunButton />
       </Group>
     </div>
   );

@@ -6,9 +6,16 @@ import type { DiagnosticCounts } from "@/lib/studio/diagnostic-targets";
 import { findNode } from "@/lib/studio/document-edits";
 import { type EdgeMode, type EdgeText, edgeText } from "@/lib/studio/edge-labels";
 import { INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
+import type { AgentRunOverlay } from "@/lib/studio/run-overlay";
 import type { StudioSelection } from "@/lib/studio/selection";
 
-export type StudioNodeData = { graphNode: GraphNode; errorCount: number; activity: NodeActivity };
+export type StudioNodeData = {
+  graphNode: GraphNode;
+  errorCount: number;
+  activity: NodeActivity;
+  /** The playground run's badge (agent nodes in the followed run only; see run-overlay-flow.ts). */
+  run?: AgentRunOverlay;
+};
 export type StudioFlowNode = Node<StudioNodeData, GraphNode["type"]>;
 
 export type MeasuredSizes = ReadonlyMap<string, { width: number; height: number }>;

@@ -10,6 +10,7 @@ import { cardFields, describeSide, type SideSummary } from "@/lib/studio/card-fi
 import { describeNodeActivity, INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioFlowNode } from "./flow-elements";
 import { NodeIcon } from "./node-icons";
+import { RunOverlayBadge } from "./RunOverlayBadge";
 
 type Kind = GraphNode["type"];
 
@@ -159,18 +160,21 @@ export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
   if (node.type !== "agent") return null;
   const fields = cardFields(node);
   return (
-    <NodeCard
-      node={node}
-      tag={fields.tag}
-      tooltip={fields.tooltip}
-      errorCount={data.errorCount}
-      selected={selected}
-      activity={data.activity}
-      source={false}
-    >
-      <SideRow side={fields.sides[0]!} index={0} />
-      <SideRow side={fields.sides[1]!} index={1} />
-    </NodeCard>
+    <>
+      <RunOverlayBadge agent={String(node.data.definition.name ?? "")} overlay={data.run} />
+      <NodeCard
+        node={node}
+        tag={fields.tag}
+        tooltip={fields.tooltip}
+        errorCount={data.errorCount}
+        selected={selected}
+        activity={data.activity}
+        source={false}
+      >
+        <SideRow side={fields.sides[0]!} index={0} />
+        <SideRow side={fields.sides[1]!} index={1} />
+      </NodeCard>
+    </>
   );
 }
 

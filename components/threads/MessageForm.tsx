@@ -49,11 +49,14 @@ export function MessageForm({
   label,
   submitLabel,
   disabled,
+  placeholder,
   actions,
 }: {
   label: string;
   submitLabel: string;
   disabled?: boolean;
+  /** Defaults to the label with the keyboard hints; narrow panels pass a shorter one. */
+  placeholder?: string;
   actions: MessageFormActions;
 }) {
   const inputId = useId();
@@ -238,7 +241,7 @@ export function MessageForm({
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          placeholder={`${label} (Enter sends, Shift+Enter for a new line; markdown works)`}
+          placeholder={placeholder ?? `${label} (Enter sends, Shift+Enter for a new line; markdown works)`}
           disabled={disabled}
           readOnly={sending}
           className="min-h-8 flex-1 resize-none rounded-md border border-border bg-surface px-2.5 py-1.5 outline-none focus:border-accent disabled:opacity-50"

@@ -1,0 +1,103 @@
+"use client";
+// The studio's playground state, outside React like the studio store: whether the panel is open and
+// how wide, the agent picked to run, the run it follows and that run's live state. One event stream
+// per run (useLiveThread on the root) feeds both the panel and the canvas overlay; components read
+// just the slice they draw, so streamed text re-renders the transcript, not the canvas.
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
+import type { Graph, GraphEdge } from "@/lib/graph";
+import type { LiveState } from "@/lib/live";
+import { NO_RUN_OVERLAY, type RunOverlay, runOverlay, sameRunOverlay } from "@/lib/studio/run-overlay";
+import { type ConnectionState, useLiveThread } from "../threads/useLiveThread";
+
+export interface PlaygroundRun {
+  rootId: string;
+  agentId: string;
+}
+
+export const PLAYGROUND_WIDTH = { min: 320, default: 420, max: 760 } as const;
+
+export interface PlaygroundState {
+  open: boolean;
+  /** Panel width in px (the separator drags it between PLAYGROUND_WIDTH.min and .max). */
+  width: number;
+  /** The agent picked in the panel; null follows the canvas selection (else the first ai_human agent). */
+  agent: string | null;
+  run: PlaygroundRun | null;
+  /** The followed run's live state: null until its stream delivers the first frames. */
+  live: LiveState | null;
+  connection: ConnectionState;
+  /** The thread whose transcript the panel shows (the root by default). */
+  selectedId: string | null;
+}
+
+export type PlaygroundStore = ReturnType<typeof createPlaygroundStore>;
+
+export function createPlaygroundStore() {
+  return createStore<PlaygroundState>()(() => ({
+    open: false,
+    width: PLAYGROUND_WIDTH.default,
+    agent: null,
+    run: null,
+    live: null,
+    connection: "connecting",
+    selectedId: null,
+  }));
+}
+
+const PlaygroundContext = createContext<PlaygroundStore | null>(null);
+
+export function usePlaygroundStore(): PlaygroundStore {
+  const store = useContext(PlaygroundContext);
+  if (!store) throw new Error("usePlayground must be used inside <PlaygroundProvider>.");
+  return store;
+}
+
+export function usePlayground<Slice>(selector: (state: PlaygroundState) => Slice): Slice {
+  return useStore(usePlaygroundStore(), selector);
+}
+
+/** Follows one run: its stream's state goes into the playground store. */
+function RunStream({ store, rootId }: { store: PlaygroundStore; rootId: string }) {
+  const { state, connection } = useLiveThread(rootId);
+  useEffect(() => {
+    if (store.getState().run?.rootId === rootId) store.setState({ live: state, connection });
+  }, [store, rootId, state, connection]);
+  return null;
+}
+
+export function PlaygroundProvider({ children }: { children: ReactNode }) {
+  const [store] = useState(createPlaygroundStore);
+  const rootId = useStore(store, (state) => state.run?.rootId ?? null);
+  return (
+    <PlaygroundContext.Provider value={store}>
+      {children}
+      {rootId ? <RunStream key={rootId} store={store} rootId={rootId} /> : null}
+    </PlaygroundContext.Provider>
+  );
+}
+
+/**
+ * The overlay the canvas draws for the followed run: while the panel is open, or while any thread
+ * of the run is still at work after it was closed. The same object comes back while nothing shown
+ * changes, so the canvas re-renders only when a badge or an edge does.
+ */
+export function usePlaygroundOverlay(graph: Graph, edges: readonly GraphEdge[]): RunOverlay {
+  const threads = usePlayground((state) => state.live?.threads ?? null);
+  const telemetry = usePlayground((state) => state.live?.telemetry ?? null);
+  const shown = usePlayground(
+    (state) =>
+      state.run !== null &&
+      (state.open ||
+        (state.live ? state.live.statusCounts.queued + state.live.statusCounts.running > 0 : false)),
+  );
+  const previous = useRef<RunOverlay>(NO_RUN_OVERLAY);
+  return useMemo(() => {
+    const next =
+      shown && threads && telemetry ? runOverlay(graph, edges, { threads, telemetry }) : NO_RUN_OVERLAY;
+    if (sameRunOverlay(previous.current, next)) return previous.current;
+    previous.current = next;
+    return next;
+  }, [graph, edges, shown, threads, telemetry]);
+}
