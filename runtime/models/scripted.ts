@@ -11,9 +11,30 @@ export const SCRIPT_EXHAUSTED_TEXT = "(script exhausted)";
 const DELAYED_TEXT_CHUNKS = 4;
 const CHARACTERS_PER_TOKEN = 4;
 
-/** The step answering call number `index` (counting from 0); past the end, the exhausted answer. */
-export function scriptStepAt(definition: Pick<ModelDefinition, "script">, index: number): ScriptStep {
-  return definition.script?.[index] ?? { text: SCRIPT_EXHAUSTED_TEXT };
+/**
+ * Which step answers call number `index` (counting from 0): the index itself within the script; past
+ * the end, with `scriptLoopFrom`, the steps from there on again and again; otherwise none (undefined).
+ */
+export function scriptPosition(
+  definition: Pick<ModelDefinition, "script" | "scriptLoopFrom">,
+  index: number,
+): number | undefined {
+  const length = definition.script?.length ?? 0;
+  if (index < length) return index;
+  const from = definition.scriptLoopFrom;
+  if (from === undefined || from >= length) return undefined;
+  return from + ((index - length) % (length - from));
+}
+
+/** The step answering call number `index` (counting from 0); past the end of a script that does not loop, the exhausted answer. */
+export function scriptStepAt(
+  definition: Pick<ModelDefinition, "script" | "scriptLoopFrom">,
+  index: number,
+): ScriptStep {
+  const position = scriptPosition(definition, index);
+  return (
+    (position === undefined ? undefined : definition.script?.[position]) ?? { text: SCRIPT_EXHAUSTED_TEXT }
+  );
 }
 
 /** Ids are derived from the call index and the position in the step, so a replayed call yields the same ids. */
