@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ModelDefinition } from "@/lib/spec";
 import { ModelProviderError } from "./errors";
-import { callScriptedModel, SCRIPT_EXHAUSTED_TEXT, scriptPosition, splitIntoChunks } from "./scripted";
+import {
+  callScriptedModel,
+  delayedChunkCount,
+  SCRIPT_EXHAUSTED_TEXT,
+  scriptPosition,
+  splitIntoChunks,
+} from "./scripted";
 import type { ModelCallRequest, ModelMessage } from "./types";
 
 function scripted(script: ModelDefinition["script"], scriptLoopFrom?: number): ModelDefinition {
@@ -160,6 +166,20 @@ describe("scripted provider", () => {
     expect(answer.text).toBe("thinking about it...");
     expect(deltas[0]!.at).toBeGreaterThanOrEqual(10);
     expect(deltas.at(-1)!.at).toBeGreaterThanOrEqual(70);
+  });
+
+  it("streams a long delay in many small chunks, about one every 80 ms", async () => {
+    const deltas: string[] = [];
+    const text = "A reply long enough to arrive as many visible pieces while the user watches it.";
+    await callScriptedModel(
+      scripted([{ text, delayMs: 1_500 }]),
+      request([], { onTextDelta: (chunk) => deltas.push(chunk) }),
+    );
+    expect(deltas.join("")).toBe(text);
+    expect(deltas.length).toBeGreaterThanOrEqual(15);
+    expect(delayedChunkCount(80)).toBe(4);
+    expect(delayedChunkCount(1_500)).toBe(19);
+    expect(delayedChunkCount(60_000)).toBe(40);
   });
 
   it("stops a delayed answer when the signal aborts", async () => {
