@@ -3,7 +3,7 @@
 // module, or a zipped project), never a stale saved version. It says when the canvas has unsaved
 // changes or problems and offers to save first; it closes after a choice, on Escape and on a click
 // outside. Open/close is plain state so a positioning wrapper can place the panel.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { createApiClient } from "@/lib/api/client";
 import {
@@ -45,6 +45,7 @@ export function ExportMenu({ projectId }: { projectId: string }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const noticeId = useId();
   const errors = compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
   const notice = exportNotice({ unsaved, errors, baseVersion });
 
@@ -103,39 +104,45 @@ export function ExportMenu({ projectId }: { projectId: string }) {
       </Button>
       {open ? (
         <div
-          role="menu"
-          aria-label="Export"
+          data-export-panel=""
           className="absolute right-0 z-20 mt-1 flex w-72 flex-col rounded border border-border bg-surface p-1 text-xs shadow"
         >
           {notice ? (
-            <p role="note" className="border-b border-border px-2 pt-1 pb-1.5 text-muted">
+            <p id={noticeId} className="border-b border-border px-2 pt-1 pb-1.5 text-muted">
               {notice}
             </p>
           ) : null}
-          {unsaved ? (
-            <button
-              type="button"
-              role="menuitem"
-              className="rounded px-2 py-1.5 text-left font-medium hover:bg-surface-muted"
-              onClick={() => {
-                setOpen(false);
-                void saveDocument(store, projectId);
-              }}
-            >
-              Save first
-            </button>
-          ) : null}
-          {EXPORT_FORMATS.map(({ format, label }) => (
-            <button
-              key={format}
-              type="button"
-              role="menuitem"
-              className="rounded px-2 py-1.5 text-left hover:bg-surface-muted"
-              onClick={() => void exportAs(format)}
-            >
-              {label}
-            </button>
-          ))}
+          <div
+            role="menu"
+            aria-label="Export"
+            aria-describedby={notice ? noticeId : undefined}
+            className="flex flex-col"
+          >
+            {unsaved ? (
+              <button
+                type="button"
+                role="menuitem"
+                className="rounded px-2 py-1.5 text-left font-medium hover:bg-surface-muted"
+                onClick={() => {
+                  setOpen(false);
+                  void saveDocument(store, projectId);
+                }}
+              >
+                Save first
+              </button>
+            ) : null}
+            {EXPORT_FORMATS.map(({ format, label }) => (
+              <button
+                key={format}
+                type="button"
+                role="menuitem"
+                className="rounded px-2 py-1.5 text-left hover:bg-surface-muted"
+                onClick={() => void exportAs(format)}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
         </div>
       ) : null}
     </div>
