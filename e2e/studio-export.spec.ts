@@ -98,6 +98,7 @@ test("exports the canvas as it is, warns about unsaved changes and closes after 
   ]) {
     await page.setViewportSize(viewport);
     await exportButton(page).click();
+    await expect(exportMenu(page)).toBeVisible();
     const menu = await exportMenu(page).boundingBox();
     expect(menu && menu.x >= 0 && menu.x + menu.width <= viewport.width).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/studio-export-${viewport.width}.png` });

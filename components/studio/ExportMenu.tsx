@@ -17,6 +17,9 @@ import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { saveDocument } from "./save-document";
 import { useCompiled } from "./useCompiled";
 
+/** The panel's width (Tailwind w-72). */
+const PANEL_WIDTH_PX = 288;
+
 function download(file: ExportFile) {
   const url = URL.createObjectURL(new Blob([file.data], { type: file.mimeType }));
   const link = document.createElement("a");
@@ -44,6 +47,8 @@ export function ExportMenu({ projectId }: { projectId: string }) {
   const baseVersion = useStudio((state) => state.baseVersion);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** The panel opens toward the side with room: right-aligned unless the button sits near the left edge (a wrapped toolbar). */
+  const [alignLeft, setAlignLeft] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const noticeId = useId();
   const errors = compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
@@ -93,7 +98,11 @@ export function ExportMenu({ projectId }: { projectId: string }) {
         aria-expanded={open}
         disabled={busy}
         title={unsaved ? "Export the canvas as it is (it has unsaved changes)" : "Export the project"}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          const right = root.current?.getBoundingClientRect().right ?? Number.POSITIVE_INFINITY;
+          setAlignLeft(right < PANEL_WIDTH_PX + 8);
+          setOpen(!open);
+        }}
       >
         Export
         {unsaved ? (
@@ -105,7 +114,7 @@ export function ExportMenu({ projectId }: { projectId: string }) {
       {open ? (
         <div
           data-export-panel=""
-          className="absolute right-0 z-20 mt-1 flex w-72 flex-col rounded border border-border bg-surface p-1 text-xs shadow"
+          className={`absolute ${alignLeft ? "left-0" : "right-0"} z-20 mt-1 flex w-72 flex-col rounded border border-border bg-surface p-1 text-xs shadow`}
         >
           {notice ? (
             <p id={noticeId} className="border-b border-border px-2 pt-1 pb-1.5 text-muted">
