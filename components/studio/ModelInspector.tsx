@@ -1,6 +1,6 @@
 "use client";
 // Inspector for a model definition: provider, provider model id, endpoint and key variable name,
-// fallbacks, prices, capabilities, provider options and tools, and the scripted provider's script.
+// fallbacks, prices, capabilities, provider options and tools, and the scripted provider's script and loop.
 import { MODEL_PROVIDERS } from "@/lib/spec";
 import { renameDefinition } from "@/lib/studio/document-edits";
 import {
@@ -106,6 +106,12 @@ export function ModelInspector({ nodeId }: { nodeId: string }) {
         hint='[{ "text": "Hello {{input}}" }, { "toolCalls": [{ "name": "search", "args": {} }] }]'
         expect="array"
         {...bind.json("script")}
+      />
+      <NumberField
+        field="model.scriptLoopFrom"
+        label="Loop the script from step"
+        hint="Empty: after the last step it answers “(script exhausted)”. 0 repeats the whole script."
+        {...bind.number("scriptLoopFrom")}
       />
     </div>
   );

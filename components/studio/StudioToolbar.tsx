@@ -8,11 +8,12 @@ import { type ReactNode, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
 import { ICONS, type IconName } from "@/components/ui/icons";
-import { Menu, MenuItem, MenuLink } from "@/components/ui/Popover";
+import { Menu, MenuItem } from "@/components/ui/Popover";
 import { canRedo, canUndo } from "@/lib/studio/history";
 import { runsOnDemoModels } from "@/lib/studio/model-switch";
 import { isSelectionEmpty } from "@/lib/studio/selection";
 import { ariaKeyShortcuts, shortcutLabel } from "@/lib/studio/shortcuts";
+import { ExportMenu } from "./ExportMenu";
 import { isMacPlatform } from "./platform";
 import { RunButton } from "./RunButton";
 import { useStudio } from "./StudioStoreContext";
@@ -34,33 +35,6 @@ function useWideToolbar(): boolean {
     subscribeToWidth,
     () => window.matchMedia(WIDE_TOOLBAR_QUERY).matches,
     () => true,
-  );
-}
-
-function ExportMenu({ projectId }: { projectId: string }) {
-  const base = `/api/projects/${encodeURIComponent(projectId)}/export`;
-  return (
-    <Menu
-      label="Export"
-      placement="bottom-end"
-      className="w-64"
-      trigger={(props) => (
-        <Button {...props}>
-          Export
-          {ICONS.chevronDown}
-        </Button>
-      )}
-    >
-      <MenuLink href={`${base}?format=ts`} download>
-        TypeScript module (.ts)
-      </MenuLink>
-      <MenuLink href={`${base}?format=zip`} download>
-        Standard Agents project (.zip)
-      </MenuLink>
-      <MenuLink href={`${base}?format=json`} download>
-        JSON bundle (.json)
-      </MenuLink>
-    </Menu>
   );
 }
 

@@ -1,23 +1,40 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assetExampleBundle, minimalChatBundle } from "@/lib/spec";
 import { bundleToProjectFiles, packageNameFor, projectFilesToBundle } from "./project-files";
 
 describe("bundleToProjectFiles", () => {
-  it("writes one default-exporting file per definition, the index, package.json and tsconfig.json", () => {
+  it("writes one default-exporting file per definition, the index, package.json, tsconfig.json and the spec module", () => {
     const files = bundleToProjectFiles(minimalChatBundle, { name: "My Chat!" });
     expect(Object.keys(files)).toEqual([
       "package.json",
       "tsconfig.json",
+      "standardagents/package.json",
+      "standardagents/index.ts",
       "agents/index.ts",
       "agents/agents/assistant.ts",
       "agents/prompts/assistant_chat.ts",
       "agents/models/assistant_model.ts",
     ]);
-    expect(JSON.parse(files["package.json"]!)).toMatchObject({
+    // Only the local spec module and packages the npm registry has, pinned to what this repo uses.
+    const repository = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8"));
+    expect(JSON.parse(files["package.json"]!)).toEqual({
       name: "my-chat",
+      version: "0.1.0",
+      private: true,
       type: "module",
-      dependencies: { "@standardagents/spec": "0.1.0" },
+      scripts: { typecheck: "tsc --noEmit" },
+      dependencies: { "@standardagents/spec": "file:./standardagents", zod: repository.dependencies.zod },
+      devDependencies: { typescript: repository.devDependencies.typescript },
     });
+    expect(JSON.parse(files["standardagents/package.json"]!)).toMatchObject({
+      name: "@standardagents/spec",
+      exports: { ".": "./index.ts" },
+    });
+    for (const define of ["defineAgent", "definePrompt", "defineModel", "defineTool"]) {
+      expect(files["standardagents/index.ts"]).toContain(`export function ${define}(`);
+    }
     expect(files["agents/agents/assistant.ts"]).toBe(
       [
         'import { defineAgent } from "@standardagents/spec";',

@@ -1,5 +1,5 @@
 // A bundle as the file tree of a Standard Agents project (agents/<kind>/<name>.ts, one default export
-// each, plus package.json and tsconfig.json), and back. agents/index.ts lists every definition in the
+// each, plus package.json, tsconfig.json and the spec's authoring API as a local package), and back. agents/index.ts lists every definition in the
 // bundle's order, so a project round-trips exactly; without it, files are read in path order.
 import type { Bundle, PathSegment } from "@/lib/spec";
 import { type Code, literal, printCode } from "./code-printer";
@@ -9,7 +9,8 @@ import { checkRawBundle, emptyRawBundle, parseOrReport, type ReadBundleResult } 
 import { setProperty, UNREADABLE } from "./read-values";
 import { type SourceDiagnostic, SourceReport } from "./source-diagnostics";
 import type { Expression, SourceModule } from "./source-parser";
-import { definitionFileSource } from "./write-typescript";
+import { EXPORT_DEPENDENCY_VERSIONS, SPEC_MODULE_FILES, SPEC_MODULE_FOLDER } from "./spec-module";
+import { definitionFileSource, SPEC_PACKAGE } from "./write-typescript";
 import type { ProjectFiles } from "./zip";
 
 export const PROJECT_INDEX_FILE = "agents/index.ts";
@@ -37,6 +38,7 @@ export function bundleToProjectFiles(bundle: Bundle, options: { name?: string } 
   const files: ProjectFiles = {
     "package.json": `${JSON.stringify(packageJson(options.name ?? "standard-agents-project"), null, 2)}\n`,
     "tsconfig.json": TSCONFIG_JSON,
+    ...SPEC_MODULE_FILES,
     [PROJECT_INDEX_FILE]: projectIndexSource(bundle),
   };
   for (const { kind, collection, folder } of DEFINITION_KINDS) {
@@ -53,7 +55,10 @@ function packageJson(name: string) {
     version: "0.1.0",
     private: true,
     type: "module",
-    dependencies: { "@standardagents/spec": "0.1.0", zod: "^4.0.0" },
+    scripts: { typecheck: "tsc --noEmit" },
+    // The spec's API ships in the project (no registry has @standardagents/spec); the rest is on npm.
+    dependencies: { [SPEC_PACKAGE]: `file:./${SPEC_MODULE_FOLDER}`, zod: EXPORT_DEPENDENCY_VERSIONS.zod },
+    devDependencies: { typescript: EXPORT_DEPENDENCY_VERSIONS.typescript },
   };
 }
 
@@ -67,7 +72,7 @@ const TSCONFIG_JSON = `{
     "skipLibCheck": true,
     "noEmit": true
   },
-  "include": ["agents"]
+  "include": ["agents", "standardagents"]
 }
 `;
 

@@ -120,6 +120,14 @@ export function objectSchema(random: Random, depth = 0): Record<string, unknown>
 
 function model(random: Random, index: number, names: string[]): ModelDefinition {
   const provider = random.pick(["openai", "anthropic", "openai-compatible", "scripted"] as const);
+  const script =
+    provider === "scripted"
+      ? [
+          { text: text(random) },
+          { toolCalls: [{ name: "search", args: jsonObject(random) }], delayMs: 5 },
+          { error: text(random) },
+        ].slice(0, random.integer(3) + 1)
+      : undefined;
   return compact({
     name: names[index]!,
     provider,
@@ -134,14 +142,8 @@ function model(random: Random, index: number, names: string[]): ModelDefinition 
     capabilities: maybe(random, () => ({ vision: random.chance(0.5), maxContextTokens: 128000 }), 0.3),
     providerOptions: maybe(random, () => jsonObject(random), 0.3),
     providerTools: maybe(random, () => ["web_search"], 0.2),
-    script:
-      provider === "scripted"
-        ? [
-            { text: text(random) },
-            { toolCalls: [{ name: "search", args: jsonObject(random) }], delayMs: 5 },
-            { error: text(random) },
-          ].slice(0, random.integer(3) + 1)
-        : undefined,
+    script,
+    scriptLoopFrom: script ? maybe(random, () => random.integer(script.length), 0.4) : undefined,
   });
 }
 

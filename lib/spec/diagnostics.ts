@@ -61,6 +61,7 @@ export const DIAGNOSTIC_CODES = [
   "missing_base_url",
   "missing_script",
   "script_ignored",
+  "script_loop_out_of_range",
   // tools
   "invalid_url",
   "unknown_url_placeholder",

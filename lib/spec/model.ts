@@ -65,6 +65,11 @@ export const ModelDefinitionSchema = z.object({
   ).optional(),
   providerTools: z.array(nonEmptyString).optional(),
   script: z.array(ScriptStepSchema).optional(),
+  /**
+   * Scripted provider: after the last step, continue from `script[scriptLoopFrom]` (0 repeats the whole
+   * script) instead of answering "(script exhausted)".
+   */
+  scriptLoopFrom: z.int().nonnegative().optional(),
   ...literalSecretFields(
     'Store the key in an env variable and put that variable\'s name in "apiKeyEnv" (e.g. "apiKeyEnv": "OPENAI_API_KEY").',
   ),

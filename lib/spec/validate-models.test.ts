@@ -78,4 +78,27 @@ describe("model rules", () => {
       { severity: "warning", code: "script_ignored", path: "models[1].script" },
     ]);
   });
+
+  it("script_loop_out_of_range: a loop that starts past the last step", () => {
+    const bundle = chatBundle();
+    bundle.models[0]!.script = [{ text: "one" }, { text: "two" }];
+    bundle.models[0]!.scriptLoopFrom = 1;
+    expect(validateBundle(bundle)).toEqual([]);
+    bundle.models[0]!.scriptLoopFrom = 2;
+    const diagnostics = validateBundle(bundle);
+    expect(summarize(diagnostics)).toEqual([
+      { severity: "error", code: "script_loop_out_of_range", path: "models[0].scriptLoopFrom" },
+    ]);
+    expect(diagnostics[0]?.message).toContain("numbered 0 to 1");
+    bundle.models[0]!.script = [];
+    expect(validateBundle(bundle)[0]?.message).toContain("the script is empty");
+  });
+
+  it("script_ignored: a script loop on a real provider", () => {
+    const bundle = bundleWithModels();
+    bundle.models[1]!.scriptLoopFrom = 0;
+    expect(summarize(validateBundle(bundle))).toEqual([
+      { severity: "warning", code: "script_ignored", path: "models[1].scriptLoopFrom" },
+    ]);
+  });
 });

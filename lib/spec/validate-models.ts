@@ -79,6 +79,29 @@ const providerRequirements: ValidationRule = (context) => {
         `Model "${model.name}" uses the scripted provider but has no script. Add "script": [{ "text": "..." }] with one step per model call.`,
       );
     }
+    if (
+      model.scriptLoopFrom !== undefined &&
+      model.script !== undefined &&
+      model.scriptLoopFrom >= model.script.length
+    ) {
+      const last = model.script.length - 1;
+      context.report(
+        "error",
+        "script_loop_out_of_range",
+        ["models", index, "scriptLoopFrom"],
+        model.script.length === 0
+          ? `Model "${model.name}" loops its script from step ${model.scriptLoopFrom}, but the script is empty. Add steps to "script" or remove "scriptLoopFrom".`
+          : `Model "${model.name}" loops its script from step ${model.scriptLoopFrom}, but the script's steps are numbered 0 to ${last}. Set "scriptLoopFrom" to a step between 0 and ${last}.`,
+      );
+    }
+    if (model.provider !== "scripted" && model.scriptLoopFrom !== undefined) {
+      context.report(
+        "warning",
+        "script_ignored",
+        ["models", index, "scriptLoopFrom"],
+        `Model "${model.name}" loops a script, but only the scripted provider plays scripts (this one uses "${model.provider}"). Remove "scriptLoopFrom" or set "provider": "scripted".`,
+      );
+    }
     if (model.provider !== "scripted" && model.script !== undefined) {
       context.report(
         "warning",

@@ -33,11 +33,19 @@ describe("studio templates", () => {
     expect(chatTemplate().agents[0]!.name).toBe("assistant");
   });
 
-  it("the chat template is one ai_human agent with one prompt", () => {
+  it("the chat template is one ai_human agent with one prompt whose replies vary, stream and loop", () => {
     const bundle = chatTemplate();
     expect(bundle.agents).toHaveLength(1);
     expect(bundle.agents[0]!.type ?? "ai_human").toBe("ai_human");
     expect(bundle.prompts).toHaveLength(1);
+    const model = bundle.models[0]!;
+    const texts = (model.script ?? []).map((step) => step.text);
+    expect(new Set(texts).size).toBeGreaterThanOrEqual(3);
+    expect(texts.every((text) => text?.includes("{{input}}"))).toBe(true);
+    expect(model.script!.every((step) => (step.delayMs ?? 0) >= 1_000 && (step.delayMs ?? 0) <= 2_000)).toBe(
+      true,
+    );
+    expect(model.scriptLoopFrom).toBe(1);
   });
 
   it("the asset template is the spec's worker/reviewer example called from an ai_human orchestrator", () => {
@@ -57,12 +65,40 @@ describe("studio templates", () => {
     expect(edges.filter((edge) => edge.kind === "subagent")).toHaveLength(1);
   });
 
-  it("the named-workers template calls a resumable worker with at most three instances", () => {
-    const orchestrator = namedWorkersTemplate().prompts.find((prompt) => prompt.name === "orchestrator_chat");
-    expect(orchestrator?.tools).toEqual([
-      { name: "asset_subagent", blocking: true, resumable: { receives_messages: "side_a", maxInstances: 3 } },
+  it("the named-workers template has two different resumable workers, created by name", () => {
+    const bundle = namedWorkersTemplate();
+    const lead = bundle.prompts.find((prompt) => prompt.name === "lead_chat");
+    expect(lead?.tools).toEqual([
+      { name: "writer", blocking: true, resumable: { receives_messages: "side_a", maxInstances: 2 } },
+      { name: "critic", blocking: true, resumable: { receives_messages: "side_a", maxInstances: 2 } },
     ]);
+    const created = bundle.models
+      .flatMap((model) => model.script ?? [])
+      .flatMap((step) => step.toolCalls ?? [])
+      .filter((call) => call.name === "subagent_create")
+      .map((call) => [call.args.subagent, call.args.name]);
+    expect(created).toEqual([
+      ["writer", "ada"],
+      ["critic", "grace"],
+    ]);
+    const titles = bundle.agents.filter((agent) => agent.type === "dual_ai").map((agent) => agent.title);
+    expect(titles).toEqual(["Writer", "Critic"]);
+    expect(deriveEdges(documentFromBundle(bundle)).filter((edge) => edge.kind === "subagent")).toHaveLength(
+      2,
+    );
   });
+
+  it.each(STUDIO_TEMPLATES.map((template) => [template.id, template] as const))(
+    "%s cannot run away: every script loops and every dual_ai agent has a session stop and a turn limit",
+    (_id, template) => {
+      const bundle = template.build();
+      for (const model of bundle.models) expect(model.scriptLoopFrom, model.name).toBeDefined();
+      for (const agent of bundle.agents.filter((candidate) => candidate.type === "dual_ai")) {
+        expect(agent.maxSessionTurns, agent.name).toBeLessThanOrEqual(40);
+        expect(agent.sideA.sessionStop ?? agent.sideB?.sessionStop, agent.name).toBeDefined();
+      }
+    },
+  );
 });
 
 describe("document layout", () => {

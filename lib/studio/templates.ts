@@ -1,5 +1,6 @@
 // Starting points for an empty project: each template is a pure function returning a fresh Bundle.
-// Every model is scripted, so a run finishes without any provider or API key.
+// Every model is scripted, so a run finishes without any provider or API key; scripts loop
+// (scriptLoopFrom) so a demo answers for as long as it is used, and replies stream over a second or so.
 import { assetExampleBundle, type Bundle, cloneExample, minimalChatBundle } from "@/lib/spec";
 
 export interface StudioTemplate {
@@ -11,82 +12,241 @@ export interface StudioTemplate {
 
 export const DEMO_MODELS_NOTE = "Demo models (scripted): no provider needed";
 
-/** (a) One ai_human agent, one prompt, one scripted model that echoes the user. */
-export function chatTemplate(): Bundle {
-  return cloneExample(minimalChatBundle);
-}
+/** How long a demo reply takes to stream in: long enough to watch, short enough not to wait for. */
+const CHAT_REPLY_MS = 1_500;
+const WORKER_STEP_MS = 900;
 
-/** (b) The spec's asset example: an orchestrator calling the asset_subagent worker/reviewer pair. */
-export function assetTemplate(): Bundle {
-  return cloneExample(assetExampleBundle);
+/**
+ * (a) One ai_human agent, one prompt, one scripted model that holds a conversation: a greeting, then
+ * three varied replies that loop for as long as the user writes, each streamed over about 1.5 s.
+ */
+export function chatTemplate(): Bundle {
+  const bundle = cloneExample(minimalChatBundle);
+  bundle.models = bundle.models.map((model) => ({
+    ...model,
+    script: [
+      {
+        text: 'Hello! I am a demo assistant playing a script, so no provider or key is needed. You said: "{{input}}". Write again: every reply streams in, and the script loops so we can keep talking.',
+        delayMs: CHAT_REPLY_MS,
+      },
+      {
+        text: 'Good question. For "{{input}}" I would start small: split it into steps, try the simplest one first, and check the result before the next.',
+        delayMs: CHAT_REPLY_MS,
+      },
+      {
+        text: 'Noted: "{{input}}". A real model would think about it here; this demo shows streaming, turn-taking and the history of the thread instead. Switch the model to a real provider in Models for real answers.',
+        delayMs: CHAT_REPLY_MS,
+      },
+      {
+        text: 'Thanks. You wrote "{{input}}", and the thread keeps every message of our conversation. You can stop a reply while it streams.',
+        delayMs: CHAT_REPLY_MS,
+      },
+    ],
+    scriptLoopFrom: 1,
+  }));
+  return bundle;
 }
 
 /**
- * (c) An orchestrator with resumable named workers: it creates a worker by name, messages it again,
- * then answers; the worker/reviewer pair approves each draft.
+ * (b) The spec's asset example: an orchestrator calling the asset_subagent worker/reviewer pair. The
+ * scripts loop (each new message briefs a new asset) and every step takes a moment, so it can be watched.
+ */
+export function assetTemplate(): Bundle {
+  const bundle = cloneExample(assetExampleBundle);
+  bundle.models = bundle.models.map((model) => ({
+    ...model,
+    script: model.script?.map((step) => ({ ...step, delayMs: WORKER_STEP_MS })),
+    scriptLoopFrom: 0,
+  }));
+  return bundle;
+}
+
+/** A resumable, blocking subagent branch whose instances receive messages on side A. */
+const resumableBranch = (name: string) => ({
+  name,
+  blocking: true,
+  resumable: { receives_messages: "side_a" as const, maxInstances: 2 },
+});
+
+/**
+ * (c) A team lead with two named workers of different kinds: "ada", a writer (a writer/editor pair
+ * that drafts, hears one note, revises and publishes) and "grace", a critic (a critic/fact-checker
+ * pair that reviews and files its review). The lead creates both by name on the first message and
+ * messages them again on every later one. Each session ends with its sessionStop call, and limits
+ * (maxSessionTurns, maxSteps) stop a session that would not.
  */
 export function namedWorkersTemplate(): Bundle {
-  const bundle = cloneExample(assetExampleBundle);
-  const orchestrator = bundle.agents.find((agent) => agent.name === "orchestrator");
-  if (orchestrator) {
-    orchestrator.title = "Team lead";
-    orchestrator.description = "Keeps up to three named workers and messages them again to revise.";
-  }
-  bundle.prompts = bundle.prompts.map((prompt) =>
-    prompt.name === "orchestrator_chat"
-      ? {
-          ...prompt,
-          toolDescription: "Lead a team of named asset workers.",
-          prompt:
-            "You lead a team of asset workers. Start a named worker with subagent_create, send it revisions with subagent_message, then report the result.",
-          tools: [
-            {
-              name: "asset_subagent",
-              blocking: true,
-              resumable: { receives_messages: "side_a", maxInstances: 3 },
-            },
-          ],
-        }
-      : prompt,
-  );
-  bundle.models = bundle.models.map((model) => {
-    if (model.name === "orchestrator_model") {
-      return {
-        ...model,
+  const step = (text: string) => ({ text, delayMs: WORKER_STEP_MS });
+  return {
+    agents: [
+      {
+        name: "team_lead",
+        title: "Team lead",
+        description: "Runs a writer and a critic by name and messages them again for revisions.",
+        sideA: { label: "Lead", prompt: "lead_chat" },
+      },
+      {
+        name: "writer",
+        type: "dual_ai",
+        title: "Writer",
+        description: "Drafts a short piece, takes one editor's note, revises and publishes.",
+        exposeAsTool: true,
+        toolDescription: "Write a short piece from a brief; message it again to revise.",
+        maxSessionTurns: 4,
+        sideA: { label: "Writer", prompt: "writer_draft", maxSteps: 3 },
+        sideB: {
+          label: "Editor",
+          prompt: "writer_edit",
+          maxSteps: 3,
+          sessionStop: { name: "publish_draft", messageProperty: "text" },
+        },
+      },
+      {
+        name: "critic",
+        type: "dual_ai",
+        title: "Critic",
+        description: "Reviews a piece; a fact-checker files the review.",
+        exposeAsTool: true,
+        toolDescription: "Review a piece of writing and file the review.",
+        maxSessionTurns: 3,
+        sideA: { label: "Critic", prompt: "critic_review", maxSteps: 3 },
+        sideB: {
+          label: "Fact-checker",
+          prompt: "critic_check",
+          maxSteps: 3,
+          sessionStop: { name: "file_review", messageProperty: "review" },
+        },
+      },
+    ],
+    prompts: [
+      {
+        name: "lead_chat",
+        toolDescription: "Lead a writer and a critic.",
+        prompt:
+          "You lead a small team. Create the writer and the critic by name with subagent_create on the first request, then send them each later request with subagent_message, and report what they return.",
+        model: "lead_model",
+        includeChat: true,
+        tools: [resumableBranch("writer"), resumableBranch("critic")],
+      },
+      {
+        name: "writer_draft",
+        toolDescription: "Draft and revise a short piece.",
+        prompt: "You write short, clear pieces from a brief, and revise them when the editor asks.",
+        model: "writer_model",
+        includeChat: true,
+      },
+      {
+        name: "writer_edit",
+        toolDescription: "Edit a draft and publish it when it is ready.",
+        prompt: "You edit drafts. Give one concrete note; when the revision is good, call publish_draft.",
+        model: "editor_model",
+        includeChat: true,
+      },
+      {
+        name: "critic_review",
+        toolDescription: "Review a piece of writing.",
+        prompt: "You review writing: what works, what does not, and one suggestion.",
+        model: "critic_model",
+        includeChat: true,
+      },
+      {
+        name: "critic_check",
+        toolDescription: "Check a review and file it.",
+        prompt: "You check the critic's review for accuracy, then call file_review with it.",
+        model: "checker_model",
+        includeChat: true,
+      },
+    ],
+    models: [
+      {
+        name: "lead_model",
+        provider: "scripted",
+        model: "scripted",
         script: [
-          { toolCalls: [{ name: "subagent_create", args: { name: "alpha", message: "{{input}}" } }] },
           {
-            toolCalls: [{ name: "subagent_message", args: { name: "alpha", message: "Make it brighter." } }],
-          },
-          { text: "Both drafts are approved: {{tool_result}}" },
-        ],
-      };
-    }
-    if (model.name === "reviewer_model") {
-      return {
-        ...model,
-        script: [
-          {
-            toolCalls: [{ name: "approve_asset", args: { summary: "Approved: {{input}}", attachments: [] } }],
+            toolCalls: [
+              {
+                name: "subagent_create",
+                args: { subagent: "writer", name: "ada", message: "Write a short piece about: {{input}}" },
+              },
+            ],
           },
           {
             toolCalls: [
-              { name: "approve_asset", args: { summary: "Approved again: {{input}}", attachments: [] } },
+              {
+                name: "subagent_create",
+                args: { subagent: "critic", name: "grace", message: "Review this piece: {{tool_result}}" },
+              },
             ],
           },
+          step("The writer published and the critic filed a review: {{tool_result}}"),
+          {
+            toolCalls: [{ name: "subagent_message", args: { name: "ada", message: "Revise it: {{input}}" } }],
+          },
+          {
+            toolCalls: [
+              {
+                name: "subagent_message",
+                args: { name: "grace", message: "Review the revision: {{tool_result}}" },
+              },
+            ],
+          },
+          step("Revised and reviewed again: {{tool_result}}"),
         ],
-      };
-    }
-    return model;
-  });
-  return bundle;
+        scriptLoopFrom: 3,
+      },
+      {
+        name: "writer_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          step("First draft: {{input}}"),
+          step("Revised draft: the same piece with a punchier opening and a tighter middle."),
+        ],
+        scriptLoopFrom: 0,
+      },
+      {
+        name: "editor_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          step("Good start. Make the opening punchier."),
+          {
+            delayMs: WORKER_STEP_MS,
+            toolCalls: [{ name: "publish_draft", args: { text: "Published. {{input}}" } }],
+          },
+        ],
+        scriptLoopFrom: 0,
+      },
+      {
+        name: "critic_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [step("Review: clear and well paced; the ending could be stronger. ({{input}})")],
+        scriptLoopFrom: 0,
+      },
+      {
+        name: "checker_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          {
+            delayMs: WORKER_STEP_MS,
+            toolCalls: [{ name: "file_review", args: { review: "Checked and filed. {{input}}" } }],
+          },
+        ],
+        scriptLoopFrom: 0,
+      },
+    ],
+    tools: [],
+  };
 }
 
 export const STUDIO_TEMPLATES: readonly StudioTemplate[] = [
   {
     id: "chat",
     label: "Chat assistant",
-    description: "One ai_human agent with one prompt.",
+    description: "One ai_human agent with one prompt: a looping demo conversation with streamed replies.",
     build: chatTemplate,
   },
   {
@@ -97,8 +257,8 @@ export const STUDIO_TEMPLATES: readonly StudioTemplate[] = [
   },
   {
     id: "named-workers",
-    label: "Orchestrator + named workers",
-    description: "Resumable workers (up to 3) that the orchestrator messages again.",
+    label: "Team lead + named workers",
+    description: "A writer and a critic, created by name and messaged again on every request.",
     build: namedWorkersTemplate,
   },
 ];

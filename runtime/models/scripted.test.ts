@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { ModelDefinition } from "@/lib/spec";
 import { ModelProviderError } from "./errors";
-import { callScriptedModel, SCRIPT_EXHAUSTED_TEXT, splitIntoChunks } from "./scripted";
+import {
+  callScriptedModel,
+  delayedChunkCount,
+  SCRIPT_EXHAUSTED_TEXT,
+  scriptPosition,
+  splitIntoChunks,
+} from "./scripted";
 import type { ModelCallRequest, ModelMessage } from "./types";
 
-function scripted(script: ModelDefinition["script"]): ModelDefinition {
-  return { name: "worker_model", provider: "scripted", model: "scripted", script };
+function scripted(script: ModelDefinition["script"], scriptLoopFrom?: number): ModelDefinition {
+  return { name: "worker_model", provider: "scripted", model: "scripted", script, scriptLoopFrom };
 }
 
 function request(messages: ModelMessage[], extra: Partial<ModelCallRequest> = {}): ModelCallRequest {
@@ -37,6 +43,36 @@ describe("scripted provider", () => {
     }
     expect(answers).toEqual(["zero", "one", SCRIPT_EXHAUSTED_TEXT, SCRIPT_EXHAUSTED_TEXT]);
     expect((await callScriptedModel(scripted(undefined), request([]))).text).toBe(SCRIPT_EXHAUSTED_TEXT);
+  });
+
+  it("with scriptLoopFrom, repeats the steps from there on instead of exhausting", async () => {
+    const texts = async (model: ModelDefinition, calls: number) => {
+      const answers: string[] = [];
+      for (let index = 0; index < calls; index++) {
+        answers.push((await callScriptedModel(model, request([], { scriptedCallIndex: index }))).text);
+      }
+      return answers;
+    };
+    const steps = [{ text: "hello" }, { text: "a" }, { text: "b" }, { text: "c" }];
+    expect(await texts(scripted(steps, 1), 9)).toEqual(["hello", "a", "b", "c", "a", "b", "c", "a", "b"]);
+    expect(await texts(scripted(steps, 0), 6)).toEqual(["hello", "a", "b", "c", "hello", "a"]);
+    expect(await texts(scripted(steps, 3), 6)).toEqual(["hello", "a", "b", "c", "c", "c"]);
+    // The default is unchanged: without scriptLoopFrom the script exhausts.
+    expect((await texts(scripted(steps), 5)).at(-1)).toBe(SCRIPT_EXHAUSTED_TEXT);
+  });
+
+  it("gives looped tool calls ids from the call index, so every round's ids differ", async () => {
+    const model = scripted([{ toolCalls: [{ name: "approve", args: {} }] }], 0);
+    const first = await callScriptedModel(model, request([], { scriptedCallIndex: 0 }));
+    const again = await callScriptedModel(model, request([], { scriptedCallIndex: 3 }));
+    expect(first.toolCalls[0]?.id).toBe("call_0_0");
+    expect(again.toolCalls[0]).toEqual({ id: "call_3_0", name: "approve", args: {} });
+  });
+
+  it("scriptPosition ignores a loop start past the end (validation reports it) and an empty script", () => {
+    expect(scriptPosition({ script: [{ text: "x" }], scriptLoopFrom: 1 }, 1)).toBeUndefined();
+    expect(scriptPosition({ script: [], scriptLoopFrom: 0 }, 0)).toBeUndefined();
+    expect(scriptPosition({ script: [{ text: "x" }, { text: "y" }], scriptLoopFrom: 1 }, 1_000_001)).toBe(1);
   });
 
   it("interpolates {{input}} and {{tool_result}} in text and deeply in tool-call args", async () => {
@@ -130,6 +166,20 @@ describe("scripted provider", () => {
     expect(answer.text).toBe("thinking about it...");
     expect(deltas[0]!.at).toBeGreaterThanOrEqual(10);
     expect(deltas.at(-1)!.at).toBeGreaterThanOrEqual(70);
+  });
+
+  it("streams a long delay in many small chunks, about one every 80 ms", async () => {
+    const deltas: string[] = [];
+    const text = "A reply long enough to arrive as many visible pieces while the user watches it.";
+    await callScriptedModel(
+      scripted([{ text, delayMs: 1_500 }]),
+      request([], { onTextDelta: (chunk) => deltas.push(chunk) }),
+    );
+    expect(deltas.join("")).toBe(text);
+    expect(deltas.length).toBeGreaterThanOrEqual(15);
+    expect(delayedChunkCount(80)).toBe(4);
+    expect(delayedChunkCount(1_500)).toBe(19);
+    expect(delayedChunkCount(60_000)).toBe(40);
   });
 
   it("stops a delayed answer when the signal aborts", async () => {

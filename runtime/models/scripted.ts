@@ -7,13 +7,45 @@ import type { ModelCallRequest, ModelMessage, ModelToolCall, ModelUsage, Provide
 
 export const SCRIPT_EXHAUSTED_TEXT = "(script exhausted)";
 
-/** A delayed answer streams its text in this many pieces (fewer for very short texts). */
+/** A delayed answer streams its text in at least this many pieces (fewer for very short texts)… */
 const DELAYED_TEXT_CHUNKS = 4;
+/** …and in one piece about every this many milliseconds for longer delays, so a reply visibly streams. */
+const DELAYED_CHUNK_INTERVAL_MS = 80;
+const MAX_DELAYED_TEXT_CHUNKS = 40;
+
+/** How many pieces a text delayed by `delayMs` streams in. */
+export function delayedChunkCount(delayMs: number): number {
+  return Math.max(
+    DELAYED_TEXT_CHUNKS,
+    Math.min(MAX_DELAYED_TEXT_CHUNKS, Math.round(delayMs / DELAYED_CHUNK_INTERVAL_MS)),
+  );
+}
 const CHARACTERS_PER_TOKEN = 4;
 
-/** The step answering call number `index` (counting from 0); past the end, the exhausted answer. */
-export function scriptStepAt(definition: Pick<ModelDefinition, "script">, index: number): ScriptStep {
-  return definition.script?.[index] ?? { text: SCRIPT_EXHAUSTED_TEXT };
+/**
+ * Which step answers call number `index` (counting from 0): the index itself within the script; past
+ * the end, with `scriptLoopFrom`, the steps from there on again and again; otherwise none (undefined).
+ */
+export function scriptPosition(
+  definition: Pick<ModelDefinition, "script" | "scriptLoopFrom">,
+  index: number,
+): number | undefined {
+  const length = definition.script?.length ?? 0;
+  if (index < length) return index;
+  const from = definition.scriptLoopFrom;
+  if (from === undefined || from >= length) return undefined;
+  return from + ((index - length) % (length - from));
+}
+
+/** The step answering call number `index` (counting from 0); past the end of a script that does not loop, the exhausted answer. */
+export function scriptStepAt(
+  definition: Pick<ModelDefinition, "script" | "scriptLoopFrom">,
+  index: number,
+): ScriptStep {
+  const position = scriptPosition(definition, index);
+  return (
+    (position === undefined ? undefined : definition.script?.[position]) ?? { text: SCRIPT_EXHAUSTED_TEXT }
+  );
 }
 
 /** Ids are derived from the call index and the position in the step, so a replayed call yields the same ids. */
@@ -78,7 +110,7 @@ async function streamText(text: string, delayMs: number, request: ModelCallReque
     if (text !== "") request.onTextDelta?.(text);
     return;
   }
-  const chunks = text === "" ? [] : splitIntoChunks(text, DELAYED_TEXT_CHUNKS);
+  const chunks = text === "" ? [] : splitIntoChunks(text, delayedChunkCount(delayMs));
   const pause = delayMs / Math.max(1, chunks.length);
   if (chunks.length === 0) await abortableSleep(delayMs, request.abortSignal);
   for (const chunk of chunks) {
