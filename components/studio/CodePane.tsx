@@ -14,6 +14,7 @@ import {
   documentToTypeScript,
   formatSourceDiagnostic,
   minimalChange,
+  sameDefinitionObjects,
 } from "@/lib/studio/apply-code";
 import { codeEditorExtensions } from "./code-editor-setup";
 import { useStudioStore } from "./StudioStoreContext";
@@ -122,6 +123,11 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
 
     const onCanvasChange = (graph: Graph) => {
       if (graph === sync.graph) return;
+      if (sameDefinitionObjects(graph, sync.graph)) {
+        // A drag frame or a note: cheap to recognise, and nothing in the code or its markers changes.
+        sync.graph = graph;
+        return;
+      }
       const code = documentToTypeScript(graph);
       if (code === sync.code) {
         // Moves, sizes, notes: nothing the code says changed, so the user's text stays as it is.

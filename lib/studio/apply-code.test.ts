@@ -7,6 +7,7 @@ import {
   documentToTypeScript,
   lineRange,
   minimalChange,
+  sameDefinitionObjects,
   sameJson,
 } from "./apply-code";
 import { documentFromBundle } from "./document-layout";
@@ -170,5 +171,14 @@ describe("sameJson", () => {
     expect(sameJson({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
     expect(sameJson({ a: 1 }, { a: "1" })).toBe(false);
     expect(sameJson([], {})).toBe(false);
+  });
+});
+
+describe("sameDefinitionObjects", () => {
+  it("is true for a moved node and false for an edited definition", () => {
+    const moved = { ...graph, nodes: graph.nodes.map((node) => ({ ...node, position: { x: 1, y: 2 } })) };
+    expect(sameDefinitionObjects(graph, moved as Graph)).toBe(true);
+    expect(sameDefinitionObjects(graph, brokenGraph())).toBe(false);
+    expect(sameDefinitionObjects(graph, { ...graph, nodes: graph.nodes.slice(1) })).toBe(false);
   });
 });

@@ -22,6 +22,20 @@ export function documentDefinitions(graph: Graph): Bundle {
   return raw as unknown as Bundle;
 }
 
+/** True when both documents hold the very same definition objects in the same order (a drag, a note edit). */
+export function sameDefinitionObjects(left: Graph, right: Graph): boolean {
+  const definitions = (graph: Graph) =>
+    graph.nodes.flatMap((node) =>
+      isDefinitionNode(node) ? [[node.type, node.data.definition] as const] : [],
+    );
+  const a = definitions(left);
+  const b = definitions(right);
+  return (
+    a.length === b.length &&
+    a.every(([type, definition], index) => b[index]![0] === type && b[index]![1] === definition)
+  );
+}
+
 /** The canvas as one TypeScript module, written as drawn: a canvas with errors still has code. */
 export function documentToTypeScript(graph: Graph): string {
   try {
