@@ -100,7 +100,7 @@ test("applies edited code to the canvas after a pause; a syntax error marks its 
   const code = page.getByRole("textbox", { name: "TypeScript code" });
   const old = "Plans game assets and delegates each one to the asset subagent.";
   await expect(code).toContainText(old);
-  await code.getByText(old).dblclick({ position: { x: 3, y: 5 } });
+  await code.getByText(old).dblclick({ position: { x: 20, y: 5 } });
   await page.keyboard.type("Directs");
   await expect(page.getByRole("status", { name: "Studio status" })).toHaveText(
     "Applied the code to the canvas",

@@ -27,7 +27,7 @@ function maxHeightOf(panel: HTMLElement): number {
     if (sibling === panel || !(sibling instanceof HTMLElement)) continue;
     if (Number(getComputedStyle(sibling).flexGrow) > 0) max += sibling.getBoundingClientRect().height;
   }
-  return Math.floor(max);
+  return Math.round(max);
 }
 
 function usePanelSize() {

@@ -68,6 +68,7 @@ export function codeEditorExtensions(label: string): Extension[] {
     syntaxHighlighting(highlightStyle),
     lintGutter(),
     theme,
-    EditorView.contentAttributes.of({ "aria-label": label }),
+    // An explicit tab stop: axe (and some screen readers) do not count contenteditable as focusable content.
+    EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
   ];
 }
