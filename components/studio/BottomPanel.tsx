@@ -31,11 +31,15 @@ function maxHeightOf(panel: HTMLElement): number {
 }
 
 function usePanelSize() {
-  const [size, setSize] = useState<PanelSize>(() =>
-    typeof window === "undefined"
-      ? parsePanelSize(null)
-      : parsePanelSize(localStorage.getItem(PANEL_STORAGE_KEY)),
-  );
+  // The server renders the default; the stored size is read after hydration so both renders agree.
+  const [size, setSize] = useState<PanelSize>(() => parsePanelSize(null));
+  useEffect(() => {
+    try {
+      setSize(parsePanelSize(localStorage.getItem(PANEL_STORAGE_KEY)));
+    } catch {
+      // Storage disabled: the default size.
+    }
+  }, []);
   const update = (next: PanelSize) => {
     setSize(next);
     try {
