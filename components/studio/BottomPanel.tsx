@@ -147,7 +147,7 @@ export function BottomPanel() {
             aria-label="Resize the problems and code panel"
             aria-controls="studio-bottom-panel"
             aria-valuemin={PANEL_MIN_HEIGHT}
-            aria-valuemax={Math.max(onScreen.max, PANEL_MIN_HEIGHT)}
+            aria-valuemax={Math.max(onScreen.max, onScreen.height, PANEL_MIN_HEIGHT)}
             aria-valuenow={onScreen.height}
             tabIndex={0}
             title="Drag, or use ↑/↓, to resize; double-click to maximise"
