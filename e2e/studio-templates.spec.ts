@@ -89,46 +89,42 @@ test("applies the asset template on an empty project, runs it and follows the ru
   await page.screenshot({ path: `${ARTIFACTS}/studio-template-run.png`, fullPage: true });
 });
 
-test("applies edited code to the canvas; a syntax error shows line:column and changes nothing", async ({
+test("applies edited code to the canvas after a pause; a syntax error marks its line and changes nothing", async ({
   page,
 }) => {
   await openEmptyStudio(page, "Apply code");
   await applyAssetTemplate(page);
   const before = await positions(page);
 
-  await page.getByRole("button", { name: "Edit code" }).click();
+  // The code pane is a live editor: a word typed over applies to the canvas after a short pause.
   const code = page.getByRole("textbox", { name: "TypeScript code" });
-  const source = await code.inputValue();
   const old = "Plans game assets and delegates each one to the asset subagent.";
-  expect(source).toContain(old);
-  await code.fill(source.replace(old, "Directs the art of a tiny dungeon game."));
-  await page.getByRole("button", { name: "Apply code" }).click();
-  await expect(code).toHaveCount(0);
+  await expect(code).toContainText(old);
+  await code.getByText(old).dblclick({ position: { x: 20, y: 5 } });
+  await page.keyboard.type("Directs");
   await expect(page.getByRole("status", { name: "Studio status" })).toHaveText(
     "Applied the code to the canvas",
   );
   expect(await positions(page)).toEqual(before);
 
   await node(page, "agent", "orchestrator").click();
-  await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(
-    "Directs the art of a tiny dungeon game.",
-  );
+  const edited = "Directs game assets and delegates each one to the asset subagent.";
+  await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(edited);
 
-  // A syntax error: shown with its line and column, the canvas stays as it was.
-  await page.getByRole("button", { name: "Edit code" }).click();
-  const edited = (await code.inputValue()).split("\n");
-  edited.splice(2, 0, "const broken = {{;");
-  await code.fill(edited.join("\n"));
-  await page.getByRole("button", { name: "Apply code" }).click();
-  const codeProblems = page.getByRole("list", { name: "Code problems" });
-  await expect(codeProblems.getByRole("listitem").first()).toHaveText(/^3:\d+ error: /);
+  // A syntax error: its line is marked and named in the pane; the canvas stays as it was.
+  await code.getByText('import { z } from "zod";').click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("const broken = {{;");
+  const codeStatus = page.getByRole("status", { name: "Code status" });
+  await expect(codeStatus).toContainText(
+    /Line 5 cannot be read; the canvas keeps its last good state\. 5:\d+ error: /,
+  );
+  await expect(page.locator(".cm-lintRange-error")).toHaveCount(1);
   await page.screenshot({ path: `${ARTIFACTS}/studio-code-syntax-error.png` });
-  await expect(code).toBeVisible();
   expect(await positions(page)).toEqual(before);
   await expect(page.locator(".react-flow__node")).toHaveCount(before.length);
-  await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(
-    "Directs the art of a tiny dungeon game.",
-  );
+  await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(edited);
 });
 
 test("auto layout lays out the whole canvas as one step that undo reverts", async ({ page }) => {

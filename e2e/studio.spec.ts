@@ -112,8 +112,7 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
   await page.getByRole("button", { name: "Redo" }).click();
   await expect(subagentEdge).toHaveAttribute("aria-label", "subagent · non-blocking edge");
 
-  await page.getByRole("button", { name: "Show code" }).click();
-  await expect(page.getByTestId("generated-code")).toContainText("defineAgent");
+  await expect(page.getByRole("textbox", { name: "TypeScript code" })).toContainText("defineAgent");
   await page.screenshot({ path: `${ARTIFACTS}/studio-review-loop.png` });
 
   await page.getByRole("button", { name: "Save", exact: true }).click();

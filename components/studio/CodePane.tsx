@@ -1,108 +1,247 @@
 "use client";
-// The TypeScript of the compiled bundle: what "Export → TypeScript" will download. "Edit code" turns
-// it into a textarea; "Apply code" parses it (never runs it) and replaces the document as one undo
-// step, or lists the problems with line:column and changes nothing.
-import { useMemo, useState } from "react";
-import { bundleToTypeScript } from "@/lib/codegen/write-typescript";
-import { applyCode } from "@/lib/studio/apply-code";
+// The canvas as TypeScript in a CodeMirror editor, kept in sync both ways: canvas edits rewrite only
+// the changed text (the cursor stays), and typing applies to the canvas after a short pause as one
+// undo step (Ctrl/⌘+Enter applies at once). Code that cannot be read marks its line and leaves the
+// canvas as it was; the canvas's own problems are marked on the lines that write them.
+import { setDiagnostics } from "@codemirror/lint";
+import { Annotation, EditorState, Prec, Transaction } from "@codemirror/state";
+import { EditorView, keymap } from "@codemirror/view";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { compileGraph, type Graph } from "@/lib/graph";
+import {
+  codeMarkers,
+  decideCodeEdit,
+  documentToTypeScript,
+  formatSourceDiagnostic,
+  minimalChange,
+  sameDefinitionObjects,
+} from "@/lib/studio/apply-code";
+import { codeEditorExtensions } from "./code-editor-setup";
 import { useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
 
-function codeFor(compiled: ReturnType<typeof useCompiled>): string {
-  if (!compiled.valid) return "// Fix the problems to see the code.";
-  try {
-    return bundleToTypeScript(compiled.bundle);
-  } catch (error) {
-    return `// The code could not be generated: ${(error as Error).message}`;
-  }
+/** How long typing must pause before the code is applied to the canvas. */
+export const APPLY_DELAY_MS = 600;
+
+type PaneState =
+  | { kind: "synced" }
+  | { kind: "editing" }
+  /** The code cannot be read; `problem` is its first error, "line:column error: message". */
+  | { kind: "unreadable"; problem: string; line: number }
+  /** The canvas changed while the code held unapplied edits: the edits are kept, nothing applied. */
+  | { kind: "stale" };
+
+/** Marks a transaction as the canvas's own change, which must not be applied back to it. */
+const fromCanvas = Annotation.define<boolean>();
+
+interface Sync {
+  /** The document the editor's text was last made from or applied to. */
+  graph: Graph;
+  /** The code written for `graph` (the text may differ in formatting after the user's edits). */
+  code: string;
+  /** The text has edits the canvas does not have yet. */
+  dirty: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-const PANE_BUTTON = "rounded px-2 py-0.5 text-xs font-semibold hover:bg-surface-muted";
+const PANE_BUTTON =
+  "rounded px-2 py-0.5 text-xs font-semibold hover:bg-surface-muted disabled:opacity-50 disabled:hover:bg-transparent";
 
-function CodeEditor({ initial, onDone }: { initial: string; onDone(): void }) {
+export function CodePane({ actions }: { actions?: ReactNode }) {
   const store = useStudioStore();
-  const [source, setSource] = useState(initial);
-  const [problems, setProblems] = useState<string[]>([]);
-  const apply = () => {
-    const result = applyCode(store.getState().history.present, source);
-    if (!result.ok) {
-      setProblems(result.problems);
-      return;
-    }
-    setProblems([]);
-    store.getState().edit(() => result.graph);
-    store.getState().setStatus({ tone: "info", text: "Applied the code to the canvas" });
-    onDone();
-  };
-  return (
-    <div className="flex min-h-0 flex-1 flex-col gap-1 px-3 pb-2">
-      <div className="flex gap-1">
-        <button type="button" className={`${PANE_BUTTON} bg-accent text-accent-contrast`} onClick={apply}>
-          Apply code
-        </button>
-        <button type="button" className={PANE_BUTTON} onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-      {problems.length ? (
-        <ul aria-label="Code problems" className="max-h-16 overflow-auto font-mono text-[11px] text-danger">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      ) : null}
-      <textarea
-        aria-label="TypeScript code"
-        spellCheck={false}
-        value={source}
-        onChange={(event) => setSource(event.target.value)}
-        className="min-h-0 flex-1 resize-none rounded border border-border bg-surface p-1 font-mono text-[11px]"
-      />
-    </div>
-  );
-}
+  const { diagnostics } = useCompiled();
+  const hostRef = useRef<HTMLDivElement>(null);
+  const controls = useRef<{ applyNow(): void; takeCanvasCode(): void } | null>(null);
+  const [pane, setPane] = useState<PaneState>({ kind: "synced" });
 
-export function CodePane() {
-  const compiled = useCompiled();
-  const [open, setOpen] = useState(false);
-  const [editing, setEditing] = useState(false);
-  const code = useMemo(() => (open ? codeFor(compiled) : ""), [open, compiled]);
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const initial = store.getState().history.present;
+    const sync: Sync = {
+      graph: initial,
+      code: documentToTypeScript(initial),
+      dirty: false,
+      timer: undefined,
+    };
+
+    const refreshMarkers = () => {
+      const text = view.state.doc.toString();
+      const diagnostics = codeMarkers(text, compileGraph(store.getState().history.present).diagnostics);
+      view.dispatch(setDiagnostics(view.state, diagnostics));
+    };
+
+    const cancelTimer = () => {
+      if (sync.timer !== undefined) clearTimeout(sync.timer);
+      sync.timer = undefined;
+    };
+
+    const applyNow = () => {
+      cancelTimer();
+      const present = store.getState().history.present;
+      const decision = decideCodeEdit(present, view.state.doc.toString());
+      if (decision.kind === "unreadable") {
+        const first = decision.diagnostics.find((diagnostic) => diagnostic.severity === "error");
+        setPane({
+          kind: "unreadable",
+          problem: first ? formatSourceDiagnostic(first) : "The code could not be read.",
+          line: first?.line ?? 1,
+        });
+        refreshMarkers();
+        return;
+      }
+      sync.dirty = false;
+      if (decision.kind === "apply") {
+        // Set before the edit: the store notifies synchronously and must see this as our own change.
+        sync.graph = decision.graph;
+        sync.code = documentToTypeScript(decision.graph);
+        store.getState().edit(() => decision.graph);
+        store.getState().setStatus({ tone: "info", text: "Applied the code to the canvas" });
+      } else {
+        sync.graph = present;
+        sync.code = documentToTypeScript(present);
+      }
+      setPane({ kind: "synced" });
+      refreshMarkers();
+    };
+
+    /** Replaces the text with the canvas's code, changing only what differs so the cursor stays. */
+    const writeCanvasCode = (graph: Graph, code: string) => {
+      const change = minimalChange(view.state.doc.toString(), code);
+      sync.graph = graph;
+      sync.code = code;
+      sync.dirty = false;
+      if (change) {
+        view.dispatch({
+          changes: change,
+          annotations: [fromCanvas.of(true), Transaction.addToHistory.of(false)],
+        });
+      }
+      setPane({ kind: "synced" });
+      refreshMarkers();
+    };
+
+    const onCanvasChange = (graph: Graph) => {
+      if (graph === sync.graph) return;
+      if (sameDefinitionObjects(graph, sync.graph)) {
+        // A drag frame or a note: cheap to recognise, and nothing in the code or its markers changes.
+        sync.graph = graph;
+        return;
+      }
+      const code = documentToTypeScript(graph);
+      if (code === sync.code) {
+        // Moves, sizes, notes: nothing the code says changed, so the user's text stays as it is.
+        sync.graph = graph;
+        refreshMarkers();
+        return;
+      }
+      if (sync.dirty) {
+        cancelTimer();
+        setPane({ kind: "stale" });
+        return;
+      }
+      writeCanvasCode(graph, code);
+    };
+
+    const view = new EditorView({
+      parent: host,
+      state: EditorState.create({
+        doc: sync.code,
+        extensions: [
+          Prec.highest(
+            keymap.of([
+              {
+                key: "Mod-Enter",
+                run: () => {
+                  applyNow();
+                  return true;
+                },
+              },
+            ]),
+          ),
+          codeEditorExtensions("TypeScript code"),
+          EditorView.updateListener.of((update) => {
+            if (!update.docChanged) return;
+            if (update.transactions.every((transaction) => transaction.annotation(fromCanvas))) return;
+            sync.dirty = true;
+            cancelTimer();
+            sync.timer = setTimeout(applyNow, APPLY_DELAY_MS);
+            setPane((current) => (current.kind === "stale" ? current : { kind: "editing" }));
+          }),
+          EditorView.domEventHandlers({
+            blur: () => {
+              if (sync.timer !== undefined) applyNow();
+            },
+          }),
+        ],
+      }),
+    });
+    refreshMarkers();
+    controls.current = {
+      applyNow,
+      takeCanvasCode: () => {
+        cancelTimer();
+        const present = store.getState().history.present;
+        writeCanvasCode(present, documentToTypeScript(present));
+      },
+    };
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (state.history.present !== previous.history.present) onCanvasChange(state.history.present);
+    });
+    return () => {
+      // Leaving with a pending edit applies it, so closing the pane never loses typing.
+      if (sync.timer !== undefined) applyNow();
+      unsubscribe();
+      controls.current = null;
+      view.destroy();
+    };
+  }, [store]);
+
+  const problems = diagnostics.length;
   return (
-    <section aria-label="Code" className="flex min-h-0 flex-1 flex-col border-l border-border">
-      <div className="flex items-center gap-1 px-1 py-0.5">
+    <section aria-label="Code" className="flex min-h-0 min-w-0 flex-1 flex-col border-l border-border">
+      <div className="flex min-h-7 flex-wrap items-center gap-x-2 px-3 py-0.5">
+        <h2 className="text-xs font-semibold">Code</h2>
+        <p
+          role="status"
+          aria-label="Code status"
+          className={`min-w-0 flex-1 truncate text-xs ${pane.kind === "unreadable" || pane.kind === "stale" ? "text-danger" : "text-muted"}`}
+          title={pane.kind === "unreadable" ? pane.problem : undefined}
+        >
+          {paneMessage(pane, problems)}
+        </p>
+        {pane.kind === "stale" ? (
+          <button type="button" className={PANE_BUTTON} onClick={() => controls.current?.takeCanvasCode()}>
+            Use the canvas&apos;s code
+          </button>
+        ) : null}
         <button
           type="button"
-          aria-expanded={open}
-          onClick={() => {
-            setOpen(!open);
-            setEditing(false);
-          }}
           className={PANE_BUTTON}
+          disabled={pane.kind === "synced"}
+          onClick={() => controls.current?.applyNow()}
+          title="Apply the code to the canvas now (Ctrl/⌘+Enter)"
         >
-          {open ? "Hide code" : "Show code"}
+          Apply now
         </button>
-        <button
-          type="button"
-          aria-pressed={editing}
-          onClick={() => {
-            setOpen(true);
-            setEditing(!editing);
-          }}
-          className={PANE_BUTTON}
-        >
-          Edit code
-        </button>
+        {actions}
       </div>
-      {open && editing ? (
-        <CodeEditor initial={codeFor(compiled)} onDone={() => setEditing(false)} />
-      ) : open ? (
-        <pre
-          data-testid="generated-code"
-          className="min-h-0 flex-1 overflow-auto px-3 pb-2 font-mono text-[11px]"
-        >
-          {code}
-        </pre>
-      ) : null}
+      <div ref={hostRef} data-testid="code-editor" className="min-h-0 flex-1 overflow-hidden" />
     </section>
   );
+}
+
+function paneMessage(pane: PaneState, problems: number): string {
+  switch (pane.kind) {
+    case "editing":
+      return "Editing: applies to the canvas when you pause";
+    case "unreadable":
+      return `Line ${pane.line} cannot be read; the canvas keeps its last good state. ${pane.problem}`;
+    case "stale":
+      return "The canvas changed while your code was unapplied; your code is kept.";
+    case "synced":
+      return problems === 0
+        ? "In sync with the canvas"
+        : `In sync with the canvas; ${problems} ${problems === 1 ? "problem is" : "problems are"} marked in the code`;
+  }
 }

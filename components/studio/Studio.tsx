@@ -7,7 +7,7 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useMemo, useRef, useState } from "react";
 import type { Graph } from "@/lib/graph";
 import { createStudioStore } from "@/lib/studio/studio-store";
-import { CodePane } from "./CodePane";
+import { BottomPanel } from "./BottomPanel";
 import { CommandPalette } from "./CommandPalette";
 import { DraftNotice } from "./DraftNotice";
 import { HistoryDialog } from "./HistoryDialog";
@@ -17,7 +17,6 @@ import { ModelsDialog } from "./ModelsDialog";
 import { NodePalette } from "./NodePalette";
 import { PlaygroundProvider, usePlayground } from "./PlaygroundContext";
 import { PlaygroundPanel } from "./PlaygroundPanel";
-import { ProblemsPanel } from "./ProblemsPanel";
 import { SaveConflictDialog, SaveProblemsDialog } from "./SaveDialogs";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { StatusLine } from "./StatusLine";
@@ -77,10 +76,7 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
             </div>
             {playgroundOpen ? null : <Inspector context={context} />}
           </div>
-          <div className="flex h-44 shrink-0 border-t border-border bg-surface">
-            <ProblemsPanel />
-            <CodePane />
-          </div>
+          <BottomPanel />
         </div>
         {/* The playground takes the inspector's place, over the full height beside the canvas. */}
         {playgroundOpen ? <PlaygroundPanel projectId={projectId} /> : null}

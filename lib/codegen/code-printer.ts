@@ -36,7 +36,10 @@ export function jsonCode(value: unknown): Code {
   if (typeof value === "object") {
     return {
       kind: "object",
-      entries: Object.entries(value).map(([key, entry]) => ({ key, value: jsonCode(entry) })),
+      // Properties set to undefined do not exist in JSON; they are left out, as JSON.stringify does.
+      entries: Object.entries(value)
+        .filter(([, entry]) => entry !== undefined)
+        .map(([key, entry]) => ({ key, value: jsonCode(entry) })),
     };
   }
   throw new TypeError(`Cannot write ${typeof value} as code: definitions hold JSON values only.`);

@@ -38,7 +38,9 @@ export function assignDefinitionIdentifiers(bundle: Bundle): Record<DefinitionCo
   const result = { agents: [], prompts: [], models: [], tools: [] } as Record<DefinitionCollection, string[]>;
   for (const { kind, collection } of DEFINITION_KINDS) {
     for (const definition of bundle[collection]) {
-      const base = sanitise(definition.name);
+      // A definition being drawn may not have a usable name yet (the studio writes such drafts too).
+      const name: unknown = definition.name;
+      const base = sanitise(typeof name === "string" ? name : "");
       let candidate = RESERVED.has(base) || taken.has(base) ? `${base}_${kind}` : base;
       for (let counter = 2; RESERVED.has(candidate) || taken.has(candidate); counter++) {
         candidate = `${base}_${kind}_${counter}`;

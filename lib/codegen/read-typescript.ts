@@ -7,7 +7,7 @@ import { definitionCallKind, type ModuleBindings, readDefinitionCall, readImport
 import { UNREADABLE } from "./read-values";
 import { type SourceDiagnostic, SourceReport } from "./source-diagnostics";
 import { type Expression, parseSourceModule, type SourceModule } from "./source-parser";
-import { SourceSyntaxError } from "./source-tokens";
+import { type SourcePosition, SourceSyntaxError } from "./source-tokens";
 
 export interface ReadBundleResult {
   /** No errors: the bundle can be saved as it is (diagnostics hold warnings only). */
@@ -54,10 +54,35 @@ interface Declaration {
   listed: boolean;
 }
 
+/** The definitions as written (not yet checked against the spec), with where each bundle path was written. */
+export interface ReadDefinitionsResult {
+  /** Absent when the module has errors of its own (syntax, unsupported code, unknown names). */
+  raw?: RawBundle;
+  /** The module's own problems (errors and warnings); the spec's rules are not checked here. */
+  diagnostics: SourceDiagnostic[];
+  /** Where a bundle path (`prompts[1].model`) was written, or its nearest written ancestor. */
+  positionOf(path: string): SourcePosition;
+}
+
 export function typeScriptToBundle(source: string): ReadBundleResult {
+  const read = readTypeScriptDefinitions(source);
+  if (read.raw === undefined) return { ok: false, diagnostics: read.diagnostics };
+  const { positionOf } = read;
+  return checkRawBundle(read.raw, read.diagnostics, (diagnostic) => ({
+    severity: diagnostic.severity,
+    code: diagnostic.code,
+    path: diagnostic.path,
+    message: diagnostic.message,
+    ...positionOf(diagnostic.path),
+  }));
+}
+
+/** Reads the define* calls of a module as data, without the spec's checks (the studio's code pane applies these). */
+export function readTypeScriptDefinitions(source: string): ReadDefinitionsResult {
   const report = new SourceReport();
+  const positionOf = (path: string) => report.positionOf(path);
   const module = parseOrReport(source, report);
-  if (module === undefined) return { ok: false, diagnostics: report.diagnostics };
+  if (module === undefined) return { diagnostics: report.diagnostics, positionOf };
   const bindings = readImports(module, report);
   const declarations = readDeclarations(module, report, bindings);
   const defaultExports = module.statements.filter((statement) => statement.kind === "export-default");
@@ -92,7 +117,9 @@ export function typeScriptToBundle(source: string): ReadBundleResult {
       );
     }
   }
-  return checkRawBundle(raw, report.diagnostics, (diagnostic) => report.place(diagnostic));
+  return report.hasErrors()
+    ? { diagnostics: report.diagnostics, positionOf }
+    : { raw, diagnostics: report.diagnostics, positionOf };
 }
 
 function collectionOf(kind: DefinitionKind): DefinitionCollection {

@@ -30,7 +30,15 @@ export function newNodeId(kind: DefinitionNodeKind, name: string, taken: Set<str
   return id;
 }
 
-export function decompileBundle(bundle: Bundle, previous?: Graph): Graph {
+export interface DecompileOptions {
+  /**
+   * A definition whose name matches no previous node takes the id and position of a previous node of
+   * its kind that matches no definition (in order), so renaming a definition in code keeps its node.
+   */
+  keepRenamed?: boolean;
+}
+
+export function decompileBundle(bundle: Bundle, previous?: Graph, options: DecompileOptions = {}): Graph {
   const previousByKey = new Map<string, DefinitionNode>();
   for (const node of previous?.nodes ?? []) {
     if (isDefinitionNode(node)) previousByKey.set(`${node.type}:${definitionName(node)}`, node);
@@ -39,20 +47,32 @@ export function decompileBundle(bundle: Bundle, previous?: Graph): Graph {
   const taken = new Set<string>(notes.map((node) => node.id));
   const fresh = new Set<string>();
   const nodes: GraphNode[] = [];
-  for (const [kind, key] of KINDS_IN_ORDER) {
-    for (const definition of bundle[key] as unknown as Record<string, unknown>[]) {
-      const name = typeof definition.name === "string" ? definition.name : "";
-      const kept = previousByKey.get(`${kind}:${name}`);
-      previousByKey.delete(`${kind}:${name}`);
-      if (kept && !taken.has(kept.id)) {
-        taken.add(kept.id);
-        nodes.push({ ...kept, data: { definition } } as GraphNode);
-        continue;
-      }
-      const id = newNodeId(kind, name, taken);
-      fresh.add(id);
-      nodes.push({ id, type: kind, position: { x: 0, y: 0 }, data: { definition } } as GraphNode);
+  const entries = KINDS_IN_ORDER.flatMap(([kind, key]) =>
+    (bundle[key] as unknown as Record<string, unknown>[]).map((definition) => ({
+      kind,
+      definition,
+      name: typeof definition.name === "string" ? definition.name : "",
+    })),
+  );
+  const named = new Set(entries.map(({ kind, name }) => `${kind}:${name}`));
+  const renamed = new Map<DefinitionNodeKind, DefinitionNode[]>();
+  if (options.keepRenamed) {
+    for (const [key, node] of previousByKey) {
+      if (named.has(key)) continue;
+      renamed.set(node.type, [...(renamed.get(node.type) ?? []), node]);
     }
+  }
+  for (const { kind, definition, name } of entries) {
+    const kept = previousByKey.get(`${kind}:${name}`) ?? renamed.get(kind)?.shift();
+    previousByKey.delete(`${kind}:${name}`);
+    if (kept && !taken.has(kept.id)) {
+      taken.add(kept.id);
+      nodes.push({ ...kept, data: { definition } } as GraphNode);
+      continue;
+    }
+    const id = newNodeId(kind, name, taken);
+    fresh.add(id);
+    nodes.push({ id, type: kind, position: { x: 0, y: 0 }, data: { definition } } as GraphNode);
   }
   const graph: Graph = {
     version: GRAPH_SCHEMA_VERSION,

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bundleToTypeScript } from "@/lib/codegen";
 import { compileGraph, deriveEdges, type Graph } from "@/lib/graph";
 import { validateBundle } from "@/lib/spec";
-import { applyCode } from "./apply-code";
 import {
   autoLayout,
   documentFromBundle,
@@ -166,34 +164,5 @@ describe("runTarget", () => {
       ok: false,
       reason: "Add an ai_human agent to run.",
     });
-  });
-});
-
-describe("applyCode", () => {
-  const graph = documentFromBundle(assetTemplate());
-  const source = bundleToTypeScript(assetTemplate());
-
-  it("reads edited code into the document, keeping ids and positions", () => {
-    const edited = source.replace(
-      "Plans game assets and delegates each one to the asset subagent.",
-      "Edited description.",
-    );
-    expect(edited).not.toBe(source);
-    const result = applyCode(graph, edited);
-    if (!result.ok) throw new Error(result.problems.join("\n"));
-    const agent = result.graph.nodes.find((node) => node.id === "agent:orchestrator");
-    expect(agent?.data).toMatchObject({ definition: { description: "Edited description." } });
-    expect(result.graph.nodes.map((node) => [node.id, node.position])).toEqual(
-      graph.nodes.map((node) => [node.id, node.position]),
-    );
-  });
-
-  it("reports a syntax error with line:column and no document", () => {
-    const lines = source.split("\n");
-    lines.splice(3, 0, "const broken = {{;");
-    const result = applyCode(graph, lines.join("\n"));
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.problems[0]).toMatch(/^4:\d+ error: /);
   });
 });

@@ -1,0 +1,153 @@
+// The code pane: highlighted TypeScript that stays editable while the canvas has errors, problems
+// marked on their lines, typing that fixes the canvas after a pause, a syntax error that marks its
+// line and changes nothing, canvas edits that show up in the code, and a panel resized by keyboard.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+
+const ARTIFACTS = "e2e-artifacts";
+
+test.use({ viewport: { width: 1440, height: 900 } });
+// About 20 s each on an idle machine; the margin is for a loaded shared CI runner.
+test.describe.configure({ timeout: 90_000 });
+
+async function openChatStudio(page: Page, label: string) {
+  const created = await page.request.post("/api/projects", { data: { name: `${label} ${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  await page.goto(`/projects/${id}/studio`);
+  await page.getByRole("button", { name: "Templates" }).click();
+  await page
+    .getByRole("menu", { name: "Templates" })
+    .getByRole("menuitem", { name: /chat assistant/i })
+    .click();
+  await expect(page.locator(".react-flow__node")).toHaveCount(3);
+  await expect(problems(page)).toContainText("No problems");
+}
+
+const problems = (page: Page) => page.getByRole("region", { name: "Problems" });
+const editor = (page: Page) => page.getByRole("textbox", { name: "TypeScript code" });
+const codeStatus = (page: Page) => page.getByRole("status", { name: "Code status" });
+const inspector = (page: Page) => page.getByRole("complementary", { name: "Inspector" });
+const errorMarks = (page: Page) => page.locator(".cm-lintRange-error");
+
+/** Each node's id and place on the canvas (sorted: applied code may list the nodes in another order). */
+async function positions(page: Page): Promise<string[]> {
+  const placed = await page
+    .locator(".react-flow__node")
+    .evaluateAll((nodes) =>
+      nodes.map((element) => `${element.dataset.id} ${(element as HTMLElement).style.transform}`),
+    );
+  return placed.sort();
+}
+
+test("the code is highlighted, keeps showing while the canvas has errors, and fixes them by typing", async ({
+  page,
+}) => {
+  await openChatStudio(page, "Code pane fix");
+  await expect(editor(page)).toContainText("export const assistant_chat = definePrompt({");
+  // Highlighted: the keyword `export` is drawn in the code keyword colour.
+  const keyword = page.locator(".cm-line span", { hasText: /^export$/ }).first();
+  await expect(keyword).toHaveCSS("color", "rgb(124, 58, 237)");
+  await expect(page.locator(".cm-lineNumbers .cm-gutterElement", { hasText: /^1$/ })).toBeVisible();
+
+  // A canvas edit shows up in the code.
+  await page.getByRole("button", { name: "Add prompt", exact: true }).click();
+  await inspector(page).getByLabel("Name", { exact: true }).fill("helper");
+  await expect(editor(page)).toContainText('name: "helper"');
+  // The new prompt has no model: a problem on the canvas, marked on its line in the code.
+  await expect(problems(page)).toContainText("prompt helper");
+  await expect(codeStatus(page)).toContainText("marked in the code");
+  const before = await positions(page);
+
+  // F8 moves to the marked problem; the cursor lands in `model: ""` and the fix is typed there.
+  await editor(page).click();
+  await page.keyboard.press("F8");
+  await expect(page.locator(".cm-activeLine")).toContainText('model: "",');
+  await expect(page.locator(".cm-activeLine .cm-lintRange-error")).toHaveCount(1);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-code-pane-error.png` });
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  // One input event, so a slow machine cannot split it into two applies.
+  await page.keyboard.insertText("assistant_model");
+  await expect(codeStatus(page)).toContainText("Editing");
+  await expect(problems(page)).toContainText("No problems");
+  await expect(codeStatus(page)).toHaveText("In sync with the canvas");
+  await expect(errorMarks(page)).toHaveCount(0);
+  // Applied to the canvas as an edge into the model; no node moved or changed id.
+  expect(await positions(page)).toEqual(before);
+  await expect(page.locator(".react-flow__edge")).toHaveCount(3);
+
+  // The whole burst of typing is one undo step.
+  await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Control+z");
+  await expect(problems(page)).toContainText("prompt helper");
+  await expect(editor(page)).toContainText('model: "",');
+  await page.keyboard.press("Control+Shift+z");
+  await expect(problems(page)).toContainText("No problems");
+});
+
+test("a syntax error marks its line and leaves the canvas as it was", async ({ page }) => {
+  await openChatStudio(page, "Code pane syntax");
+  const before = await positions(page);
+  await editor(page).getByText("export const assistant_chat = definePrompt({").click();
+  await page.keyboard.press("End");
+  await page.keyboard.insertText(" {{;");
+  await expect(codeStatus(page)).toContainText(
+    /Line \d+ cannot be read; the canvas keeps its last good state/,
+  );
+  await expect(page.locator(".cm-activeLine .cm-lintRange-error")).toHaveCount(1);
+  await expect(page.locator(".cm-lint-marker-error")).toHaveCount(1);
+  await page.waitForTimeout(800);
+  expect(await positions(page)).toEqual(before);
+  await expect(problems(page)).toContainText("No problems");
+  await expect(page.locator(".react-flow__edge")).toHaveCount(2);
+
+  // Undo in the editor: the code reads again and the pane says so.
+  await page.keyboard.press("Control+z");
+  await expect(codeStatus(page)).toHaveText("In sync with the canvas");
+  await expect(errorMarks(page)).toHaveCount(0);
+});
+
+test("the panel resizes by keyboard, maximises, collapses and remembers its size", async ({ page }) => {
+  await openChatStudio(page, "Code pane resize");
+  const separator = page.getByRole("separator", { name: "Resize the problems and code panel" });
+  const start = Number(await separator.getAttribute("aria-valuenow"));
+  await separator.focus();
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  await expect(separator).toHaveAttribute("aria-valuenow", String(start + 48));
+  await page.keyboard.press("ArrowDown");
+  await expect(separator).toHaveAttribute("aria-valuenow", String(start + 24));
+
+  // End maximises up to the toolbar: the canvas gives up its height.
+  await page.keyboard.press("End");
+  await expect
+    .poll(async () => Number(await separator.getAttribute("aria-valuenow")))
+    .toBe(Number(await separator.getAttribute("aria-valuemax")));
+  expect((await page.locator(".react-flow").boundingBox())?.height ?? 0).toBeLessThan(2);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-code-pane-maximised.png` });
+  await separator.dblclick();
+  await expect(separator).toHaveAttribute("aria-valuenow", String(start + 24));
+
+  // The size survives a reload.
+  await page.reload();
+  await expect(separator).toHaveAttribute("aria-valuenow", String(start + 24));
+
+  // Hidden, the panel keeps one bar; shown again, the code is back.
+  await page.getByRole("button", { name: "Hide", exact: true }).click();
+  await expect(editor(page)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Show", exact: true })).toHaveAttribute(
+    "aria-expanded",
+    "false",
+  );
+  await page.getByRole("button", { name: "Show", exact: true }).click();
+  await expect(editor(page)).toBeVisible();
+
+  const axe = await new AxeBuilder({ page }).include("#studio-bottom-panel").analyze();
+  const found = axe.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+  expect(found).toEqual([]);
+});
