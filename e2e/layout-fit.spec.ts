@@ -126,15 +126,13 @@ for (const viewport of VIEWPORTS) {
       page.getByRole("menu", { name: "Export" }),
       "export menu",
     );
-    await openAndCheck(
-      page.getByRole("button", { name: "Run", exact: true }),
-      page.getByRole("dialog", { name: "Run" }),
-      "run form",
-    );
-    // The run form's field is usable, not just on screen.
+    // Run opens the playground beside the canvas: inside the viewport, its agent field usable.
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await expect(page.getByRole("dialog", { name: "Run" }).getByLabel("First message")).toBeFocused();
-    await page.keyboard.press("Escape");
+    const playground = page.getByRole("complementary", { name: "Playground" });
+    await expectInViewport(page, playground, "playground");
+    await expect(playground.getByLabel("Agent")).toBeVisible();
+    await playground.getByRole("button", { name: "Close the playground" }).click();
+    await expect(playground).toBeHidden();
 
     for (const [name, dialog] of [
       ["Command palette", "Command palette"],

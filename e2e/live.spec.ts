@@ -182,7 +182,7 @@ test("messages a resumable subagent from its node in the tree", async ({ page, r
   const { id: projectId } = (await created.json()) as { id: string };
   await startRunFromUi(page, projectId, "one");
 
-  const alpha = tree(page).getByRole("treeitem", { name: /^alpha \(asset_subagent\)/ });
+  const alpha = tree(page).getByRole("treeitem", { name: /^alpha asset_subagent/ });
   await expect(alpha).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
   await expect(alpha).toContainText("resumable");
   // The root has no subagent box; the resumable child has one and no chat box.

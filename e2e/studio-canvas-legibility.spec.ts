@@ -140,14 +140,18 @@ for (const size of VIEWPORTS) {
 test("crowded labels show in full on hover, and a label click selects its edge", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openTemplate(page, STUDIO_TEMPLATES.find((template) => template.id === "named-workers")!);
-  // At fit view the subagent edge is a badge (resumable, up to 3); its full mode is one hover away.
-  const label = page.locator("[data-testid=edge-label][data-kind=subagent]");
+  // At fit view each subagent edge (writer, critic) is a badge (resumable, up to 2); its full mode is
+  // one hover away.
+  await expect(page.locator("[data-testid=edge-label][data-kind=subagent]")).toHaveCount(2);
+  const label = page.locator(
+    '[data-testid=edge-label][data-kind=subagent][data-edge-id="prompt:lead_chat:tools:0"]',
+  );
   await expect(label).toHaveAttribute("data-form", "compact");
-  await expect(label).toHaveAttribute("data-label", "subagent · blocking · resumable ×3");
+  await expect(label).toHaveAttribute("data-label", "subagent · blocking · resumable ×2");
   await label.hover();
   await expect(label).toHaveAttribute("data-form", "full");
-  await expect(label).toHaveText("subagent · blocking · resumable ×3");
+  await expect(label).toHaveText("subagent · blocking · resumable ×2");
   await label.click();
-  await expect(page.getByRole("complementary", { name: "Inspector" })).toContainText("asset_subagent");
+  await expect(page.getByRole("complementary", { name: "Inspector" })).toContainText("writer");
   await expect(page.locator(".react-flow__edge.selected.studio-edge-subagent")).toHaveCount(1);
 });

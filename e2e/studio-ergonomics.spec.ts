@@ -183,7 +183,19 @@ test("selects several nodes and edges and deletes them as one undo step", async 
   await expect(problems(page)).toContainText("No problems");
 
   // Backspace deletes a selected edge alone.
-  await page.locator(".react-flow__edge.studio-edge-model").first().click();
+  // (A straight, level edge has a zero-height box, so click its line halfway between its handles.)
+  const from = await page
+    .locator('.react-flow__node[data-id="prompt:assistant_chat"] .react-flow__handle.source')
+    .boundingBox();
+  const to = await page
+    .locator('.react-flow__node[data-id="model:assistant_model"] .react-flow__handle.target')
+    .boundingBox();
+  if (!from || !to) throw new Error("model edge handles not visible");
+  await page.mouse.click(
+    (from.x + from.width / 2 + to.x + to.width / 2) / 2,
+    (from.y + from.height / 2 + to.y + to.height / 2) / 2,
+  );
+  await expect(page.locator(".react-flow__edge.studio-edge-model.selected")).toHaveCount(1);
   await page.keyboard.press("Backspace");
   await expect(page.locator(".react-flow__edge")).toHaveCount(1);
   await expect(page.locator(".react-flow__node")).toHaveCount(3);

@@ -36,6 +36,8 @@ test("exports the canvas as it is, warns about unsaved changes and closes after 
     .getByRole("menu", { name: "Templates" })
     .getByRole("menuitem", { name: /Chat assistant/ })
     .click();
+  // The template lands once it is laid out (ELK loads on demand).
+  await expect(page.locator(".react-flow__node")).toHaveCount(3);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(status(page)).toHaveText("Saved v2");
 

@@ -35,6 +35,8 @@ test("exports a project as a zip and imports it into a new project with the same
     .getByRole("menu", { name: "Templates" })
     .getByRole("menuitem", { name: /asset subagent/i })
     .click();
+  // The template lands once it is laid out (ELK loads on demand).
+  await expect(page.locator(".react-flow__node")).toHaveCount(12);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(status(page)).toHaveText("Saved v2");
 
@@ -91,7 +93,7 @@ test("opens the version history in the studio, shows a diff and restores an earl
   await page.screenshot({ path: `${ARTIFACTS}/studio-history.png` });
 
   const firstSave = history.getByRole("listitem", { name: "Version 2" });
-  await expect(firstSave).toContainText("1 models");
+  await expect(firstSave).toContainText("1 model ·");
   await firstSave.getByRole("button", { name: "Restore" }).click();
   await firstSave.getByRole("button", { name: "Restore version 2" }).click();
 

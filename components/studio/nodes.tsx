@@ -84,7 +84,6 @@ function NodeCard({
           type="target"
           position={Position.Left}
           className="studio-handle"
-          aria-label={`${KIND_LABEL[kind]} ${title} input`}
           title={`Connect into ${title || KIND_LABEL[kind].toLowerCase()}`}
         />
       ) : null}
@@ -117,7 +116,6 @@ function NodeCard({
           type="source"
           position={Position.Right}
           className="studio-handle"
-          aria-label={`${KIND_LABEL[kind]} ${title} output`}
           title={`Connect ${title || KIND_LABEL[kind].toLowerCase()} to what it uses`}
         />
       ) : null}

@@ -2,7 +2,7 @@
 // select all, focus a node, add a node, align and distribute. Each change to the document is one
 // undo step.
 import type { ReactFlowInstance } from "@xyflow/react";
-import { definitionName, isDefinitionNode } from "@/lib/graph";
+import { cardSize, definitionName, isDefinitionNode } from "@/lib/graph";
 import {
   type Arrangement,
   arrangeNodes,
@@ -44,14 +44,22 @@ export function addPresetNode(
   let nodeId = "";
   const view = viewport.visibleArea();
   store.getState().edit((document) => {
+    const added = addNode(document, preset.kind, { x: 0, y: 0 }, preset.definition);
+    nodeId = added.nodeId;
+    const node = findNode(added.graph, nodeId);
+    // Placed by the size its card will have, so it lands beside (not under) what is in view.
+    const size = node ? cardSize(node) : NEW_NODE_SIZE;
     const position = dropAt
       ? dropPosition(dropAt)
       : view
-        ? placeInView(document, view, viewport.nodeSize, NEW_NODE_SIZE)
+        ? placeInView(document, view, viewport.nodeSize, size)
         : placeNewNode(document, store.getState().selection.nodeIds.at(-1));
-    const added = addNode(document, preset.kind, position, preset.definition);
-    nodeId = added.nodeId;
-    return added.graph;
+    return {
+      ...added.graph,
+      nodes: added.graph.nodes.map((candidate) =>
+        candidate.id === nodeId ? { ...candidate, position } : candidate,
+      ),
+    };
   });
   store.getState().select({ kind: "node", id: nodeId });
   store

@@ -278,6 +278,7 @@ const TreeItem = memo(
             <span className="max-w-full shrink-0 truncate text-sm font-medium" data-testid="tree-name">
               {name.primary}
             </span>
+            {/* The space keeps the accessible name readable ("alpha asset_subagent"); flex hides it. */}{" "}
             {name.agent ? (
               <span className="min-w-0 truncate font-mono text-xs text-muted">{name.agent}</span>
             ) : null}

@@ -124,10 +124,12 @@ describe("switching models", () => {
         baseURL: "http://127.0.0.1:11434/v1",
       });
       expect(definition.script).toBeUndefined();
+      expect(definition.scriptLoopFrom).toBeUndefined();
       expect(definition.apiKeyEnv).toBeUndefined();
     }
     expect(runsOnDemoModels(next)).toBe(false);
-    expect(compileGraph(next).diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    // No error and no warning: a looping script left behind would be a "script ignored" warning.
+    expect(compileGraph(next).diagnostics).toEqual([]);
   });
 
   it("gives models switched back to scripted a script and removes the endpoint", () => {

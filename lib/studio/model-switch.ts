@@ -41,8 +41,10 @@ function switchedDefinition(definition: Record<string, unknown>, target: ModelSw
   if (target.baseURL) next.baseURL = target.baseURL;
   if (target.apiKeyEnv) next.apiKeyEnv = target.apiKeyEnv;
   // Only the scripted provider plays scripts, and it needs one.
-  if (target.provider !== "scripted") delete next.script;
-  else if (!Array.isArray(next.script)) next.script = DEFAULT_DEMO_SCRIPT.map((step) => ({ ...step }));
+  if (target.provider !== "scripted") {
+    delete next.script;
+    delete next.scriptLoopFrom;
+  } else if (!Array.isArray(next.script)) next.script = DEFAULT_DEMO_SCRIPT.map((step) => ({ ...step }));
   return next;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyGraph, type Graph } from "@/lib/graph";
+import { cardSize, emptyGraph, type Graph } from "@/lib/graph";
 import { addNode } from "./document-edits";
 import { DROP_ANCHOR, dropPosition, NEW_NODE_SIZE, placeInView, type Rect } from "./placement";
 
@@ -34,8 +34,18 @@ describe("placeInView", () => {
     const at = placeInView(graph, view);
     const box = { ...at, ...NEW_NODE_SIZE };
     expect(at).not.toEqual(centre);
-    expect(overlap(box, { ...centre, ...NEW_NODE_SIZE })).toBe(false);
+    // The note in the centre is not measured yet: it counts with the size its card will have.
+    expect(overlap(box, { ...centre, ...cardSize(graph.nodes[0]!) })).toBe(false);
     expect(contains(view, box)).toBe(true);
+  });
+
+  it("keeps clear of an unmeasured agent card's full width (wider than the default size)", () => {
+    const centre = placeInView(emptyGraph(), view);
+    const graph = addNode(emptyGraph(), "agent", centre).graph;
+    const agentCard = cardSize(graph.nodes[0]!);
+    expect(agentCard.width).toBeGreaterThan(NEW_NODE_SIZE.width);
+    const at = placeInView(graph, view, undefined, agentCard);
+    expect(overlap({ ...at, ...agentCard }, { ...centre, ...agentCard })).toBe(false);
   });
 
   it("uses measured sizes when given: a wide node in the centre pushes the new one clear of it", () => {

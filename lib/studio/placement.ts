@@ -2,6 +2,7 @@
 // moved to free space so it never sits on an existing node), or under the pointer when dropped from
 // the palette. Pure; positions and rectangles are in flow coordinates.
 import type { Graph, GraphNode } from "@/lib/graph";
+import { cardSize } from "@/lib/graph";
 
 export interface Point {
   x: number;
@@ -26,10 +27,9 @@ type Size = { width: number; height: number };
 export type NodeSizes = (nodeId: string) => Size | undefined;
 
 function boxOf(node: GraphNode, sizes: NodeSizes | undefined): Rect {
-  const size = sizes?.(node.id) ?? {
-    width: node.width ?? NEW_NODE_SIZE.width,
-    height: node.height ?? NEW_NODE_SIZE.height,
-  };
+  // Not measured yet: the size its card will have (lib/graph/card-geometry).
+  const card = cardSize(node);
+  const size = sizes?.(node.id) ?? { width: node.width ?? card.width, height: node.height ?? card.height };
   return { ...node.position, ...size };
 }
 
