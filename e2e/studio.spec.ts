@@ -101,17 +101,9 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
   await expect(subagentEdge).toHaveCount(1);
   await expect(problems).toContainText("No problems");
 
-  // Click the middle of its line (a level edge has a zero-height box, which Playwright calls hidden).
-  const middle = await subagentEdge.locator("path.react-flow__edge-path").evaluate((path: SVGPathElement) => {
-    const point = path.getPointAtLength(path.getTotalLength() / 2);
-    const matrix = path.getScreenCTM();
-    if (!matrix) throw new Error("edge not rendered");
-    return {
-      x: point.x * matrix.a + point.y * matrix.c + matrix.e,
-      y: point.x * matrix.b + point.y * matrix.d + matrix.f,
-    };
-  });
-  await page.mouse.click(middle.x, middle.y);
+  // Select it from the keyboard (this hand-drawn edge is a few pixels long, under the cards).
+  await subagentEdge.focus();
+  await page.keyboard.press("Enter");
   await inspector(page).getByLabel("Blocking (the caller waits for the result)").selectOption("No");
   await expect(subagentEdge).toHaveAttribute("aria-label", "subagent · non-blocking edge");
 
