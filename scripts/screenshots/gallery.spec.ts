@@ -80,9 +80,8 @@ test("the gallery", async ({ page, request }) => {
     page.getByRole("complementary", { name: "Inspector" }).getByLabel("Name", { exact: true }),
   ).toBeVisible();
   await shoot(page, "05-studio-inspector", "Studio: the inspector of an agent");
-  await page.getByRole("button", { name: "Show code" }).click();
-  await shoot(page, "06-studio-code", "Studio: the code pane");
-  await page.getByRole("button", { name: "Hide code" }).click();
+  await expect(page.getByLabel("TypeScript code").first()).toBeVisible();
+  await shoot(page, "06-studio-code", "Studio: the code pane (CodeMirror, in sync with the canvas)");
   await page.getByRole("button", { name: "Add agent" }).click();
   await expect(page.getByRole("region", { name: "Problems" })).not.toContainText("No problems");
   await shoot(page, "07-studio-problems", "Studio: problems of an unfinished agent");
@@ -128,10 +127,11 @@ test("the gallery", async ({ page, request }) => {
   await shoot(page, "12-export-menu", "Export menu");
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(page.getByRole("dialog", { name: "Run" })).toBeVisible();
-  await page.getByLabel("First message").fill("Hello there");
-  await shoot(page, "13-run-form", "Run form (opens inside the viewport)");
-  await page.keyboard.press("Escape");
+  const playground = page.getByRole("complementary", { name: "Playground" });
+  await expect(playground).toBeVisible();
+  await playground.getByLabel("First message").fill("Hello there");
+  await shoot(page, "13-playground", "Playground: run an agent beside the canvas");
+  await playground.getByRole("button", { name: "Close the playground" }).click();
 
   // A live tree: the project's threads page, then a thread with a subagent running and finished.
   const started = await request.post("/api/threads", {
@@ -142,11 +142,10 @@ test("the gallery", async ({ page, request }) => {
   await page.goto(`/threads/${threadId}`);
   const tree = page.getByRole("tree", { name: "Threads" });
   // The scripted models wait 6 s per reply, so the child is normally still running here.
-  await expect(tree.getByRole("treeitem", { name: /^asset_subagent/ })).toBeVisible({ timeout: 60_000 });
+  const child = tree.getByRole("treeitem", { name: /asset_subagent/ });
+  await expect(child).toBeVisible({ timeout: 60_000 });
   await shoot(page, "14-thread-running", "Thread page: a subagent tree while it runs");
-  await expect(
-    tree.getByRole("treeitem", { name: /^asset_subagent.*, (completed|idle|stopped|failed)$/ }),
-  ).toBeVisible({
+  await expect(child).toHaveAttribute("data-status", /^(completed|idle|stopped|failed)$/, {
     timeout: 120_000,
   });
   await page.waitForTimeout(1500);
