@@ -97,7 +97,21 @@ async function measure(page: Page) {
       const node = handle.closest(".react-flow__node")?.getAttribute("data-id") ?? "?";
       handles.push({ handle: `${node} ${handle.getAttribute("data-handleid") ?? handle.className}`, missed });
     }
-    return { zoom, texts, nodes, labels, handles };
+    // How much of the canvas fit view left out of view, and whether its left/top edge (where the
+    // entry agent sits) is shown.
+    const nodeLeft = Math.min(...nodes.map((node) => node.x));
+    const nodeTop = Math.min(...nodes.map((node) => node.y));
+    const nodeRight = Math.max(...nodes.map((node) => node.x + node.width));
+    const nodeBottom = Math.max(...nodes.map((node) => node.y + node.height));
+    const fit = {
+      startShown: nodeLeft >= pane.x && nodeTop >= pane.y,
+      whole:
+        nodeLeft >= pane.x &&
+        nodeTop >= pane.y &&
+        nodeRight <= pane.x + pane.width &&
+        nodeBottom <= pane.y + pane.height,
+    };
+    return { zoom, texts, nodes, labels, handles, fit };
   });
 }
 
@@ -110,7 +124,7 @@ for (const size of VIEWPORTS) {
     await page.setViewportSize(size);
     for (const template of STUDIO_TEMPLATES) {
       await openTemplate(page, template);
-      const { zoom, texts, nodes, labels, handles } = await measure(page);
+      const { zoom, texts, nodes, labels, handles, fit } = await measure(page);
       const where = `${template.id} at ${size.width}×${size.height}`;
 
       expect(zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
@@ -127,21 +141,34 @@ for (const size of VIEWPORTS) {
         }
       }
 
+      // The layout packs for the pane: every template but the largest fits whole at 1280 and 1440
+      // (with the palette and inspector open), all fit at 1920; what cannot fit starts at its entry.
+      expect(fit.startShown, `${where}: the start of the canvas is in view`).toBe(true);
+      if (template.id !== "asset" || size.width >= 1920) {
+        expect(fit.whole, `${where}: the whole canvas is in view`).toBe(true);
+      }
+
       expect(handles.length, where).toBeGreaterThan(0);
       for (const handle of handles) expect(handle.missed, `${where}: ${handle.handle}`).toEqual([]);
 
-      if (size.width === 1440) {
-        await page.screenshot({ path: `${ARTIFACTS}/canvas-${template.id}-1440.png` });
-      }
+      await page.screenshot({ path: `${ARTIFACTS}/canvas-${template.id}-${size.width}.png` });
     }
   });
 }
 
 test("crowded labels show in full on hover, and a label click selects its edge", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // Laid out on a wide canvas, the two-worker template keeps its five layers side by side; seen at
+  // 1440 the two subagent edges (writer, critic) leave the same prompt close together.
+  await page.setViewportSize({ width: 1920, height: 1080 });
   await openTemplate(page, STUDIO_TEMPLATES.find((template) => template.id === "named-workers")!);
-  // At fit view each subagent edge (writer, critic) is a badge (resumable, up to 2); its full mode is
-  // one hover away.
+  await page
+    .getByRole("toolbar", { name: "Studio tools" })
+    .getByRole("button", { name: "Auto layout" })
+    .click();
+  await expect(page.getByText("Laid out the whole canvas")).toBeVisible();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole("button", { name: "Fit View" }).click();
+  // At fit view each subagent edge is a badge (resumable, up to 2); its full mode is one hover away.
   await expect(page.locator("[data-testid=edge-label][data-kind=subagent]")).toHaveCount(2);
   const label = page.locator(
     '[data-testid=edge-label][data-kind=subagent][data-edge-id="prompt:lead_chat:tools:0"]',

@@ -5,8 +5,8 @@
 // browser and restored.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useMemo, useRef, useState } from "react";
-import type { Graph } from "@/lib/graph";
-import { createStudioStore } from "@/lib/studio/studio-store";
+import { fitViewport, type Graph, graphBounds, layoutRoomFor } from "@/lib/graph";
+import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
 import { BottomPanel } from "./BottomPanel";
 import { CommandPalette } from "./CommandPalette";
 import { DraftNotice } from "./DraftNotice";
@@ -29,11 +29,29 @@ import { useStudioDraft } from "./useStudioDraft";
 import { useStudioShortcuts } from "./useStudioShortcuts";
 
 /** The viewport calls commands need, read from React Flow and the canvas element's box. */
-function useStudioViewport(canvas: React.RefObject<HTMLDivElement | null>): StudioViewport {
-  const { fitView, screenToFlowPosition, getInternalNode } = useReactFlow();
-  return useMemo(
-    () => ({
+function useStudioViewport(
+  canvas: React.RefObject<HTMLDivElement | null>,
+  store: StudioStore,
+): StudioViewport {
+  const { fitView, setViewport, screenToFlowPosition, getInternalNode } = useReactFlow();
+  return useMemo(() => {
+    const paneSize = () => {
+      const box = canvas.current?.getBoundingClientRect();
+      return box && box.width > 0 && box.height > 0 ? { width: box.width, height: box.height } : undefined;
+    };
+    return {
       fitView,
+      fitCanvas: (options) => {
+        const pane = paneSize();
+        const bounds = graphBounds(store.getState().history.present.nodes);
+        if (!pane || !bounds) return;
+        const { x, y, zoom } = fitViewport(bounds, pane);
+        void setViewport({ x, y, zoom }, { duration: options?.duration });
+      },
+      layoutRoom: () => {
+        const pane = paneSize();
+        return pane ? layoutRoomFor(pane) : undefined;
+      },
       visibleArea: () => {
         const box = canvas.current?.getBoundingClientRect();
         if (!box || box.width === 0 || box.height === 0) return null;
@@ -47,15 +65,14 @@ function useStudioViewport(canvas: React.RefObject<HTMLDivElement | null>): Stud
           ? { width: measured.width, height: measured.height }
           : undefined;
       },
-    }),
-    [canvas, fitView, screenToFlowPosition, getInternalNode],
-  );
+    };
+  }, [canvas, store, fitView, setViewport, screenToFlowPosition, getInternalNode]);
 }
 
 function StudioWorkspace({ projectId }: { projectId: string }) {
   const store = useStudioStore();
   const canvas = useRef<HTMLDivElement>(null);
-  const viewport = useStudioViewport(canvas);
+  const viewport = useStudioViewport(canvas, store);
   const context = useMemo<StudioCommandContext>(
     () => ({ store, projectId, viewport }),
     [store, projectId, viewport],

@@ -7,13 +7,16 @@
 import {
   Background,
   type Connection,
+  ControlButton,
   Controls,
   type Edge,
   type EdgeChange,
   MiniMap,
   type NodeChange,
   ReactFlow,
+  type ReactFlowState,
   useReactFlow,
+  useStore,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import {
@@ -24,14 +27,13 @@ import {
   useRef,
   useState,
 } from "react";
-import { definitionName, type Graph, isDefinitionNode } from "@/lib/graph";
+import { boundsInView, definitionName, type Graph, graphBounds, isDefinitionNode } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
 import { NODE_PRESETS } from "@/lib/studio/node-presets";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
 import { EdgeLabels, STUDIO_EDGE_TYPES } from "./edges";
 import { type StudioFlowEdge, type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
-import { FIT_VIEW_OPTIONS } from "./layout-actions";
 import { NODE_PRESET_MIME } from "./NodePalette";
 import { STUDIO_NODE_TYPES } from "./nodes";
 import { usePlaygroundOverlay } from "./PlaygroundContext";
@@ -49,8 +51,19 @@ function nodeLabel(graphNodeId: string, graph: Graph): string {
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
 
-/** Small canvases fit on screen; the minimap (which would cover cards) appears for larger ones. */
+/**
+ * Small canvases fit on screen; the minimap (which would cover cards) appears for larger ones, and
+ * whenever part of the canvas is out of view, so the reader knows there is more.
+ */
 const MINIMAP_FROM_NODES = 16;
+
+function FitIcon() {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
+      <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+    </svg>
+  );
+}
 
 function miniMapColor(node: StudioFlowNode): string {
   return `var(--kind-${node.type ?? "note"})`;
@@ -84,6 +97,20 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   // Fit the view when the studio opens on nodes; an empty canvas must not re-fit (and jump) when
   // its first node is added or dropped.
   const [fitOnOpen] = useState(() => store.getState().history.present.nodes.length > 0);
+  const bounds = useMemo(() => graphBounds(graph.nodes), [graph.nodes]);
+  const partlyOutOfView = useStore(
+    useCallback(
+      (state: ReactFlowState) =>
+        bounds !== null &&
+        state.width > 0 &&
+        !boundsInView(
+          bounds,
+          { width: state.width, height: state.height },
+          { x: state.transform[0], y: state.transform[1], zoom: state.transform[2] },
+        ),
+      [bounds],
+    ),
+  );
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
   const [hoveredEdgeId, setHoveredEdgeId] = useState<string | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
@@ -230,14 +257,15 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         onSelectionContextMenu={onSelectionContextMenu}
         onDragOver={onDragOver}
         onDrop={onDrop}
-        fitView={fitOnOpen}
-        fitViewOptions={FIT_VIEW_OPTIONS}
+        onInit={() => {
+          if (fitOnOpen) context.viewport.fitCanvas();
+        }}
         minZoom={0.2}
         proOptions={PRO_OPTIONS}
         aria-label="Studio canvas"
       >
         <Background gap={16} />
-        {graph.nodes.length > MINIMAP_FROM_NODES ? (
+        {graph.nodes.length > MINIMAP_FROM_NODES || partlyOutOfView ? (
           <MiniMap
             pannable
             zoomable
@@ -246,7 +274,16 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
             style={{ width: 150, height: 96 }}
           />
         ) : null}
-        <Controls fitViewOptions={FIT_VIEW_OPTIONS} />
+        <Controls showFitView={false}>
+          <ControlButton
+            className="react-flow__controls-fitview"
+            onClick={() => context.viewport.fitCanvas({ duration: 200 })}
+            title="Fit View"
+            aria-label="Fit View"
+          >
+            <FitIcon />
+          </ControlButton>
+        </Controls>
         <EdgeLabels
           edges={flowEdges}
           hoveredEdgeId={hoveredEdgeId}

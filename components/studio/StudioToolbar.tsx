@@ -139,7 +139,7 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
       aria-label="Studio tools"
       className="flex h-11 shrink-0 items-center gap-1.5 overflow-hidden border-b border-border bg-surface px-3"
     >
-      <TemplatesMenu />
+      <TemplatesMenu viewport={context.viewport} />
       <Divider />
       <Group label="Add nodes">
         {["agent", "prompt", "tool", "model", "note"].map((kind) => {

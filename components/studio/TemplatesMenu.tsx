@@ -1,6 +1,5 @@
 "use client";
 // "Templates" (new from template): replaces the document with a template's bundle as one undoable change.
-import { useReactFlow } from "@xyflow/react";
 import { useEffect } from "react";
 import { Button } from "@/components/ui/Button";
 import { ICONS } from "@/components/ui/icons";
@@ -9,12 +8,19 @@ import { loadElk } from "@/lib/graph";
 import { laidOutDocumentFromBundle } from "@/lib/studio/document-layout";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { DEMO_MODELS_NOTE, STUDIO_TEMPLATES, type StudioTemplate } from "@/lib/studio/templates";
-import { FIT_VIEW_OPTIONS } from "./layout-actions";
 import { useStudioStore } from "./StudioStoreContext";
+import type { StudioViewport } from "./studio-actions";
 
-/** Lays the template out (ELK, async), then replaces the document with it as one undoable change. */
-export async function applyTemplate(store: StudioStore, template: StudioTemplate): Promise<void> {
-  const document = await laidOutDocumentFromBundle(template.build());
+/**
+ * Lays the template out (ELK, async, packed for the canvas in view), then replaces the document with
+ * it as one undoable change.
+ */
+export async function applyTemplate(
+  store: StudioStore,
+  viewport: StudioViewport,
+  template: StudioTemplate,
+): Promise<void> {
+  const document = await laidOutDocumentFromBundle(template.build(), viewport.layoutRoom());
   store.getState().edit(() => document);
   store.getState().select(null);
   store
@@ -22,9 +28,8 @@ export async function applyTemplate(store: StudioStore, template: StudioTemplate
     .setStatus({ tone: "info", text: `New from template: ${template.label}. ${DEMO_MODELS_NOTE}.` });
 }
 
-export function TemplatesMenu() {
+export function TemplatesMenu({ viewport }: { viewport: StudioViewport }) {
   const store = useStudioStore();
-  const { fitView } = useReactFlow();
   // Start loading the layout engine (about 1.6 MB) once the studio is idle, before a template is picked.
   useEffect(() => {
     const handle = setTimeout(() => void loadElk(), 1000);
@@ -52,8 +57,8 @@ export function TemplatesMenu() {
           className="flex-col items-start gap-0.5"
           onSelect={() => {
             // Frame the new document once it is laid out and React Flow has measured its nodes.
-            void applyTemplate(store, template).then(() =>
-              requestAnimationFrame(() => void fitView(FIT_VIEW_OPTIONS)),
+            void applyTemplate(store, viewport, template).then(() =>
+              requestAnimationFrame(() => viewport.fitCanvas()),
             );
           }}
         >

@@ -2,7 +2,7 @@
 // select all, focus a node, add a node, align and distribute. Each change to the document is one
 // undo step.
 import type { ReactFlowInstance } from "@xyflow/react";
-import { cardSize, definitionName, isDefinitionNode } from "@/lib/graph";
+import { cardSize, definitionName, isDefinitionNode, type Size } from "@/lib/graph";
 import {
   type Arrangement,
   arrangeNodes,
@@ -23,6 +23,13 @@ import { readStudioClipboard, writeStudioClipboard } from "./system-clipboard";
 /** What the commands need from the canvas (kept narrow so the flow's node type does not leak in). */
 export interface StudioViewport {
   fitView: ReactFlowInstance["fitView"];
+  /**
+   * Frames the whole canvas ("Zoom to fit"): never below legible text; a graph still too large
+   * starts at its left/top (see lib/graph/fit-viewport).
+   */
+  fitCanvas(options?: { duration?: number }): void;
+  /** The room (flow units) a layout may fill and still be shown whole; undefined before the canvas is shown. */
+  layoutRoom(): Size | undefined;
   /** The part of the document the user sees, in flow coordinates; null before the canvas is shown. */
   visibleArea(): Rect | null;
   /** A node's size as rendered (flow units), once React Flow has measured it. */

@@ -4,7 +4,7 @@
 import type { Arrangement } from "@/lib/studio/alignment";
 import { nodePreset } from "@/lib/studio/node-presets";
 import type { StudioStore } from "@/lib/studio/studio-store";
-import { FIT_VIEW_OPTIONS, layoutCanvas } from "./layout-actions";
+import { layoutCanvas } from "./layout-actions";
 import { requestSave } from "./save-document";
 import {
   addPresetNode,
@@ -172,15 +172,15 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     label: "Auto layout",
     group: "Canvas",
     run: ({ store, viewport }) =>
-      void layoutCanvas(store, () =>
-        requestAnimationFrame(() => void viewport.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 })),
+      void layoutCanvas(store, viewport.layoutRoom(), () =>
+        requestAnimationFrame(() => viewport.fitCanvas({ duration: 200 })),
       ),
   },
   {
     id: "fit-view",
     label: "Zoom to fit",
     group: "Canvas",
-    run: ({ viewport }) => void viewport.fitView({ ...FIT_VIEW_OPTIONS, duration: 200 }),
+    run: ({ viewport }) => viewport.fitCanvas({ duration: 200 }),
   },
   {
     id: "save",

@@ -4,7 +4,24 @@ import { CARD, cardPorts, cardSize } from "./card-geometry";
 import { decompileBundle } from "./decompile";
 import type { Graph } from "./document";
 import { deriveEdges } from "./edges";
-import { decompileBundleLaidOut, layeringEdges, layoutWithElk, toElkGraph } from "./elk-layout";
+import {
+  chooseLayout,
+  DEFAULT_LAYOUT_ROOM,
+  decompileBundleLaidOut,
+  layeringEdges,
+  layoutWithElk,
+  shownShare,
+  toElkGraph,
+} from "./elk-layout";
+import { graphBounds } from "./fit-viewport";
+
+/** Room for any layout: nothing wraps. */
+const UNBOUNDED = { width: 100_000, height: 100_000 };
+
+function extent(graph: Graph) {
+  const bounds = graphBounds(graph.nodes)!;
+  return { width: bounds.width, height: bounds.height };
+}
 
 const SLOW = 60_000; // the first call loads ELK (1.6 MB), slow on a busy machine
 
@@ -53,7 +70,7 @@ describe("layoutWithElk", () => {
       async () => {
         const graph = decompileBundle(template.build());
         const edges = deriveEdges(graph);
-        const laidOut = await layoutWithElk(graph, edges);
+        const laidOut = await layoutWithElk(graph, edges, UNBOUNDED);
         const placed = boxes(laidOut);
         for (const [index, a] of placed.entries()) {
           for (const b of placed.slice(index + 1)) {
@@ -73,7 +90,7 @@ describe("layoutWithElk", () => {
         expect(Math.min(...placed.map((box) => box.x))).toBe(0);
         expect(Math.min(...placed.map((box) => box.y))).toBe(0);
         // Deterministic: the same graph lays out the same way.
-        expect((await layoutWithElk(graph, edges)).nodes).toEqual(laidOut.nodes);
+        expect((await layoutWithElk(graph, edges, UNBOUNDED)).nodes).toEqual(laidOut.nodes);
       },
       SLOW,
     );
@@ -83,7 +100,7 @@ describe("layoutWithElk", () => {
     "keeps the largest template within five columns, so it stays legible at fit view",
     async () => {
       const graph = decompileBundle(STUDIO_TEMPLATES[1]!.build());
-      const laidOut = await layoutWithElk(graph, deriveEdges(graph));
+      const laidOut = await layoutWithElk(graph, deriveEdges(graph), UNBOUNDED);
       const columns = new Set(laidOut.nodes.map((node) => node.position.x));
       expect(columns.size).toBeLessThanOrEqual(5);
       const right = Math.max(...boxes(laidOut).map((box) => box.x + box.width));
@@ -91,6 +108,57 @@ describe("layoutWithElk", () => {
     },
     SLOW,
   );
+
+  it(
+    "packs into rows when the layers side by side are wider than the room, and only then",
+    async () => {
+      const workers = STUDIO_TEMPLATES.find((template) => template.id === "named-workers")!;
+      const graph = decompileBundle(workers.build());
+      const edges = deriveEdges(graph);
+      const wide = await layoutWithElk(graph, edges, UNBOUNDED);
+      // Five layers side by side do not fit the studio's default pane at the smallest legible zoom …
+      expect(shownShare(extent(wide), DEFAULT_LAYOUT_ROOM)).toBeLessThan(1);
+      // … packed for it, they do: fewer columns, every card still apart.
+      const packed = await layoutWithElk(graph, edges, DEFAULT_LAYOUT_ROOM);
+      expect(shownShare(extent(packed), DEFAULT_LAYOUT_ROOM)).toBe(1);
+      expect(extent(packed).width).toBeLessThan(extent(wide).width);
+      const placed = boxes(packed);
+      for (const [index, a] of placed.entries()) {
+        for (const b of placed.slice(index + 1)) {
+          const apart =
+            a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+          expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
+        }
+      }
+      // A canvas that fits keeps its plain layered layout.
+      const chat = decompileBundle(STUDIO_TEMPLATES[0]!.build());
+      const chatEdges = deriveEdges(chat);
+      expect((await layoutWithElk(chat, chatEdges, DEFAULT_LAYOUT_ROOM)).nodes).toEqual(
+        (await layoutWithElk(chat, chatEdges, UNBOUNDED)).nodes,
+      );
+    },
+    SLOW,
+  );
+
+  it("keeps the plain layout unless wrapping shows clearly more of it", () => {
+    // Two notes spanning width × height.
+    const note = (id: string, x: number, y: number) =>
+      ({ id, type: "note", position: { x, y }, data: { text: "" } }) as const;
+    const { width: noteWidth, height: noteHeight } = cardSize(note("note:a", 0, 0));
+    const at = (width: number, height: number): Graph => ({
+      version: 1,
+      nodes: [note("note:a", 0, 0), note("note:b", width - noteWidth, height - noteHeight)],
+    });
+    const room = { width: 1000, height: 600 };
+    const fits = at(900, 500);
+    const wide = at(2000, 500);
+    const barelyBetter = at(1960, 500);
+    const muchBetter = at(1200, 700);
+    expect(chooseLayout(fits, muchBetter, room)).toBe(fits);
+    expect(chooseLayout(wide, barelyBetter, room)).toBe(wide);
+    expect(chooseLayout(wide, muchBetter, room)).toBe(muchBetter);
+    expect(chooseLayout(wide, undefined, room)).toBe(wide);
+  });
 
   it("agents' side ports leave from their own rows", () => {
     const graph = decompileBundle(STUDIO_TEMPLATES[0]!.build());

@@ -2,12 +2,16 @@
 // leave from their own rows and callees sit right of their callers. Building the ELK graph and
 // reading positions back are pure; `layoutWithElk` runs ELK (async, no worker needed) and is the
 // only impure step. The bundled ELK (~1.6 MB) is loaded on first use, never at page load.
+// The layout packs for the room it is given (the canvas pane at the smallest legible zoom): when the
+// layers side by side are wider than the room, ELK also wraps them into rows, and the layout that
+// fit view can show at the larger zoom wins.
 import type { ELK, ElkExtendedEdge, ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
 import type { Bundle } from "@/lib/spec";
 import { cardPorts, cardSize, type PortSide } from "./card-geometry";
 import { decompileBundle } from "./decompile";
 import { definitionName, type Graph, type GraphNode, isDefinitionNode } from "./document";
 import { deriveEdges, type GraphEdge } from "./edges";
+import { DEFAULT_CANVAS_PANE, graphBounds, layoutRoomFor, type Size } from "./fit-viewport";
 
 export const LAYER_GAP = 46;
 export const NODE_GAP = 20;
@@ -92,16 +96,63 @@ export function loadElk(): Promise<ELK> {
   return elkInstance;
 }
 
-/** Every node of `graph` laid out again along `edges` by ELK. */
-export async function layoutWithElk(graph: Graph, edges: readonly GraphEdge[]): Promise<Graph> {
-  if (graph.nodes.length === 0) return graph;
-  const elk = await loadElk();
-  return applyElkPositions(graph, await elk.layout(toElkGraph(graph, edges)));
+/** The room a layout aims for when no canvas is at hand: the studio's default pane at 1440×900. */
+export const DEFAULT_LAYOUT_ROOM: Size = layoutRoomFor(DEFAULT_CANVAS_PANE);
+
+function graphExtent(graph: Graph): Size {
+  const bounds = graphBounds(graph.nodes);
+  return bounds ? { width: bounds.width, height: bounds.height } : { width: 0, height: 0 };
 }
 
-/** The whole canvas laid out again by ELK along its derived edges ("Auto layout"). */
-export function autoLayoutGraph(graph: Graph): Promise<Graph> {
-  return layoutWithElk(graph, deriveEdges(graph));
+/** The share of `extent` that fit view can show in `room` (1 when it fits whole). */
+export function shownShare(extent: Size, room: Size): number {
+  return Math.min(1, room.width / Math.max(1, extent.width), room.height / Math.max(1, extent.height));
+}
+
+/**
+ * ELK's options with its layers wrapped into rows ("MULTI_EDGE": an edge crossing a cut runs back to
+ * the start of the next row), aiming for the room's aspect ratio.
+ */
+export function wrappedLayoutOptions(room: Size): LayoutOptions {
+  return {
+    ...ELK_LAYOUT_OPTIONS,
+    "elk.layered.wrapping.strategy": "MULTI_EDGE",
+    "elk.aspectRatio": (room.width / Math.max(1, room.height)).toFixed(2),
+  };
+}
+
+/**
+ * The layout to keep: the plain one when it fits the room; else the wrapped one when fit view shows
+ * a clearly larger share of it. A wrap costs readability (its edges run back across the canvas), so
+ * it has to buy at least 5 %; otherwise fit view shows the plain layout from its entry.
+ */
+export function chooseLayout(plain: Graph, wrapped: Graph | undefined, room: Size): Graph {
+  if (!wrapped) return plain;
+  const plainShare = shownShare(graphExtent(plain), room);
+  if (plainShare >= 1) return plain;
+  return shownShare(graphExtent(wrapped), room) >= plainShare * 1.05 ? wrapped : plain;
+}
+
+/** Every node of `graph` laid out again along `edges` by ELK, packed for `room` (flow units). */
+export async function layoutWithElk(
+  graph: Graph,
+  edges: readonly GraphEdge[],
+  room: Size = DEFAULT_LAYOUT_ROOM,
+): Promise<Graph> {
+  if (graph.nodes.length === 0) return graph;
+  const elk = await loadElk();
+  const plain = applyElkPositions(graph, await elk.layout(toElkGraph(graph, edges)));
+  if (shownShare(graphExtent(plain), room) >= 1) return plain;
+  const wrapped = applyElkPositions(
+    graph,
+    await elk.layout({ ...toElkGraph(graph, edges), layoutOptions: wrappedLayoutOptions(room) }),
+  );
+  return chooseLayout(plain, wrapped, room);
+}
+
+/** The whole canvas laid out again by ELK along its derived edges ("Auto layout"), packed for `room`. */
+export function autoLayoutGraph(graph: Graph, room?: Size): Promise<Graph> {
+  return layoutWithElk(graph, deriveEdges(graph), room);
 }
 
 /**
@@ -109,7 +160,7 @@ export function autoLayoutGraph(graph: Graph): Promise<Graph> {
  * without a graph). When a previous graph is given, kept nodes stay where the user put them and
  * the few new ones get decompile's synchronous placement.
  */
-export async function decompileBundleLaidOut(bundle: Bundle, previous?: Graph): Promise<Graph> {
+export async function decompileBundleLaidOut(bundle: Bundle, previous?: Graph, room?: Size): Promise<Graph> {
   const graph = decompileBundle(bundle, previous);
   const kept = new Set(
     (previous?.nodes ?? []).filter(isDefinitionNode).map((node) => `${node.type}:${definitionName(node)}`),
@@ -117,5 +168,5 @@ export async function decompileBundleLaidOut(bundle: Bundle, previous?: Graph): 
   const anyKept = graph.nodes.some(
     (node) => isDefinitionNode(node) && kept.has(`${node.type}:${definitionName(node)}`),
   );
-  return anyKept ? graph : autoLayoutGraph(graph);
+  return anyKept ? graph : autoLayoutGraph(graph, room);
 }

@@ -5,4 +5,5 @@ export * from "./decompile";
 export * from "./document";
 export * from "./edges";
 export * from "./elk-layout";
+export * from "./fit-viewport";
 export * from "./layout";

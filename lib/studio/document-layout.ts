@@ -7,6 +7,7 @@ import {
   decompileBundleLaidOut,
   type Graph,
   type GraphNode,
+  type Size,
 } from "@/lib/graph";
 import type { Bundle } from "@/lib/spec";
 
@@ -18,9 +19,12 @@ export function documentFromBundle(bundle: Bundle): Graph {
   return decompileBundle(bundle);
 }
 
-/** A fresh document for `bundle` (templates): every node laid out by ELK, nothing kept from before. */
-export function laidOutDocumentFromBundle(bundle: Bundle): Promise<Graph> {
-  return decompileBundleLaidOut(bundle);
+/**
+ * A fresh document for `bundle` (templates): every node laid out by ELK, nothing kept from before,
+ * packed for `room` (the canvas at the smallest legible zoom, flow units).
+ */
+export function laidOutDocumentFromBundle(bundle: Bundle, room?: Size): Promise<Graph> {
+  return decompileBundleLaidOut(bundle, undefined, room);
 }
 
 /** The document for edited definitions: nodes whose kind and name still exist keep id and position, notes stay. */
@@ -28,9 +32,9 @@ export function documentFromEditedBundle(previous: Graph, bundle: Bundle): Graph
   return decompileBundle(bundle, previous);
 }
 
-/** Every node laid out again along the derived edges, by ELK. */
-export function autoLayout(graph: Graph): Promise<Graph> {
-  return autoLayoutGraph(graph);
+/** Every node laid out again along the derived edges, by ELK, packed for `room` (flow units). */
+export function autoLayout(graph: Graph, room?: Size): Promise<Graph> {
+  return autoLayoutGraph(graph, room);
 }
 
 type Point = { x: number; y: number };

@@ -1,0 +1,110 @@
+// Where "fit view" puts the canvas, and how much room the auto layout may use. Fit view never zooms
+// out below legible text (FIT_VIEW_MIN_ZOOM); when the graph is still larger than the pane there, it
+// is not centred (which would cut both ends) but starts at its left and top edges, where the entry
+// agent sits, so a reader starts at the beginning and pans towards the end. Pure.
+import { cardSize, FIT_VIEW_MIN_ZOOM } from "./card-geometry";
+import type { GraphNode } from "./document";
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export interface FitOptions {
+  minZoom: number;
+  maxZoom: number;
+  /** A fraction of the pane, as React Flow reads a numeric padding: (pane − pane / (1 + padding)) / 2 per side. */
+  padding: number;
+}
+
+export const CANVAS_FIT: FitOptions = { minZoom: FIT_VIEW_MIN_ZOOM, maxZoom: 1, padding: 0.06 };
+
+/** The box around every card (flow units), by the cards' own sizes; null for an empty canvas. */
+export function graphBounds(nodes: readonly GraphNode[]): Box | null {
+  if (nodes.length === 0) return null;
+  let left = Number.POSITIVE_INFINITY;
+  let top = Number.POSITIVE_INFINITY;
+  let right = Number.NEGATIVE_INFINITY;
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const node of nodes) {
+    const size = cardSize(node);
+    left = Math.min(left, node.position.x);
+    top = Math.min(top, node.position.y);
+    right = Math.max(right, node.position.x + size.width);
+    bottom = Math.max(bottom, node.position.y + size.height);
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+/** Whether all of `bounds` is on screen in a pane of `pane` px at viewport (x, y, zoom). */
+export function boundsInView(
+  bounds: Box,
+  pane: Size,
+  viewport: { x: number; y: number; zoom: number },
+): boolean {
+  const left = bounds.x * viewport.zoom + viewport.x;
+  const top = bounds.y * viewport.zoom + viewport.y;
+  return (
+    left >= -0.5 &&
+    top >= -0.5 &&
+    left + bounds.width * viewport.zoom <= pane.width + 0.5 &&
+    top + bounds.height * viewport.zoom <= pane.height + 0.5
+  );
+}
+
+/** The pixels kept free on each side of a pane of `length` (React Flow's numeric padding). */
+export function fitPadding(length: number, padding: number): number {
+  return Math.floor((length - length / (1 + padding)) * 0.5);
+}
+
+export interface FitViewport {
+  x: number;
+  y: number;
+  zoom: number;
+  /** Whether all of `bounds` is inside the pane at this zoom. */
+  fits: boolean;
+}
+
+/**
+ * The viewport that shows `bounds` in a pane of `pane` pixels: centred at the largest zoom within
+ * the limits when it fits; otherwise at the smallest zoom, aligned to the start (left/top) on each
+ * axis that overflows and centred on an axis that fits.
+ */
+export function fitViewport(bounds: Box, pane: Size, options: FitOptions = CANVAS_FIT): FitViewport {
+  const padX = fitPadding(pane.width, options.padding);
+  const padY = fitPadding(pane.height, options.padding);
+  const room = { width: Math.max(1, pane.width - 2 * padX), height: Math.max(1, pane.height - 2 * padY) };
+  const wanted = Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height));
+  const zoom = Math.min(options.maxZoom, Math.max(options.minZoom, wanted));
+  const place = (start: number, length: number, roomLength: number, pad: number, paneLength: number) =>
+    length * zoom <= roomLength + 0.5 ? paneLength / 2 - (start + length / 2) * zoom : pad - start * zoom;
+  const fitsX = bounds.width * zoom <= room.width + 0.5;
+  const fitsY = bounds.height * zoom <= room.height + 0.5;
+  return {
+    x: place(bounds.x, bounds.width, room.width, padX, pane.width),
+    y: place(bounds.y, bounds.height, room.height, padY, pane.height),
+    zoom,
+    fits: fitsX && fitsY,
+  };
+}
+
+/** The flow-unit box a layout may fill and still be shown whole by fit view in `pane`. */
+export function layoutRoomFor(pane: Size, options: FitOptions = CANVAS_FIT): Size {
+  return {
+    width: (pane.width - 2 * fitPadding(pane.width, options.padding)) / options.minZoom,
+    height: (pane.height - 2 * fitPadding(pane.height, options.padding)) / options.minZoom,
+  };
+}
+
+/**
+ * The studio canvas pane at 1440×900 with the default panels (palette, inspector, bottom panel):
+ * the room a layout computed without a browser (on the server) aims for.
+ */
+export const DEFAULT_CANVAS_PANE: Size = { width: 950, height: 576 };
