@@ -111,6 +111,12 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
       [bounds],
     ),
   );
+  // While the view pans or zooms, the viewport is its own compositor layer: the browser moves the
+  // painted canvas instead of repainting 300 cards each frame. Only then: a layer kept while still
+  // would blur the text after a zoom. Set on the element, so React does not re-render for it.
+  const flowElement = useRef<HTMLDivElement>(null);
+  const onMoveStart = useCallback(() => flowElement.current?.classList.add("studio-canvas-moving"), []);
+  const onMoveEnd = useCallback(() => flowElement.current?.classList.remove("studio-canvas-moving"), []);
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
   const [hoveredEdgeId, setHoveredEdgeId] = useState<string | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
@@ -239,6 +245,9 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   return (
     <>
       <ReactFlow<StudioFlowNode, StudioFlowEdge>
+        ref={flowElement}
+        onMoveStart={onMoveStart}
+        onMoveEnd={onMoveEnd}
         nodes={flowNodes}
         edges={flowEdges}
         nodeTypes={STUDIO_NODE_TYPES}

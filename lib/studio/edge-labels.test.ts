@@ -7,6 +7,7 @@ import {
   type LabelRequest,
   labelSize,
   placeEdgeLabels,
+  TakenBoxes,
 } from "./edge-labels";
 
 const mode = { blocking: true, resumable: true, maxInstances: 3, immediate: false, optional: false };
@@ -95,6 +96,44 @@ describe("placeEdgeLabels", () => {
     const [lowPlaced, highPlaced] = placeEdgeLabels([low, high], [], 1);
     expect(highPlaced!.x + highPlaced!.width / 2).toBeCloseTo(200);
     expect(lowPlaced!.x + lowPlaced!.width / 2).not.toBeCloseTo(200);
+  });
+});
+
+describe("TakenBoxes", () => {
+  it("finds exactly the boxes a brute-force scan finds, at any margin, across cell borders", () => {
+    // A small deterministic generator (no flaky randomness): boxes of every size, some negative.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const box = () => ({
+      x: next() * 3000 - 500,
+      y: next() * 2000 - 300,
+      width: 1 + next() * 400,
+      height: 1 + next() * 120,
+    });
+    const stored = Array.from({ length: 300 }, box);
+    // The default cells, and cells much smaller than the boxes and the margins.
+    for (const index of [new TakenBoxes(stored), new TakenBoxes(stored, 16)]) {
+      let hits = 0;
+      for (let query = 0; query < 3000; query++) {
+        const candidate = box();
+        const margin = [0, 3, 40][query % 3]!;
+        const expected = stored.some((other) => boxesIntersect(candidate, other, margin));
+        expect(index.hits(candidate, margin)).toBe(expected);
+        if (expected) hits++;
+      }
+      // Both outcomes were exercised.
+      expect(hits).toBeGreaterThan(100);
+      expect(hits).toBeLessThan(2900);
+    }
+    const index = new TakenBoxes(stored);
+    // Boxes added later are found too.
+    const later = { x: 10_000, y: 10_000, width: 10, height: 10 };
+    expect(index.hits({ x: 10_012, y: 10_005, width: 5, height: 5 }, 3)).toBe(false);
+    index.add(later);
+    expect(index.hits({ x: 10_012, y: 10_005, width: 5, height: 5 }, 3)).toBe(true);
   });
 });
 
