@@ -211,14 +211,16 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
     const gestures: GestureResult[] = [];
 
     // Pan: press on empty canvas (the pane, under the nodes) and sweep left and right.
-    const emptySpot = await page.evaluate(({ x, y, width, height }) => {
-      for (let dy = 10; dy < height; dy += 20)
-        for (let dx = 10; dx < width; dx += 20) {
-          const target = document.elementFromPoint(x + dx, y + dy);
-          if (target?.classList.contains("react-flow__pane")) return { x: x + dx, y: y + dy };
-        }
-      return null;
-    }, pane);
+    const emptySpotFrom = (area: { x: number; y: number; width: number; height: number }) =>
+      page.evaluate(({ x, y, width, height }) => {
+        for (let dy = 10; dy < height; dy += 20)
+          for (let dx = 10; dx < width; dx += 20) {
+            const target = document.elementFromPoint(x + dx, y + dy);
+            if (target?.classList.contains("react-flow__pane")) return { x: x + dx, y: y + dy };
+          }
+        return null;
+      }, area);
+    const emptySpot = await emptySpotFrom(pane);
     if (!emptySpot) throw new Error("No empty spot on the canvas to pan from");
     gestures.push(
       await measure(browser, page, "pan the canvas", () =>
@@ -243,11 +245,14 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
       ),
     );
 
-    // Drag a selection: a box drawn with Shift around the middle of the view, then dragged.
+    // Drag a selection: a box drawn with Shift around the middle of the view (from empty canvas, so
+    // the press does not grab a node), then dragged.
+    const boxStart =
+      (await emptySpotFrom({ x: centre.x - 250, y: centre.y - 150, width: 200, height: 150 })) ?? emptySpot;
     await page.keyboard.down("Shift");
-    await page.mouse.move(centre.x - 250, centre.y - 150);
+    await page.mouse.move(boxStart.x, boxStart.y);
     await page.mouse.down();
-    await page.mouse.move(centre.x + 250, centre.y + 150, { steps: 10 });
+    await page.mouse.move(boxStart.x + 500, boxStart.y + 300, { steps: 10 });
     await page.mouse.up();
     await page.keyboard.up("Shift");
     const selected = await page.locator(".react-flow__node.selected").count();

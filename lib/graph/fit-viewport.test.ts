@@ -34,7 +34,7 @@ describe("fitViewport", () => {
   });
 
   it("stops at the legible zoom and starts a too-wide graph at its left edge, centred vertically", () => {
-    const bounds = { x: -40, y: 10, width: 3000, height: 300 };
+    const bounds = { x: -40, y: 10, width: 1500, height: 300 };
     const view = fitViewport(bounds, pane);
     expect(view.zoom).toBe(FIT_VIEW_MIN_ZOOM);
     expect(view.fits).toBe(false);
@@ -45,10 +45,21 @@ describe("fitViewport", () => {
   });
 
   it("starts a too-tall graph at its top edge", () => {
-    const bounds = { x: 0, y: 100, width: 300, height: 3000 };
+    const bounds = { x: 0, y: 100, width: 300, height: 900 };
     const view = fitViewport(bounds, pane);
     expect(view.y + bounds.y * view.zoom).toBeCloseTo(fitPadding(pane.height, CANVAS_FIT.padding));
     expect(view.x + (bounds.x + bounds.width / 2) * view.zoom).toBeCloseTo(pane.width / 2);
+  });
+});
+
+describe("fitViewport of a graph many panes large", () => {
+  it("shows its middle, where most of it is, and starts a modest overflow at its edge", () => {
+    const bounds = { x: 0, y: 0, width: 8000, height: 700 };
+    const view = fitViewport(bounds, pane);
+    expect(view.zoom).toBe(FIT_VIEW_MIN_ZOOM);
+    expect(view.x + (bounds.x + bounds.width / 2) * view.zoom).toBeCloseTo(pane.width / 2);
+    // The height overflows by less than two rooms: shown from its top.
+    expect(view.y + bounds.y * view.zoom).toBeCloseTo(fitPadding(pane.height, CANVAS_FIT.padding));
   });
 });
 

@@ -1,7 +1,8 @@
 // Where "fit view" puts the canvas, and how much room the auto layout may use. Fit view never zooms
 // out below legible text (FIT_VIEW_MIN_ZOOM); when the graph is still larger than the pane there, it
 // is not centred (which would cut both ends) but starts at its left and top edges, where the entry
-// agent sits, so a reader starts at the beginning and pans towards the end. Pure.
+// agent sits, so a reader starts at the beginning and pans towards the end — unless it is many
+// times larger than the pane, where its middle shows more. Pure.
 import { cardSize, FIT_VIEW_MIN_ZOOM } from "./card-geometry";
 import type { GraphNode } from "./document";
 
@@ -72,10 +73,14 @@ export interface FitViewport {
   fits: boolean;
 }
 
+/** How many rooms long a graph may be on an axis and still be shown from its start, not its middle. */
+export const START_ANCHORED_OVERFLOW = 2;
+
 /**
  * The viewport that shows `bounds` in a pane of `pane` pixels: centred at the largest zoom within
  * the limits when it fits; otherwise at the smallest zoom, aligned to the start (left/top) on each
- * axis that overflows and centred on an axis that fits.
+ * axis that overflows by up to START_ANCHORED_OVERFLOW rooms, centred on an axis that fits or that
+ * overflows by more.
  */
 export function fitViewport(bounds: Box, pane: Size, options: FitOptions = CANVAS_FIT): FitViewport {
   const padX = fitPadding(pane.width, options.padding);
@@ -83,8 +88,12 @@ export function fitViewport(bounds: Box, pane: Size, options: FitOptions = CANVA
   const room = { width: Math.max(1, pane.width - 2 * padX), height: Math.max(1, pane.height - 2 * padY) };
   const wanted = Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height));
   const zoom = Math.min(options.maxZoom, Math.max(options.minZoom, wanted));
+  // A graph up to START_ANCHORED_OVERFLOW times the room starts at its edge; a much larger one is
+  // mostly out of view either way, and its middle (where most of it is) says more than a corner.
   const place = (start: number, length: number, roomLength: number, pad: number, paneLength: number) =>
-    length * zoom <= roomLength + 0.5 ? paneLength / 2 - (start + length / 2) * zoom : pad - start * zoom;
+    length * zoom <= roomLength + 0.5 || length * zoom > START_ANCHORED_OVERFLOW * roomLength
+      ? paneLength / 2 - (start + length / 2) * zoom
+      : pad - start * zoom;
   const fitsX = bounds.width * zoom <= room.width + 0.5;
   const fitsY = bounds.height * zoom <= room.height + 0.5;
   return {
