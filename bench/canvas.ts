@@ -231,11 +231,39 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
       ),
     );
 
-    // Drag one node: its header, in a loop around where it was.
-    const node = page.locator(".react-flow__node").filter({ hasText: "lead_prompt_" }).first();
-    const nodeBox = await node.boundingBox();
+    // Drag one node: the card nearest the middle of the view, by its header, in a loop around where
+    // it was (a card off screen would not move at all).
+    const nodeBox = await page.evaluate(({ x, y }) => {
+      let best: { id: string; x: number; y: number; width: number; height: number } | null = null;
+      let bestDistance = Number.POSITIVE_INFINITY;
+      for (const element of document.querySelectorAll(".react-flow__node")) {
+        const box = element.getBoundingClientRect();
+        const distance = Math.hypot(box.x + box.width / 2 - x, box.y + box.height / 2 - y);
+        if (distance < bestDistance) {
+          bestDistance = distance;
+          best = {
+            id: element.getAttribute("data-id") ?? "",
+            x: box.x,
+            y: box.y,
+            width: box.width,
+            height: box.height,
+          };
+        }
+      }
+      return best;
+    }, centre);
     if (!nodeBox) throw new Error("No node to drag");
     const grip = { x: nodeBox.x + 20, y: nodeBox.y + 8 };
+    // The grip must move the card (a gesture that moves nothing measures nothing): nudge it and back.
+    const card = page.locator(`.react-flow__node[data-id="${nodeBox.id}"]`);
+    await page.mouse.move(grip.x, grip.y);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + 30, grip.y, { steps: 3 });
+    const nudged = await card.boundingBox();
+    await page.mouse.move(grip.x, grip.y, { steps: 3 });
+    await page.mouse.up();
+    if (!nudged || Math.abs(nudged.x - nodeBox.x) < 10)
+      throw new Error(`Dragging ${nodeBox.id} did not move it`);
     gestures.push(
       await measure(browser, page, "drag one node", () =>
         gesture(page, grip, (step) => ({

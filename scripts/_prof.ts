@@ -10,7 +10,7 @@ await fetch(`${base}/api/projects/${id}/graph`, { method: "PUT", headers: { "con
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 await page.goto(`${base}/projects/${id}/studio`);
-await page.locator(".react-flow__node").first().waitFor();
+await page.locator(".react-flow__node").first().waitFor({ timeout: 120_000 });
 await page.waitForTimeout(2000);
 const pane = (await page.locator(".react-flow__pane").boundingBox())!;
 const centre = { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 };
@@ -50,7 +50,10 @@ const count = await page.locator(".react-flow__node.selected").count();
 console.log("selected", count, "start", start);
 await page.screenshot({ path: "/tmp/prof/after-box.png" });
 if (process.env.ONLY_SELECT) { await browser.close(); process.exit(0); }
-const box = (await page.locator(".react-flow__node.selected").first().boundingBox())!;
+const box = process.env.SINGLE
+  ? (await page.locator(".react-flow__node").filter({ hasText: "lead_prompt_" }).first().boundingBox())!
+  : (await page.locator(".react-flow__node.selected").first().boundingBox())!;
+if (process.env.SINGLE) { await page.mouse.click(start.x, start.y); }
 const cdp = await page.context().newCDPSession(page);
 await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
@@ -63,6 +66,8 @@ for (let step = 1; step <= 60; step++) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
 }
 await page.mouse.up();
+console.log("grip box before", JSON.stringify(box), "after", JSON.stringify(await page.locator(".react-flow__node").filter({ hasText: "lead_prompt_" }).first().boundingBox()));
+await page.screenshot({ path: "/tmp/prof/after-drag.png" });
 const { profile } = await cdp.send("Profiler.stop");
 const self = new Map<string, number>();
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -80,6 +85,17 @@ const selfById = new Map<number, number>();
 const total = (id: number): number => (selfById.get(id) ?? 0) + (children.get(id) ?? []).reduce((s, c) => s + total(c), 0);
 const incl = new Map<string, number>();
 for (const n of profile.nodes) { const k = n.callFrame.functionName || "(anon)"; incl.set(k, Math.max(incl.get(k) ?? 0, 0) + total(n.id)); }
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const chains = new Map<string, number>();
+for (const n of profile.nodes) {
+  const name = n.callFrame.functionName;
+  if (!/^(EdgeWrapper|NodeWrapper|StudioCanvas|EdgeLabels|Inspector|CodePane|ProblemsPanel|NodesSelection|EdgeRenderer|NodeRenderer|StudioWorkspace)/.test(name)) continue;
+  const t = total(n.id);
+  if (t < 5) continue;
+  chains.set(name, (chains.get(name) ?? 0) + t);
+}
+console.log("COMPONENTS", [...chains].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}=${v.toFixed(0)}`).join(" "));
 console.log("SELF top 25");
 for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(v.toFixed(1).padStart(8), k);
 console.log("INCLUSIVE top 30 (summed over call sites, may double count recursion)");

@@ -120,6 +120,13 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
   const [hoveredEdgeId, setHoveredEdgeId] = useState<string | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
+  // Stable: React Flow hands these to every edge, and a new function would re-render all of them
+  // on every frame of a drag.
+  const onEdgeMouseEnter = useCallback(
+    (_: ReactMouseEvent, edge: StudioFlowEdge) => setHoveredEdgeId(edge.id),
+    [],
+  );
+  const onEdgeMouseLeave = useCallback(() => setHoveredEdgeId(null), []);
   const openMenu = useCallback((event: ReactMouseEvent | MouseEvent, target: CanvasMenuState["target"]) => {
     event.preventDefault();
     setMenu({ x: event.clientX, y: event.clientY, target });
@@ -252,8 +259,8 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         edges={flowEdges}
         nodeTypes={STUDIO_NODE_TYPES}
         edgeTypes={STUDIO_EDGE_TYPES}
-        onEdgeMouseEnter={(_, edge) => setHoveredEdgeId(edge.id)}
-        onEdgeMouseLeave={() => setHoveredEdgeId(null)}
+        onEdgeMouseEnter={onEdgeMouseEnter}
+        onEdgeMouseLeave={onEdgeMouseLeave}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}

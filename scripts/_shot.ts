@@ -1,0 +1,12 @@
+import { chromium } from "@playwright/test";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 300)));
+page.on("pageerror", (e) => console.log("pageerror:", e.message.slice(0, 500)));
+const r = await (await fetch("http://127.0.0.1:3195/api/projects")).json();
+const id = (r.projects ?? r)[0].id;
+await page.goto(`http://127.0.0.1:3195/projects/${id}/studio`);
+await page.waitForTimeout(15000);
+console.log("nodes", await page.locator(".react-flow__node").count());
+await page.screenshot({ path: "/tmp/prof/shot.png" });
+await browser.close();
