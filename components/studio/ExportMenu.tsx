@@ -6,7 +6,6 @@
 // and moves between its items with the arrow keys.
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/Button";
-import { ICONS } from "@/components/ui/icons";
 import { Menu, MenuItem } from "@/components/ui/Popover";
 import { createApiClient } from "@/lib/api/client";
 import {
@@ -87,7 +86,6 @@ export function ExportMenu({ projectId }: { projectId: string }) {
               •
             </span>
           ) : null}
-          {ICONS.chevronDown}
         </Button>
       )}
     >
