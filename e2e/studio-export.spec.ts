@@ -1,6 +1,6 @@
 // The studio's Export menu exports the canvas as it is: with an unsaved edit it says so and offers to
 // save first, the JSON item downloads the current document (not the saved one), and the menu closes
-// after a choice, on Escape and on a click outside.
+// after a choice, on Escape and on a click outside; its items move with the arrow keys.
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
@@ -45,6 +45,13 @@ test("exports the canvas as it is, warns about unsaved changes and closes after 
   await exportButton(page).click();
   await expect(exportMenu(page)).toBeVisible();
   await expect(exportMenu(page)).toHaveAccessibleDescription("");
+  // A menu: the first item has the focus, the arrow keys move between the items.
+  await expect(exportMenu(page).getByRole("menuitem", { name: "JSON bundle (.json)" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(exportMenu(page).getByRole("menuitem", { name: "TypeScript module (.ts)" })).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  await expect(exportMenu(page).getByRole("menuitem", { name: /Standard Agents project/ })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(exportMenu(page)).toBeHidden();
   await expect(exportButton(page)).toBeFocused();

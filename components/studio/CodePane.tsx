@@ -2,10 +2,12 @@
 // The canvas as TypeScript in a CodeMirror editor, kept in sync both ways: canvas edits rewrite only
 // the changed text (the cursor stays), and typing applies to the canvas after a short pause as one
 // undo step (Ctrl/⌘+Enter applies at once). Code that cannot be read marks its line and leaves the
-// canvas as it was; the canvas's own problems are marked on the lines that write them.
+// canvas as it was; the canvas's own problems are marked on the lines that write them. The node
+// selected on the canvas has its declaration highlighted and scrolled into view, unless the user is
+// working in the pane (focus or unapplied typing), and the pane never takes focus for it.
 import { setDiagnostics } from "@codemirror/lint";
-import { Annotation, EditorState, Prec, Transaction } from "@codemirror/state";
-import { EditorView, keymap } from "@codemirror/view";
+import { Annotation, EditorState, Prec, StateEffect, StateField, Transaction } from "@codemirror/state";
+import { Decoration, type DecorationSet, EditorView, keymap } from "@codemirror/view";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { compileGraph, type Graph } from "@/lib/graph";
 import {
@@ -16,6 +18,7 @@ import {
   minimalChange,
   sameDefinitionObjects,
 } from "@/lib/studio/apply-code";
+import { declarationLines } from "@/lib/studio/code-declaration";
 import { codeEditorExtensions } from "./code-editor-setup";
 import { useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
@@ -33,6 +36,33 @@ type PaneState =
 
 /** Marks a transaction as the canvas's own change, which must not be applied back to it. */
 const fromCanvas = Annotation.define<boolean>();
+
+/** Sets (or clears) the highlighted declaration: document offsets of its first and last line starts. */
+const setFollowed = StateEffect.define<{ from: number; to: number } | null>();
+const followedLine = Decoration.line({ class: "cm-followed", attributes: { "data-followed": "" } });
+
+/** The selected node's declaration as line decorations, kept in place while the text changes around it. */
+const followedField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(decorations, transaction) {
+    let next = decorations.map(transaction.changes);
+    for (const effect of transaction.effects) {
+      if (!effect.is(setFollowed)) continue;
+      if (!effect.value) {
+        next = Decoration.none;
+        continue;
+      }
+      const { doc } = transaction.state;
+      const first = doc.lineAt(effect.value.from).number;
+      const last = doc.lineAt(effect.value.to).number;
+      const lines = [];
+      for (let line = first; line <= last; line++) lines.push(followedLine.range(doc.line(line).from));
+      next = Decoration.set(lines);
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
 
 interface Sync {
   /** The document the editor's text was last made from or applied to. */
@@ -71,6 +101,35 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       view.dispatch(setDiagnostics(view.state, diagnostics));
     };
 
+    /**
+     * Highlights the selected node's declaration; with `scroll`, brings it into view when it is not
+     * already, but never while the user works in the pane (focus or unapplied typing), and never focuses.
+     */
+    const follow = (scroll: boolean) => {
+      if (sync.dirty) return;
+      const { selection, history } = store.getState();
+      const [nodeId] = selection.nodeIds;
+      const lines =
+        nodeId !== undefined && selection.nodeIds.length === 1
+          ? declarationLines(view.state.doc.toString(), history.present, nodeId)
+          : null;
+      if (!lines) {
+        view.dispatch({ effects: setFollowed.of(null) });
+        return;
+      }
+      const { doc } = view.state;
+      const from = doc.line(Math.min(lines.from, doc.lines)).from;
+      const to = doc.line(Math.min(lines.to, doc.lines)).from;
+      const effects: StateEffect<unknown>[] = [setFollowed.of({ from, to })];
+      if (scroll && !view.hasFocus) {
+        const { scrollTop, clientHeight } = view.scrollDOM;
+        const shown =
+          view.lineBlockAt(from).top >= scrollTop && view.lineBlockAt(to).bottom <= scrollTop + clientHeight;
+        if (!shown) effects.push(EditorView.scrollIntoView(from, { y: "start", yMargin: 24 }));
+      }
+      view.dispatch({ effects });
+    };
+
     const cancelTimer = () => {
       if (sync.timer !== undefined) clearTimeout(sync.timer);
       sync.timer = undefined;
@@ -103,6 +162,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       }
       setPane({ kind: "synced" });
       refreshMarkers();
+      follow(false);
     };
 
     /** Replaces the text with the canvas's code, changing only what differs so the cursor stays. */
@@ -119,6 +179,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       }
       setPane({ kind: "synced" });
       refreshMarkers();
+      follow(false);
     };
 
     const onCanvasChange = (graph: Graph) => {
@@ -160,6 +221,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
             ]),
           ),
           codeEditorExtensions("TypeScript code"),
+          followedField,
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             if (update.transactions.every((transaction) => transaction.annotation(fromCanvas))) return;
@@ -177,6 +239,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       }),
     });
     refreshMarkers();
+    follow(true);
     controls.current = {
       applyNow,
       takeCanvasCode: () => {
@@ -187,6 +250,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
     };
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.history.present !== previous.history.present) onCanvasChange(state.history.present);
+      if (state.selection !== previous.selection) follow(true);
     });
     return () => {
       // Leaving with a pending edit applies it, so closing the pane never loses typing.

@@ -1,8 +1,11 @@
 "use client";
-// Asks before an in-app link leaves the studio with unsaved changes (the breadcrumb, the header).
+// Asks before an in-app link or the browser's Back/Forward leaves the studio with unsaved changes.
 // Leaving is safe either way — the draft stays in this browser and comes back — but the user
 // should know the changes are not a saved version yet. Reloads and closing the tab get the
-// browser's own prompt (useStudioDraft).
+// browser's own prompt (useStudioDraft). Back/Forward cannot be cancelled once it happened, so
+// while there are unsaved changes the studio stands on a "sentinel" history entry (same URL) on top
+// of its own: Back lands on the studio's entry without leaving, the dialog asks, Stay puts the
+// sentinel back and Leave goes one step further back.
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/Button";
@@ -31,11 +34,56 @@ function leavingLink(event: MouseEvent): string | null {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/** Marks the sentinel entry in history.state (Next's own router state is kept beside it). */
+const SENTINEL_KEY = "tandemLeaveGuard";
+
+function onSentinel(): boolean {
+  const state: unknown = window.history.state;
+  return typeof state === "object" && state !== null && SENTINEL_KEY in state;
+}
+
+/** Stands on a sentinel entry; no URL, so it keeps this address (Next's router copies its state into it). */
+function pushSentinel() {
+  if (onSentinel()) return;
+  window.history.pushState({ ...(window.history.state ?? {}), [SENTINEL_KEY]: true }, "");
+}
+
+/** Where the user is going: an in-app path, or one step back in the browser's history. */
+type Destination = string | { back: true };
+
 export function LeaveGuard({ projectId }: { projectId: string }) {
   const store = useStudioStore();
   const router = useRouter();
-  const [destination, setDestination] = useState<string | null>(null);
+  const [destination, setDestination] = useState<Destination | null>(null);
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const unsaved = () => {
+      const { history, savedDocument } = store.getState();
+      return history.present !== savedDocument;
+    };
+    if (unsaved()) pushSentinel();
+    const unsubscribe = store.subscribe((state, previous) => {
+      const changed =
+        state.history.present !== previous.history.present || state.savedDocument !== previous.savedDocument;
+      if (changed && state.history.present !== state.savedDocument) pushSentinel();
+    });
+    const onPopState = () => {
+      if (onSentinel()) return;
+      // Back (or Forward) took the user off the sentinel onto the studio's own entry.
+      if (unsaved()) {
+        setDestination({ back: true });
+        return;
+      }
+      // Saved since: nothing to ask, and the sentinel should not cost an extra Back.
+      window.history.back();
+    };
+    window.addEventListener("popstate", onPopState);
+    return () => {
+      unsubscribe();
+      window.removeEventListener("popstate", onPopState);
+    };
+  }, [store]);
 
   useEffect(() => {
     // Capturing on window runs before React's own listeners (Next's <Link> navigates in onClick).
@@ -52,10 +100,18 @@ export function LeaveGuard({ projectId }: { projectId: string }) {
     return () => window.removeEventListener("click", onClick, true);
   }, [store]);
 
-  const close = () => setDestination(null);
-  const leave = (href: string) => {
+  const go = (to: Destination) => {
+    if (typeof to === "string") router.push(to);
+    else window.history.back();
+  };
+  const close = () => {
+    // Staying after Back: stand on a sentinel again so the next Back asks too.
+    if (destination !== null && typeof destination !== "string") pushSentinel();
     setDestination(null);
-    router.push(href);
+  };
+  const leave = (to: Destination) => {
+    setDestination(null);
+    go(to);
   };
   const title = "Leave with unsaved changes?";
   return (
@@ -73,13 +129,14 @@ export function LeaveGuard({ projectId }: { projectId: string }) {
             tone="primary"
             disabled={busy}
             onClick={async () => {
-              const href = destination;
-              if (!href) return;
+              const to = destination;
+              if (!to) return;
               setBusy(true);
               setDestination(null);
               const saved = await saveDocument(store, projectId);
               setBusy(false);
-              if (saved) router.push(href);
+              if (saved) go(to);
+              else if (typeof to !== "string") pushSentinel();
             }}
           >
             Save and leave

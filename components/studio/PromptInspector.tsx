@@ -65,22 +65,27 @@ function ToolsList({ editor, nodeId }: { editor: NodeEditor; nodeId: string }) {
           return (
             <li key={edgeId} className="flex flex-col text-xs">
               <div className="flex items-center gap-2">
-                <span className={errors.length ? "text-danger" : ""}>{name}</span>
+                {/* The name shows once; the buttons say the verb and carry the name in their accessible name. */}
+                <span className={`min-w-0 truncate ${errors.length ? "text-danger" : ""}`} title={name}>
+                  {name}
+                </span>
                 <button
                   type="button"
-                  className="ml-auto underline"
+                  className="ml-auto shrink-0 underline"
+                  aria-label={`Configure ${name}`}
                   onClick={() => store.getState().select({ kind: "edge", id: edgeId })}
                 >
-                  Configure {name}
+                  Configure
                 </button>
                 <button
                   type="button"
-                  className="underline"
+                  className="shrink-0 underline"
+                  aria-label={`Remove ${name}`}
                   onClick={() =>
                     editor.edit((document) => setToolEntry(document, nodeId, index, undefined), "tools")
                   }
                 >
-                  Remove {name}
+                  Remove
                 </button>
               </div>
               {errors.map((message) => (

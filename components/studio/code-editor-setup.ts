@@ -47,6 +47,11 @@ const theme = EditorView.theme({
   ".cm-activeLineGutter": { backgroundColor: "var(--border)", color: "var(--text)" },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
     { backgroundColor: "color-mix(in srgb, var(--accent) 28%, transparent)" },
+  // The declaration of the node selected on the canvas: a faint accent wash with a bar in the gutter's edge.
+  ".cm-followed": {
+    backgroundColor: "color-mix(in srgb, var(--accent) 9%, transparent)",
+    boxShadow: "inset 2px 0 0 var(--accent)",
+  },
   ".cm-matchingBracket": { backgroundColor: "color-mix(in srgb, var(--accent) 20%, transparent)" },
   ".cm-tooltip": {
     backgroundColor: "var(--surface)",

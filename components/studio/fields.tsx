@@ -297,7 +297,7 @@ export function JsonField<Value>({
 
 export function FieldGroup({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <fieldset className="flex flex-col gap-2 rounded border border-border p-2">
+    <fieldset className="flex min-w-0 flex-col gap-2 rounded border border-border p-2">
       <legend className="px-1 text-[11px] font-semibold">{title}</legend>
       {children}
     </fieldset>

@@ -49,6 +49,10 @@ export interface PopoverProps {
   open?: boolean;
   onOpenChange?(open: boolean): void;
   className?: string;
+  /** The id of an element inside the panel that describes it (a notice above a menu's items). */
+  describedBy?: string;
+  /** Extra attributes for the panel element (a data-* hook for tests and styles). */
+  panelProps?: Record<`data-${string}`, string>;
   children: ReactNode | ((close: () => void) => ReactNode);
 }
 
@@ -89,6 +93,8 @@ export function Popover({
   open: controlledOpen,
   onOpenChange,
   className = "",
+  describedBy,
+  panelProps,
   children,
 }: PopoverProps) {
   const [ownOpen, setOwnOpen] = useState(false);
@@ -148,6 +154,8 @@ export function Popover({
               {...getFloatingProps({
                 // useRole gives the panel its role ("menu" or "dialog"); both are named by a label.
                 "aria-label": label,
+                "aria-describedby": describedBy,
+                ...panelProps,
                 onKeyDown: kind === "menu" ? moveMenuFocus : undefined,
               })}
             >
