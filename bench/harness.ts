@@ -7,15 +7,15 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { Bundle } from "@/lib/spec";
 import { createRuntime, type Runtime } from "@/runtime/runtime";
 import type { ThreadStatus } from "@/runtime/threads/thread-row";
-import { monotonicMs, sleep } from "./clock";
-import type { Cluster } from "./cluster";
-import { machineCpu, ownCpuMs } from "./cpu";
 import {
   type DatabaseCounters,
   diffCounters,
   instrumentDatabase,
   type StatementProfile,
-} from "./instrumented-database";
+} from "../test/support/instrumented-database";
+import { monotonicMs, sleep } from "./clock";
+import type { Cluster } from "./cluster";
+import { machineCpu, ownCpuMs } from "./cpu";
 import { installSocketWriteCounter, socketWrites } from "./socket-writes";
 
 /** The migrated database every benchmark database is cloned from. */

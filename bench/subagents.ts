@@ -3,6 +3,7 @@
 // child has reported exactly once and the parent's last turn has ended. Then a three-level tree of
 // 1,000 threads, and the registry and tree queries at that size.
 import type { Bundle } from "@/lib/spec";
+import { topStatements } from "../test/support/instrumented-database";
 import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
@@ -14,7 +15,6 @@ import {
   snapshot,
   waitUntil,
 } from "./harness";
-import { topStatements } from "./instrumented-database";
 import { profiled } from "./profile";
 import { type Summary, summarize } from "./stats";
 

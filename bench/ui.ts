@@ -15,7 +15,7 @@ import { appendEvents } from "@/runtime/events/event-log";
 import { threadEvent } from "@/runtime/events/thread-events";
 import { registryEvent, setLinkStatus } from "@/runtime/subagents/registry-store";
 import { nowMicroseconds, THREAD_COLUMNS, toThreadRow } from "@/runtime/threads/thread-row";
-import { startTestServer } from "../test/server";
+import { startTestServer } from "../test/support/server";
 import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assetExampleBundle, minimalChatBundle, parseBundle } from "@/lib/spec";
+import { randomBundle } from "../../test/support/random-bundles";
 import { bundleToProjectFiles } from "./project-files";
-import { randomBundle } from "./random-bundles";
 import { bundleToTypeScript } from "./write-typescript";
 
 const SEEDS = Number(process.env.CODEGEN_FORMAT_SEEDS ?? 60);

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
-import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
+import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import { EventHub } from "./event-hub";
 import { appendEvents, EVENTS_CHANNEL, readEventsAfter } from "./event-log";
 

@@ -4,9 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { openIsolatedDatabase } from "../../test/open-database";
-import { insertTestProject, insertTestThread } from "../../test/thread-rows";
-import { conversation } from "../engine/test-messages";
+import { openIsolatedDatabase } from "../../test/support/open-database";
+import { conversation } from "../../test/support/stored-messages";
+import { insertTestProject, insertTestThread } from "../../test/support/thread-rows";
 import { isTandemError } from "../errors";
 import {
   type AttachmentInput,

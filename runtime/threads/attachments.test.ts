@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { conversation } from "../../test/support/stored-messages";
 import { assembleContext } from "../engine/context";
 import type { AttachmentRef, Side, StoredMessage } from "../engine/messages";
-import { conversation } from "../engine/test-messages";
 import {
   attachmentPathCandidate,
   contextImagePaths,

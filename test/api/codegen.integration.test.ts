@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { unzipProjectFiles, zipProjectFiles } from "@/lib/codegen";
 import { assetExampleBundle } from "@/lib/spec";
-import { testServerForFile } from "../fixture";
+import { testServerForFile } from "../support/fixture";
 
 const fixture = testServerForFile();
 const api = fixture.api;

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleToProjectFiles, zipProjectFiles } from "@/lib/codegen";
-import { randomBundle } from "@/lib/codegen/random-bundles";
 import { parseBundle } from "@/lib/spec";
 import { STUDIO_TEMPLATES } from "@/lib/studio/templates";
+import { randomBundle } from "@/test/support/random-bundles";
 
 const root = mkdtempSync(path.join(tmpdir(), "tandem-zip-install-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -11,8 +11,8 @@
 import postgres from "postgres";
 import { expect } from "vitest";
 import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
-import type { ServerFixture } from "../fixture";
-import { connectSse } from "../sse";
+import type { ServerFixture } from "../support/fixture";
+import { connectSse } from "../support/sse";
 
 const TERMINAL = ["completed", "failed", "stopped", "terminated"];
 const REPORT_PREFIX = "Subagent (reference: ";

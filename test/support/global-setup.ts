@@ -1,6 +1,6 @@
 // Integration-test setup: with DATABASE_URL set, migrate one template database on that server so
 // every test file can clone a fresh, isolated database from it in milliseconds.
-import { resolveDatabaseConfig } from "../lib/db/config";
+import { resolveDatabaseConfig } from "../../lib/db/config";
 import { prepareTemplateDatabase, TEMPLATE_DATABASE } from "./database";
 import { assertBuilt } from "./server";
 

@@ -1,10 +1,10 @@
 // Factories for realistic wire events (the shapes runtime/events/thread-events.ts and
 // runtime/subagents/registry-store.ts send, extra fields included) and a plain-object snapshot of
 // the live state for equality checks. Test-only.
-import type { SseFrame } from "./events";
-import { hashKey, mapEntries } from "./persistent-map";
-import { applySseFrame, initialLiveState } from "./reducer";
-import type { LiveState } from "./state";
+import type { SseFrame } from "../../lib/live/events";
+import { hashKey, mapEntries } from "../../lib/live/persistent-map";
+import { applySseFrame, initialLiveState } from "../../lib/live/reducer";
+import type { LiveState } from "../../lib/live/state";
 
 export const T0 = 1_760_000_000_000_000;
 

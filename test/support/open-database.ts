@@ -1,7 +1,7 @@
 // Opens an isolated, migrated database inside the test process (for tests of the database layer
 // itself). Kept apart from database.ts because it loads server-only code.
-import { type DatabaseConfig, resolveDatabaseConfig } from "../lib/db/config";
-import { type Database, openDatabase } from "../lib/db/database";
+import { type DatabaseConfig, resolveDatabaseConfig } from "../../lib/db/config";
+import { type Database, openDatabase } from "../../lib/db/database";
 import { createIsolatedDatabaseConfig } from "./database";
 
 /** Opens an isolated, migrated database in this process; close() also drops it. */

@@ -5,9 +5,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { type DatabaseConfig, resolveDatabaseConfig } from "../lib/db/config";
-import { applyMigrations } from "../lib/db/migrations";
-import { sqlClientFromPostgres } from "../lib/db/sql-client";
+import { type DatabaseConfig, resolveDatabaseConfig } from "../../lib/db/config";
+import { applyMigrations } from "../../lib/db/migrations";
+import { sqlClientFromPostgres } from "../../lib/db/sql-client";
 
 export const TEMPLATE_DATABASE = "tandem_test_template";
 

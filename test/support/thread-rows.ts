@@ -1,9 +1,9 @@
 // Rows for database-layer tests that need a project and threads to reference (foreign keys), made
 // through the runtime's own insert.
 import { randomUUID } from "node:crypto";
-import type { SqlExecutor } from "../lib/db/sql-client";
-import { initialExecutionState } from "../runtime/engine/messages";
-import { insertThread } from "../runtime/threads/thread-store";
+import type { SqlExecutor } from "../../lib/db/sql-client";
+import { initialExecutionState } from "../../runtime/engine/messages";
+import { insertThread } from "../../runtime/threads/thread-store";
 
 export async function insertTestProject(db: SqlExecutor): Promise<string> {
   const projectId = randomUUID();

@@ -9,7 +9,7 @@ import {
   threadWire,
   toolCallsJson,
   uuid,
-} from "./test-support";
+} from "./live-support";
 
 export const ROOT = uuid("root");
 export const RESEARCHER = uuid("researcher");
