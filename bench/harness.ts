@@ -6,7 +6,7 @@ import { type Database, openDatabase } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { Bundle } from "@/lib/spec";
 import { createRuntime, type Runtime } from "@/runtime/runtime";
-import type { ThreadStatus } from "@/runtime/threads/thread-row";
+import type { ThreadStatus } from "@/runtime/store/thread-row";
 import {
   type DatabaseCounters,
   diffCounters,

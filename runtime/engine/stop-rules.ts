@@ -5,7 +5,7 @@
 //   4. safety limits — maxSteps per side turn, then maxSessionTurns when a turn ends
 // Hitting a limit is a clean stop with a reason, never an error.
 import type { ResolvedSessionBinding, ResolvedSideConfig } from "@/lib/spec";
-import type { Side } from "./messages";
+import type { Side } from "../store/messages";
 
 export interface ExecutedToolCall {
   id: string;

@@ -14,7 +14,7 @@ import {
   type ThreadForStep,
   toThreadForStep,
   WORK_CHANNEL,
-} from "../threads/thread-store";
+} from "../store/thread-store";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 
 export const ABORT_CHANNEL = "tandem_abort";

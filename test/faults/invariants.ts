@@ -10,7 +10,7 @@
 //   reads from the start sees exactly those ids.
 import postgres from "postgres";
 import { expect } from "vitest";
-import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
+import { EVENT_ID_STRIDE } from "@/runtime/store/event-log";
 import type { ServerFixture } from "../support/fixture";
 import { connectSse } from "../support/sse";
 

@@ -4,7 +4,7 @@
 import path from "node:path";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
+import { EVENT_ID_STRIDE } from "@/runtime/store/event-log";
 import { testServerForFile } from "../support/fixture";
 import { connectSse } from "../support/sse";
 import { assetBundle } from "../support/subagent-bundles";

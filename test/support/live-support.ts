@@ -1,4 +1,4 @@
-// Factories for realistic wire events (the shapes runtime/events/thread-events.ts and
+// Factories for realistic wire events (the shapes runtime/store/thread-events.ts and
 // runtime/subagents/registry-store.ts send, extra fields included) and a plain-object snapshot of
 // the live state for equality checks. Test-only.
 import type { SseFrame } from "../../lib/live/events";

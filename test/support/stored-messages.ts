@@ -1,5 +1,5 @@
 // Builders for stored messages in engine unit tests.
-import type { Side, StoredMessage, StoredToolCall } from "../../runtime/engine/messages";
+import type { Side, StoredMessage, StoredToolCall } from "../../runtime/store/messages";
 
 let counter = 0;
 

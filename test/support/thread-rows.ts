@@ -2,8 +2,8 @@
 // through the runtime's own insert.
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../../lib/db/sql-client";
-import { initialExecutionState } from "../../runtime/engine/messages";
-import { insertThread } from "../../runtime/threads/thread-store";
+import { initialExecutionState } from "../../runtime/store/messages";
+import { insertThread } from "../../runtime/store/thread-store";
 
 export async function insertTestProject(db: SqlExecutor): Promise<string> {
   const projectId = randomUUID();

@@ -2,12 +2,12 @@
 // (`GET /api/projects/:id/activity`): thread counts by agent and status, and the prompt each running
 // thread is on — its agent's current side's prompt, read from the thread's pinned version.
 import "server-only";
+import { type AgentActivity, emptyStatusCounts, type ProjectActivity } from "@/lib/contracts/activity";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { type AgentActivity, emptyStatusCounts, type ProjectActivity } from "@/lib/studio/run-activity";
 import { NotFoundError } from "../errors";
-import { isUuid } from "../projects/project-service";
-import type { DefinitionsCache } from "./definitions";
-import { nowMicroseconds, THREAD_STATUSES, type ThreadStatus } from "./thread-row";
+import type { DefinitionsCache } from "../store/definitions";
+import { nowMicroseconds, THREAD_STATUSES, type ThreadStatus } from "../store/thread-row";
+import { isUuid } from "./project-service";
 
 export class ActivityService {
   constructor(

@@ -3,7 +3,7 @@
 // (delivered only after commit, sent only for roots with a watcher) wakes SSE streams; it carries
 // the root id, never the data.
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { nowMicroseconds } from "../threads/thread-row";
+import { nowMicroseconds } from "./thread-row";
 
 export const EVENTS_CHANNEL = "tandem_events";
 

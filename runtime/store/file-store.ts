@@ -1,7 +1,7 @@
 // The per-thread filesystem (spec Threads: File System), stored in Postgres. Paths are normalised
 // and can never leave the thread's own tree.
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { normaliseThreadPath } from "../engine/builtin-tools";
+import { normaliseThreadPath } from "./thread-paths";
 import { nowMicroseconds } from "./thread-row";
 
 export interface FileRecord {

@@ -6,10 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { normaliseThreadPath } from "../engine/builtin-tools";
-import type { AttachmentRef, Side, StoredMessage } from "../engine/messages";
 import { InvalidInputError } from "../errors";
 import { createThreadFile, type FileRecord, readThreadFile, statThreadFile } from "./file-store";
+import type { AttachmentRef, Side, StoredMessage } from "./messages";
+import { normaliseThreadPath } from "./thread-paths";
 
 export const ATTACHMENTS_DIRECTORY = "/attachments";
 export const MAX_ATTACHMENTS_PER_MESSAGE = 20;

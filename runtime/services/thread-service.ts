@@ -2,26 +2,33 @@
 // the durable inbox; the answer comes after the commit), read, list, stop and terminate.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { ThreadListFilter } from "@/lib/api/thread-list-query";
+import type { ThreadListFilter } from "@/lib/contracts/thread-list-query";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/spec";
-import { initialExecutionState } from "../engine/messages";
 import { resolveRequests } from "../engine/request-log";
-import { messageEvent, threadEvent, unansweredToolCalls } from "../engine/step-runner";
+import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
-import { appendEvents } from "../events/event-log";
-import { isUuid } from "../projects/project-service";
 import { ABORT_CHANNEL } from "../scheduler/scheduler";
-import { settleChild } from "../subagents/lifecycle";
+import { type AttachmentInput, storeAttachments } from "../store/attachments";
+import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
+import { appendEvents } from "../store/event-log";
+import { enqueue, hasPendingInput } from "../store/inbox";
+import { insertMessages, readMessages, toMessageView } from "../store/message-store";
+import { initialExecutionState } from "../store/messages";
+import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { messageEvent, threadEvent } from "../store/thread-events";
+import {
+  THREAD_COLUMNS,
+  type ThreadRow,
+  type ThreadView,
+  toThreadRow,
+  toThreadView,
+} from "../store/thread-row";
+import { findThread, insertThread, lockThread, notifyWork, updateThread } from "../store/thread-store";
+import { settleChild } from "../subagents/child-transactions";
 import { registryOf } from "../subagents/registry-store";
-import { type AttachmentInput, storeAttachments } from "./attachments";
-import type { DefinitionsCache, LoadedDefinitions } from "./definitions";
-import { enqueue, hasPendingInput } from "./inbox";
-import { insertMessages, readMessages, toMessageView } from "./message-store";
-import { queueThreadInput, ThreadTerminatedError } from "./queue-input";
-import { THREAD_COLUMNS, type ThreadRow, type ThreadView, toThreadRow, toThreadView } from "./thread-row";
-import { findThread, insertThread, lockThread, notifyWork, updateThread } from "./thread-store";
+import { isUuid } from "./project-service";
 
 export { ThreadTerminatedError };
 

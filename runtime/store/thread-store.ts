@@ -1,8 +1,8 @@
 // Thread rows: insert, read, lock and update. Every change to a thread's state happens in a
 // transaction that first locks its row (`lockThread`), which serialises writers across processes.
 import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
-import type { ExecutionState } from "../engine/messages";
 import { type InboxItem, toInboxItem } from "./inbox-item";
+import type { ExecutionState } from "./messages";
 import {
   nowMicroseconds,
   THREAD_COLUMNS,
@@ -350,4 +350,14 @@ function returning(update: UpdateStatement, columns?: string): string {
 
 export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
   await tx.query("SELECT pg_notify($1, $2)", [WORK_CHANNEL, threadId]);
+}
+
+/** A thread and all its descendants (the subtree an event stream below the root is limited to). */
+export async function findSubtreeIds(db: SqlExecutor, threadId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `WITH RECURSIVE s AS (SELECT id FROM threads WHERE id = $1
+       UNION ALL SELECT t.id FROM threads t JOIN s ON t.parent_id = s.id) SELECT id FROM s`,
+    [threadId],
+  );
+  return rows.map((row) => row.id);
 }

@@ -13,26 +13,26 @@
 // Lock order everywhere: child row before parent row, so two of these never wait on each other.
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { AttachmentRef, StoredMessage } from "../engine/messages";
-import { initialExecutionState } from "../engine/messages";
-import { appendEvents, type NewEvent } from "../events/event-log";
-import { messageEvent, threadEvent } from "../events/thread-events";
-import { copyFilesBetweenThreads } from "../threads/attachments";
+import { copyFilesBetweenThreads } from "../store/attachments";
+import { appendEvents, type NewEvent } from "../store/event-log";
 import {
   type InboxMessagePayload,
   insertInboxItemDeferred,
   insertInboxItemUnlessTerminated,
-} from "../threads/inbox";
-import { insertFirstMessages, type NewMessage } from "../threads/message-store";
-import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
-import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../threads/thread-row";
+} from "../store/inbox";
+import { insertFirstMessages, type NewMessage } from "../store/message-store";
+import type { AttachmentRef, StoredMessage } from "../store/messages";
+import { initialExecutionState } from "../store/messages";
+import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { messageEvent, threadEvent } from "../store/thread-events";
+import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../store/thread-row";
 import {
   insertRunnableThreads,
   lockThread,
   notifyWork,
   updateThread,
   WORK_CHANNEL,
-} from "../threads/thread-store";
+} from "../store/thread-store";
 import { type ChildOutcome, outcomeStatus, reportText, type SubagentBranch } from "./branches";
 import {
   FULL_REGISTRY_EVENT_LIMIT,

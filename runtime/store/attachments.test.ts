@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { conversation } from "../../test/support/stored-messages";
 import { assembleContext } from "../engine/context";
-import type { AttachmentRef, Side, StoredMessage } from "../engine/messages";
 import {
   attachmentPathCandidate,
   contextImagePaths,
@@ -9,6 +8,7 @@ import {
   fileNameProblem,
   safeFileName,
 } from "./attachments";
+import type { AttachmentRef, Side, StoredMessage } from "./messages";
 
 const image = (path: string): AttachmentRef => ({
   id: path,

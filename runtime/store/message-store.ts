@@ -2,7 +2,7 @@
 // read in order, and the API shape (the spec's message model; tool_calls JSON-encoded as in the spec).
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "../engine/messages";
+import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "./messages";
 import { nowMicroseconds } from "./thread-row";
 
 export interface NewMessage {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidPathError, normaliseThreadPath } from "./builtin-tools";
+import { InvalidPathError, normaliseThreadPath } from "./thread-paths";
 
 describe("normaliseThreadPath", () => {
   it.each([

@@ -1,6 +1,6 @@
 // One input waiting in a thread's inbox, as stored (payload validated with zod when read back).
 import { z } from "zod";
-import { AttachmentRefSchema } from "../engine/messages";
+import { AttachmentRefSchema } from "./messages";
 
 export const InboxMessagePayloadSchema = z.object({
   role: z.enum(["user", "assistant"]),

@@ -1,16 +1,8 @@
 // The thread row as the runtime reads it, and its public API shape (API.md `thread`).
-import { type ExecutionState, ExecutionStateSchema, initialExecutionState } from "../engine/messages";
+import { THREAD_STATUSES, type ThreadStatus, type ThreadViewWire } from "@/lib/contracts/thread";
+import { type ExecutionState, ExecutionStateSchema, initialExecutionState } from "./messages";
 
-export const THREAD_STATUSES = [
-  "idle",
-  "queued",
-  "running",
-  "completed",
-  "failed",
-  "stopped",
-  "terminated",
-] as const;
-export type ThreadStatus = (typeof THREAD_STATUSES)[number];
+export { THREAD_STATUSES, type ThreadStatus };
 
 export interface ThreadRow {
   id: string;
@@ -67,26 +59,8 @@ export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
   };
 }
 
-export interface ThreadView {
-  id: string;
-  project_id: string;
-  version: number;
-  agent_id: string;
-  parent_id: string | null;
-  root_id: string;
-  depth: number;
-  name: string | null;
-  status: ThreadStatus;
-  status_text: string | null;
-  stop_reason: string | null;
-  terminated: number | null;
-  created_at: number;
-  updated_at: number;
-  children: unknown[];
-  result: string | null;
-  failure: string | null;
-  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
-}
+/** The API shape (lib/contracts/thread.ts), with the children the thread endpoint nests in it. */
+export type ThreadView = ThreadViewWire & { children: unknown[] };
 
 export function toThreadView(row: ThreadRow, children: unknown[] = []): ThreadView {
   return {

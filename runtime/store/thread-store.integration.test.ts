@@ -7,7 +7,7 @@ import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import { insertTestProject, insertTestThread } from "../../test/support/thread-rows";
-import { appendEvents, EVENT_ID_STRIDE, type NewEvent, readEventsAfter } from "../events/event-log";
+import { appendEvents, EVENT_ID_STRIDE, type NewEvent, readEventsAfter } from "./event-log";
 import { consumeInboxItems, insertInboxItemUnlessTerminated } from "./inbox";
 import type { ThreadRow } from "./thread-row";
 import {

@@ -1,10 +1,11 @@
 // Builders for the events that describe a thread's state, appended in the same transaction as the
 // state they describe (API.md Events).
-import type { StoredMessage } from "../engine/messages";
+
 import type { ModelTelemetry } from "../models/types";
-import { toMessageView } from "../threads/message-store";
-import { nowMicroseconds, type ThreadRow, toThreadView } from "../threads/thread-row";
 import type { NewEvent } from "./event-log";
+import { toMessageView } from "./message-store";
+import type { StoredMessage } from "./messages";
+import { nowMicroseconds, type ThreadRow, toThreadView } from "./thread-row";
 
 export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
   return {

@@ -4,10 +4,10 @@
 // answers `pending` until its invocation has ended; the step runner then parks the parent.
 import type { SqlClient } from "@/lib/db/sql-client";
 import type { BundleIndex } from "@/lib/spec";
-import { errorContent, type ToolExecution } from "../engine/tool-executor";
 import { InvalidInputError } from "../errors";
-import { ThreadTerminatedError } from "../threads/queue-input";
-import type { ThreadRow } from "../threads/thread-row";
+import { ThreadTerminatedError } from "../store/queue-input";
+import type { ThreadRow } from "../store/thread-row";
+import { errorContent, type ToolExecution } from "../tools/tool-execution";
 import {
   childInputFromArgs,
   type EnvLookup,
@@ -18,8 +18,8 @@ import {
   SUBAGENT_MESSAGE_TOOL,
   type SubagentBranch,
 } from "./branches";
+import { deliverToChild, spawnChild } from "./child-transactions";
 import { createEnvRequest, findEnvRequestByCall } from "./env-requests";
-import { deliverToChild, spawnChild } from "./lifecycle";
 import {
   countActiveChildren,
   countActiveThreads,

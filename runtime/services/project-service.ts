@@ -2,6 +2,7 @@
 // diagnostics); a save that names a stale base version is refused, never silently merged.
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { ProjectSummary as ProjectSummaryWire } from "@/lib/contracts/project";
 import type { Database } from "@/lib/db/database";
 import type { Prisma } from "@/lib/db/generated/prisma/client";
 import {
@@ -17,13 +18,8 @@ import { type Bundle, parseBundle } from "@/lib/spec";
 import { type BundleDiff, diffBundles } from "@/lib/versions/bundle-diff";
 import { ConflictError, InvalidDefinitionsError, InvalidInputError, NotFoundError } from "../errors";
 
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  version: number;
-  created_at: number;
-  updated_at: number;
-}
+/** The wire summary (lib/contracts/project.ts); the server always sets `created_at`. */
+export type ProjectSummary = ProjectSummaryWire & { created_at: number };
 
 export interface ProjectDetail extends ProjectSummary {
   graph: Graph & { edges: ReturnType<typeof deriveEdges> };

@@ -2,9 +2,9 @@
 // thread starts running; a user-stopped thread keeps non-human input parked until a human writes).
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { TandemError } from "../errors";
-import { appendEvents, type NewEvent } from "../events/event-log";
-import { threadEvent } from "../events/thread-events";
+import { appendEvents, type NewEvent } from "./event-log";
 import { enqueue, type InboxItem, type InboxMessagePayload } from "./inbox";
+import { threadEvent } from "./thread-events";
 import type { ThreadRow } from "./thread-row";
 import { updateThread } from "./thread-store";
 
