@@ -4,7 +4,7 @@
 import { performance } from "node:perf_hooks";
 import { type Database, openDatabase } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 import { createRuntime, type Runtime } from "@/runtime/runtime";
 import type { ThreadStatus } from "@/runtime/store/thread-row";
 import {

@@ -2,7 +2,7 @@
 // step (scripted models, zero delay); the clock runs from the parent's first input until every
 // child has reported exactly once and the parent's last turn has ended. Then a three-level tree of
 // 1,000 threads, and the registry and tree queries at that size.
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 import { topStatements } from "../test/support/instrumented-database";
 import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";

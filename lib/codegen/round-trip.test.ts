@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assetExampleBundle, type Bundle, minimalChatBundle, parseBundle } from "@/lib/spec";
+import { assetExampleBundle, type Bundle, minimalChatBundle, parseBundle } from "@/lib/standard";
 import { randomBundle } from "../../test/support/random-bundles";
 import { bundleToProjectFiles, projectFilesToBundle } from "./project-files";
 import { typeScriptToBundle } from "./read-typescript";

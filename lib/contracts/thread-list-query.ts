@@ -2,7 +2,7 @@
 // string with it) and the threads list (which writes its controls into the page URL with the same
 // names, so a reload or a shared link keeps them).
 import { z } from "zod";
-import { THREAD_STATUSES, type ThreadStatus } from "@/lib/live/events";
+import { THREAD_STATUSES, type ThreadStatus } from "./thread";
 
 export const MAX_THREAD_SEARCH_LENGTH = 200;
 

@@ -18,7 +18,7 @@ import {
   resolvePromptOptions,
   resolveSideConfig,
   resolveSubpromptConfig,
-} from "@/lib/spec";
+} from "@/lib/standard";
 import { crashPoint } from "../faults";
 import { appendEvents, type NewEvent } from "../store/event-log";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../store/thread-events";

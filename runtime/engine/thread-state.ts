@@ -3,7 +3,7 @@
 // Every method runs outside the step's transactions: it opens its own (PGlite has one connection).
 import { randomUUID } from "node:crypto";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
-import type { AgentDefinition, PromptDefinition } from "@/lib/spec";
+import type { AgentDefinition, PromptDefinition } from "@/lib/standard";
 import type {
   ExecutionState as ExecutionStateView,
   InjectMessageInput,

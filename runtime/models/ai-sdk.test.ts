@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ModelDefinition } from "@/lib/spec";
+import type { ModelDefinition } from "@/lib/standard";
 import {
   type FakeOpenAIServer,
   type FakeResponder,

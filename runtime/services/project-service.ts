@@ -14,7 +14,7 @@ import {
   type GraphDiagnostic,
   GraphSchema,
 } from "@/lib/graph";
-import { type Bundle, parseBundle } from "@/lib/spec";
+import { type Bundle, parseBundle } from "@/lib/standard";
 import { type BundleDiff, diffBundles } from "@/lib/versions/bundle-diff";
 import { ConflictError, InvalidDefinitionsError, InvalidInputError, NotFoundError } from "../errors";
 

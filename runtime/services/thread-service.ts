@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { ThreadListFilter } from "@/lib/contracts/thread-list-query";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { AgentDefinition } from "@/lib/spec";
+import type { AgentDefinition } from "@/lib/standard";
 import { resolveRequests } from "../engine/request-log";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";

@@ -1,7 +1,7 @@
 // Loads the bundle of a pinned project version. Versions are immutable, so they are cached forever
 // (per process, bounded) once read.
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { type Bundle, type BundleIndex, indexBundle } from "@/lib/spec";
+import { type Bundle, type BundleIndex, indexBundle } from "@/lib/standard";
 
 export interface LoadedDefinitions {
   bundle: Bundle;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Bundle, indexBundle } from "@/lib/spec";
+import { type Bundle, indexBundle } from "@/lib/standard";
 import { assetBundle } from "@/test/support/subagent-bundles";
 import {
   childInputFromArgs,

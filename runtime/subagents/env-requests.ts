@@ -4,7 +4,7 @@
 // never written to the request row, to messages, or anywhere a model could read them.
 import { randomUUID } from "node:crypto";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
-import type { ResolvedSubagentToolConfig } from "@/lib/spec";
+import type { ResolvedSubagentToolConfig } from "@/lib/standard";
 import { NotFoundError, UnprocessableError } from "../errors";
 import type { DefinitionsCache } from "../store/definitions";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";

@@ -3,7 +3,7 @@
 // same tool call after a crash: the spawn and the delivery are keyed by the call id. A blocking call
 // answers `pending` until its invocation has ended; the step runner then parks the parent.
 import type { SqlClient } from "@/lib/db/sql-client";
-import type { BundleIndex } from "@/lib/spec";
+import type { BundleIndex } from "@/lib/standard";
 import { InvalidInputError } from "../errors";
 import { ThreadTerminatedError } from "../store/queue-input";
 import type { ThreadRow } from "../store/thread-row";

@@ -1,7 +1,7 @@
 // The definitions the benchmarks run: a one-sided chat agent (ai_human) and a two-sided dual_ai
 // agent, both on the scripted model provider with zero delay, so every figure is runtime overhead
 // (context assembly, persistence, scheduling) and never model latency.
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 
 /** ai_human: side A answers each human message with one text step, then the thread parks idle. */
 export function chatBundle(turns: number): Bundle {

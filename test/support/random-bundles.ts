@@ -1,7 +1,7 @@
 // A seeded generator of bundles for the round-trip property tests: every definition type and field,
 // awkward strings (quotes, backticks, `${`, newlines, CR, emoji, lone surrogates) and JSON Schemas
 // both with and without a z form. The same seed always gives the same bundle.
-import type { Bundle, JsonObject, ModelDefinition, PromptDefinition, ToolDefinition } from "@/lib/spec";
+import type { Bundle, JsonObject, ModelDefinition, PromptDefinition, ToolDefinition } from "@/lib/standard";
 
 export interface Random {
   next(): number;

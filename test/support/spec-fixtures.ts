@@ -1,7 +1,7 @@
 // Helpers shared by this folder's tests: compact diagnostic summaries and fresh copies of the example bundles.
-import type { Bundle } from "./bundle";
-import type { Diagnostic } from "./diagnostics";
-import { assetExampleBundle, cloneExample, minimalChatBundle } from "./examples";
+import type { Bundle } from "../../lib/standard/bundle";
+import type { Diagnostic } from "../../lib/standard/diagnostics";
+import { assetExampleBundle, cloneExample, minimalChatBundle } from "../../lib/standard/examples";
 
 export type DiagnosticSummary = Pick<Diagnostic, "severity" | "code" | "path">;
 

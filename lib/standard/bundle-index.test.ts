@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { assetBundle } from "../../test/support/spec-fixtures";
 import { classifyToolEntry, indexBundle } from "./bundle-index";
-import { assetBundle } from "./test-support";
 
 describe("indexBundle", () => {
   it("indexes definitions by name with their positions, first one winning on duplicates", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { assetBundle, summarize } from "../../test/support/spec-fixtures";
 import type { Bundle } from "./bundle";
-import { assetBundle, summarize } from "./test-support";
 import { validateBundle } from "./validate-bundle";
 
 /** The asset example plus an exposed ai_human agent `billing` the orchestrator can hand off to. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { asJson } from "../../test/support/spec-fixtures";
 import { assetExampleBundle, cloneExample, minimalChatBundle } from "./examples";
 import { parseBundle } from "./parse-bundle";
-import { asJson } from "./test-support";
 import { validateBundle } from "./validate-bundle";
 
 describe("example bundles", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { asJson, assetBundle, chatBundle, summarize } from "../../test/support/spec-fixtures";
 import { parseBundle } from "./parse-bundle";
-import { asJson, assetBundle, chatBundle, summarize } from "./test-support";
 
 describe("parseBundle", () => {
   it.each([null, 42, "bundle", [], undefined])("rejects %j as a bundle", (input) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assetBundle, chatBundle, summarize } from "./test-support";
+import { assetBundle, chatBundle, summarize } from "../../test/support/spec-fixtures";
 import { validateBundle } from "./validate-bundle";
 
 describe("agent rules", () => {

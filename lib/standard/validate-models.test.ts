@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { chatBundle, summarize } from "../../test/support/spec-fixtures";
 import type { Bundle } from "./bundle";
-import { chatBundle, summarize } from "./test-support";
 import { validateBundle } from "./validate-bundle";
 
 /** The chat example with two extra openai models, `fast` and `smart`. */
