@@ -4,7 +4,7 @@
 // (2 agents, 2 prompts, 1 tool each) sharing one model: 301 nodes, laid out by decompileBundle.
 import { compileGraph, decompileBundle, deriveEdges } from "@/lib/graph";
 import type { Bundle } from "@/lib/standard";
-import { monotonicMs } from "./clock";
+import { monotonicMs } from "../test/support/clock";
 import { printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import { type Summary, summarize } from "./stats";
 

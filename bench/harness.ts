@@ -7,13 +7,13 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { Bundle } from "@/lib/standard";
 import { createRuntime, type Runtime } from "@/runtime/runtime";
 import type { ThreadStatus } from "@/runtime/store/thread-row";
+import { monotonicMs, sleep } from "../test/support/clock";
 import {
   type DatabaseCounters,
   diffCounters,
   instrumentDatabase,
   type StatementProfile,
 } from "../test/support/instrumented-database";
-import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { machineCpu, ownCpuMs } from "./cpu";
 import { installSocketWriteCounter, socketWrites } from "./socket-writes";

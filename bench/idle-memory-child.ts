@@ -4,7 +4,7 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { chatBundle } from "../test/support/bench-bundles";
-import { monotonicMs, sleep } from "./clock";
+import { monotonicMs, sleep } from "../test/support/clock";
 import { countThreads, createThreads, openRuntimeAt, waitUntil } from "./harness";
 import { IDLE_THREADS, type IdleMemoryResult, type MemoryFigures } from "./idle-memory";
 

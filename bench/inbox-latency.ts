@@ -6,8 +6,8 @@
 // commit and the history read). Three loads: one message at a time, a steady paced stream, a burst.
 
 import { chatBundle } from "../test/support/bench-bundles";
+import { alignedWallClockUs, monotonicMs, sleep } from "../test/support/clock";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
-import { alignedWallClockUs, monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { type Cell, printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import {

@@ -6,8 +6,8 @@
 //      tree and thread queries at that size.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Bundle } from "@/lib/standard";
+import { monotonicMs, sleep } from "../test/support/clock";
 import type { BaselineResult } from "./baseline";
-import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
 import {

@@ -6,9 +6,9 @@
 //   b) an ai_human thread driven turn by turn: post a message, wait until the thread is idle again.
 
 import { chatBundle, dialogueBundle } from "../test/support/bench-bundles";
+import { monotonicMs } from "../test/support/clock";
 import { topStatements } from "../test/support/instrumented-database";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
-import { monotonicMs } from "./clock";
 import type { Cluster } from "./cluster";
 import { type Cell, printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import {

@@ -3,8 +3,8 @@
 // child has reported exactly once and the parent's last turn has ended. Then a three-level tree of
 // 1,000 threads, and the registry and tree queries at that size.
 import type { Bundle } from "@/lib/standard";
+import { monotonicMs, sleep } from "../test/support/clock";
 import { topStatements } from "../test/support/instrumented-database";
-import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
 import {

@@ -3,7 +3,7 @@
 // cost is a counter increment and two clock reads per statement.
 import type { Database } from "@/lib/db/database";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
-import { monotonicMs } from "../../bench/clock";
+import { monotonicMs } from "./clock";
 
 export interface DatabaseCounters {
   /** Statements sent through the runtime's SQL client (inside or outside transactions). */

@@ -1,6 +1,6 @@
-// Clocks for the benchmarks: a monotonic millisecond timer, and a microsecond wall clock aligned to
-// Date.now() so client-side instants can be compared with the runtime's persisted `created_at`
-// (which the runtime writes as Date.now() × 1000, i.e. with millisecond resolution).
+// Clocks for the benchmarks and the tests that share their fixtures: a monotonic millisecond timer,
+// and a microsecond wall clock aligned to Date.now() so client-side instants can be compared with the
+// runtime's persisted `created_at` (which the runtime writes as Date.now() × 1000, i.e. with millisecond resolution).
 
 /** Monotonic milliseconds (fractional). */
 export const monotonicMs = (): number => performance.now();
