@@ -1,5 +1,7 @@
-// The runtime facade: the one object route handlers talk to. Opened lazily, once per process; it
-// also owns this process's scheduler (started by runtime/process-lifecycle.ts: an app server or `npm run worker`).
+// The runtime facade: route handlers talk to the Runtime object and the exports at the end of this
+// file, and to nothing else in runtime/ but errors.ts and security/api-token.ts (biome.json enforces
+// it; docs/runtime.md). Opened lazily, once per process; it also owns this process's scheduler
+// (started by runtime/process-lifecycle.ts: an app server or `npm run worker`).
 import { ParkedCaches } from "./engine/parked-caches";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
