@@ -4,6 +4,7 @@
 // frame comes back as a `LiveEventError` value, never as an exception, so one odd event cannot blank
 // the live view.
 import { z } from "zod";
+import { MessageViewSchema, type MessageViewWire } from "@/lib/contracts/message";
 import { ThreadViewSchema, type ThreadViewWire } from "@/lib/contracts/thread";
 
 export {
@@ -20,35 +21,11 @@ export type LiveThread = ThreadViewWire;
 
 const microseconds = z.number().finite();
 
-export const AttachmentSchema = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  path: z.string(),
-  name: z.string(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-});
+export { AttachmentSchema } from "@/lib/contracts/message";
 
-/** MessageView: the spec's message model plus `seq` and `side`; `tool_calls` is JSON-encoded text. */
-export const LiveMessageSchema = z.object({
-  id: z.string().min(1),
-  seq: z.number().int(),
-  role: z.enum(["system", "user", "assistant", "tool"]),
-  side: z.enum(["a", "b"]).nullable(),
-  content: z.string().nullable(),
-  name: z.string().nullable(),
-  tool_calls: z.string().nullable(),
-  tool_call_id: z.string().nullable(),
-  tool_status: z.enum(["success", "error"]).nullable(),
-  parent_id: z.string().nullable(),
-  depth: z.number().int().nonnegative(),
-  silent: z.boolean(),
-  metadata: z.record(z.string(), z.unknown()),
-  subagent_id: z.string().nullable(),
-  attachments: z.array(AttachmentSchema),
-  created_at: microseconds,
-});
-export type LiveMessage = z.infer<typeof LiveMessageSchema>;
+/** The `message` event payload: a message's wire shape (lib/contracts/message.ts). */
+export const LiveMessageSchema = MessageViewSchema;
+export type LiveMessage = MessageViewWire;
 
 /** SubagentRegistryEntry (spec §7.11) plus the child's agent and thread status, as the server sends it. */
 export const RegistryEntrySchema = z.object({

@@ -1,6 +1,9 @@
 // Messages of a thread: insert (under the thread's row lock, so sequence numbers never collide),
 // read in order, and the API shape (the spec's message model; tool_calls JSON-encoded as in the spec).
+
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { MessageViewSchema } from "@/lib/contracts/message";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "./messages";
 import { nowMicroseconds } from "./thread-row";
@@ -223,7 +226,10 @@ export interface MessageView extends Omit<StoredMessage, "tool_calls" | "prompt"
 
 export function toMessageView(message: StoredMessage): MessageView {
   const { prompt: _prompt, tool_calls, ...rest } = message;
-  return { ...rest, tool_calls: tool_calls ? JSON.stringify(tool_calls) : null };
+  return {
+    ...rest,
+    tool_calls: tool_calls ? JSON.stringify(tool_calls) : null,
+  } satisfies z.input<typeof MessageViewSchema>;
 }
 
 export async function findMessageById(
