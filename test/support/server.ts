@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-export const ROOT = path.resolve(import.meta.dirname, "..");
+export const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
