@@ -37,7 +37,7 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          globalSetup: ["./test/global-setup.ts"],
+          globalSetup: ["./test/support/global-setup.ts"],
         },
       },
       {

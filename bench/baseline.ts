@@ -4,7 +4,7 @@
 // (the runtime's SQL client sends every statement unprepared), and whether NOTIFY in a transaction
 // serialises commits. Runtime figures are only meaningful next to these.
 import type postgres from "postgres";
-import { monotonicMs } from "./clock";
+import { monotonicMs } from "../test/support/clock";
 import type { Cluster } from "./cluster";
 import { ownCpuMs } from "./cpu";
 import { type Cell, printTable, section } from "./format";

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { decompileBundle } from "@/lib/graph";
-import { startTestServer } from "../test/server";
+import { startTestServer } from "../test/support/server";
 import type { Cluster } from "./cluster";
 import { studioBundle } from "./compile";
 import { printTable, section } from "./format";

@@ -3,8 +3,8 @@
 // ≤ 20 ms. The graph is 60 teams of an ai_human lead delegating to a dual_ai worker subagent
 // (2 agents, 2 prompts, 1 tool each) sharing one model: 301 nodes, laid out by decompileBundle.
 import { compileGraph, decompileBundle, deriveEdges } from "@/lib/graph";
-import type { Bundle } from "@/lib/spec";
-import { monotonicMs } from "./clock";
+import type { Bundle } from "@/lib/standard";
+import { monotonicMs } from "../test/support/clock";
 import { printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import { type Summary, summarize } from "./stats";
 

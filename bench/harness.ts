@@ -4,18 +4,18 @@
 import { performance } from "node:perf_hooks";
 import { type Database, openDatabase } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 import { createRuntime, type Runtime } from "@/runtime/runtime";
-import type { ThreadStatus } from "@/runtime/threads/thread-row";
-import { monotonicMs, sleep } from "./clock";
-import type { Cluster } from "./cluster";
-import { machineCpu, ownCpuMs } from "./cpu";
+import type { ThreadStatus } from "@/runtime/store/thread-row";
+import { monotonicMs, sleep } from "../test/support/clock";
 import {
   type DatabaseCounters,
   diffCounters,
   instrumentDatabase,
   type StatementProfile,
-} from "./instrumented-database";
+} from "../test/support/instrumented-database";
+import type { Cluster } from "./cluster";
+import { machineCpu, ownCpuMs } from "./cpu";
 import { installSocketWriteCounter, socketWrites } from "./socket-writes";
 
 /** The migrated database every benchmark database is cloned from. */

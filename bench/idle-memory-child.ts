@@ -3,8 +3,8 @@
 // that each run one turn and park idle, measures again and prints one `RESULT {json}` line.
 import v8 from "node:v8";
 import vm from "node:vm";
-import { chatBundle } from "./bundles";
-import { monotonicMs, sleep } from "./clock";
+import { chatBundle } from "../test/support/bench-bundles";
+import { monotonicMs, sleep } from "../test/support/clock";
 import { countThreads, createThreads, openRuntimeAt, waitUntil } from "./harness";
 import { IDLE_THREADS, type IdleMemoryResult, type MemoryFigures } from "./idle-memory";
 

@@ -5,9 +5,9 @@
 // step's model call as seen in this process (µs resolution; later than the start by the drain
 // commit and the history read). Three loads: one message at a time, a steady paced stream, a burst.
 
+import { chatBundle } from "../test/support/bench-bundles";
+import { alignedWallClockUs, monotonicMs, sleep } from "../test/support/clock";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
-import { chatBundle } from "./bundles";
-import { alignedWallClockUs, monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { type Cell, printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import {

@@ -15,7 +15,7 @@ import {
   type ThreadWire,
   threadWire,
   uuid,
-} from "@/lib/live/test-support";
+} from "@/test/support/live-support";
 
 const MIDDLE = 30;
 const TOTAL = 1000;

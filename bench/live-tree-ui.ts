@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { build } from "esbuild";
-import { sleep } from "./clock";
+import { sleep } from "../test/support/clock";
 import { printTable, section } from "./format";
 
 const LONG_TASK_MS = 50;

@@ -5,9 +5,9 @@
 //   b) a 5,001-thread tree (1 → 50 → 4,950 dual_ai workers), run to completion, and the registry,
 //      tree and thread queries at that size.
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
+import { monotonicMs, sleep } from "../test/support/clock";
 import type { BaselineResult } from "./baseline";
-import { monotonicMs, sleep } from "./clock";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
 import {

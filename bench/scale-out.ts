@@ -6,11 +6,11 @@
 // (c) recovery: a worker holding threads mid-step is SIGKILLed → each of its threads is claimed
 // by another process. Needs a production build (`npx next build`).
 import type postgres from "postgres";
-import { requestJson } from "../test/http";
-import { startTestServer, type TestServer } from "../test/server";
-import { startTestWorker, type TestWorker } from "../test/worker";
+import { chatBundle, dialogueBundle } from "../test/support/bench-bundles";
+import { requestJson } from "../test/support/http";
+import { startTestServer, type TestServer } from "../test/support/server";
+import { startTestWorker, type TestWorker } from "../test/support/worker";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
-import { chatBundle, dialogueBundle } from "./bundles";
 import type { Cluster } from "./cluster";
 import { printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";

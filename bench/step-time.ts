@@ -5,9 +5,10 @@
 //      warm-up dialogue of the same shape in the same process (steady state, as in a server);
 //   b) an ai_human thread driven turn by turn: post a message, wait until the thread is idle again.
 
+import { chatBundle, dialogueBundle } from "../test/support/bench-bundles";
+import { monotonicMs } from "../test/support/clock";
+import { topStatements } from "../test/support/instrumented-database";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
-import { chatBundle, dialogueBundle } from "./bundles";
-import { monotonicMs } from "./clock";
 import type { Cluster } from "./cluster";
 import { type Cell, printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import {
@@ -21,7 +22,6 @@ import {
   waitForStatus,
   waitUntil,
 } from "./harness";
-import { topStatements } from "./instrumented-database";
 import { profiled } from "./profile";
 import { intervals, type Summary, summarize } from "./stats";
 

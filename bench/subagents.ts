@@ -2,8 +2,9 @@
 // step (scripted models, zero delay); the clock runs from the parent's first input until every
 // child has reported exactly once and the parent's last turn has ended. Then a three-level tree of
 // 1,000 threads, and the registry and tree queries at that size.
-import type { Bundle } from "@/lib/spec";
-import { monotonicMs, sleep } from "./clock";
+import type { Bundle } from "@/lib/standard";
+import { monotonicMs, sleep } from "../test/support/clock";
+import { topStatements } from "../test/support/instrumented-database";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
 import {
@@ -14,7 +15,6 @@ import {
   snapshot,
   waitUntil,
 } from "./harness";
-import { topStatements } from "./instrumented-database";
 import { profiled } from "./profile";
 import { type Summary, summarize } from "./stats";
 

@@ -1,8 +1,9 @@
 // Benchmark 3, aggregate throughput: 200 dual_ai threads of 10 steps each (maxSessionTurns 5, both
 // sides stopOnResponse, scripted at zero delay) are queued, then the scheduler is started and the
 // clock runs until every thread has stopped. Repeated for a few scheduler concurrency / pool sizes.
+
+import { dialogueBundle } from "../test/support/bench-bundles";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
-import { dialogueBundle } from "./bundles";
 import type { Cluster } from "./cluster";
 import { type Cell, printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import {

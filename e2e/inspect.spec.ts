@@ -2,7 +2,7 @@
 // with their timings and files with download links, each in its own tab beside the transcript.
 import fs from "node:fs/promises";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../test/subagent-bundles";
+import { observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 

@@ -4,7 +4,7 @@
 // served, and axe-core finds no serious or critical violation on the home, studio and thread pages.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../test/subagent-bundles";
+import { observableAssetBundle } from "../test/support/subagent-bundles";
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },

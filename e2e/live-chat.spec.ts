@@ -4,7 +4,7 @@
 // transcript naming each side by its label. Scripted models; delays keep replies slow enough to watch.
 import fs from "node:fs/promises";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../test/subagent-bundles";
+import { observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 

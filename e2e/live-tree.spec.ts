@@ -5,7 +5,7 @@
 // and screenshots at 1280, 1440 and 1920 wide. Scripted models with delays keep the run watchable.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { assetBundle } from "../test/subagent-bundles";
+import { assetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 const LIMIT_REASON = "Reached max session turns (2 exchanges)";

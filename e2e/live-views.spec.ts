@@ -2,7 +2,7 @@
 // studio canvas (active agents and prompts highlighted, live thread counts) while a scripted run with
 // delays is under way.
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../test/subagent-bundles";
+import { observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 

@@ -3,7 +3,7 @@
 // doubling a message, and terminate a tree from the UI. Scripted models with delays keep runs
 // slow enough to watch.
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { assetBundle, observableAssetBundle } from "../test/subagent-bundles";
+import { assetBundle, observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 

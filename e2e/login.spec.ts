@@ -3,8 +3,8 @@
 // with only the session cookie the project list loads and a thread's live view streams (EventSource
 // cannot send an Authorization header, so this proves the cookie carries SSE).
 import { expect, test } from "@playwright/test";
-import { createIsolatedDatabaseConfig } from "../test/database";
-import { startTestServer } from "../test/server";
+import { createIsolatedDatabaseConfig } from "../test/support/database";
+import { startTestServer } from "../test/support/server";
 
 const ARTIFACTS = "e2e-artifacts";
 const TOKEN = "e2e-token-5f2a9c";

@@ -1,7 +1,7 @@
 // The home page: create, rename and delete projects through the UI; they survive a restart.
 import { expect, type Page, test } from "@playwright/test";
-import { createIsolatedDatabaseConfig } from "../test/database";
-import { startTestServer } from "../test/server";
+import { createIsolatedDatabaseConfig } from "../test/support/database";
+import { startTestServer } from "../test/support/server";
 
 const ARTIFACTS = "e2e-artifacts";
 

@@ -1,9 +1,9 @@
 // The spec's asset example (orchestrator + asset_subagent worker/reviewer) built in an empty
 // project with UI actions only — add nodes, fill the inspectors, draw edges with real pointer
-// drags — then saved; the stored definitions must equal lib/spec/examples' assetExampleBundle.
+// drags — then saved; the stored definitions must equal lib/standard/examples' assetExampleBundle.
 // Screenshots of the inspector for every node kind and for the subagent edge go to e2e-artifacts.
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { assetExampleBundle } from "../lib/spec/examples";
+import { assetExampleBundle } from "../lib/standard/examples";
 
 const ARTIFACTS = "e2e-artifacts";
 

@@ -4,8 +4,8 @@
 // edits; saving a canvas with errors asks first.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { createIsolatedDatabaseConfig } from "../test/database";
-import { startTestServer } from "../test/server";
+import { createIsolatedDatabaseConfig } from "../test/support/database";
+import { startTestServer } from "../test/support/server";
 
 const ARTIFACTS = "e2e-artifacts";
 

@@ -6,7 +6,7 @@
 // checks the panel.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { assetExampleBundle } from "../lib/spec/examples";
+import { assetExampleBundle } from "../lib/standard/examples";
 import { chatTemplate } from "../lib/studio/templates";
 
 const ARTIFACTS = "e2e-artifacts";

@@ -1,5 +1,7 @@
-// The runtime facade: the one object route handlers talk to. Opened lazily, once per process; it
-// also owns this process's scheduler (started by runtime/lifecycle.ts: an app server or `npm run worker`).
+// The runtime facade: route handlers talk to the Runtime object and the exports at the end of this
+// file, and to nothing else in runtime/ but errors.ts and security/api-token.ts (biome.json enforces
+// it; docs/runtime.md). Opened lazily, once per process; it also owns this process's scheduler
+// (started by runtime/process-lifecycle.ts: an app server or `npm run worker`).
 import { ParkedCaches } from "./engine/parked-caches";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
@@ -9,18 +11,20 @@ import { EventHub } from "./events/event-hub";
 import { DEFAULT_HOOK_TIMEOUT_MS, declaredHookIds, HookRunner } from "./extensions/hook-runner";
 import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
-import { ProjectService } from "./projects/project-service";
 import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
+import { ActivityService } from "./services/activity-service";
+import { EventLogService } from "./services/event-log-service";
+import { ProjectService } from "./services/project-service";
+import { ThreadFileService } from "./services/thread-files";
+import { ThreadService } from "./services/thread-service";
+import { storeToolAttachments } from "./store/attachments";
+import { DefinitionsCache } from "./store/definitions";
+import { findThread } from "./store/thread-store";
+import { wakeParent } from "./subagents/child-transactions";
 import { EnvRequestService } from "./subagents/env-requests";
-import { subagentLimitsFromEnv } from "./subagents/executor";
-import { wakeParent } from "./subagents/lifecycle";
 import { ParentWaker } from "./subagents/parent-waker";
-import { ActivityService } from "./threads/activity";
-import { storeToolAttachments } from "./threads/attachments";
-import { DefinitionsCache } from "./threads/definitions";
-import { ThreadService } from "./threads/thread-service";
-import { findThread } from "./threads/thread-store";
+import { subagentLimitsFromEnv } from "./subagents/subagent-tool-calls";
 
 /** Parked threads whose in-memory history a process keeps for their next run. */
 const PARKED_CACHE_LIMIT = 128;
@@ -37,6 +41,10 @@ export interface Runtime {
   readonly envRequests: EnvRequestService;
   /** What a project's threads are doing now, per agent and prompt (the studio's run overlay). */
   readonly activity: ActivityService;
+  /** Thread filesystems (the fs routes). */
+  readonly files: ThreadFileService;
+  /** The replayable event log (the SSE route). */
+  readonly eventLog: EventLogService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -147,6 +155,8 @@ export function createRuntime(database: Database): Runtime {
     scheduler,
     envRequests: new EnvRequestService(database.sql, definitions),
     activity: new ActivityService(database.sql, definitions),
+    files: new ThreadFileService(database.sql),
+    eventLog: new EventLogService(database.sql),
   };
 }
 
@@ -160,3 +170,15 @@ export function getRuntime(): Promise<Runtime> {
     });
   return holder.__tandemRuntime;
 }
+
+// What route handlers may use besides the Runtime object: edge helpers and the types of what the
+// services answer (routes import nothing else from runtime/ but errors and security; biome.json).
+export { availableProviders } from "./models/available-providers";
+export {
+  type AttachmentInput,
+  decodeBase64,
+  fileNameProblem,
+  MAX_ATTACHMENTS_PER_MESSAGE,
+} from "./store/attachments";
+export type { StoredEvent } from "./store/event-log";
+export { InvalidPathError, normaliseThreadPath } from "./store/thread-paths";

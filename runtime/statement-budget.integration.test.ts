@@ -6,10 +6,10 @@
 // later lock and hand-back fails here. On each backend: PGlite always, Postgres too when
 // DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dialogueBundle } from "@/bench/bundles";
-import { instrumentDatabase } from "@/bench/instrumented-database";
 import type { Database } from "@/lib/db/database";
-import { openTestDatabase, testDatabaseBackends } from "../test/open-database";
+import { dialogueBundle } from "@/test/support/bench-bundles";
+import { instrumentDatabase } from "@/test/support/instrumented-database";
+import { openTestDatabase, testDatabaseBackends } from "../test/support/open-database";
 import { createRuntime, type Runtime } from "./runtime";
 
 const TURNS = 5; // 10 steps

@@ -1,6 +1,6 @@
 // `npm run worker`: a process that runs threads and nothing else (no HTTP), on the Postgres server
 // named by DATABASE_URL and shared with any number of app servers and other workers. See docs/deploy.md.
-import { startWorkerProcess } from "../runtime/lifecycle";
+import { startWorkerProcess } from "../runtime/process-lifecycle";
 
 const HELP = `Usage: npm run worker
 

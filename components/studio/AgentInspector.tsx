@@ -1,7 +1,7 @@
 "use client";
 // Inspector for an agent: identity, turn limit, tool exposure, env, hooks, packaging metadata and
 // both sides (prompt, label, stop behaviour, max steps, session bindings).
-import { SESSION_BINDING_KEYS } from "@/lib/spec";
+import { SESSION_BINDING_KEYS } from "@/lib/standard";
 import { renameDefinition } from "@/lib/studio/document-edits";
 import {
   FieldGroup,

@@ -1,7 +1,7 @@
 "use client";
 // Inspector for a model definition: provider, provider model id, endpoint and key variable name,
 // fallbacks, prices, capabilities, provider options and tools, and the scripted provider's script and loop.
-import { MODEL_PROVIDERS } from "@/lib/spec";
+import { MODEL_PROVIDERS } from "@/lib/standard";
 import { renameDefinition } from "@/lib/studio/document-edits";
 import {
   FieldGroup,

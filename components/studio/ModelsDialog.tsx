@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/Button";
 import { Dialog, DialogHeader } from "@/components/ui/Dialog";
 import { createApiClient } from "@/lib/api/client";
 import type { ProviderStatus } from "@/lib/api/schemas";
-import type { ModelProvider } from "@/lib/spec";
+import type { ModelProvider } from "@/lib/standard";
 import {
   DEFAULT_PROVIDER_MODEL,
   modelNodes,

@@ -4,7 +4,7 @@
 // callables in its tools list.
 import { useState } from "react";
 import { definitionName, isDefinitionNode, toolEdgeId, toolEntryName } from "@/lib/graph";
-import { ToolChoiceSchema } from "@/lib/spec";
+import { ToolChoiceSchema } from "@/lib/standard";
 import { addToolEntry, promptToolEntries, renameDefinition, setToolEntry } from "@/lib/studio/document-edits";
 import {
   FieldGroup,

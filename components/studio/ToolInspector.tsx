@@ -1,7 +1,7 @@
 "use client";
 // Inspector for a function tool: a built-in filesystem tool, an HTTP call or a server tool module,
 // with the JSON Schema of its arguments.
-import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/spec";
+import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/standard";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
 import { HeadersField, JsonField, NumberField, SelectField, TextField } from "./fields";
 import { text, useNodeEditor } from "./useNodeEditor";

@@ -1,4 +1,4 @@
-// Every field of every definition in lib/spec has an inspector control: the definition schemas'
+// Every field of every definition in lib/standard has an inspector control: the definition schemas'
 // keys are enumerated and compared with the `data-field` of the controls the inspectors render
 // (server-rendered for a document that exercises every branch). A new spec field fails here until
 // an inspector edits it.
@@ -23,7 +23,7 @@ import {
   SubagentToolConfigSchema,
   SubpromptConfigSchema,
   ToolDefinitionSchema,
-} from "@/lib/spec";
+} from "@/lib/standard";
 import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
 import { AgentInspector } from "./AgentInspector";
 import { ModelInspector } from "./ModelInspector";

@@ -4,13 +4,9 @@
 // so the canvas does not re-render; a failed poll keeps the last decorations and tries again.
 import { useEffect, useMemo, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
+import type { ProjectActivity } from "@/lib/contracts/activity";
 import type { GraphNode } from "@/lib/graph";
-import {
-  type NodeActivity,
-  nodeActivity,
-  type ProjectActivity,
-  sameNodeActivity,
-} from "@/lib/studio/run-activity";
+import { type NodeActivity, nodeActivity, sameNodeActivity } from "@/lib/studio/run-activity";
 
 export const ACTIVITY_POLL_MS = 1500;
 

@@ -2,7 +2,7 @@
 // The threads list's filter bar: text search, status chips, agent and "roots only". It only edits
 // the controls; the list (ThreadsPanel) fetches with them and writes them into the URL.
 import { useEffect, useState } from "react";
-import { MAX_THREAD_SEARCH_LENGTH, type ThreadListControls } from "@/lib/api/thread-list-query";
+import { MAX_THREAD_SEARCH_LENGTH, type ThreadListControls } from "@/lib/contracts/thread-list-query";
 import { THREAD_STATUSES, type ThreadStatus } from "@/lib/live/events";
 
 const SEARCH_DEBOUNCE_MS = 250;

@@ -12,7 +12,7 @@ import {
   controlsToSearchParams,
   DEFAULT_THREAD_LIST_CONTROLS,
   type ThreadListControls,
-} from "@/lib/api/thread-list-query";
+} from "@/lib/contracts/thread-list-query";
 import { statusDetail } from "@/lib/live";
 import { Button } from "../ui/Button";
 import { formatCreatedAt } from "./format";

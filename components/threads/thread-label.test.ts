@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LiveThreadSchema, RegistryEntrySchema } from "@/lib/live";
-import { registryEntryWire, threadWire, uuid } from "@/lib/live/test-support";
+import { registryEntryWire, threadWire, uuid } from "@/test/support/live-support";
 import { threadLabel } from "./thread-label";
 
 const thread = (overrides: Parameters<typeof threadWire>[0]) => LiveThreadSchema.parse(threadWire(overrides));

@@ -1,6 +1,7 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
 import type { z } from "zod";
-import { type ProjectActivity, ProjectActivitySchema } from "@/lib/studio/run-activity";
+import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
+import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
 import {
   ApiErrorBodySchema,
   CreatedThreadSchema,
@@ -29,7 +30,6 @@ import {
   type VersionEntry,
   VersionListSchema,
 } from "./schemas";
-import { type ThreadListControls, threadListRequestParams } from "./thread-list-query";
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
 export function threadFileUrl(threadId: string, path: string): string {

@@ -1,18 +1,12 @@
 // Response shapes of Tandem's HTTP API as the browser sees them, parsed with zod so a contract
 // drift shows up as a clear error instead of a blank screen.
 import { z } from "zod";
+import { ProjectSummarySchema } from "@/lib/contracts/project";
 import { LiveThreadSchema } from "../live/events";
 
 export const ApiErrorBodySchema = z.looseObject({ error: z.string(), code: z.string().optional() });
 
-export const ProjectSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  version: z.number().int(),
-  updated_at: z.number(),
-  created_at: z.number().optional(),
-});
-export type ProjectSummary = z.infer<typeof ProjectSummarySchema>;
+export { type ProjectSummary, ProjectSummarySchema } from "@/lib/contracts/project";
 
 export const ProjectListSchema = z.object({ projects: z.array(ProjectSummarySchema) });
 

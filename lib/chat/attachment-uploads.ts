@@ -3,7 +3,7 @@
 // moves on to "name (2).ext", "name (3).ext"… The message then refers to the files by path.
 
 export const UPLOADS_DIRECTORY = "/uploads";
-/** The server takes at most this many attachments per message (runtime/threads/attachments.ts). */
+/** The server takes at most this many attachments per message (runtime/store/attachments.ts). */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 20;
 const MAX_NAME_CHARACTERS = 255;
 const MAX_NAME_ATTEMPTS = 50;

@@ -1,6 +1,6 @@
 // Names for the `const` each definition is bound to in an exported module: the definition's own name
 // when it is a usable identifier, otherwise a sanitised one, made unique across all kinds.
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 
 export type DefinitionKind = "agent" | "prompt" | "model" | "tool";
 

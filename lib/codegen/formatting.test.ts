@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { assetExampleBundle, minimalChatBundle, parseBundle } from "@/lib/spec";
+import { assetExampleBundle, minimalChatBundle, parseBundle } from "@/lib/standard";
+import { randomBundle } from "../../test/support/random-bundles";
 import { bundleToProjectFiles } from "./project-files";
-import { randomBundle } from "./random-bundles";
 import { bundleToTypeScript } from "./write-typescript";
 
 const SEEDS = Number(process.env.CODEGEN_FORMAT_SEEDS ?? 60);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { assetExampleBundle, minimalChatBundle } from "@/lib/spec";
+import { assetExampleBundle, minimalChatBundle } from "@/lib/standard";
 import { bundleToProjectFiles, packageNameFor, projectFilesToBundle } from "./project-files";
 
 describe("bundleToProjectFiles", () => {

@@ -1,7 +1,7 @@
 // A bundle as the file tree of a Standard Agents project (agents/<kind>/<name>.ts, one default export
 // each, plus package.json, tsconfig.json and the spec's authoring API as a local package), and back. agents/index.ts lists every definition in the
 // bundle's order, so a project round-trips exactly; without it, files are read in path order.
-import type { Bundle, PathSegment } from "@/lib/spec";
+import type { Bundle, PathSegment } from "@/lib/standard";
 import { type Code, literal, printCode } from "./code-printer";
 import { assignDefinitionIdentifiers, DEFINITION_KINDS, type DefinitionKind } from "./definition-identifiers";
 import { definitionCallKind, readDefinitionCall, readImports } from "./read-definitions";

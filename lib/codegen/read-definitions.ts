@@ -1,5 +1,5 @@
 // Reads define* calls out of a parsed module: which names the imports bind, and each definition as JSON.
-import type { PathSegment } from "@/lib/spec";
+import type { PathSegment } from "@/lib/standard";
 import { DEFINITION_KINDS, type DefinitionKind } from "./definition-identifiers";
 import { type Readable, readJsonValue, readObjectProperties, UNREADABLE } from "./read-values";
 import type { SourceReport } from "./source-diagnostics";

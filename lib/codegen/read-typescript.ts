@@ -1,7 +1,7 @@
 // TypeScript → bundle by parsing the module (never running it): each define* call becomes a
 // definition, the default export says which go in the bundle and in what order, and the result is
 // checked by parseBundle with its problems placed at the line that wrote the value.
-import { type Bundle, parseBundle } from "@/lib/spec";
+import { type Bundle, parseBundle } from "@/lib/standard";
 import { DEFINITION_KINDS, type DefinitionCollection, type DefinitionKind } from "./definition-identifiers";
 import { definitionCallKind, type ModuleBindings, readDefinitionCall, readImports } from "./read-definitions";
 import { UNREADABLE } from "./read-values";

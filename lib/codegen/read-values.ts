@@ -1,5 +1,5 @@
 // Turns parsed literal expressions into JSON values, reporting anything that is not plain data.
-import type { PathSegment } from "@/lib/spec";
+import type { PathSegment } from "@/lib/standard";
 import { withArticle } from "../text/plural";
 import type { SourceReport } from "./source-diagnostics";
 import type { Expression } from "./source-parser";

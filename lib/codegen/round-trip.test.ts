@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { assetExampleBundle, type Bundle, minimalChatBundle, parseBundle } from "@/lib/spec";
+import { assetExampleBundle, type Bundle, minimalChatBundle, parseBundle } from "@/lib/standard";
+import { randomBundle } from "../../test/support/random-bundles";
 import { bundleToProjectFiles, projectFilesToBundle } from "./project-files";
-import { randomBundle } from "./random-bundles";
 import { typeScriptToBundle } from "./read-typescript";
 import { SOURCE_DIAGNOSTIC_CODES } from "./source-diagnostics";
 import { bundleToTypeScript } from "./write-typescript";

@@ -1,11 +1,11 @@
 // Problems found while reading TypeScript definitions, pinned to a line and column (and a file for projects).
 import { z } from "zod";
-import { type Diagnostic, formatPath, type PathSegment } from "@/lib/spec";
+import { type Diagnostic, formatPath, type PathSegment } from "@/lib/standard";
 import type { SourcePosition } from "./source-tokens";
 
 export const SourceDiagnosticSchema = z.object({
   severity: z.enum(["error", "warning"]),
-  /** A code of lib/spec's diagnostics, or one of SOURCE_DIAGNOSTIC_CODES. */
+  /** A code of lib/standard's diagnostics, or one of SOURCE_DIAGNOSTIC_CODES. */
   code: z.string(),
   /** Where in the bundle the problem is (`prompts[1].requiredSchema`), "" for the module itself. */
   path: z.string(),

@@ -1,6 +1,6 @@
 // The Standard Agents authoring API shipped inside every exported project as a local package
 // (`standardagents/`, installed as `@standardagents/spec` through a `file:` dependency), so a zip
-// installs and type-checks on a fresh machine without a registry package. Its types follow lib/spec's
+// installs and type-checks on a fresh machine without a registry package. Its types follow lib/standard's
 // stored JSON form; exporting random bundles and running tsc on them (test/codegen) keeps them in step.
 
 /** The versions an exported project pins: the ones this repository is built and tested with. */

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests feed "${" to the reader and writer on purpose.
 import { describe, expect, it } from "vitest";
-import { type Bundle, minimalChatBundle } from "@/lib/spec";
+import { type Bundle, minimalChatBundle } from "@/lib/standard";
 import { printCode } from "./code-printer";
 import { jsonSchemaToZodCode } from "./json-schema-to-zod";
 import { bundleToTypeScript } from "./write-typescript";

@@ -7,7 +7,7 @@ import {
   ModelDefinitionSchema,
   PromptDefinitionSchema,
   ToolDefinitionSchema,
-} from "@/lib/spec";
+} from "@/lib/standard";
 import { type Code, call, jsonCode, printCode } from "./code-printer";
 import { assignDefinitionIdentifiers, DEFINITION_KINDS, type DefinitionKind } from "./definition-identifiers";
 import { schemaValueCode } from "./json-schema-to-zod";

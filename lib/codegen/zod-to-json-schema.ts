@@ -1,5 +1,5 @@
 // `z.*` chains (as parsed, never run) → JSON Schema: the inverse of json-schema-to-zod.ts.
-import type { PathSegment } from "@/lib/spec";
+import type { PathSegment } from "@/lib/standard";
 import { type Readable, readJsonValue, readObjectProperties, setProperty, UNREADABLE } from "./read-values";
 import type { SourceReport } from "./source-diagnostics";
 import type { Expression } from "./source-parser";

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
+import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import type { Database } from "./database";
 import { applyMigrations, MigrationError, readMigrationFiles } from "./migrations";
 

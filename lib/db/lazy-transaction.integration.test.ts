@@ -2,7 +2,7 @@
 // opens a real transaction that replays what was collected; parts that depend on each other run in
 // a transaction as written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
+import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import type { Database } from "./database";
 import { LazyTransaction } from "./lazy-transaction";
 import type { SqlClient, SqlStatement } from "./sql-client";

@@ -1,7 +1,7 @@
-// compile(graph) → { bundle, diagnostics }: gathers the definitions held by the nodes into a
+// compileGraph(graph) → { bundle, diagnostics }: gathers the definitions held by the nodes into a
 // Standard Agents bundle, validates it, and pins every diagnostic to the node (and, where one is
 // drawn, the edge) that causes it. Pure and fast: it runs on every canvas change.
-import { type Bundle, type Diagnostic, parseBundle } from "@/lib/spec";
+import { type Bundle, type Diagnostic, parseBundle } from "@/lib/standard";
 import { type DefinitionNodeKind, type Graph, isDefinitionNode } from "./document";
 import { deriveEdges, fallbackEdgeId, includeEdgeId, modelEdgeId, sideEdgeId, toolEdgeId } from "./edges";
 

@@ -1,7 +1,7 @@
 // decompile(bundle) → graph: one node per definition, laid out automatically. When the previous
 // graph is given, nodes that still exist (same kind and name) keep their id, position and size,
 // and notes are kept, so re-importing or saving definitions never scrambles a user's canvas.
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 import {
   type DefinitionNode,
   type DefinitionNodeKind,

@@ -6,7 +6,7 @@
 // layers side by side are wider than the room, ELK also wraps them into rows, and the layout that
 // fit view can show at the larger zoom wins.
 import type { ELK, ElkExtendedEdge, ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 import { cardPorts, cardSize, type PortSide } from "./card-geometry";
 import { decompileBundle } from "./decompile";
 import { definitionName, type Graph, type GraphNode, isDefinitionNode } from "./document";

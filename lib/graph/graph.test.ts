@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assetExampleBundle, cloneExample, minimalChatBundle } from "@/lib/spec";
+import { assetExampleBundle, cloneExample, minimalChatBundle } from "@/lib/standard";
 import { compileGraph } from "./compile";
 import { decompileBundle } from "./decompile";
 import { GRAPH_SCHEMA_VERSION, type Graph, GraphSchema } from "./document";

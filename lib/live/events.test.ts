@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { messageWire, registryEntryWire, threadWire, uuid } from "../../test/support/live-support";
 import { parseLiveEvent, parseSseFrame } from "./events";
-import { messageWire, registryEntryWire, threadWire, uuid } from "./test-support";
 
 const THREAD = uuid("thread");
 

@@ -1,82 +1,31 @@
 // The wire events of `GET /api/threads/:id/events` (API.md "Events (SSE)"), parsed with zod. The
-// schemas mirror what runtime/events/thread-events.ts and runtime/subagents/registry-store.ts send:
+// schemas mirror what runtime/store/thread-events.ts and runtime/subagents/registry-store.ts send:
 // unknown extra fields are accepted (and dropped), fields the live view reads are checked. A bad
 // frame comes back as a `LiveEventError` value, never as an exception, so one odd event cannot blank
 // the live view.
 import { z } from "zod";
+import { MessageViewSchema, type MessageViewWire } from "@/lib/contracts/message";
+import { ThreadViewSchema, type ThreadViewWire } from "@/lib/contracts/thread";
 
-export const THREAD_STATUSES = [
-  "idle",
-  "queued",
-  "running",
-  "completed",
-  "failed",
-  "stopped",
-  "terminated",
-] as const;
-export const ThreadStatusSchema = z.enum(THREAD_STATUSES);
-export type ThreadStatus = z.infer<typeof ThreadStatusSchema>;
+export {
+  THREAD_STATUSES,
+  type ThreadStatus,
+  ThreadStatusSchema,
+  type Usage,
+  UsageSchema,
+} from "@/lib/contracts/thread";
+
+/** The `thread` event payload: the thread's wire shape (lib/contracts/thread.ts). */
+export const LiveThreadSchema = ThreadViewSchema;
+export type LiveThread = ThreadViewWire;
 
 const microseconds = z.number().finite();
 
-export const UsageSchema = z.object({
-  input_tokens: z.number().finite(),
-  output_tokens: z.number().finite(),
-  cost_usd: z.number().finite(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
+export { AttachmentSchema } from "@/lib/contracts/message";
 
-/** The `thread` event payload (ThreadView). Its `children` is always empty on the wire, so it is dropped. */
-export const LiveThreadSchema = z.object({
-  id: z.string().min(1),
-  project_id: z.string(),
-  version: z.number().int(),
-  agent_id: z.string(),
-  parent_id: z.string().min(1).nullable(),
-  root_id: z.string().min(1),
-  depth: z.number().int().nonnegative(),
-  name: z.string().nullable(),
-  status: ThreadStatusSchema,
-  status_text: z.string().nullable().default(null),
-  stop_reason: z.string().nullable().default(null),
-  terminated: microseconds.nullable(),
-  created_at: microseconds,
-  updated_at: microseconds,
-  result: z.string().nullable(),
-  failure: z.string().nullable(),
-  usage: UsageSchema,
-});
-export type LiveThread = z.infer<typeof LiveThreadSchema>;
-
-export const AttachmentSchema = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  path: z.string(),
-  name: z.string(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-});
-
-/** MessageView: the spec's message model plus `seq` and `side`; `tool_calls` is JSON-encoded text. */
-export const LiveMessageSchema = z.object({
-  id: z.string().min(1),
-  seq: z.number().int(),
-  role: z.enum(["system", "user", "assistant", "tool"]),
-  side: z.enum(["a", "b"]).nullable(),
-  content: z.string().nullable(),
-  name: z.string().nullable(),
-  tool_calls: z.string().nullable(),
-  tool_call_id: z.string().nullable(),
-  tool_status: z.enum(["success", "error"]).nullable(),
-  parent_id: z.string().nullable(),
-  depth: z.number().int().nonnegative(),
-  silent: z.boolean(),
-  metadata: z.record(z.string(), z.unknown()),
-  subagent_id: z.string().nullable(),
-  attachments: z.array(AttachmentSchema),
-  created_at: microseconds,
-});
-export type LiveMessage = z.infer<typeof LiveMessageSchema>;
+/** The `message` event payload: a message's wire shape (lib/contracts/message.ts). */
+export const LiveMessageSchema = MessageViewSchema;
+export type LiveMessage = MessageViewWire;
 
 /** SubagentRegistryEntry (spec §7.11) plus the child's agent and thread status, as the server sends it. */
 export const RegistryEntrySchema = z.object({

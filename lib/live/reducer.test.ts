@@ -1,4 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { CHECKER, fanOutScript, MESSAGE, RESEARCHER, ROOT, WRITER } from "../../test/support/live-scenario";
+import {
+  deepFreeze,
+  EventScript,
+  frameId,
+  messageWire,
+  registryEntryWire,
+  replayFrames,
+  snapshotLiveState,
+  stateFromFrames,
+  T0,
+  threadWire,
+  uuid,
+} from "../../test/support/live-support";
 import { getEntry } from "./persistent-map";
 import { applyLiveEvent, applySseFrame, initialLiveState } from "./reducer";
 import {
@@ -13,20 +27,6 @@ import {
   selectTreeRows,
 } from "./selectors";
 import { MAX_PROBLEMS } from "./state";
-import { CHECKER, fanOutScript, MESSAGE, RESEARCHER, ROOT, WRITER } from "./test-scenario";
-import {
-  deepFreeze,
-  EventScript,
-  frameId,
-  messageWire,
-  registryEntryWire,
-  replayFrames,
-  snapshotLiveState,
-  stateFromFrames,
-  T0,
-  threadWire,
-  uuid,
-} from "./test-support";
 
 const ALL_EXPANDED = { defaultExpanded: true, toggled: new Set<string>() };
 

@@ -2,9 +2,9 @@
 // older Last-Event-ID, id-less copies of thread and message payloads) and with token chunks
 // interleaved at random ends in the same state as the clean stream. Seeded, so a failure replays.
 import { describe, expect, it } from "vitest";
+import { fanOutScript, ROOT } from "../../test/support/live-scenario";
+import { snapshotLiveState, stateFromFrames } from "../../test/support/live-support";
 import type { SseFrame } from "./events";
-import { fanOutScript, ROOT } from "./test-scenario";
-import { snapshotLiveState, stateFromFrames } from "./test-support";
 
 /** mulberry32: a tiny seeded PRNG, so every run and every failure is reproducible. */
 function seededRandom(seed: number): () => number {

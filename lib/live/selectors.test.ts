@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "../../test/support/live-scenario";
+import { EventScript, stateFromFrames, T0, threadWire, uuid } from "../../test/support/live-support";
 import { applySseFrame } from "./reducer";
 import {
   isExpanded,
@@ -8,8 +10,6 @@ import {
   selectTimeRunning,
   selectTreeRows,
 } from "./selectors";
-import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "./test-scenario";
-import { EventScript, stateFromFrames, T0, threadWire, uuid } from "./test-support";
 
 const script = fanOutScript();
 const state = stateFromFrames(ROOT, script.frames);

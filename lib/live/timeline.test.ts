@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "../../test/support/live-scenario";
+import { EventScript, stateFromFrames, threadWire } from "../../test/support/live-support";
 import { applySseFrame } from "./reducer";
 import { selectTreeRows } from "./selectors";
-import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "./test-scenario";
-import { EventScript, stateFromFrames, threadWire } from "./test-support";
 import { barPlacement, selectTimeline, timelineTicks } from "./timeline";
 
 const ALL = { defaultExpanded: true, toggled: new Set<string>() };

@@ -4,7 +4,7 @@
 import { bundleToTypeScript, type SourceDiagnostic } from "@/lib/codegen";
 import { readTypeScriptDefinitions } from "@/lib/codegen/read-typescript";
 import { decompileBundle, type Graph, type GraphDiagnostic, isDefinitionNode } from "@/lib/graph";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 
 const COLLECTION = { agent: "agents", prompt: "prompts", model: "models", tool: "tools" } as const;
 

@@ -9,7 +9,7 @@ import {
   type GraphNode,
   type Size,
 } from "@/lib/graph";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 
 export const NODE_FOOTPRINT = { width: 260, height: 180 };
 const GAP = 40;

@@ -1,7 +1,7 @@
 // Moving every model of a project to one provider in a single edit (the models view), and telling
 // whether a project still runs on the scripted demo models.
 import type { Graph, GraphNode } from "@/lib/graph";
-import type { ModelProvider } from "@/lib/spec";
+import type { ModelProvider } from "@/lib/standard";
 
 export interface ModelSwitchTarget {
   provider: ModelProvider;

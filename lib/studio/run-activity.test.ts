@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { emptyStatusCounts, type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
 import type { GraphNode } from "@/lib/graph";
-import {
-  describeNodeActivity,
-  emptyStatusCounts,
-  nodeActivity,
-  type ProjectActivity,
-  ProjectActivitySchema,
-  sameNodeActivity,
-} from "./run-activity";
+import { describeNodeActivity, nodeActivity, sameNodeActivity } from "./run-activity";
 
 const at = { x: 0, y: 0 };
 const node = (id: string, type: "agent" | "prompt" | "model" | "tool", name: string): GraphNode =>

@@ -1,37 +1,8 @@
-// Runs on the canvas: the shape of `GET /api/projects/:id/activity` (what a project's threads are
-// doing right now, per agent and per prompt) and the pure mapping from it to the decorations the
-// studio draws on its nodes. The canvas only renders what `nodeActivity` returns.
-import { z } from "zod";
+// Runs on the canvas: the pure mapping from `GET /api/projects/:id/activity` (its shape is in
+// lib/contracts/activity.ts) to the decorations the studio draws on its nodes. The canvas only
+// renders what `nodeActivity` returns.
+import type { ProjectActivity } from "@/lib/contracts/activity";
 import type { GraphNode } from "@/lib/graph";
-import { THREAD_STATUSES, type ThreadStatus } from "@/lib/live/events";
-
-const count = z.number().int().nonnegative();
-
-export const StatusCountsSchema = z.object(
-  Object.fromEntries(THREAD_STATUSES.map((status) => [status, count])) as Record<ThreadStatus, typeof count>,
-);
-export type StatusCounts = z.infer<typeof StatusCountsSchema>;
-
-export const AgentActivitySchema = z.object({
-  agent_id: z.string(),
-  /** Every thread of the project that runs this agent now (after handoffs), by status. */
-  counts: StatusCountsSchema,
-  /** Prompts of this agent's running threads (the current side's prompt), with how many run it. */
-  active_prompts: z.array(z.object({ prompt: z.string(), running: count })),
-});
-export type AgentActivity = z.infer<typeof AgentActivitySchema>;
-
-export const ProjectActivitySchema = z.object({
-  project_id: z.string(),
-  agents: z.array(AgentActivitySchema),
-  /** Server time of the answer, µs since the epoch. */
-  at: z.number(),
-});
-export type ProjectActivity = z.infer<typeof ProjectActivitySchema>;
-
-export function emptyStatusCounts(): StatusCounts {
-  return Object.fromEntries(THREAD_STATUSES.map((status) => [status, 0])) as StatusCounts;
-}
 
 /** What a canvas node shows while threads run: agents count their live threads, prompts how many use them. */
 export interface NodeActivity {

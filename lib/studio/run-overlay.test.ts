@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveEdges } from "@/lib/graph";
-import { EventScript, stateFromFrames, T0, threadWire, uuid } from "@/lib/live/test-support";
-import { assetExampleBundle, cloneExample } from "@/lib/spec";
+import { assetExampleBundle, cloneExample } from "@/lib/standard";
+import { EventScript, stateFromFrames, T0, threadWire, uuid } from "@/test/support/live-support";
 import { documentFromBundle } from "./document-layout";
 import { compactTokens, describeRunOverlay, NO_RUN_OVERLAY, runOverlay, sameRunOverlay } from "./run-overlay";
 

@@ -1,7 +1,7 @@
 // Which agent the studio's Run button starts: the selected ai_human agent, else the first one.
 
 import { definitionName, type Graph } from "@/lib/graph";
-import type { Bundle } from "@/lib/spec";
+import type { Bundle } from "@/lib/standard";
 
 export type RunTarget = { ok: true; agent: string } | { ok: false; reason: string };
 

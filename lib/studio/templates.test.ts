@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileGraph, deriveEdges, type Graph } from "@/lib/graph";
-import { validateBundle } from "@/lib/spec";
+import { validateBundle } from "@/lib/standard";
 import {
   autoLayout,
   documentFromBundle,

@@ -1,7 +1,7 @@
 // Starting points for an empty project: each template is a pure function returning a fresh Bundle.
 // Every model is scripted, so a run finishes without any provider or API key; scripts loop
 // (scriptLoopFrom) so a demo answers for as long as it is used, and replies stream over a second or so.
-import { assetExampleBundle, type Bundle, cloneExample, minimalChatBundle } from "@/lib/spec";
+import { assetExampleBundle, type Bundle, cloneExample, minimalChatBundle } from "@/lib/standard";
 
 export interface StudioTemplate {
   id: "chat" | "asset" | "named-workers";

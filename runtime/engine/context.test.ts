@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { conversation, toolCall } from "../../test/support/stored-messages";
 import { assembleContext, type ContextOptions, UNANSWERED_TOOL_CALL_RESULT } from "./context";
-import { conversation, toolCall } from "./test-messages";
 
 const chat: ContextOptions = { includeChat: true, includePastTools: true, recentImageThreshold: 10 };
 

@@ -7,7 +7,7 @@
 //   visible, or a model could never read the result of the tool it just called.
 // - Sub-prompt messages (depth > 0) never reach a parent's context; stored system notes do not either.
 import type { ModelContentPart, ModelMessage } from "../models/types";
-import type { AttachmentRef, Side, StoredMessage } from "./messages";
+import type { AttachmentRef, Side, StoredMessage } from "../store/messages";
 
 export interface ContextOptions {
   includeChat: boolean;

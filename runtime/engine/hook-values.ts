@@ -1,9 +1,9 @@
 // Converts between the runtime's values and what hooks see (spec message model, ToolResult), and
 // applies what they return. Pure.
 import type { Message, ToolResult } from "../extensions/define";
-import { type MessageView, toMessageView } from "../threads/message-store";
+import { type MessageView, toMessageView } from "../store/message-store";
+import type { StoredMessage, StoredToolCall } from "../store/messages";
 import { resultText } from "./code-tool";
-import type { StoredMessage, StoredToolCall } from "./messages";
 import { errorContent, successContent, type ToolExecution } from "./tool-executor";
 
 const ERROR_PREFIX = "Failed to execute tool: ";

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HttpToolDefinition } from "@/lib/spec";
+import type { HttpToolDefinition } from "@/lib/standard";
 import { addressRefusal, httpAddressPolicy } from "./http-address-policy";
 import { HttpToolError, isPrivateAddress, planHttpRequest, runHttpTool } from "./http-tool";
 

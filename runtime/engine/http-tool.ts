@@ -6,7 +6,7 @@ import dns, { type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import type { HttpToolDefinition } from "@/lib/spec";
+import type { HttpToolDefinition } from "@/lib/standard";
 import { redactError, redactSecrets } from "../security/redact";
 import { addressRefusal, type HttpAddressPolicy, httpAddressPolicy } from "./http-address-policy";
 

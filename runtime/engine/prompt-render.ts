@@ -5,7 +5,7 @@
 // prompts verbatim and offers structured `{ type: "env", property }` parts for values; keeping text
 // literal means a prompt that talks about templates ({{like this}}) is never mangled, and no value
 // reaches a model unless a prompt asks for it by name.
-import type { PromptDefinition } from "@/lib/spec";
+import type { PromptDefinition } from "@/lib/standard";
 
 export interface RenderPromptInput {
   prompt: PromptDefinition;

@@ -18,10 +18,10 @@ import {
   resolvePromptOptions,
   resolveSideConfig,
   resolveSubpromptConfig,
-} from "@/lib/spec";
-import { appendEvents, type NewEvent } from "../events/event-log";
-import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../events/thread-events";
+} from "@/lib/standard";
 import { crashPoint } from "../faults";
+import { appendEvents, type NewEvent } from "../store/event-log";
+import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../store/thread-events";
 import type { ParentWaker } from "../subagents/parent-waker";
 import type { ParkedCaches } from "./parked-caches";
 
@@ -39,47 +39,24 @@ import type {
 import { declaredHookIds, HookRunner } from "../extensions/hook-runner";
 import { EMPTY_REGISTRY, type ExtensionRegistry } from "../extensions/registry";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../models/types";
-import {
-  childInputFromArgs,
-  type EnvLookup,
-  envLookup,
-  handedDownEnv,
-  immediateCalls,
-  missingChildVariables,
-  registrySystemMessage,
-  type SubagentBranch,
-  subagentBranches,
-} from "../subagents/branches";
-import {
-  callSubagentCreate,
-  callSubagentMessage,
-  callSubagentTool,
-  DEFAULT_SUBAGENT_LIMITS,
-  type SubagentLimits,
-  startedResult,
-} from "../subagents/executor";
-import {
-  childOutcomeOf,
-  type OneOffReportRoute,
-  oneOffReportRoute,
-  type SpawnRequest,
-  settleChild,
-  settleOneOffChild,
-  spawnChildren,
-  wakeParent,
-} from "../subagents/lifecycle";
-import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
-import { loadContextImages } from "../threads/attachments";
-import type { DefinitionsCache, LoadedDefinitions } from "../threads/definitions";
-import { consumeInboxItems, drainInbox } from "../threads/inbox";
+import { loadContextImages } from "../store/attachments";
+import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
+import { consumeInboxItems, drainInbox } from "../store/inbox";
 import {
   bumpMessageSeq,
   insertMessages,
   insertMessagesAfter,
   type NewMessage,
   readHistory,
-} from "../threads/message-store";
-import { nowMicroseconds, type ThreadRow } from "../threads/thread-row";
+} from "../store/message-store";
+import {
+  type ExecutionState,
+  otherSide,
+  type Side,
+  type StoredMessage,
+  type StoredToolCall,
+} from "../store/messages";
+import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
 import {
   findThread,
   findThreadForStep,
@@ -93,16 +70,39 @@ import {
   toThreadForStep,
   updateLockedThread,
   updateThread,
-} from "../threads/thread-store";
+} from "../store/thread-store";
+import {
+  childInputFromArgs,
+  type EnvLookup,
+  envLookup,
+  handedDownEnv,
+  immediateCalls,
+  missingChildVariables,
+  registrySystemMessage,
+  type SubagentBranch,
+  subagentBranches,
+} from "../subagents/branches";
+import {
+  childOutcomeOf,
+  type OneOffReportRoute,
+  oneOffReportRoute,
+  type SpawnRequest,
+  settleChild,
+  settleOneOffChild,
+  spawnChildren,
+  wakeParent,
+} from "../subagents/child-transactions";
+import { findInvocation, registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
+import {
+  callSubagentCreate,
+  callSubagentMessage,
+  callSubagentTool,
+  DEFAULT_SUBAGENT_LIMITS,
+  type SubagentLimits,
+  startedResult,
+} from "../subagents/subagent-tool-calls";
 import { assembleContext } from "./context";
 import { applyFilteredMessages, fromToolResult, messageView, toToolResult } from "./hook-values";
-import {
-  type ExecutionState,
-  otherSide,
-  type Side,
-  type StoredMessage,
-  type StoredToolCall,
-} from "./messages";
 import { renderPromptContent } from "./prompt-render";
 import { encodeRequest, type RequestMemory } from "./request-log";
 import { type ExecutedToolCall, evaluateStop, type StopDecision, sessionTurnLimitReason } from "./stop-rules";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveSideConfig } from "@/lib/spec";
+import { resolveSideConfig } from "@/lib/standard";
 import { evaluateStop, sessionTurnLimitReason } from "./stop-rules";
 
 const reviewer = resolveSideConfig({

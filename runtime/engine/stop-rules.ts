@@ -4,8 +4,8 @@
 //   3. stopOnResponse — text with no tool calls ends the turn (default true)
 //   4. safety limits — maxSteps per side turn, then maxSessionTurns when a turn ends
 // Hitting a limit is a clean stop with a reason, never an error.
-import type { ResolvedSessionBinding, ResolvedSideConfig } from "@/lib/spec";
-import type { Side } from "./messages";
+import type { ResolvedSessionBinding, ResolvedSideConfig } from "@/lib/standard";
+import type { Side } from "../store/messages";
 
 export interface ExecutedToolCall {
   id: string;

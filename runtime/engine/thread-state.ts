@@ -3,9 +3,7 @@
 // Every method runs outside the step's transactions: it opens its own (PGlite has one connection).
 import { randomUUID } from "node:crypto";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
-import type { AgentDefinition, PromptDefinition } from "@/lib/spec";
-import { appendEvents } from "../events/event-log";
-import { messageEvent } from "../events/thread-events";
+import type { AgentDefinition, PromptDefinition } from "@/lib/standard";
 import type {
   ExecutionState as ExecutionStateView,
   InjectMessageInput,
@@ -17,26 +15,28 @@ import type {
   ThreadState,
 } from "../extensions/define";
 import { declaredHookIds, type HookRunner } from "../extensions/hook-runner";
-import { registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
-import type { DefinitionsCache } from "../threads/definitions";
+import type { DefinitionsCache } from "../store/definitions";
+import { appendEvents } from "../store/event-log";
 import {
   deleteThreadFile,
   grepThreadFiles,
   listThreadFiles,
   readThreadFile,
   writeThreadFile,
-} from "../threads/file-store";
+} from "../store/file-store";
 import {
   bumpMessageSeq,
   findMessageById,
   insertMessages,
   readMessages,
   toMessageView,
-} from "../threads/message-store";
-import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
-import type { ThreadRow } from "../threads/thread-row";
-import { findThread, lockThread } from "../threads/thread-store";
-import type { StoredMessage } from "./messages";
+} from "../store/message-store";
+import type { StoredMessage } from "../store/messages";
+import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { messageEvent } from "../store/thread-events";
+import type { ThreadRow } from "../store/thread-row";
+import { findThread, lockThread } from "../store/thread-store";
+import { registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 
 export interface ThreadStateServices {
   db: SqlClient;

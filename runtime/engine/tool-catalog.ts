@@ -9,7 +9,7 @@ import {
   type ResolvedSessionBinding,
   type ResolvedSideConfig,
   type ToolDefinition,
-} from "@/lib/spec";
+} from "@/lib/standard";
 import type { ModelToolSpec } from "../models/types";
 import {
   branchDescription,

@@ -10,29 +10,19 @@ import {
   listThreadFiles,
   readThreadFile,
   writeThreadFile,
-} from "../threads/file-store";
+} from "../store/file-store";
+import type { StoredToolCall } from "../store/messages";
 import { BuiltinArgs } from "./builtin-tools";
 import { runCodeTool, toolTimeoutMsFromEnv, withToolTimeLimit } from "./code-tool";
 import { runHttpTool } from "./http-tool";
 import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check";
-import type { StoredToolCall } from "./messages";
 import { bindingMessage } from "./stop-rules";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog";
 
-export interface ToolExecution {
-  status: "success" | "error";
-  /** The stored tool message content. */
-  content: string;
-  args: unknown;
-  /** Set by a sessionStatus call: the thread's new status text. */
-  statusText?: string;
-  /** Stored on the tool message; a handoff records its target here so a resumed step still applies it. */
-  metadata?: Record<string, unknown>;
-  /** Files the tool returned, stored in the thread filesystem and referenced from the tool message. */
-  attachments?: AttachmentRef[];
-  /** A blocking subagent call whose child has not reported yet: nothing is stored, the thread waits. */
-  pending?: true;
-}
+// The result contract lives below both the engine and the subagent tools that produce it.
+export { errorContent, type ToolExecution } from "../tools/tool-execution";
+
+import { errorContent, type ToolExecution } from "../tools/tool-execution";
 
 export type SubagentCatalogEntry = Extract<
   CatalogEntry,
@@ -72,10 +62,6 @@ export interface ToolExecutionContext {
 
 export function successContent(result: string): string {
   return result.trim() || "Tool executed successfully";
-}
-
-export function errorContent(error: string): string {
-  return `Failed to execute tool: ${error.trim() || "Tool execution failed"}`;
 }
 
 export function notAvailableMessage(name: string): string {

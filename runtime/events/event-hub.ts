@@ -6,7 +6,7 @@
 // and a new subscriber gets them first, so a reply joined mid-stream shows from its first token.
 import type { NotificationBus } from "@/lib/db/notifications";
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { EVENTS_CHANNEL } from "./event-log";
+import { EVENTS_CHANNEL } from "../store/event-log";
 import { type EventWatcherOptions, EventWatchers } from "./event-watchers";
 
 export interface ChunkEvent {

@@ -8,9 +8,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
-import { openTestDatabase, testDatabaseBackends } from "../../test/open-database";
+import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
+import { appendEvents, EVENTS_CHANNEL, readEventsAfter } from "../store/event-log";
 import { EventHub } from "./event-hub";
-import { appendEvents, EVENTS_CHANNEL, readEventsAfter } from "./event-log";
 
 const GRACE_MS = 50;
 

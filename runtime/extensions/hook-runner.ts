@@ -2,7 +2,7 @@
 // declares hooks replaces the agent's; hooks run in declaration order, each receiving the previous
 // one's output; a hook that throws (or times out) is logged and the last good value is kept, unless
 // the caller asks for errors to propagate (before_create_message from injectMessage).
-import type { AgentDefinition, PromptDefinition } from "@/lib/spec";
+import type { AgentDefinition, PromptDefinition } from "@/lib/standard";
 import type { HookDefinition, HookName, HookSignatures, ThreadState } from "./define";
 import type { ExtensionRegistry } from "./registry";
 

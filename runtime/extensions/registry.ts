@@ -6,8 +6,8 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { HOOK_ID_PATTERN } from "@/lib/spec/identifiers";
-import { MODULE_ID_PATTERN } from "@/lib/spec/tool";
+import { HOOK_ID_PATTERN } from "@/lib/standard/identifiers";
+import { MODULE_ID_PATTERN } from "@/lib/standard/tool";
 import { type CodeToolDefinition, HOOK_NAMES, type HookDefinition } from "./define";
 
 export interface ExtensionRegistry {

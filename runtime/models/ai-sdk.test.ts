@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ModelDefinition } from "@/lib/spec";
-import { callModel } from "./call-model";
-import { ModelAbortedError, ModelCallFailedError } from "./errors";
+import type { ModelDefinition } from "@/lib/standard";
 import {
   type FakeOpenAIServer,
   type FakeResponder,
   startFakeOpenAIServer,
   textReply,
   toolCallReply,
-} from "./fake-openai-server";
+} from "../../test/support/fake-openai-server";
+import { callModel } from "./call-model";
+import { ModelAbortedError, ModelCallFailedError } from "./errors";
 import type { ModelCallRequest, ModelMessage, ModelTelemetry, ModelToolSpec } from "./types";
 
 let server: FakeOpenAIServer | undefined;

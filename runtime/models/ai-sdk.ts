@@ -3,7 +3,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type JSONValue, type LanguageModel, type LanguageModelUsage, streamText } from "ai";
-import { type ModelDefinition, resolveApiKeyEnv } from "@/lib/spec";
+import { type ModelDefinition, resolveApiKeyEnv } from "@/lib/standard";
 import { redactError } from "../security/redact";
 import { toSdkMessages, toSdkTools } from "./ai-sdk-messages";
 import { ModelApiKeyMissingError, ModelConfigurationError, ModelProviderError } from "./errors";

@@ -1,7 +1,7 @@
 // Which model providers this server can use, read from its environment by variable NAME: the
 // answer says which variables are set, never what they hold (an OpenAI-compatible endpoint is
 // reported without credentials, query or fragment, because models must name it in `baseURL`).
-import { DEFAULT_API_KEY_ENV, type ModelProvider } from "@/lib/spec";
+import { DEFAULT_API_KEY_ENV, type ModelProvider } from "@/lib/standard";
 import type { ProviderEnv } from "./ai-sdk";
 
 /** Where an OpenAI-compatible server (Ollama, vLLM, LM Studio…) is, in order of preference. */

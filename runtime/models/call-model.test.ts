@@ -1,6 +1,6 @@
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import type { ModelDefinition } from "@/lib/spec";
+import type { ModelDefinition } from "@/lib/standard";
 import { callModel } from "./call-model";
 import {
   ModelAbortedError,

@@ -1,6 +1,6 @@
 // callModel: resolves a model by name and walks its retries and fallbacks (spec Models §3.1), emitting telemetry.
 import { APICallError } from "ai";
-import type { ModelDefinition } from "@/lib/spec";
+import type { ModelDefinition } from "@/lib/standard";
 import { abortableSleep } from "./abortable-sleep";
 import { callAiSdkModel, type LanguageModelFactory, type ProviderEnv } from "./ai-sdk";
 import { computeCostUsd } from "./cost";

@@ -1,5 +1,5 @@
 // Cost of one model call from the definition's prices (USD per million tokens).
-import type { ModelDefinition } from "@/lib/spec";
+import type { ModelDefinition } from "@/lib/standard";
 import type { ModelUsage } from "./types";
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000;

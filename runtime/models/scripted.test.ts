@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ModelDefinition } from "@/lib/spec";
+import type { ModelDefinition } from "@/lib/standard";
 import { ModelProviderError } from "./errors";
 import {
   callScriptedModel,

@@ -1,5 +1,5 @@
 // The scripted model provider (API.md "The scripted model provider"): deterministic answers from a model's `script`.
-import type { ModelDefinition, ScriptStep } from "@/lib/spec";
+import type { ModelDefinition, ScriptStep } from "@/lib/standard";
 import { abortableSleep } from "./abortable-sleep";
 import { ModelProviderError } from "./errors";
 import { interpolateDeep, interpolateText, messageText, placeholdersFor } from "./scripted-interpolation";

@@ -14,7 +14,7 @@ import {
   type ThreadForStep,
   toThreadForStep,
   WORK_CHANNEL,
-} from "../threads/thread-store";
+} from "../store/thread-store";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 
 export const ABORT_CHANNEL = "tandem_abort";
@@ -23,7 +23,7 @@ export const ABORT_CHANNEL = "tandem_abort";
 const CLAIM_BATCH = 8;
 
 export interface SchedulerOptions {
-  /** Threads this process runs at once (default 16). */
+  /** Threads this process runs at once (TANDEM_CONCURRENCY, default SCHEDULER_DEFAULTS.concurrency: 64). */
   concurrency?: number;
   /** Lease length; all leases are renewed every third of it (default 6 s). */
   leaseMs?: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Bundle, indexBundle } from "@/lib/spec";
-import { assetBundle } from "@/test/subagent-bundles";
+import { type Bundle, indexBundle } from "@/lib/standard";
+import { assetBundle } from "@/test/support/subagent-bundles";
 import {
   childInputFromArgs,
   createToolSchema,

@@ -10,7 +10,7 @@ import {
   type ResolvedSubagentToolConfig,
   resolveSubagentToolConfig,
   resolveVariable,
-} from "@/lib/spec";
+} from "@/lib/standard";
 
 /** A subagent tools entry of a prompt whose target is a dual_ai agent. */
 export interface SubagentBranch {

@@ -4,14 +4,14 @@
 // never written to the request row, to messages, or anywhere a model could read them.
 import { randomUUID } from "node:crypto";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
-import type { ResolvedSubagentToolConfig } from "@/lib/spec";
+import type { ResolvedSubagentToolConfig } from "@/lib/standard";
 import { NotFoundError, UnprocessableError } from "../errors";
-import type { DefinitionsCache } from "../threads/definitions";
-import { queueThreadInput, ThreadTerminatedError } from "../threads/queue-input";
-import { nowMicroseconds } from "../threads/thread-row";
-import { findThread, lockThread } from "../threads/thread-store";
+import type { DefinitionsCache } from "../store/definitions";
+import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { nowMicroseconds } from "../store/thread-row";
+import { findThread, lockThread } from "../store/thread-store";
 import { envLookup, handedDownEnv, missingChildVariables, type SubagentBranch } from "./branches";
-import { spawnChild } from "./lifecycle";
+import { spawnChild } from "./child-transactions";
 
 export interface EnvRequestPayload {
   message: string;

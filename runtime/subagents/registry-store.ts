@@ -2,8 +2,8 @@
 // child thread to its parent; an invocation is one piece of work the parent gave a child (its spawn,
 // or one subagent_message) and ends exactly once, when the child's session ends.
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import type { NewEvent } from "../events/event-log";
-import type { ThreadRow } from "../threads/thread-row";
+import type { NewEvent } from "../store/event-log";
+import type { ThreadRow } from "../store/thread-row";
 
 export interface SubagentLink {
   child_id: string;

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../../test/subagent-bundles";
+import { observableAssetBundle } from "../../test/support/subagent-bundles";
 
 const OUT = path.resolve(import.meta.dirname, "../../docs/screenshots");
 const shots: { file: string; title: string }[] = [];

@@ -2,10 +2,10 @@
 // app/**/route.ts, answers 401 without it; the bearer token and the browser session cookie (set by
 // /api/auth/login, and what EventSource sends) both get in; /api/health stays open but says less.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { requestJson } from "../http";
-import { routeFiles } from "../routes";
-import { connectSse } from "../sse";
+import { testServerForFile } from "../support/fixture";
+import { requestJson } from "../support/http";
+import { routeFiles } from "../support/routes";
+import { connectSse } from "../support/sse";
 
 const TOKEN = "test-api-token-7d1c";
 const fixture = testServerForFile({ TANDEM_API_TOKEN: TOKEN });

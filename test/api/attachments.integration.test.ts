@@ -2,7 +2,7 @@
 // in the thread's filesystem under /attachments/, path refs name files already there, and bad
 // input is a 400 that stores nothing.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
+import { testServerForFile } from "../support/fixture";
 
 type AttachmentRef = {
   id: string;

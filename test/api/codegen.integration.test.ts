@@ -2,8 +2,8 @@
 // the built server: the JSON bundle, one TypeScript module and a zipped project all round-trip.
 import { describe, expect, it } from "vitest";
 import { unzipProjectFiles, zipProjectFiles } from "@/lib/codegen";
-import { assetExampleBundle } from "@/lib/spec";
-import { testServerForFile } from "../fixture";
+import { assetExampleBundle } from "@/lib/standard";
+import { testServerForFile } from "../support/fixture";
 
 const fixture = testServerForFile();
 const api = fixture.api;

@@ -3,9 +3,9 @@
 // runtime runs, with the spec's scoping and error rules.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { connectSse, type SseFrame } from "../sse";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { connectSse, type SseFrame } from "../support/sse";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({
   TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions"),

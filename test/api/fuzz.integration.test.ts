@@ -4,9 +4,9 @@
 // Every answer must come within 10 s and be below 500, and the malformed kinds must be 4xx; afterwards
 // a bystander project and thread stored before the run must be exactly as they were.
 import { beforeAll, describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { PLACEHOLDER_ID, routeFiles } from "../routes";
-import { threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { PLACEHOLDER_ID, routeFiles } from "../support/routes";
+import { threadHelpers } from "../support/thread-helpers";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const BUDGET_MS = 45_000;

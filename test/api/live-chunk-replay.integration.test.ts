@@ -2,9 +2,9 @@
 // streamed gets that message's chunks so far (EventHub's in-flight buffer) before the live ones,
 // with no gap and nothing twice. Real HTTP; the scripted model streams slowly (`delayMs`).
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { connectSse, type SseConnection } from "../sse";
-import { threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { connectSse, type SseConnection } from "../support/sse";
+import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
 const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);

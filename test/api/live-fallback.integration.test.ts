@@ -5,10 +5,10 @@
 // server's database from outside the server process.
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { testBackend } from "../database";
-import { testServerForFile } from "../fixture";
-import { connectSse } from "../sse";
-import { threadHelpers } from "../thread-helpers";
+import { testBackend } from "../support/database";
+import { testServerForFile } from "../support/fixture";
+import { connectSse } from "../support/sse";
+import { threadHelpers } from "../support/thread-helpers";
 
 const KEEP_ALIVE_MS = 400;
 const fixture = testServerForFile({ TANDEM_SSE_KEEP_ALIVE_MS: String(KEEP_ALIVE_MS) });

@@ -2,9 +2,9 @@
 // (`GET /api/threads?status=&agent_id=&q=`) and the studio's run overlay
 // (`GET /api/projects/:id/activity`), with scripted models slowed down by `delayMs`.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { observableAssetBundle } from "../subagent-bundles";
-import { threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { observableAssetBundle } from "../support/subagent-bundles";
+import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
 const api = fixture.api;

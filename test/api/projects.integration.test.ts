@@ -1,7 +1,7 @@
 // The project routes of API.md through real HTTP against the built server and a real database.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { requestJson } from "../http";
+import { testServerForFile } from "../support/fixture";
+import { requestJson } from "../support/http";
 
 const chatBundle = {
   agents: [{ name: "assistant", sideA: { prompt: "assistant_prompt" } }],

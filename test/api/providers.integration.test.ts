@@ -1,7 +1,7 @@
 // GET /api/providers against a real server: providers are reported from the environment by variable
 // name, the OpenAI-compatible endpoint without its credentials, and no secret value ever leaves.
 import { expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
+import { testServerForFile } from "../support/fixture";
 
 const OPENAI_SECRET = "sk-openai-never-show-me-1234";
 const ANTHROPIC_SECRET = "sk-ant-never-show-me-5678";

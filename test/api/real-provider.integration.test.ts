@@ -9,9 +9,9 @@ import {
   startFakeOpenAIServer,
   textReply,
   toolCallReply,
-} from "../../runtime/models/fake-openai-server";
-import { testServerForFile } from "../fixture";
-import { requestJson } from "../http";
+} from "../support/fake-openai-server";
+import { testServerForFile } from "../support/fixture";
+import { requestJson } from "../support/http";
 
 const SECRET = "sk-test-never-show-me-4711";
 let provider: FakeOpenAIServer;

@@ -3,8 +3,8 @@
 import http from "node:http";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { threadHelpers } from "../support/thread-helpers";
 
 const JSON_LIMIT = 64 * 1024;
 const UPLOAD_LIMIT = 256 * 1024;

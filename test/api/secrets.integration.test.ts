@@ -7,14 +7,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { unzipProjectFiles } from "../../lib/codegen/zip";
-import {
-  type FakeOpenAIServer,
-  startFakeOpenAIServer,
-  toolCallReply,
-} from "../../runtime/models/fake-openai-server";
-import { testServerForFile } from "../fixture";
-import { connectSse } from "../sse";
-import { threadHelpers } from "../thread-helpers";
+import { type FakeOpenAIServer, startFakeOpenAIServer, toolCallReply } from "../support/fake-openai-server";
+import { testServerForFile } from "../support/fixture";
+import { connectSse } from "../support/sse";
+import { threadHelpers } from "../support/thread-helpers";
 
 const MODEL_KEY = "sk-model-key-never-leak-31337";
 const TOOL_TOKEN = "tool-token-never-leak-8086";

@@ -8,9 +8,9 @@
 // on), and events with every message once.
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { testBackend } from "../database";
-import { testServerForFile } from "../fixture";
-import { threadHelpers } from "../thread-helpers";
+import { testBackend } from "../support/database";
+import { testServerForFile } from "../support/fixture";
+import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
 const { projectWith, startThread, waitFor, messagesOf, modelRequests } = threadHelpers(fixture);

@@ -2,9 +2,9 @@
 // surfaced to the model as a tool error, and the after_subagent_created hook.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { assetBundle, detailAgent } from "../subagent-bundles";
-import { threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { assetBundle, detailAgent } from "../support/subagent-bundles";
+import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({
   TANDEM_MAX_SUBAGENT_DEPTH: "1",

@@ -3,10 +3,10 @@
 // terminate, and usage rolled up the tree.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { connectSse } from "../sse";
-import { assetBundle, detailAgent, failureText, resultText } from "../subagent-bundles";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { connectSse } from "../support/sse";
+import { assetBundle, detailAgent, failureText, resultText } from "../support/subagent-bundles";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions") });
 const api = fixture.api;

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { chatTemplate, namedWorkersTemplate, STUDIO_TEMPLATES } from "@/lib/studio/templates";
 import { SCRIPT_EXHAUSTED_TEXT } from "@/runtime/models/scripted";
-import { testServerForFile } from "../fixture";
-import { connectSse } from "../sse";
-import { threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { connectSse } from "../support/sse";
+import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
 const api = fixture.api;

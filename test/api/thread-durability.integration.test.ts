@@ -1,9 +1,9 @@
 // Live events and durability: SSE replay with Last-Event-ID (no gap, nothing twice), token chunks,
 // and a server SIGKILLed mid-conversation that resumes with every message exactly once.
 import { describe, expect, it } from "vitest";
-import { testBackend } from "../database";
-import { testServerForFile } from "../fixture";
-import { connectSse, type SseFrame } from "../sse";
+import { testBackend } from "../support/database";
+import { testServerForFile } from "../support/fixture";
+import { connectSse, type SseFrame } from "../support/sse";
 
 // Short leases so a killed server's threads are reclaimed quickly after the restart.
 const fixture = testServerForFile({ TANDEM_LEASE_MS: "1500" });

@@ -1,9 +1,9 @@
 // The runtime through the thread routes of API.md: real HTTP, the built server, a real database,
 // scripted models. Each test builds the bundle it needs.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { connectSse } from "../sse";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { connectSse } from "../support/sse";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
 const api = fixture.api;

@@ -5,9 +5,9 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { queuedLimitReason, runLimitReason } from "../../runtime/scheduler/settings";
-import { testServerForFile } from "../fixture";
-import { assetBundle, failureText } from "../subagent-bundles";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { assetBundle, failureText } from "../support/subagent-bundles";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const MAX_RUN_MS = 3_000;
 const MAX_QUEUED_MS = 1_000;

@@ -1,6 +1,6 @@
 // The version history routes: list, get, diff and restore, through real HTTP against the built server.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
+import { testServerForFile } from "../support/fixture";
 
 const chatBundle = {
   agents: [{ name: "assistant", sideA: { prompt: "assistant_prompt" } }],

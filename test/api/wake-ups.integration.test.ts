@@ -5,10 +5,10 @@
 // the run waiting for the poll, and the test past its deadline.
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { testBackend } from "../database";
-import { testServerForFile } from "../fixture";
-import { assetBundle } from "../subagent-bundles";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { testBackend } from "../support/database";
+import { testServerForFile } from "../support/fixture";
+import { assetBundle } from "../support/subagent-bundles";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_POLL_MS: "600000", TANDEM_CONCURRENCY: "3" });
 const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);

@@ -2,16 +2,16 @@
 // zip is extracted with the system's `unzip`, `npm install` succeeds (offline from npm's cache when it
 // holds everything, else preferring the cache and reaching the registry for the rest) and `tsc --noEmit`
 // passes. Random bundles that use every definition field are type-checked against the shipped spec
-// module too, so its types cannot fall behind lib/spec.
+// module too, so its types cannot fall behind lib/standard.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundleToProjectFiles, zipProjectFiles } from "@/lib/codegen";
-import { randomBundle } from "@/lib/codegen/random-bundles";
-import { parseBundle } from "@/lib/spec";
+import { parseBundle } from "@/lib/standard";
 import { STUDIO_TEMPLATES } from "@/lib/studio/templates";
+import { randomBundle } from "@/test/support/random-bundles";
 
 const root = mkdtempSync(path.join(tmpdir(), "tandem-zip-install-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

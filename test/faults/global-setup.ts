@@ -1,7 +1,7 @@
 // Fault-suite setup: the suite kills processes mid-write and restarts databases, which only a
 // Postgres server survives by design (README: Databases), so it needs DATABASE_URL.
 import { resolveDatabaseConfig } from "../../lib/db/config";
-import { setup as integrationSetup } from "../global-setup";
+import { setup as integrationSetup } from "../support/global-setup";
 
 export async function setup(): Promise<void> {
   if (resolveDatabaseConfig(process.env).kind !== "postgres") {

@@ -10,9 +10,9 @@
 //   reads from the start sees exactly those ids.
 import postgres from "postgres";
 import { expect } from "vitest";
-import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
-import type { ServerFixture } from "../fixture";
-import { connectSse } from "../sse";
+import { EVENT_ID_STRIDE } from "@/runtime/store/event-log";
+import type { ServerFixture } from "../support/fixture";
+import { connectSse } from "../support/sse";
 
 const TERMINAL = ["completed", "failed", "stopped", "terminated"];
 const REPORT_PREFIX = "Subagent (reference: ";

@@ -10,11 +10,11 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "../../lib/db/migrations";
 import { sqlClientFromPostgres } from "../../lib/db/sql-client";
-import type { ServerFixture } from "../fixture";
-import { requestJson } from "../http";
-import { freePort, ROOT, startTestServer, type TestServer } from "../server";
-import { assetBundle } from "../subagent-bundles";
-import { threadHelpers } from "../thread-helpers";
+import type { ServerFixture } from "../support/fixture";
+import { requestJson } from "../support/http";
+import { freePort, ROOT, startTestServer, type TestServer } from "../support/server";
+import { assetBundle } from "../support/subagent-bundles";
+import { threadHelpers } from "../support/thread-helpers";
 import { checkInvariants } from "./invariants";
 
 const SCRIPT = path.join(ROOT, "scripts/postgres-cluster.sh");

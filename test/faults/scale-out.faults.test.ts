@@ -5,13 +5,13 @@
 // processes with the poll turned off.
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIsolatedDatabaseConfig } from "../database";
-import type { ServerFixture } from "../fixture";
-import { requestJson } from "../http";
-import { startTestServer, type TestServer } from "../server";
-import { assetBundle } from "../subagent-bundles";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
-import { startTestWorker, type TestWorker } from "../worker";
+import { createIsolatedDatabaseConfig } from "../support/database";
+import type { ServerFixture } from "../support/fixture";
+import { requestJson } from "../support/http";
+import { startTestServer, type TestServer } from "../support/server";
+import { assetBundle } from "../support/subagent-bundles";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
+import { startTestWorker, type TestWorker } from "../support/worker";
 
 // Few slots per process, so a batch spreads over every process that runs threads.
 const SHARED = { TANDEM_CONCURRENCY: "3" };

@@ -4,11 +4,11 @@
 import path from "node:path";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { EVENT_ID_STRIDE } from "@/runtime/events/event-log";
-import { testServerForFile } from "../fixture";
-import { connectSse } from "../sse";
-import { assetBundle } from "../subagent-bundles";
-import { threadHelpers } from "../thread-helpers";
+import { EVENT_ID_STRIDE } from "@/runtime/store/event-log";
+import { testServerForFile } from "../support/fixture";
+import { connectSse } from "../support/sse";
+import { assetBundle } from "../support/subagent-bundles";
+import { threadHelpers } from "../support/thread-helpers";
 import { checkInvariants } from "./invariants";
 
 const fixture = testServerForFile({

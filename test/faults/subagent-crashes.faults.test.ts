@@ -2,9 +2,9 @@
 // parents and children (TANDEM_CRASH_AT), restarts, and every child must end exactly once with
 // exactly one report reaching its parent, no child spawned or fed twice, no call answered twice.
 import { describe, expect, it } from "vitest";
-import { testServerForFile } from "../fixture";
-import { assetBundle, resultText } from "../subagent-bundles";
-import { type ApiMessage, threadHelpers } from "../thread-helpers";
+import { testServerForFile } from "../support/fixture";
+import { assetBundle, resultText } from "../support/subagent-bundles";
+import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 import { checkInvariants } from "./invariants";
 
 // Short leases so the killed server's threads are reclaimed quickly after the restart.

@@ -3,13 +3,14 @@
 // { name, mimeType, data (base64), description?, width?, height? }. Uploads are decoded and paths
 // normalised here; whether a path exists is checked when the message is stored.
 import { z } from "zod";
-import { InvalidPathError, normaliseThreadPath } from "@/runtime/engine/builtin-tools";
 import {
   type AttachmentInput,
   decodeBase64,
   fileNameProblem,
+  InvalidPathError,
   MAX_ATTACHMENTS_PER_MESSAGE,
-} from "@/runtime/threads/attachments";
+  normaliseThreadPath,
+} from "@/runtime/runtime";
 
 const ThreadPath = z.string().transform((raw, context) => {
   try {

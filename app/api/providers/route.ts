@@ -1,5 +1,5 @@
 // GET /api/providers — which model providers this server can use, by env variable name only.
-import { availableProviders } from "@/runtime/models/available-providers";
+import { availableProviders } from "@/runtime/runtime";
 import { handle } from "../_lib/http";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // GET /api/threads — list threads (filters: project_id, parent_id, roots_only, status, agent_id, q;
 // paging: limit, offset), parsed by the schema shared with the threads list (lib/api/thread-list-query).
 import { z } from "zod";
-import { parseThreadListQuery } from "@/lib/api/thread-list-query";
+import { parseThreadListQuery } from "@/lib/contracts/thread-list-query";
 import { getRuntime } from "@/runtime/runtime";
 import { AttachmentInputsSchema } from "../_lib/attachments";
 import { handle, readJson } from "../_lib/http";

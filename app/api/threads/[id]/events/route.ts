@@ -4,8 +4,7 @@
 // new stream first gets the text so far of each message being streamed in this process (one chunk
 // per message, EventHub), then the live chunks, so a reply joined mid-stream shows from its start.
 import { z } from "zod";
-import { readEventsAfter, type StoredEvent } from "@/runtime/events/event-log";
-import { getRuntime } from "@/runtime/runtime";
+import { getRuntime, type StoredEvent } from "@/runtime/runtime";
 import { handle, jsonError } from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
@@ -46,20 +45,9 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
   const keepAliveIntervalMs = keepAliveMs(process.env.TANDEM_SSE_KEEP_ALIVE_MS);
   const runtime = await getRuntime();
   const thread = await runtime.threads.require(id);
-  const db = runtime.database.sql;
   // For a thread below the root, only its own subtree's events are sent; the set grows as children appear.
   const subtree: Set<string> | null =
-    thread.root_id === thread.id
-      ? null
-      : new Set(
-          (
-            await db.query<{ id: string }>(
-              `WITH RECURSIVE s AS (SELECT id FROM threads WHERE id = $1
-                 UNION ALL SELECT t.id FROM threads t JOIN s ON t.parent_id = s.id) SELECT id FROM s`,
-              [id],
-            )
-          ).map((row) => row.id),
-        );
+    thread.root_id === thread.id ? null : new Set(await runtime.eventLog.subtreeIds(id));
   const belongs = (event: StoredEvent) => {
     if (!subtree) return true;
     const data = event.data as { id?: string; parent_id?: string | null };
@@ -113,7 +101,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
           if (pending) {
             pending = false;
             for (;;) {
-              const { events, complete } = await readEventsAfter(db, thread.root_id, cursor, 500);
+              const { events, complete } = await runtime.eventLog.readAfter(thread.root_id, cursor, 500);
               for (const event of events) {
                 cursor = event.id;
                 if (belongs(event)) send(frame(event));

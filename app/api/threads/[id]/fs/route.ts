@@ -1,6 +1,5 @@
 // GET /api/threads/:id/fs — the root of the thread's filesystem (?path=/dir lists a directory).
 import { getRuntime } from "@/runtime/runtime";
-import { listThreadFiles } from "@/runtime/threads/file-store";
 import { handle } from "../../../_lib/http";
 import { asThreadPathError } from "./path-errors";
 
@@ -11,6 +10,6 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
   const runtime = await getRuntime();
   await runtime.threads.require(id);
   const directory = new URL(request.url).searchParams.get("path") ?? "/";
-  const entries = await listThreadFiles(runtime.database.sql, id, directory).catch(asThreadPathError);
+  const entries = await runtime.files.list(id, directory).catch(asThreadPathError);
   return Response.json({ path: directory, entries });
 });

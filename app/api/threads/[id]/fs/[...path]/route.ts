@@ -5,12 +5,6 @@
 // (`..`, a second layer of encoding, backslashes, NUL) with a 400 `invalid_path`.
 import { NotFoundError, PreconditionFailedError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
-import {
-  createThreadFile,
-  deleteThreadFile,
-  readThreadFile,
-  writeThreadFile,
-} from "@/runtime/threads/file-store";
 import { handle, readBodyBytes, UPLOAD_BODY_LIMIT } from "../../../../_lib/http";
 import { asThreadPathError } from "../path-errors";
 
@@ -27,7 +21,7 @@ async function target(context: Context) {
 
 export const GET = handle(async (_request: Request, context: Context) => {
   const { runtime, id, path } = await target(context);
-  const file = await readThreadFile(runtime.database.sql, id, path).catch(asThreadPathError);
+  const file = await runtime.files.read(id, path).catch(asThreadPathError);
   if (!file) throw new NotFoundError("File", path);
   return new Response(Buffer.from(file.data), {
     headers: { "content-type": file.record.mimeType, "content-length": String(file.record.size) },
@@ -40,9 +34,7 @@ export const PUT = handle(async (request: Request, context: Context) => {
   const data = await readBodyBytes(request, UPLOAD_BODY_LIMIT);
   const mimeType = request.headers.get("content-type")?.split(";")[0]?.trim() || "application/octet-stream";
   if (request.headers.get("if-none-match")?.trim() === "*") {
-    const created = await createThreadFile(runtime.database.sql, id, path, data, mimeType).catch(
-      asThreadPathError,
-    );
+    const created = await runtime.files.create(id, path, data, mimeType).catch(asThreadPathError);
     if (!created) {
       throw new PreconditionFailedError(
         `There is already a file or directory at ${path}; choose another path (If-None-Match: * never replaces one).`,
@@ -52,15 +44,13 @@ export const PUT = handle(async (request: Request, context: Context) => {
     }
     return Response.json(created, { status: 201 });
   }
-  const record = await writeThreadFile(runtime.database.sql, id, path, data, mimeType).catch(
-    asThreadPathError,
-  );
+  const record = await runtime.files.write(id, path, data, mimeType).catch(asThreadPathError);
   return Response.json(record, { status: 201 });
 });
 
 export const DELETE = handle(async (_request: Request, context: Context) => {
   const { runtime, id, path } = await target(context);
-  const deleted = await deleteThreadFile(runtime.database.sql, id, path).catch(asThreadPathError);
+  const deleted = await runtime.files.delete(id, path).catch(asThreadPathError);
   if (!deleted) throw new NotFoundError("File", path);
   return Response.json({ deleted: true, path });
 });

@@ -1,0 +1,79 @@
+// What a project's threads are doing right now, for the studio's run overlay
+// (`GET /api/projects/:id/activity`): thread counts by agent and status, and the prompt each running
+// thread is on — its agent's current side's prompt, read from the thread's pinned version.
+import "server-only";
+import { type AgentActivity, emptyStatusCounts, type ProjectActivity } from "@/lib/contracts/activity";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { NotFoundError } from "../errors";
+import type { DefinitionsCache } from "../store/definitions";
+import { nowMicroseconds, THREAD_STATUSES, type ThreadStatus } from "../store/thread-row";
+import { isUuid } from "./project-service";
+
+export class ActivityService {
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly definitions: DefinitionsCache,
+  ) {}
+
+  async ofProject(projectId: string): Promise<ProjectActivity> {
+    const project = isUuid(projectId)
+      ? await this.db.query<{ id: string }>("SELECT id FROM projects WHERE id = $1", [projectId])
+      : [];
+    if (project.length === 0) throw new NotFoundError("Project", projectId);
+    // Two aggregate statements on the (project_id, created_at) index; no row per thread comes back.
+    const counts = await this.db.query<{ agent_name: string; status: string; n: number }>(
+      "SELECT agent_name, status, count(*)::int AS n FROM threads WHERE project_id = $1 GROUP BY agent_name, status",
+      [projectId],
+    );
+    const running = await this.db.query<{
+      agent_name: string;
+      project_version: number;
+      side: string | null;
+      n: number;
+    }>(
+      `SELECT agent_name, project_version, execution->>'currentSide' AS side, count(*)::int AS n
+         FROM threads WHERE project_id = $1 AND status = 'running'
+         GROUP BY agent_name, project_version, execution->>'currentSide'`,
+      [projectId],
+    );
+
+    const agents = new Map<string, AgentActivity>();
+    const agentOf = (name: string): AgentActivity => {
+      let entry = agents.get(name);
+      if (!entry) {
+        entry = { agent_id: name, counts: emptyStatusCounts(), active_prompts: [] };
+        agents.set(name, entry);
+      }
+      return entry;
+    };
+    for (const row of counts) {
+      if ((THREAD_STATUSES as readonly string[]).includes(row.status))
+        agentOf(row.agent_name).counts[row.status as ThreadStatus] += Number(row.n);
+    }
+    for (const row of running) {
+      const prompt = await this.promptOf(projectId, Number(row.project_version), row.agent_name, row.side);
+      if (!prompt) continue;
+      const prompts = agentOf(row.agent_name).active_prompts;
+      const existing = prompts.find((entry) => entry.prompt === prompt);
+      if (existing) existing.running += Number(row.n);
+      else prompts.push({ prompt, running: Number(row.n) });
+    }
+    return {
+      project_id: projectId,
+      agents: [...agents.values()].sort((left, right) => left.agent_id.localeCompare(right.agent_id)),
+      at: nowMicroseconds(),
+    };
+  }
+
+  /** The prompt of `side` of the agent as defined in that version (versions are cached, immutable). */
+  private async promptOf(
+    projectId: string,
+    version: number,
+    agentName: string,
+    side: string | null,
+  ): Promise<string | null> {
+    const agent = (await this.definitions.load(projectId, version))?.index.agents.get(agentName)?.definition;
+    if (!agent) return null;
+    return (side === "b" ? agent.sideB?.prompt : agent.sideA.prompt) ?? null;
+  }
+}

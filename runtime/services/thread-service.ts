@@ -1,0 +1,553 @@
+// Threads through the API: create (pinned to the project's current version), post messages (into
+// the durable inbox; the answer comes after the commit), read, list, stop and terminate.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { ThreadListFilter } from "@/lib/contracts/thread-list-query";
+import type { Database } from "@/lib/db/database";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { AgentDefinition } from "@/lib/standard";
+import { resolveRequests } from "../engine/request-log";
+import { unansweredToolCalls } from "../engine/step-runner";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
+import { ABORT_CHANNEL } from "../scheduler/scheduler";
+import { type AttachmentInput, storeAttachments } from "../store/attachments";
+import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
+import { appendEvents } from "../store/event-log";
+import { enqueue, hasPendingInput } from "../store/inbox";
+import { insertMessages, readMessages, toMessageView } from "../store/message-store";
+import { initialExecutionState } from "../store/messages";
+import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { messageEvent, threadEvent } from "../store/thread-events";
+import {
+  THREAD_COLUMNS,
+  type ThreadRow,
+  type ThreadView,
+  toThreadRow,
+  toThreadView,
+} from "../store/thread-row";
+import { findThread, insertThread, lockThread, notifyWork, updateThread } from "../store/thread-store";
+import { settleChild } from "../subagents/child-transactions";
+import { registryOf } from "../subagents/registry-store";
+import { isUuid } from "./project-service";
+
+export { ThreadTerminatedError };
+
+/** The after_thread_created hook point: whether the agent declares one, and running it. */
+export interface AfterThreadCreated {
+  declared(agent: AgentDefinition, definitions: LoadedDefinitions): Promise<boolean>;
+  run(threadId: string): Promise<void>;
+}
+
+/** A listed thread: the thread view plus its first user message (`title`, cut to 200 characters). */
+export type ListedThread = ThreadView & { title: string | null };
+
+const TITLE_LENGTH = 200;
+const FIRST_USER_MESSAGE = `SELECT m.content FROM messages m WHERE m.thread_id = threads.id AND m.role = 'user'
+  AND m.depth = 0 ORDER BY m.seq LIMIT 1`;
+
+/** A search string as a literal inside ILIKE: backslash is Postgres's default LIKE escape character. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+export const STOPPED_BY_USER = "Execution stopped by user";
+
+export interface CreateThreadInput {
+  projectId: string;
+  agentName: string;
+  message?: string;
+  initialMessages?: { role: "user" | "assistant"; content: string; silent?: boolean }[];
+  /** Attachments of `message` (required with them), stored in the new thread's filesystem. */
+  attachments?: AttachmentInput[];
+  env?: Record<string, string>;
+  name?: string;
+}
+
+export class ThreadService {
+  constructor(
+    private readonly database: Database,
+    private readonly definitions: DefinitionsCache,
+    private readonly abortLocally: (threadId: string) => void = () => {},
+    private readonly afterThreadCreated?: AfterThreadCreated,
+    /** Told of every thread created here, which starts with no message (its input waits in the inbox). */
+    private readonly createdEmpty: (threadId: string) => void = () => {},
+  ) {}
+
+  private get sql() {
+    return this.database.sql;
+  }
+
+  async create(
+    input: CreateThreadInput,
+  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView }> {
+    const attachments = input.attachments ?? [];
+    if (attachments.length > 0 && input.message === undefined) {
+      throw new InvalidInputError(
+        "Attachments go with the first message: send `message` together with `attachments`.",
+        { field: "attachments" },
+        "attachments_need_message",
+      );
+    }
+    if (!isUuid(input.projectId)) throw new NotFoundError("Project", input.projectId);
+    const projects = await this.sql.query<{ current_version: number }>(
+      "SELECT current_version FROM projects WHERE id = $1",
+      [input.projectId],
+    );
+    const project = projects[0];
+    if (!project) throw new NotFoundError("Project", input.projectId);
+    const version = Number(project.current_version);
+    const definitions = await this.definitions.load(input.projectId, version);
+    const agent = definitions?.index.agents.get(input.agentName)?.definition;
+    if (!definitions || !agent) throw new NotFoundError("Agent", input.agentName);
+    const unusable = await this.sql.query<{ diagnostics: unknown }>(
+      "SELECT diagnostics FROM project_versions WHERE project_id = $1 AND version = $2",
+      [input.projectId, version],
+    );
+    const diagnostics = parseJson(unusable[0]?.diagnostics) as
+      | { severity: string; path: string; message: string }[]
+      | undefined;
+    const errors = (diagnostics ?? []).filter((diagnostic) => diagnostic.severity === "error");
+    if (errors.length > 0) {
+      throw new ConflictError(
+        `Version ${version} of this project has ${errors.length} definition error(s), so it cannot run. First: ${errors[0]!.path}: ${errors[0]!.message}`,
+        { diagnostics: errors },
+        "definitions_have_errors",
+      );
+    }
+    const inputs: { role: "user" | "assistant"; content: string; silent?: boolean; first?: boolean }[] = [
+      ...(input.initialMessages ?? []),
+      ...(input.message !== undefined
+        ? [{ role: "user" as const, content: input.message, first: true }]
+        : []),
+    ];
+    const id = randomUUID();
+    // An after_thread_created hook runs before execution: the thread is not runnable until it ran.
+    const deferred = (await this.afterThreadCreated?.declared(agent, definitions)) ?? false;
+    const thread = await this.sql.transaction(async (tx) => {
+      const row = await insertThread(tx, {
+        id,
+        projectId: input.projectId,
+        projectVersion: version,
+        agentName: agent.name,
+        parentId: null,
+        rootId: id,
+        depth: 0,
+        name: input.name ?? null,
+        status: inputs.length > 0 ? "queued" : "idle",
+        execution: initialExecutionState(),
+        env: input.env ?? {},
+      });
+      for (const message of inputs) {
+        await enqueue(tx, id, {
+          role: message.role,
+          content: message.content,
+          attachments: message.first ? await storeAttachments(tx, id, attachments) : [],
+          silent: message.silent ?? false,
+          metadata: {},
+          fromHuman: message.role === "user",
+          messageId: randomUUID(),
+        });
+      }
+      if (deferred) await tx.query("UPDATE threads SET runnable = false WHERE id = $1", [id]);
+      await appendEvents(tx, [threadEvent(row)]);
+      return row;
+    });
+    if (thread.message_seq === 0) this.createdEmpty(id);
+    if (deferred) await this.runAfterThreadCreated(id);
+    return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
+  }
+
+  /** Runs the hook (its failures are logged by the hook runner), then lets queued input run. */
+  private async runAfterThreadCreated(id: string): Promise<void> {
+    try {
+      await this.afterThreadCreated?.run(id);
+    } finally {
+      await this.sql.transaction(async (tx) => {
+        const row = await lockThread(tx, id);
+        if (!row || row.terminated_at !== null) return;
+        if (await hasPendingInput(tx, id)) {
+          await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [id]);
+          await notifyWork(tx, id);
+        }
+      });
+    }
+  }
+
+  /** The thread with its child registry and the usage of its whole subtree. */
+  async get(id: string): Promise<ThreadView & { subtree_usage: ThreadView["usage"] }> {
+    const row = await this.require(id);
+    const children = await registryOf(this.sql, id);
+    const [usage] = await this.sql.query<Record<string, unknown>>(
+      `WITH RECURSIVE subtree AS (
+         SELECT id, input_tokens, output_tokens, cost_usd FROM threads WHERE id = $1
+         UNION ALL SELECT t.id, t.input_tokens, t.output_tokens, t.cost_usd FROM threads t JOIN subtree s ON t.parent_id = s.id
+       ) SELECT COALESCE(sum(input_tokens), 0)::bigint AS input_tokens, COALESCE(sum(output_tokens), 0)::bigint AS output_tokens,
+                COALESCE(sum(cost_usd), 0)::float8 AS cost_usd FROM subtree`,
+      [id],
+    );
+    return {
+      ...toThreadView(row, children),
+      subtree_usage: {
+        input_tokens: Number(usage?.input_tokens ?? 0),
+        output_tokens: Number(usage?.output_tokens ?? 0),
+        cost_usd: Number(usage?.cost_usd ?? 0),
+      },
+    };
+  }
+
+  /**
+   * Threads newest first, filtered (API.md plus the filters of docs/runtime.md). `search` matches,
+   * case-insensitively as a substring, the thread id, the agent name, the instance name and the
+   * thread's first user message; every listed thread carries that message as `title`.
+   */
+  async list(
+    filter: ThreadListFilter,
+  ): Promise<{ threads: ListedThread[]; total: number; hasMore: boolean }> {
+    const conditions: string[] = filter.rootsOnly ? ["parent_id IS NULL"] : [];
+    const values: unknown[] = [];
+    const empty = { threads: [], total: 0, hasMore: false };
+    if (filter.projectId) {
+      if (!isUuid(filter.projectId)) return empty;
+      values.push(filter.projectId);
+      conditions.push(`project_id = $${values.length}`);
+    }
+    if (filter.parentId) {
+      if (!isUuid(filter.parentId)) return empty;
+      values.push(filter.parentId);
+      conditions.push(`parent_id = $${values.length}`);
+    }
+    if (filter.statuses.length > 0) {
+      values.push(filter.statuses);
+      conditions.push(`status = ANY($${values.length}::text[])`);
+    }
+    if (filter.agentId) {
+      values.push(filter.agentId);
+      conditions.push(`agent_name = $${values.length}`);
+    }
+    if (filter.search) {
+      values.push(`%${escapeLike(filter.search)}%`);
+      const pattern = `$${values.length}`;
+      conditions.push(
+        `(id::text ILIKE ${pattern} OR agent_name ILIKE ${pattern} OR name ILIKE ${pattern} OR (${FIRST_USER_MESSAGE}) ILIKE ${pattern})`,
+      );
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
+    const [{ total }] = (await this.sql.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM threads ${where}`,
+      values as never[],
+    )) as [{ total: number }];
+    const rows = await this.sql.query<Record<string, unknown>>(
+      `SELECT ${THREAD_COLUMNS}, left((${FIRST_USER_MESSAGE}), ${TITLE_LENGTH}) AS title FROM threads ${where}
+       ORDER BY created_at DESC, id LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      [...values, filter.limit, filter.offset] as never[],
+    );
+    const threads = rows.map((row) => ({
+      ...toThreadView(toThreadRow(row)),
+      title: typeof row.title === "string" ? row.title : null,
+    }));
+    return { threads, total: Number(total), hasMore: filter.offset + threads.length < Number(total) };
+  }
+
+  /** Top-level messages by default; `maxDepth` includes sub-prompt messages down to that depth. */
+  async messages(
+    id: string,
+    options: { includeSilent: boolean; limit?: number; offset?: number; maxDepth?: number },
+  ) {
+    await this.require(id);
+    const { messages, total } = await readMessages(this.sql, id, {
+      ...options,
+      maxDepth: options.maxDepth ?? 0,
+    });
+    return {
+      messages: messages.map(toMessageView),
+      total,
+      hasMore: (options.offset ?? 0) + messages.length < total,
+    };
+  }
+
+  async postMessage(
+    id: string,
+    input: {
+      content: string;
+      silent?: boolean;
+      role?: "user" | "assistant";
+      /** Uploads and paths of files already in the thread's filesystem (checked in the transaction). */
+      attachments?: AttachmentInput[];
+    },
+  ) {
+    const attachments = input.attachments ?? [];
+    if (input.content.trim() === "" && attachments.length === 0)
+      throw new InvalidInputError("Message content or attachments are required.", { field: "content" });
+    const messageId = randomUUID();
+    return this.sql.transaction(async (tx) => {
+      const row = await this.lockExisting(tx, id);
+      if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
+      const item = await queueThreadInput(tx, row, {
+        role: input.role ?? "user",
+        content: input.content,
+        attachments: await storeAttachments(tx, id, attachments),
+        silent: input.silent ?? false,
+        metadata: {},
+        fromHuman: (input.role ?? "user") === "user",
+        messageId,
+      });
+      return { status: "queued" as const, queueId: item?.id ?? null, messageId };
+    });
+  }
+
+  /** User stop: abort the run in flight, answer its open tool calls, keep the thread usable. */
+  async stop(id: string): Promise<{ status: "stopped"; message: string; thread: ThreadView }> {
+    const thread = await this.sql.transaction(async (tx) => {
+      const row = await this.lockExisting(tx, id);
+      if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
+      const history = (await readMessages(tx, id, { includeSilent: true, maxDepth: 0 })).messages;
+      const stopMessages = (["a", "b"] as const).flatMap((side) => {
+        const open = unansweredToolCalls(history, side);
+        return (open?.calls ?? []).map((call) => ({
+          role: "tool" as const,
+          side,
+          content: STOPPED_BY_USER,
+          name: call.function.name,
+          tool_call_id: call.id,
+          tool_status: "error" as const,
+        }));
+      });
+      const inserted = await insertMessages(tx, id, [
+        ...stopMessages,
+        { role: "system", side: null, content: STOPPED_BY_USER, silent: true },
+      ]);
+      const updated = await updateThread(tx, id, {
+        userStopped: true,
+        status: "stopped",
+        stopReason: "Stopped by user",
+        runnable: false,
+        releaseLease: true,
+        // A blocking subagent call is answered as stopped above; its child reports by message later.
+        execution: { ...row.execution, blockedOn: null },
+      });
+      const parentEvents = await settleChild(tx, updated, { kind: "stopped", reason: "Stopped by user" });
+      await appendEvents(tx, [
+        ...parentEvents,
+        ...inserted.map((message) => messageEvent(updated, message)),
+        {
+          rootId: updated.root_id,
+          threadId: id,
+          type: "telemetry",
+          data: {
+            thread_id: id,
+            type: "stopped",
+            reason: "Stopped by user",
+            side: null,
+            timestamp: Date.now() * 1000,
+          },
+        },
+        threadEvent(updated),
+      ]);
+      await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, id]);
+      return updated;
+    });
+    this.abortLocally(id);
+    return { status: "stopped", message: "Thread execution stopped", thread: toThreadView(thread) };
+  }
+
+  /**
+   * Spec terminate(): permanent; aborts in-flight work and rejects new work, for the whole subtree.
+   * Rows are locked deepest first (a child before its parent, as a child's report does), children
+   * spawned meanwhile are picked up, and the parent of the terminated thread gets its report.
+   */
+  async terminate(id: string): Promise<{ status: "terminated"; terminated: string[]; thread: ThreadView }> {
+    await this.require(id);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.terminateOnce(id);
+      } catch (error) {
+        // Two trees changing at once can deadlock in Postgres; it aborts one of them: try again.
+        if ((error as { code?: string }).code !== "40P01" || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  private async terminateOnce(id: string) {
+    const result = await this.sql.transaction(async (tx) => {
+      const now = Date.now() * 1000;
+      const terminated: ThreadRow[] = [];
+      const seen = new Set<string>();
+      let root: ThreadRow | null = null;
+      for (;;) {
+        const subtree = await tx.query<{ id: string }>(
+          `WITH RECURSIVE subtree AS (
+             SELECT id, depth FROM threads WHERE id = $1
+             UNION ALL SELECT t.id, t.depth FROM threads t JOIN subtree s ON t.parent_id = s.id
+           ) SELECT id FROM subtree ORDER BY depth DESC, id`,
+          [id],
+        );
+        const fresh = subtree.filter((member) => !seen.has(member.id));
+        if (fresh.length === 0) break;
+        for (const { id: member } of fresh) {
+          seen.add(member);
+          const row = await lockThread(tx, member);
+          if (!row) continue;
+          if (row.terminated_at !== null) {
+            if (member === id) root = row;
+            continue;
+          }
+          const updated = await updateThread(tx, member, {
+            terminatedAt: now,
+            status: "terminated",
+            runnable: false,
+            releaseLease: true,
+            stopReason: "Terminated",
+          });
+          terminated.push(updated);
+          if (member === id) root = updated;
+        }
+      }
+      // Deepest first; the terminated thread's own parent (outside the subtree) is locked last.
+      const events = terminated.map((row) => threadEvent(row));
+      for (const row of terminated) events.push(...(await settleChild(tx, row, { kind: "terminated" })));
+      await appendEvents(tx, events);
+      for (const row of terminated) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, row.id]);
+      return { terminated: terminated.map((row) => row.id), root: root! };
+    });
+    for (const member of result.terminated) this.abortLocally(member);
+    return {
+      status: "terminated" as const,
+      terminated: result.terminated,
+      thread: toThreadView(result.root),
+    };
+  }
+
+  async logs(id: string) {
+    await this.require(id);
+    const modelCalls = await this.sql.query<Record<string, unknown>>(
+      `SELECT id, side, model_name, answered_by, provider_model_id, request, response, error, input_tokens, output_tokens,
+              cost_usd, latency_ms, created_at
+       FROM model_calls WHERE thread_id = $1 ORDER BY created_at, id`,
+      [id],
+    );
+    const toolCalls = await this.sql.query<Record<string, unknown>>(
+      `SELECT id, tool_call_id, name, args, status, result, started_at, finished_at
+       FROM tool_runs WHERE thread_id = $1 ORDER BY started_at, id`,
+      [id],
+    );
+    // Requests are stored as deltas against the previous request of the same side (request-log.ts).
+    const requests = resolveRequests(
+      modelCalls.map((row) => ({ id: String(row.id), request: parseJson(row.request) })),
+    );
+    return {
+      model_calls: modelCalls.map((row) => ({
+        ...row,
+        request: requests.get(String(row.id)) ?? null,
+        response: parseJson(row.response),
+        cost_usd: Number(row.cost_usd),
+        created_at: Number(row.created_at),
+      })),
+      tool_calls: toolCalls.map((row) => ({
+        ...row,
+        args: parseJson(row.args),
+        started_at: Number(row.started_at),
+        finished_at: row.finished_at === null ? null : Number(row.finished_at),
+        duration_ms:
+          row.finished_at === null ? null : (Number(row.finished_at) - Number(row.started_at)) / 1000,
+      })),
+    };
+  }
+
+  /** The thread hierarchy under `id`, one query, with each node's own usage and its subtree's. */
+  async tree(id: string) {
+    const root = await this.require(id);
+    const rows = await this.sql.query<Record<string, unknown>>(
+      `WITH RECURSIVE subtree AS (
+         SELECT id, 0 AS level FROM threads WHERE id = $1
+         UNION ALL SELECT t.id, s.level + 1 FROM threads t JOIN subtree s ON t.parent_id = s.id
+       )
+       SELECT ${THREAD_COLUMNS.split(",")
+         .map((column) => `t.${column.trim()}`)
+         .join(
+           ", ",
+         )}, l.blocking AS link_blocking, l.resumable AS link_resumable, l.status AS registry_status,
+              l.name AS instance_name
+       FROM subtree s JOIN threads t ON t.id = s.id LEFT JOIN subagents l ON l.child_id = t.id
+       ORDER BY s.level, t.created_at, t.id`,
+      [root.id],
+    );
+    type Usage = ThreadView["usage"];
+    type TreeNode = {
+      id: string;
+      agent_id: string;
+      name: string | null;
+      status: string;
+      registry_status: string | null;
+      blocking: boolean | null;
+      resumable: boolean | null;
+      parent_id: string | null;
+      depth: number;
+      usage: Usage;
+      subtree_usage: Usage;
+      children: TreeNode[];
+    };
+    const nodes = new Map<string, TreeNode>();
+    const order: TreeNode[] = [];
+    for (const raw of rows) {
+      const row = toThreadRow(raw);
+      const usage = toThreadView(row).usage;
+      const node: TreeNode = {
+        id: row.id,
+        agent_id: row.agent_name,
+        name:
+          row.name ??
+          (raw.instance_name === null || raw.instance_name === undefined ? null : String(raw.instance_name)),
+        status: row.status,
+        registry_status:
+          raw.registry_status === null || raw.registry_status === undefined
+            ? null
+            : String(raw.registry_status),
+        blocking:
+          raw.link_blocking === null || raw.link_blocking === undefined ? null : raw.link_blocking === true,
+        resumable:
+          raw.link_resumable === null || raw.link_resumable === undefined
+            ? null
+            : raw.link_resumable === true,
+        parent_id: row.parent_id,
+        depth: row.depth,
+        usage,
+        subtree_usage: { ...usage },
+        children: [],
+      };
+      nodes.set(row.id, node);
+      order.push(node);
+      if (row.parent_id && row.id !== root.id) nodes.get(row.parent_id)?.children.push(node);
+    }
+    // Roll usage up the tree: deepest nodes first.
+    for (const node of [...order].reverse()) {
+      const parent = node.parent_id && node.id !== root.id ? nodes.get(node.parent_id) : undefined;
+      if (!parent) continue;
+      parent.subtree_usage.input_tokens += node.subtree_usage.input_tokens;
+      parent.subtree_usage.output_tokens += node.subtree_usage.output_tokens;
+      parent.subtree_usage.cost_usd += node.subtree_usage.cost_usd;
+    }
+    return { root: nodes.get(root.id)! };
+  }
+
+  /** The registry of child threads (spec §7.11). */
+  async children(id: string) {
+    await this.require(id);
+    return registryOf(this.sql, id);
+  }
+
+  async require(id: string): Promise<ThreadRow> {
+    const row = isUuid(id) ? await findThread(this.sql, id) : null;
+    if (!row) throw new NotFoundError("Thread", id);
+    return row;
+  }
+
+  private async lockExisting(tx: SqlExecutor, id: string): Promise<ThreadRow> {
+    const row = isUuid(id) ? await lockThread(tx, id) : null;
+    if (!row) throw new NotFoundError("Thread", id);
+    return row;
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}

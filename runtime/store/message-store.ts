@@ -1,0 +1,245 @@
+// Messages of a thread: insert (under the thread's row lock, so sequence numbers never collide),
+// read in order, and the API shape (the spec's message model; tool_calls JSON-encoded as in the spec).
+
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { MessageViewSchema } from "@/lib/contracts/message";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "./messages";
+import { nowMicroseconds } from "./thread-row";
+
+export interface NewMessage {
+  role: StoredMessage["role"];
+  side: Side | null;
+  content: string | null;
+  name?: string | null;
+  tool_calls?: StoredToolCall[] | null;
+  tool_call_id?: string | null;
+  tool_status?: "success" | "error" | null;
+  parent_id?: string | null;
+  depth?: number;
+  silent?: boolean;
+  metadata?: Record<string, unknown>;
+  subagent_id?: string | null;
+  attachments?: AttachmentRef[];
+  prompt?: string | null;
+  id?: string;
+}
+
+const MESSAGE_COLUMNS = `id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status, parent_id, depth,
+  silent, metadata, subagent_id, attachments, prompt, created_at`;
+
+function toStoredMessage(raw: Record<string, unknown>): StoredMessage {
+  const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+  return {
+    ...(raw as unknown as StoredMessage),
+    seq: Number(raw.seq),
+    tool_calls: (json(raw.tool_calls) ?? null) as StoredToolCall[] | null,
+    metadata: (json(raw.metadata) ?? {}) as Record<string, unknown>,
+    attachments: (json(raw.attachments) ?? []) as AttachmentRef[],
+    created_at: Number(raw.created_at),
+  };
+}
+
+/**
+ * Inserts messages in order, numbered from the thread's message_seq (one statement reserves the
+ * numbers, one inserts every row). The caller holds the thread's row lock (see lockThread).
+ */
+export async function insertMessages(
+  tx: SqlExecutor,
+  threadId: string,
+  messages: NewMessage[],
+): Promise<StoredMessage[]> {
+  if (messages.length === 0) return [];
+  const { values, rows, createdAt } = messageValues(messages, 3);
+  // One statement: the numbers are reserved on the thread row and the rows inserted with them.
+  const inserted = await tx.query(
+    `WITH reserved AS (
+       UPDATE threads SET message_seq = message_seq + $2::int WHERE id = $1::uuid RETURNING message_seq - $2::int AS base)
+     ${insertFromReserved(rows)}
+     RETURNING ${MESSAGE_COLUMNS}`,
+    [threadId, messages.length, createdAt, ...values] as never[],
+  );
+  if (inserted.length !== messages.length) throw new Error(`Thread ${threadId} does not exist`);
+  return inserted
+    .map((row) => toStoredMessage(row as Record<string, unknown>))
+    .sort((left, right) => left.seq - right.seq);
+}
+
+/**
+ * The same insert when the caller knows the thread's last seq (it holds the row lock and counted
+ * every message of its transaction): sent without waiting (SqlExecutor.defer), and the stored
+ * messages are built here. The thread's `message_seq` is NOT moved: the caller sets it to the last
+ * seq later in the same transaction (usually with the thread update its step makes anyway). Should
+ * the numbering have moved after all, the (thread_id, seq) key refuses the rows and the
+ * transaction fails rather than writing misnumbered messages.
+ */
+export async function insertMessagesAfter(
+  tx: SqlExecutor,
+  threadId: string,
+  lastSeq: number,
+  messages: NewMessage[],
+): Promise<StoredMessage[]> {
+  if (messages.length === 0) return [];
+  const { values, rows, createdAt, ids } = messageValues(messages, 4);
+  await tx.defer(
+    `WITH reserved AS (SELECT $4::int AS base, $2::int AS count)
+     ${insertFromReserved(rows)}`,
+    [threadId, messages.length, createdAt, lastSeq, ...values] as never[],
+  );
+  return messages.map((message, index) => ({
+    id: ids[index]!,
+    seq: lastSeq + index + 1,
+    role: message.role,
+    side: message.side,
+    content: message.content,
+    name: message.name ?? null,
+    tool_calls: message.tool_calls ?? null,
+    tool_call_id: message.tool_call_id ?? null,
+    tool_status: message.tool_status ?? null,
+    parent_id: message.parent_id ?? null,
+    depth: message.depth ?? 0,
+    silent: message.silent ?? false,
+    metadata: message.metadata ?? {},
+    subagent_id: message.subagent_id ?? null,
+    attachments: message.attachments ?? [],
+    prompt: message.prompt ?? null,
+    created_at: createdAt,
+  }));
+}
+
+/** The VALUES rows (parameters from `$offset + 1` on) of a message insert. */
+function messageValues(messages: NewMessage[], offset: number) {
+  const createdAt = nowMicroseconds();
+  const values: unknown[] = [];
+  const ids: string[] = [];
+  const rows = messages.map((message, index) => {
+    const id = message.id ?? randomUUID();
+    ids.push(id);
+    values.push(
+      id,
+      message.role,
+      message.side,
+      message.content,
+      message.name ?? null,
+      message.tool_calls ? JSON.stringify(message.tool_calls) : null,
+      message.tool_call_id ?? null,
+      message.tool_status ?? null,
+      message.parent_id ?? null,
+      message.depth ?? 0,
+      message.silent ?? false,
+      JSON.stringify(message.metadata ?? {}),
+      message.subagent_id ?? null,
+      JSON.stringify(message.attachments ?? []),
+      message.prompt ?? null,
+    );
+    const p = (at: number) => `$${offset + index * 15 + at}`;
+    return `(${index + 1}, ${p(1)}::uuid, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text::jsonb, ${p(7)}::text, ${p(8)}::text, ${p(9)}::uuid, ${p(10)}::int, ${p(11)}::boolean, ${p(12)}::text::jsonb, ${p(13)}::uuid, ${p(14)}::text::jsonb, ${p(15)}::text)`;
+  });
+  return { values, rows, createdAt, ids };
+}
+
+/** INSERT … SELECT of the message rows, numbered from the `reserved` CTE ($1 thread, $3 created_at). */
+function insertFromReserved(rows: string[]): string {
+  return `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+       parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
+     SELECT v.id, $1::uuid, reserved.base + v.position, v.role, v.side, v.content, v.name, v.tool_calls, v.tool_call_id,
+       v.tool_status, v.parent_id, v.depth, v.silent, v.metadata, v.subagent_id, v.attachments, v.prompt, $3::bigint
+     FROM reserved, (VALUES ${rows.join(", ")}) AS v(position, id, role, side, content, name, tool_calls, tool_call_id,
+       tool_status, parent_id, depth, silent, metadata, subagent_id, attachments, prompt)`;
+}
+
+/**
+ * The first message of several new threads in one statement (seq 1 each); their rows were created
+ * with message_seq = 1 in the same transaction.
+ */
+export async function insertFirstMessages(
+  tx: SqlExecutor,
+  items: readonly { threadId: string; message: NewMessage }[],
+): Promise<StoredMessage[]> {
+  if (items.length === 0) return [];
+  const createdAt = nowMicroseconds();
+  const values: unknown[] = [];
+  const rows = items.map(({ threadId, message }, index) => {
+    values.push(
+      message.id ?? randomUUID(),
+      threadId,
+      message.role,
+      message.side,
+      message.content,
+      JSON.stringify(message.metadata ?? {}),
+      JSON.stringify(message.attachments ?? []),
+      message.silent ?? false,
+      createdAt,
+    );
+    const p = (offset: number) => `$${index * 9 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, 1, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}::text::jsonb, ${p(7)}::text::jsonb, ${p(8)}::boolean, ${p(9)}::bigint)`;
+  });
+  const inserted = await tx.query(
+    `INSERT INTO messages (id, thread_id, seq, role, side, content, metadata, attachments, silent, created_at)
+     VALUES ${rows.join(", ")}
+     RETURNING ${MESSAGE_COLUMNS}`,
+    values as never[],
+  );
+  return inserted.map((row) => toStoredMessage(row as Record<string, unknown>));
+}
+
+/** Marks the history as changed (an update or delete), so cached copies are re-read. */
+export async function bumpMessageSeq(tx: SqlExecutor, threadId: string): Promise<void> {
+  await tx.query("UPDATE threads SET message_seq = message_seq + 1 WHERE id = $1", [threadId]);
+}
+
+export async function readMessages(
+  db: SqlExecutor,
+  threadId: string,
+  options: { includeSilent?: boolean; limit?: number; offset?: number; maxDepth?: number } = {},
+): Promise<{ messages: StoredMessage[]; total: number }> {
+  const conditions = ["thread_id = $1"];
+  if (!options.includeSilent) conditions.push("silent = false");
+  if (options.maxDepth !== undefined)
+    conditions.push(`depth <= ${Math.max(0, Math.floor(options.maxDepth))}`);
+  const where = conditions.join(" AND ");
+  const [{ total }] = (await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM messages WHERE ${where}`,
+    [threadId],
+  )) as [{ total: number }];
+  const limit = options.limit ?? 1_000_000;
+  const rows = await db.query(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${where} ORDER BY seq LIMIT $2 OFFSET $3`,
+    [threadId, limit, options.offset ?? 0],
+  );
+  return { messages: rows.map((row) => toStoredMessage(row as Record<string, unknown>)), total };
+}
+
+/** A thread's history for a step: every message down to `maxDepth`, silent ones included, no count. */
+export async function readHistory(db: SqlExecutor, threadId: string, maxDepth = 0): Promise<StoredMessage[]> {
+  const rows = await db.query(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND depth <= $2 ORDER BY seq`,
+    [threadId, maxDepth],
+  );
+  return rows.map((row) => toStoredMessage(row as Record<string, unknown>));
+}
+
+export interface MessageView extends Omit<StoredMessage, "tool_calls" | "prompt"> {
+  tool_calls: string | null;
+}
+
+export function toMessageView(message: StoredMessage): MessageView {
+  const { prompt: _prompt, tool_calls, ...rest } = message;
+  return {
+    ...rest,
+    tool_calls: tool_calls ? JSON.stringify(tool_calls) : null,
+  } satisfies z.input<typeof MessageViewSchema>;
+}
+
+export async function findMessageById(
+  db: SqlExecutor,
+  threadId: string,
+  messageId: string,
+): Promise<StoredMessage | null> {
+  const rows = await db.query(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND id = $2`, [
+    threadId,
+    messageId,
+  ]);
+  return rows[0] ? toStoredMessage(rows[0] as Record<string, unknown>) : null;
+}

@@ -1,0 +1,37 @@
+// Builders for the events that describe a thread's state, appended in the same transaction as the
+// state they describe (API.md Events).
+
+import type { ModelTelemetry } from "../models/types";
+import type { NewEvent } from "./event-log";
+import { toMessageView } from "./message-store";
+import type { StoredMessage } from "./messages";
+import { nowMicroseconds, type ThreadRow, toThreadView } from "./thread-row";
+
+export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
+  return {
+    rootId: row.root_id,
+    threadId: row.id,
+    type: "message",
+    data: { thread_id: row.id, message: toMessageView(message) },
+  };
+}
+
+export function threadEvent(row: ThreadRow): NewEvent {
+  return { rootId: row.root_id, threadId: row.id, type: "thread", data: toThreadView(row) };
+}
+
+export function telemetryEvent(
+  row: Pick<ThreadRow, "id" | "root_id">,
+  data: Record<string, unknown>,
+): NewEvent {
+  return {
+    rootId: row.root_id,
+    threadId: row.id,
+    type: "telemetry",
+    data: { thread_id: row.id, ...data, timestamp: nowMicroseconds() },
+  };
+}
+
+export function telemetryEvents(row: ThreadRow, events: ModelTelemetry[]): NewEvent[] {
+  return events.map((event) => telemetryEvent(row, { ...event }));
+}

@@ -1,0 +1,88 @@
+// The thread row as the runtime reads it, and its public API shape (API.md `thread`).
+import { THREAD_STATUSES, type ThreadStatus, type ThreadViewWire } from "@/lib/contracts/thread";
+import { type ExecutionState, ExecutionStateSchema, initialExecutionState } from "./messages";
+
+export { THREAD_STATUSES, type ThreadStatus };
+
+export interface ThreadRow {
+  id: string;
+  project_id: string;
+  project_version: number;
+  agent_name: string;
+  parent_id: string | null;
+  root_id: string;
+  depth: number;
+  name: string | null;
+  status: ThreadStatus;
+  status_text: string | null;
+  terminated_at: number | null;
+  user_stopped: boolean;
+  /** The last message seq handed out (bumped by every message insert, update and delete). */
+  message_seq: number;
+  execution: ExecutionState;
+  env: Record<string, string>;
+  /** Runtime-only values handed down by a parent (scopedEnv, bootstrap values); never shown to a model. */
+  scoped_env: Record<string, string>;
+  result: string | null;
+  failure: string | null;
+  stop_reason: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  runnable: boolean;
+  lease_owner: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const THREAD_COLUMNS = `id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
+  status_text, terminated_at, user_stopped, message_seq, execution, env, scoped_env, result, failure, stop_reason, input_tokens, output_tokens,
+  cost_usd, runnable, lease_owner, created_at, updated_at`;
+
+/** Postgres returns BIGINT as strings (and JSON as objects or strings, by driver): normalise both. */
+export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
+  const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+  const parsedExecution = ExecutionStateSchema.safeParse(json(raw.execution));
+  return {
+    ...(raw as unknown as ThreadRow),
+    terminated_at:
+      raw.terminated_at === null || raw.terminated_at === undefined ? null : Number(raw.terminated_at),
+    execution: parsedExecution.success ? parsedExecution.data : initialExecutionState(),
+    env: (json(raw.env) ?? {}) as Record<string, string>,
+    scoped_env: (json(raw.scoped_env) ?? {}) as Record<string, string>,
+    message_seq: Number(raw.message_seq ?? 0),
+    input_tokens: Number(raw.input_tokens ?? 0),
+    output_tokens: Number(raw.output_tokens ?? 0),
+    cost_usd: Number(raw.cost_usd ?? 0),
+    created_at: Number(raw.created_at),
+    updated_at: Number(raw.updated_at),
+  };
+}
+
+/** The API shape (lib/contracts/thread.ts), with the children the thread endpoint nests in it. */
+export type ThreadView = ThreadViewWire & { children: unknown[] };
+
+export function toThreadView(row: ThreadRow, children: unknown[] = []): ThreadView {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    version: row.project_version,
+    agent_id: row.agent_name,
+    parent_id: row.parent_id,
+    root_id: row.root_id,
+    depth: row.depth,
+    name: row.name,
+    status: row.status,
+    status_text: row.status_text,
+    stop_reason: row.stop_reason,
+    terminated: row.terminated_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    children,
+    result: row.result,
+    failure: row.failure,
+    usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_usd: row.cost_usd },
+  };
+}
+
+export const nowMicroseconds = (): number => Date.now() * 1000;

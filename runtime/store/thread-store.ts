@@ -1,0 +1,363 @@
+// Thread rows: insert, read, lock and update. Every change to a thread's state happens in a
+// transaction that first locks its row (`lockThread`), which serialises writers across processes.
+import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
+import { type InboxItem, toInboxItem } from "./inbox-item";
+import type { ExecutionState } from "./messages";
+import {
+  nowMicroseconds,
+  THREAD_COLUMNS,
+  type ThreadRow,
+  type ThreadStatus,
+  toThreadRow,
+} from "./thread-row";
+
+export const WORK_CHANNEL = "tandem_work";
+
+export interface NewThread {
+  id: string;
+  projectId: string;
+  projectVersion: number;
+  agentName: string;
+  parentId: string | null;
+  rootId: string;
+  depth: number;
+  name: string | null;
+  status: ThreadStatus;
+  execution: ExecutionState;
+  env: Record<string, string>;
+  scopedEnv?: Record<string, string>;
+  /** Messages the thread starts with (insertRunnableThreads; their rows are inserted by the caller). */
+  messageSeq?: number;
+}
+
+export async function insertThread(tx: SqlExecutor, thread: NewThread): Promise<ThreadRow> {
+  const [row] = await insertThreads(tx, [thread], false);
+  return row!;
+}
+
+/** Inserts several threads in one statement, runnable at once (new subagent children). */
+export function insertRunnableThreads(tx: SqlExecutor, threads: readonly NewThread[]): Promise<ThreadRow[]> {
+  return insertThreads(tx, threads, true);
+}
+
+async function insertThreads(
+  tx: SqlExecutor,
+  threads: readonly NewThread[],
+  runnable: boolean,
+): Promise<ThreadRow[]> {
+  if (threads.length === 0) return [];
+  const now = nowMicroseconds();
+  const values: unknown[] = [now, runnable];
+  const rows = threads.map((thread, index) => {
+    values.push(
+      thread.id,
+      thread.projectId,
+      thread.projectVersion,
+      thread.agentName,
+      thread.parentId,
+      thread.rootId,
+      thread.depth,
+      thread.name,
+      thread.status,
+      JSON.stringify(thread.execution),
+      JSON.stringify(thread.env),
+      JSON.stringify(thread.scopedEnv ?? {}),
+      thread.messageSeq ?? 0,
+    );
+    const p = (offset: number) => `$${2 + index * 13 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int)`;
+  });
+  const inserted = await tx.query<Record<string, unknown>>(
+    `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
+       execution, env, scoped_env, created_at, updated_at, runnable, message_seq)
+     VALUES ${rows.join(", ")}
+     RETURNING ${THREAD_COLUMNS}`,
+    values as never[],
+  );
+  return inserted.map(toThreadRow);
+}
+
+export async function findThread(db: SqlExecutor, id: string): Promise<ThreadRow | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ? toThreadRow(rows[0]) : null;
+}
+
+/** The thread and the unconsumed input waiting in its inbox, in one round trip. */
+export interface ThreadForStep {
+  row: ThreadRow;
+  /** Whether input waits (false when `pendingInput` was not read). */
+  hasInput: boolean;
+  /**
+   * The unconsumed input, oldest first, as of the same snapshot as the row; null when not read with
+   * it (`updateLockedThread` with `consumesInput`).
+   */
+  pendingInput: InboxItem[] | null;
+  /**
+   * The row version read (Postgres `xmin`: the transaction that wrote this version of the row).
+   * Every UPDATE of the row writes a new version, so an unchanged `xmin` means an unchanged row;
+   * row locks alone do not change it. See `threadVersionCheck`.
+   */
+  version: string;
+}
+
+export async function findThreadForStep(db: SqlExecutor, id: string): Promise<ThreadForStep | null> {
+  const statement = threadForStepStatement(id);
+  const rows = await db.query<Record<string, unknown>>(statement.text, statement.params);
+  return rows[0] ? toThreadForStep(rows[0]) : null;
+}
+
+/** The input waiting in the thread's inbox, oldest first (`[]` when none). */
+const PENDING_INPUT = `COALESCE((SELECT json_agg(json_build_object('id', id, 'seq', seq, 'payload', payload) ORDER BY seq)
+    FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL), '[]'::json) AS pending_input`;
+
+/** The thread row, its version and the input waiting (`toThreadForStep` reads them). */
+export const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_version, ${PENDING_INPUT}`;
+
+/**
+ * What an update of a row known exactly (`updateLockedThread`) returns for the next step: the row's
+ * new version, `runnable` (which it may decide in SQL) and the input waiting, or null for that when
+ * the same commit consumes input. The caller knows the rest (`threadForStepAfterUpdate`).
+ */
+const VERSION_COLUMNS = `xmin::text AS row_version, runnable, ${PENDING_INPUT}`;
+const VERSION_COLUMNS_NO_INPUT = "xmin::text AS row_version, runnable, NULL::json AS pending_input";
+
+/** The statement `findThreadForStep` sends (to send it along with others); `toThreadForStep` reads its row. */
+export function threadForStepStatement(id: string): SqlStatement {
+  return {
+    text: `SELECT ${THREAD_FOR_STEP_COLUMNS} FROM threads WHERE id = $1`,
+    params: [id],
+  };
+}
+
+export function toThreadForStep(raw: Record<string, unknown>): ThreadForStep {
+  return withVersion(toThreadRow(raw), raw);
+}
+
+/**
+ * The thread after an `updateLockedThread` of a one-statement commit: `known` is the row it
+ * computed (exact, since the commit's version check proved nobody else changed the row), `raw` what
+ * the update returned (VERSION_COLUMNS).
+ */
+export function threadForStepAfterUpdate(known: ThreadRow, raw: Record<string, unknown>): ThreadForStep {
+  return withVersion({ ...known, runnable: raw.runnable === true || raw.runnable === "t" }, raw);
+}
+
+function withVersion(row: ThreadRow, raw: Record<string, unknown>): ThreadForStep {
+  const pending = typeof raw.pending_input === "string" ? JSON.parse(raw.pending_input) : raw.pending_input;
+  const pendingInput = Array.isArray(pending)
+    ? pending.map((item: Record<string, unknown>) => toInboxItem(item))
+    : null;
+  return {
+    row,
+    hasInput: (pendingInput?.length ?? 0) > 0,
+    pendingInput,
+    version: String(raw.row_version),
+  };
+}
+
+/** The message of the error `threadVersionCheck` raises (its SQLSTATE is plpgsql's P0001). */
+export const STALE_THREAD_MESSAGE = "tandem:stale_thread";
+
+/**
+ * A check (for a LazyTransaction, or `defer`red in a transaction) that locks the thread's row like
+ * `lockThread` without waiting for it, and raises, failing the whole transaction, unless the row is
+ * still the version `version` that the caller read earlier — then the caller's copy of the row is
+ * exact, and the work computed from that copy goes out in the same round trip as its lock.
+ * `isStaleThreadError` recognises the failure: the caller retries with `lockThread`.
+ */
+export function threadVersionCheck(id: string, version: string): SqlStatement {
+  return {
+    text: `SELECT tandem_expect(
+       (SELECT xmin::text FROM threads WHERE id = $1 FOR NO KEY UPDATE) = $2::text,
+       '${STALE_THREAD_MESSAGE} ' || $1)`,
+    params: [id, version],
+  };
+}
+
+export function isStaleThreadError(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message.startsWith(STALE_THREAD_MESSAGE);
+}
+
+/**
+ * Locks the thread's row for this transaction. NO KEY UPDATE serialises every writer of the thread
+ * (and waits for a spawn's FOR SHARE), but lets other transactions insert rows that reference the
+ * thread (a child's report into its inbox) without waiting for it.
+ */
+export async function lockThread(tx: SqlExecutor, id: string): Promise<ThreadRow | null> {
+  const rows = await tx.query<Record<string, unknown>>(
+    `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 FOR NO KEY UPDATE`,
+    [id],
+  );
+  return rows[0] ? toThreadRow(rows[0]) : null;
+}
+
+export interface ThreadChanges {
+  status?: ThreadStatus;
+  statusText?: string | null;
+  execution?: ExecutionState;
+  agentName?: string;
+  result?: string | null;
+  failure?: string | null;
+  stopReason?: string | null;
+  /** `"if_input"`: runnable exactly when unconsumed input waits in the inbox (decided in SQL). */
+  runnable?: boolean | "if_input";
+  userStopped?: boolean;
+  terminatedAt?: number;
+  usage?: { inputTokens: number; outputTokens: number; costUsd: number };
+  releaseLease?: boolean;
+  /** The thread's last message seq (after `insertMessagesAfter`, which leaves it to the caller). */
+  messageSeq?: number;
+}
+
+const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">, string> = {
+  messageSeq: "message_seq",
+  status: "status",
+  statusText: "status_text",
+  execution: "execution",
+  agentName: "agent_name",
+  result: "result",
+  failure: "failure",
+  stopReason: "stop_reason",
+  runnable: "runnable",
+  userStopped: "user_stopped",
+  terminatedAt: "terminated_at",
+};
+
+export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadChanges): Promise<ThreadRow> {
+  const update = updateStatement(id, changes, nowMicroseconds());
+  const rows = await tx.query<Record<string, unknown>>(
+    returning(update, THREAD_COLUMNS),
+    update.values as never[],
+  );
+  return toThreadRow(rows[0] as Record<string, unknown>);
+}
+
+/**
+ * The same update, sent without waiting for it (pipelined with the transaction's next statement or
+ * its COMMIT). `locked` is the row as this transaction last saw it (under its row lock); the row it
+ * returns is computed here and exact for every field of the thread view (API.md `thread`).
+ */
+export async function updateLockedThread(
+  tx: SqlExecutor,
+  locked: ThreadRow,
+  changes: ThreadChanges,
+  options: {
+    /**
+     * The same commit consumes input (`consumeInboxItems`): its returned row then does not read the
+     * inbox, which it would see as it was before the commit (and a one-statement commit refuses a
+     * part that reads a table another part writes).
+     */
+    consumesInput?: boolean;
+  } = {},
+): Promise<ThreadRow> {
+  const now = nowMicroseconds();
+  const update = updateStatement(locked.id, changes, now);
+  const after = withThreadChanges(locked, changes, now);
+  // Inside a one-statement commit, the update also returns what the next step needs beyond the row
+  // computed here (threadForStepAfterUpdate).
+  await tx.defer(returning(update), update.values as never[], {
+    text: returning(update, options.consumesInput ? VERSION_COLUMNS_NO_INPUT : VERSION_COLUMNS),
+    params: update.values as never[],
+    returnsRows: true,
+    describes: after,
+  });
+  return after;
+}
+
+/** The row after `changes` (pure). `runnable: "if_input"` is decided in SQL: kept as it was here. */
+export function withThreadChanges(row: ThreadRow, changes: ThreadChanges, now: number): ThreadRow {
+  const next: ThreadRow = { ...row, updated_at: now };
+  if (changes.status !== undefined) next.status = changes.status;
+  if (changes.statusText !== undefined) next.status_text = changes.statusText;
+  if (changes.execution !== undefined) next.execution = changes.execution;
+  if (changes.agentName !== undefined) next.agent_name = changes.agentName;
+  if (changes.result !== undefined) next.result = changes.result;
+  if (changes.failure !== undefined) next.failure = changes.failure;
+  if (changes.stopReason !== undefined) next.stop_reason = changes.stopReason;
+  if (typeof changes.runnable === "boolean") next.runnable = changes.runnable;
+  if (changes.userStopped !== undefined) next.user_stopped = changes.userStopped;
+  if (changes.terminatedAt !== undefined) next.terminated_at = changes.terminatedAt;
+  if (changes.usage) {
+    next.input_tokens = row.input_tokens + changes.usage.inputTokens;
+    next.output_tokens = row.output_tokens + changes.usage.outputTokens;
+    next.cost_usd = row.cost_usd + changes.usage.costUsd;
+  }
+  if (changes.releaseLease) next.lease_owner = null;
+  if (changes.messageSeq !== undefined) next.message_seq = changes.messageSeq;
+  return next;
+}
+
+function updateStatement(id: string, changes: ThreadChanges, now: number): UpdateStatement {
+  const sets: string[] = [];
+  const values: unknown[] = [id];
+  for (const [key, column] of Object.entries(COLUMN_FOR) as [keyof typeof COLUMN_FOR, string][]) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    if (key === "runnable" && value === "if_input") {
+      sets.push(
+        "runnable = EXISTS (SELECT 1 FROM inbox_items WHERE inbox_items.thread_id = threads.id AND consumed_at IS NULL)",
+      );
+      continue;
+    }
+    values.push(key === "execution" ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${values.length}${key === "execution" ? "::text::jsonb" : ""}`);
+  }
+  if (changes.usage) {
+    values.push(changes.usage.inputTokens, changes.usage.outputTokens, changes.usage.costUsd);
+    const n = values.length;
+    sets.push(
+      `input_tokens = input_tokens + $${n - 2}`,
+      `output_tokens = output_tokens + $${n - 1}`,
+      `cost_usd = cost_usd + $${n}`,
+    );
+  }
+  if (changes.releaseLease) sets.push("lease_owner = NULL", "lease_expires_at = NULL");
+  values.push(now);
+  sets.push(`updated_at = $${values.length}`);
+  return {
+    text: `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`,
+    values,
+    wakesIfRunnable: changes.runnable === "if_input",
+  };
+}
+
+interface UpdateStatement {
+  /** The UPDATE, without a RETURNING list (`returning` adds it). */
+  text: string;
+  values: unknown[];
+  /** It decides `runnable` in SQL, and must wake the schedulers when that comes out true. */
+  wakesIfRunnable: boolean;
+}
+
+/**
+ * A thread parked while input arrived stays runnable (`runnable: "if_input"`): the update itself wakes
+ * the schedulers (NOTIFY, delivered at COMMIT), since no other notification is coming for input that
+ * is already queued. In the RETURNING list, so the update stays one plain statement that a
+ * one-statement commit can combine (a data-modifying WITH part runs to completion, RETURNING
+ * included, whether or not its rows are read).
+ */
+const NOTIFY_IF_RUNNABLE = `CASE WHEN runnable THEN pg_notify('${WORK_CHANNEL}', id::text) END AS work_notified`;
+
+/** The update with its RETURNING list: `columns`, and the wake-up when it decides `runnable` in SQL. */
+function returning(update: UpdateStatement, columns?: string): string {
+  const list = [columns, update.wakesIfRunnable ? NOTIFY_IF_RUNNABLE : undefined].filter(Boolean);
+  return list.length > 0 ? `${update.text} RETURNING ${list.join(", ")}` : update.text;
+}
+
+export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
+  await tx.query("SELECT pg_notify($1, $2)", [WORK_CHANNEL, threadId]);
+}
+
+/** A thread and all its descendants (the subtree an event stream below the root is limited to). */
+export async function findSubtreeIds(db: SqlExecutor, threadId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `WITH RECURSIVE s AS (SELECT id FROM threads WHERE id = $1
+       UNION ALL SELECT t.id FROM threads t JOIN s ON t.parent_id = s.id) SELECT id FROM s`,
+    [threadId],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,31 @@
+// Rows for database-layer tests that need a project and threads to reference (foreign keys), made
+// through the runtime's own insert.
+import { randomUUID } from "node:crypto";
+import type { SqlExecutor } from "../../lib/db/sql-client";
+import { initialExecutionState } from "../../runtime/store/messages";
+import { insertThread } from "../../runtime/store/thread-store";
+
+export async function insertTestProject(db: SqlExecutor): Promise<string> {
+  const projectId = randomUUID();
+  await db.query("INSERT INTO projects (id, name, current_version) VALUES ($1, 'p', 1)", [projectId]);
+  return projectId;
+}
+
+/** An idle root thread of agent "agent" in the project; returns its id. */
+export async function insertTestThread(db: SqlExecutor, projectId: string): Promise<string> {
+  const id = randomUUID();
+  await insertThread(db, {
+    id,
+    projectId,
+    projectVersion: 1,
+    agentName: "agent",
+    parentId: null,
+    rootId: id,
+    depth: 0,
+    name: null,
+    status: "idle",
+    execution: initialExecutionState(),
+    env: {},
+  });
+  return id;
+}
