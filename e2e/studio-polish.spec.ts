@@ -3,7 +3,7 @@
 // studio and the thread page in the dark theme pass axe (WCAG 2 AA), menus and dialogs included.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../test/subagent-bundles";
+import { observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 
