@@ -19,7 +19,7 @@ import { executeToolCall, type ToolExecution } from "../tool-executor";
 import { finishStep } from "./decide";
 import { afterCreate, beforeCreate } from "./hooks";
 import { logModelCall } from "./model-calls";
-import { countStep, executedCallRecord, insertToolRuns } from "./tool-call-records";
+import { countStep, executedCallRecord, insertToolRuns, replyToolCalls } from "./tool-call-records";
 import { runTools } from "./tool-calls";
 import { EMPTY_RESPONSE_RESULT, type StepContext, type StepOutcome } from "./types";
 
@@ -34,30 +34,6 @@ export interface ModelReply {
 }
 
 type AnsweredCall = { call: StoredToolCall; execution: ToolExecution };
-
-/** The calls a reply stores: the model's, or for an empty reply the spec's invalid-response call. */
-export function replyToolCalls(result: ModelCallResult, assistantId: string): StoredToolCall[] {
-  const empty = result.text.trim() === "" && result.toolCalls.length === 0;
-  return empty
-    ? [
-        {
-          id: `invalid_${assistantId}`,
-          type: "function",
-          function: {
-            name: "invalid_assistant_response",
-            arguments: JSON.stringify({ reason: "empty_response", assistantMessageId: assistantId }),
-          },
-        },
-      ]
-    : result.toolCalls.map((call) => ({
-        id: call.id,
-        type: "function",
-        function: {
-          name: call.name,
-          arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
-        },
-      }));
-}
 
 /** Commits the reply (and decides, when nothing is left to run), then runs its tool calls. */
 export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<StepOutcome> {

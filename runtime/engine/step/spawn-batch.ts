@@ -2,6 +2,7 @@
 // stores every call's result in one transaction (all or nothing), instead of one commit per call.
 import { appendEvents } from "../../events/event-log";
 import { messageEvent, telemetryEvent } from "../../events/thread-events";
+import type { HookRunner } from "../../extensions/hook-runner";
 import { crashPoint } from "../../faults";
 import {
   childInputFromArgs,
@@ -18,7 +19,7 @@ import type { StoredMessage, StoredToolCall } from "../messages";
 import type { ToolCatalog } from "../tool-catalog";
 import { ThreadTerminated } from "./errors";
 import { insertToolRuns, safeJson } from "./tool-call-records";
-import type { StepContext, StepExtensions } from "./types";
+import type { StepContext } from "./types";
 
 export interface SpawnBatchItem {
   call: StoredToolCall;
@@ -37,7 +38,10 @@ const OBSERVING_HOOKS = [
 ] as const;
 
 /** Whether the step declares a hook that must see spawns call by call (no batches then). */
-export function spawnObservingHooks(ext: Pick<StepExtensions, "hooks" | "hookIds">): boolean {
+export function spawnObservingHooks(ext: {
+  hooks: Pick<HookRunner, "has"> | null;
+  hookIds: readonly string[];
+}): boolean {
   const hooks = ext.hooks;
   return hooks !== null && OBSERVING_HOOKS.some((hook) => hooks.has(hook, ext.hookIds));
 }

@@ -2,6 +2,7 @@
 // the stop rules see of executed calls, the step counters, and the tool_runs rows of several calls.
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { ModelCallResult } from "../../models/types";
 import { nowMicroseconds } from "../../threads/thread-row";
 import type { ExecutionState, Side, StoredMessage, StoredToolCall } from "../messages";
 import type { ExecutedToolCall } from "../stop-rules";
@@ -29,6 +30,30 @@ export function unansweredToolCalls(
   );
   const calls = last.tool_calls.filter((call) => !answered.has(call.id));
   return calls.length > 0 ? { message: last, calls } : null;
+}
+
+/** The calls a reply stores: the model's, or for an empty reply the spec's invalid-response call. */
+export function replyToolCalls(result: ModelCallResult, assistantId: string): StoredToolCall[] {
+  const empty = result.text.trim() === "" && result.toolCalls.length === 0;
+  return empty
+    ? [
+        {
+          id: `invalid_${assistantId}`,
+          type: "function",
+          function: {
+            name: "invalid_assistant_response",
+            arguments: JSON.stringify({ reason: "empty_response", assistantMessageId: assistantId }),
+          },
+        },
+      ]
+    : result.toolCalls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: {
+          name: call.name,
+          arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+        },
+      }));
 }
 
 /** The execution state after one more step by `side`. */
