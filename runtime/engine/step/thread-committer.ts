@@ -59,7 +59,7 @@ export class ThreadCommitter {
     private readonly db: SqlClient,
     private readonly leaseOwner: string,
     private readonly memory: RunMemory,
-    private readonly parentWaker: ParentWaker | undefined,
+    private readonly parentWaker: Pick<ParentWaker, "request"> | undefined,
   ) {}
 
   /**
