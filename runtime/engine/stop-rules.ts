@@ -14,7 +14,8 @@ export interface ExecutedToolCall {
   status: "success" | "error";
 }
 
-export interface StepOutcome {
+/** What the stop rules look at in a step: its reply text and the tool calls it executed. */
+export interface StepReply {
   text: string;
   toolCalls: readonly ExecutedToolCall[];
 }
@@ -54,7 +55,7 @@ export function bindingAttachments(binding: ResolvedSessionBinding, args: unknow
     : [];
 }
 
-export function evaluateStop(outcome: StepOutcome, context: StopContext): StopDecision {
+export function evaluateStop(outcome: StepReply, context: StopContext): StopDecision {
   const { sideConfig } = context;
   for (const call of outcome.toolCalls) {
     if (call.status !== "success") continue;

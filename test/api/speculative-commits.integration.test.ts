@@ -1,4 +1,4 @@
-// Speculative step commits (runtime/engine/step-runner.ts, `guarded`): a step commits in one round
+// Speculative step commits (runtime/engine/step/thread-committer.ts): a step commits in one round
 // trip on the thread's row version read earlier, and falls back to an ordinary locked commit when
 // the row changed meanwhile. Here another connection rewrites the thread's row during every model
 // call (each scripted step takes 120 ms), so every speculative commit finds a stale version and its

@@ -1,0 +1,90 @@
+// Drain input: the step's first transaction moves the thread's inbox into messages; a new turn
+// starts for the side the first input addresses. With nothing to drain, a thread that is not
+// running parks; a user-stopped thread parks unless a human wrote.
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { LoadedDefinitions } from "../../store/definitions";
+import { appendEvents } from "../../store/event-log";
+import { consumeInboxItems, drainInbox } from "../../store/inbox";
+import type { ExecutionState, Side, StoredMessage } from "../../store/messages";
+import { messageEvent, threadEvent } from "../../store/thread-events";
+import type { ThreadRow } from "../../store/thread-row";
+import { type ThreadForStep, updateLockedThread } from "../../store/thread-store";
+import { parkThread } from "./park";
+import type { RunnerContext } from "./types";
+
+export type Drained = { kind: "parked" } | { kind: "run"; row: ThreadRow; drained: StoredMessage[] };
+
+/** Drains the inbox; decides whether there is anything to do. */
+export async function drainInput(
+  ctx: RunnerContext,
+  tx: SqlExecutor,
+  row: ThreadRow,
+  definitions: LoadedDefinitions | null,
+  /** The row as read before this transaction, with the input waiting then (a speculative commit). */
+  read: ThreadForStep | null = null,
+): Promise<Drained> {
+  if (row.user_stopped) {
+    const human = await tx.query(
+      "SELECT 1 FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL AND (payload->>'fromHuman')::boolean LIMIT 1",
+      [row.id],
+    );
+    if (human.length === 0) {
+      await parkThread(ctx, tx, row, {});
+      return { kind: "parked" };
+    }
+  }
+  const agent = definitions?.index.agents.get(row.agent_name)?.definition;
+  const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
+  // Input read with the row is consumed by id, in the commit's one statement; else drained here.
+  const prefetched = read?.pendingInput ?? null;
+  const items = prefetched ?? (await drainInbox(tx, row.id));
+  if (prefetched) await consumeInboxItems(tx, prefetched);
+  if (items.length === 0) {
+    if (row.status === "running") return { kind: "run", row, drained: [] };
+    await parkThread(ctx, tx, row, {});
+    return { kind: "parked" };
+  }
+  const stored = await ctx.commits.insert(
+    tx,
+    row.id,
+    items.map((item) => ({
+      id: item.payload.messageId,
+      role: item.payload.role,
+      side: item.payload.role === "assistant" ? "a" : isHumanChat ? "b" : null,
+      content: item.payload.content,
+      silent: item.payload.silent,
+      metadata: item.payload.metadata,
+      attachments: item.payload.attachments,
+      subagent_id:
+        typeof item.payload.metadata.subagent_id === "string" ? item.payload.metadata.subagent_id : null,
+    })),
+  );
+  const first = items[0]!;
+  const acting: Side = isHumanChat ? "a" : first.payload.role === "assistant" ? "b" : "a";
+  const humanTurns = isHumanChat && items.some((item) => item.payload.fromHuman) ? 1 : 0;
+  const execution: ExecutionState = {
+    ...row.execution,
+    currentSide: acting,
+    turnStartSeq: stored[0]!.seq,
+    turnSteps: 0,
+    runSteps: 0,
+    turnsB: row.execution.turnsB + humanTurns,
+  };
+  // Computed here (pipelined); the message_seq the insert above reached goes out with it.
+  const updated = await updateLockedThread(
+    tx,
+    { ...row, message_seq: stored.at(-1)!.seq },
+    ctx.commits.withMessageSeq(row.id, {
+      status: "running",
+      execution,
+      runnable: true,
+      ...(humanTurns > 0 || items.some((item) => item.payload.fromHuman)
+        ? { userStopped: false, stopReason: null }
+        : {}),
+    }),
+    { consumesInput: prefetched !== null },
+  );
+  await appendEvents(tx, [...stored.map((message) => messageEvent(updated, message)), threadEvent(updated)]);
+  ctx.memory.run(row.id, true);
+  return { kind: "run", row: updated, drained: stored };
+}

@@ -1,0 +1,91 @@
+// The model_calls log of a thread: how many successful calls a side made with a model (the
+// scripted provider's index) and the logged request of each call (delta-encoded per side and model).
+import { randomUUID } from "node:crypto";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { ModelCallRequest, ModelCallResult } from "../../models/types";
+import type { Side } from "../../store/messages";
+import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
+import { encodeRequest } from "../request-log";
+import type { ToolCatalog } from "../tool-catalog";
+import type { RunnerContext } from "./types";
+
+/** Successful model calls so far by this side with this model (the scripted provider's index). */
+export async function countModelCalls(
+  ctx: RunnerContext,
+  row: ThreadRow,
+  side: Side,
+  modelName: string,
+): Promise<number> {
+  const threadId = row.id;
+  const counts = ctx.memory.cache(threadId).modelCalls;
+  const key = `${side}|${modelName}`;
+  const known = counts.get(key);
+  if (known !== undefined) return known;
+  // A side's first successful call commits with its first step: before that, there are none.
+  const sideSteps = side === "a" ? row.execution.sideASteps : row.execution.sideBSteps;
+  if (sideSteps === 0) {
+    counts.set(key, 0);
+    return 0;
+  }
+  const rows = await ctx.db.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM model_calls WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL",
+    [threadId, side, modelName],
+  );
+  const count = Number(rows[0]?.count ?? 0);
+  counts.set(key, count);
+  return count;
+}
+
+/** Logs one model call (its result, or the error it failed with) in the step's transaction. */
+export async function logModelCall(
+  ctx: RunnerContext,
+  tx: SqlExecutor,
+  threadId: string,
+  side: Side,
+  modelName: string,
+  messages: ModelCallRequest["messages"],
+  catalog: ToolCatalog,
+  result: ModelCallResult | null,
+  error: string | null,
+  startedAt: number,
+): Promise<void> {
+  const id = randomUUID();
+  const cache = ctx.memory.cache(threadId);
+  const memoryKey = `${side}|${modelName}`;
+  const encoded = encodeRequest(id, { messages, tools: catalog.specs }, cache.requests.get(memoryKey));
+  cache.requests.set(memoryKey, encoded.memory);
+  if (result) {
+    const counted = cache.modelCalls.get(memoryKey);
+    if (counted !== undefined) cache.modelCalls.set(memoryKey, counted + 1);
+  }
+  await tx.defer(
+    `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
+         input_tokens, output_tokens, cost_usd, latency_ms, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14)`,
+    [
+      id,
+      threadId,
+      side,
+      modelName,
+      result?.modelName ?? null,
+      result?.providerModelId ?? null,
+      JSON.stringify(encoded.stored),
+      result ? JSON.stringify({ text: result.text, toolCalls: result.toolCalls, usage: result.usage }) : null,
+      error,
+      result?.usage.inputTokens ?? 0,
+      result?.usage.outputTokens ?? 0,
+      result?.costUsd ?? 0,
+      result?.latencyMs ?? Math.round((nowMicroseconds() - startedAt) / 1000),
+      startedAt,
+    ],
+  );
+}
+
+/** The model layer's message plus the last provider error it wraps, so users see the real cause. */
+export function describeModelFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const details = (error as { details?: { lastError?: unknown } }).details;
+  return typeof details?.lastError === "string"
+    ? `${error.message} (last error: ${details.lastError})`
+    : error.message;
+}

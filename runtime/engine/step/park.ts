@@ -1,0 +1,70 @@
+// Parking a thread at the end of its run: the changes of the step's last commit, the lease
+// released, runnable again only if input waits. A child's session end carries its report to the
+// parent in the same commit (spec §7.10).
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { crashPoint } from "../../faults";
+import { appendEvents, type NewEvent } from "../../store/event-log";
+import type { Side } from "../../store/messages";
+import { telemetryEvent, threadEvent } from "../../store/thread-events";
+import type { ThreadRow } from "../../store/thread-row";
+import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
+import { childOutcomeOf, settleChild, settleOneOffChild } from "../../subagents/child-transactions";
+import type { RunnerContext } from "./types";
+
+/** Parks the thread: applies the changes, releases the lease, stays runnable only if input waits. */
+export async function parkThread(
+  ctx: RunnerContext,
+  tx: SqlExecutor,
+  row: ThreadRow,
+  changes: ThreadChanges,
+  events: NewEvent[] = [],
+  /** The side whose step ended the session (named in the "stopped" event). */
+  side?: Side,
+  reportedAttachments: readonly string[] = [],
+): Promise<void> {
+  // A child's session end and its report to the parent commit together (spec §7.10).
+  const outcome =
+    row.parent_id && changes.status
+      ? childOutcomeOf(changes.status, {
+          result: changes.result ?? null,
+          failure: changes.failure ?? null,
+          stopReason: changes.stopReason ?? null,
+        })
+      : null;
+  const oneOff = outcome && reportedAttachments.length === 0 ? ctx.memory.oneOffRoute(row.id) : null;
+  // A user stop parks queued input until the next human message (which marks the thread runnable).
+  // A one-off child can get no input but its spawn's, and no report (it has no children).
+  const stoppedByUser = changes.userStopped ?? row.user_stopped;
+  const updated = await updateLockedThread(
+    tx,
+    row,
+    ctx.commits.withMessageSeq(row.id, {
+      ...changes,
+      runnable: stoppedByUser || oneOff ? false : "if_input",
+      releaseLease: true,
+    }),
+  );
+  const stopped =
+    changes.status &&
+    changes.status !== row.status &&
+    ["completed", "failed", "stopped"].includes(changes.status)
+      ? [
+          telemetryEvent(row, {
+            type: "stopped",
+            reason: changes.stopReason ?? changes.status,
+            side: side ?? null,
+          }),
+        ]
+      : [];
+  if (changes.status === "completed" || changes.status === "failed" || changes.status === "stopped") {
+    crashPoint("before_terminal_commit", row.agent_name);
+    ctx.memory.endedSessions.set(row.id, row.agent_name);
+  }
+  const wake = (parentId: string) => ctx.commits.wakeParentAfterCommit(parentId);
+  const parentEvents = !outcome
+    ? []
+    : oneOff && outcome.kind !== "terminated"
+      ? await settleOneOffChild(tx, row, oneOff, outcome, wake)
+      : await settleChild(tx, row, outcome, reportedAttachments, wake);
+  await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...parentEvents]);
+}

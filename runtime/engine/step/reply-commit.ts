@@ -1,0 +1,259 @@
+// The model's reply committed: the assistant message, its model-call log, usage and step counters
+// in one transaction. A reply without tool calls is decided there too; a reply whose calls are all
+// session bindings is committed with their results (one commit); other calls run in `runTools`.
+import { randomUUID } from "node:crypto";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { crashPoint } from "../../faults";
+import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../../models/types";
+import type { NewEvent } from "../../store/event-log";
+import { appendEvents } from "../../store/event-log";
+import type { NewMessage } from "../../store/message-store";
+import type { StoredMessage, StoredToolCall } from "../../store/messages";
+import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../../store/thread-events";
+import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
+import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
+import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
+import { evaluateStop } from "../stop-rules";
+import type { ExecutionControl } from "../thread-state";
+import { executeToolCall, type ToolExecution } from "../tool-executor";
+import { finishStep } from "./decide";
+import { afterCreate, beforeCreate } from "./hooks";
+import { logModelCall } from "./model-calls";
+import { countStep, executedCallRecord, insertToolRuns, replyToolCalls } from "./tool-call-records";
+import { runTools } from "./tool-calls";
+import { EMPTY_RESPONSE_RESULT, type StepContext, type StepOutcome } from "./types";
+
+/** A model call's reply, as the model turn hands it over. */
+export interface ModelReply {
+  modelName: string;
+  requestMessages: ModelCallRequest["messages"];
+  result: ModelCallResult;
+  assistantId: string;
+  telemetry: ModelTelemetry[];
+  startedAt: number;
+}
+
+type AnsweredCall = { call: StoredToolCall; execution: ToolExecution };
+
+/** Commits the reply (and decides, when nothing is left to run), then runs its tool calls. */
+export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<StepOutcome> {
+  const { active, catalog, ext, threadId } = ctx;
+  const { result, assistantId, telemetry } = reply;
+  const empty = result.text.trim() === "" && result.toolCalls.length === 0;
+  const toolCalls = replyToolCalls(result, assistantId);
+
+  const draft = await beforeCreate(ext, active.sideConfig.prompt, {
+    id: assistantId,
+    role: active.side === "a" ? "assistant" : "user",
+    side: active.side,
+    content: result.text,
+    tool_calls: toolCalls.length > 0 ? toolCalls : null,
+    prompt: active.sideConfig.prompt,
+  });
+  // Calls of session bindings alone (sessionStop, sessionFail, sessionStatus) are answered at once
+  // and change nothing outside this thread's rows: the step commits the reply and their results
+  // together, one commit instead of one per call after the reply's.
+  const answered = empty ? null : await answerBindingsAtOnce(ctx, toolCalls);
+  if (answered) crashPoint("before_tool_commit", active.agent.name);
+  const usage = {
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    costUsd: result.costUsd,
+  };
+  const logCall = (tx: SqlExecutor, id: string) =>
+    logModelCall(
+      ctx,
+      tx,
+      id,
+      active.side,
+      reply.modelName,
+      reply.requestMessages,
+      catalog,
+      result,
+      null,
+      reply.startedAt,
+    );
+  const committed = await ctx.commits.commit(
+    threadId,
+    async (tx, row) => {
+      if (answered)
+        return commitReplyWithResults(ctx, tx, row, draft, answered, {
+          logModelCall: () => logCall(tx, row.id),
+          telemetry,
+          usage,
+          control: ext.control,
+        });
+      // Independent statements go out together (pipelined on one connection, run in this order).
+      const [, inserted] = await Promise.all([
+        logCall(tx, row.id),
+        ctx.commits.insert(tx, row.id, [
+          draft,
+          ...(empty
+            ? [
+                {
+                  role: "tool" as const,
+                  side: active.side,
+                  content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
+                  name: "invalid_assistant_response",
+                  tool_call_id: toolCalls[0]!.id,
+                  tool_status: "error" as const,
+                },
+              ]
+            : []),
+        ]),
+      ]);
+      const [assistant, ...extra] = inserted;
+      const execution = countStep(row.execution, active.side);
+      const events: NewEvent[] = [
+        ...telemetryEvents(row, telemetry),
+        telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
+        messageEvent(row, assistant!),
+        ...extra.map((message) => messageEvent(row, message)),
+      ];
+      if (toolCalls.length > 0 && !empty) {
+        const updated = await updateLockedThread(
+          tx,
+          row,
+          ctx.commits.withMessageSeq(row.id, { execution, usage }),
+        );
+        await appendEvents(tx, [...events, threadEvent(updated)]);
+        return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
+      }
+      // An empty reply never ends a turn by response, but maxSteps still applies to it.
+      const decision = evaluateStop(
+        { text: empty ? "" : (draft.content ?? ""), toolCalls: [] },
+        { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
+      );
+      const outcome = await finishStep(
+        ctx,
+        tx,
+        row,
+        { ...active, execution, decision, control: ext.control, usage },
+        events,
+      );
+      return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
+    },
+    {
+      // Nothing after this commit can change the thread: no hooks, and no calls left to run.
+      snapshot: (toolCalls.length === 0 || answered !== null) && ext.hookIds.length === 0,
+      readBack: (done) => done.toolsPending || done.outcome !== "parked",
+      speculate: true,
+    },
+  );
+  ctx.deps.endMessage?.(assistantId);
+  if (answered) crashPoint("after_tool_commit", active.agent.name);
+  ext.history.push(...committed.created);
+  await afterCreate(ext, active.sideConfig.prompt, committed.created);
+  if (!committed.toolsPending) return committed.outcome;
+  return runTools(ctx, committed.assistant, toolCalls);
+}
+
+/**
+ * The results of `calls` when every one is a session binding without an underlying tool and no
+ * hook observes tool calls or messages (then runTools would store exactly these, one commit per
+ * call); null otherwise.
+ */
+async function answerBindingsAtOnce(
+  ctx: StepContext,
+  calls: readonly StoredToolCall[],
+): Promise<AnsweredCall[] | null> {
+  const { ext, catalog, threadId } = ctx;
+  if (calls.length === 0 || ext.hookIds.length > 0 || ext.control.stopRequested) return null;
+  for (const call of calls) {
+    const entry = catalog.entries.get(call.function.name);
+    if (entry?.kind !== "binding" || entry.tool !== undefined) return null;
+  }
+  const answered: AnsweredCall[] = [];
+  for (const call of calls)
+    answered.push({ call, execution: await executeToolCall(call, { threadId, db: ctx.db, catalog }) });
+  return answered;
+}
+
+/**
+ * A reply whose calls were all answered at once (`answerBindingsAtOnce`), committed with their
+ * results: the rows, events and decision runTools would have left after its last call.
+ */
+async function commitReplyWithResults(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  row: ThreadRow,
+  draft: NewMessage,
+  answered: readonly AnsweredCall[],
+  step: {
+    logModelCall: () => Promise<void>;
+    telemetry: ModelTelemetry[];
+    usage: NonNullable<ThreadChanges["usage"]>;
+    control: ExecutionControl;
+  },
+): Promise<{ toolsPending: false; outcome: StepOutcome; created: StoredMessage[] }> {
+  const { active } = ctx;
+  const promptName = active.sideConfig.prompt;
+  const startedAt = nowMicroseconds();
+  const execution = countStep(row.execution, active.side);
+  const results: NewMessage[] = answered.map(({ call, execution: result }) => ({
+    id: randomUUID(),
+    role: "tool" as const,
+    side: active.side,
+    content: result.content,
+    name: call.function.name,
+    tool_call_id: call.id,
+    tool_status: result.status,
+    prompt: promptName,
+    ...(result.metadata ? { metadata: result.metadata } : {}),
+  }));
+  const executedCalls = answered.map(({ call, execution: result }) =>
+    executedCallRecord(call, result.status, result.metadata),
+  );
+  const decision = evaluateStop(
+    { text: draft.content ?? "", toolCalls: executedCalls },
+    { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
+  );
+  // A turn ended by a stop tool with an empty reply takes the tool's response as its content.
+  const reply =
+    decision.kind === "turn_ended" && decision.responseText !== undefined && !(draft.content ?? "").trim()
+      ? { ...draft, content: decision.responseText }
+      : draft;
+  const [, stored] = await Promise.all([
+    step.logModelCall(),
+    ctx.commits.insert(tx, row.id, [reply, ...results]),
+  ]);
+  await insertToolRuns(
+    tx,
+    row.id,
+    answered.map(({ call, execution: result }) => ({
+      toolCallId: call.id,
+      name: call.function.name,
+      args: result.args,
+      status: result.status,
+      result: result.content,
+      startedAt,
+    })),
+  );
+  const [assistant, ...toolMessages] = stored;
+  const events: NewEvent[] = [
+    ...telemetryEvents(row, step.telemetry),
+    telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
+    messageEvent(row, assistant!),
+    ...answered.flatMap(({ call, execution: result }, index) => [
+      telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+      telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: result.status }),
+      messageEvent(row, toolMessages[index]!),
+    ]),
+  ];
+  const statusText = answered.findLast(({ execution: result }) => result.statusText !== undefined)?.execution
+    .statusText;
+  const statusChange: ThreadChanges = statusText !== undefined ? { statusText } : {};
+  if (statusText !== undefined && row.parent_id) {
+    // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
+    await setLinkStatus(tx, row.id, statusText || "running", nowMicroseconds());
+    events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+  }
+  const outcome = await finishStep(
+    ctx,
+    tx,
+    row,
+    { ...active, execution, decision, control: step.control, usage: step.usage, extra: statusChange },
+    events,
+  );
+  return { toolsPending: false, outcome, created: stored };
+}

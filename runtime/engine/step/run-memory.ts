@@ -1,0 +1,105 @@
+// What one step runner remembers of the threads it runs, between their steps: the top-level
+// history, scripted-call counts, the last logged request per side, and the run's flow id and
+// ThreadState.context. Forgotten whenever a run parks, loses its lease or fails.
+import { randomUUID } from "node:crypto";
+import type { SqlClient } from "@/lib/db/sql-client";
+import { readHistory } from "../../store/message-store";
+import type { StoredMessage } from "../../store/messages";
+import type { ThreadRow } from "../../store/thread-row";
+import type { OneOffReportRoute } from "../../subagents/child-transactions";
+import type { ParkedCaches } from "../parked-caches";
+import type { ThreadCache } from "./types";
+
+export class RunMemory {
+  constructor(
+    private readonly db: SqlClient,
+    private readonly parked: {
+      parkedCaches?: ParkedCaches<ThreadCache>;
+      spawnedCaches?: ParkedCaches<ThreadCache>;
+    },
+  ) {}
+
+  /**
+   * What this process remembers of a thread it is running: the top-level history (valid while the
+   * thread's message_seq matches), scripted-call counts, and the last logged request per side (for
+   * delta-encoded request logs).
+   */
+  private readonly caches = new Map<string, ThreadCache>();
+
+  /** Per-execution state (spec ThreadState.context and the flow id), from input drained to parked. */
+  private readonly runs = new Map<string, { flowId: string; context: Record<string, unknown> }>();
+
+  /** Threads whose session ended in the step now running (for the after_terminal_commit crash point). */
+  readonly endedSessions = new Map<string, string>();
+
+  /** Forgets the thread's run and cache (a run ended); returns the cache it had. */
+  forget(threadId: string): ThreadCache | undefined {
+    this.runs.delete(threadId);
+    const cache = this.caches.get(threadId);
+    this.caches.delete(threadId);
+    return cache;
+  }
+
+  /** Drops the thread's cache alone (its contents belong to a transaction that rolled back). */
+  dropCache(threadId: string): void {
+    this.caches.delete(threadId);
+  }
+
+  /** The thread's cache when it has one (no new one is made). */
+  peek(threadId: string): ThreadCache | undefined {
+    return this.caches.get(threadId);
+  }
+
+  /**
+   * Takes back the cache a thread had when it parked, if the thread's message_seq is still the one
+   * the cache saw: every message and every successful model call of any process bumps it, so the
+   * history, the scripted-call counts and the last logged requests are then all still exact.
+   */
+  restoreParked(row: ThreadRow): void {
+    const parked = this.parked.parkedCaches?.take(row.id) ?? this.parked.spawnedCaches?.take(row.id);
+    if (parked && !this.caches.has(row.id) && parked.history?.version === row.message_seq)
+      this.caches.set(row.id, parked);
+  }
+
+  cache(threadId: string): ThreadCache {
+    let cache = this.caches.get(threadId);
+    if (!cache) {
+      cache = { history: null, modelCalls: new Map(), requests: new Map() };
+      this.caches.set(threadId, cache);
+    }
+    return cache;
+  }
+
+  /** The top-level history (silent included), from memory while nobody else changed it. */
+  async historyOf(row: ThreadRow): Promise<StoredMessage[]> {
+    const cache = this.cache(row.id);
+    if (cache.history && cache.history.version === row.message_seq) return cache.history.messages;
+    const messages = await readHistory(this.db, row.id);
+    cache.history = { version: row.message_seq, messages };
+    return messages;
+  }
+
+  /** The thread's current run (flow id and context); `fresh` starts a new one (input was drained). */
+  run(threadId: string, fresh = false): { flowId: string; context: Record<string, unknown> } {
+    let run = this.runs.get(threadId);
+    if (!run || fresh) {
+      run = { flowId: randomUUID(), context: {} };
+      this.runs.set(threadId, run);
+    }
+    return run;
+  }
+
+  /**
+   * The one-off report route of a child spawned here (`OneOffReportRoute`), while what this run
+   * remembers shows it has no children of its own (none of its messages came from or went to one).
+   */
+  oneOffRoute(threadId: string): OneOffReportRoute | null {
+    const cache = this.caches.get(threadId);
+    const history = cache?.history?.messages;
+    if (!cache?.report || !history) return null;
+    const hasChildren = history.some(
+      (message) => message.subagent_id !== null || message.metadata.subagent !== undefined,
+    );
+    return hasChildren ? null : cache.report;
+  }
+}

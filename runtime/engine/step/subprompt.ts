@@ -1,0 +1,192 @@
+// Sub-prompt: a prompt called as a tool (spec notes §1.8): one model step at depth+1 in this
+// thread, its own tool calls run in order, everything stored under the parent tool message (never
+// in the parent's context); the result string follows the reference format. A crash re-runs it whole.
+import { randomUUID } from "node:crypto";
+import { resolvePromptOptions, resolveSideConfig, resolveSubpromptConfig } from "@/lib/standard";
+import type { ModelCallRequest, ModelCallResult } from "../../models/types";
+import type { StoredToolCall } from "../../store/messages";
+import { nowMicroseconds } from "../../store/thread-row";
+import { findThread, updateThread } from "../../store/thread-store";
+import { renderPromptContent } from "../prompt-render";
+import { assembleSubpromptResult, type SubpromptCall } from "../subprompt-result";
+import { buildToolCatalog, type CatalogEntry } from "../tool-catalog";
+import { errorContent, executeToolCall, type ToolExecution } from "../tool-executor";
+import { toolExtensions } from "./hooks";
+import { countModelCalls, logModelCall } from "./model-calls";
+import { MAX_SUBPROMPT_DEPTH, type StepContext } from "./types";
+
+/** Runs the sub-prompt `entry` with `args` under the tool message `parentMessageId`. */
+export async function runSubprompt(
+  ctx: StepContext,
+  entry: Extract<CatalogEntry, { kind: "subprompt" }>,
+  args: Record<string, unknown>,
+  parentMessageId: string,
+  depth: number,
+  parentPath: string[],
+): Promise<ToolExecution> {
+  const { active, ext, abortSignal, threadId } = ctx;
+  if (depth > MAX_SUBPROMPT_DEPTH) {
+    return {
+      status: "error",
+      content: errorContent(`Sub-prompts nest at most ${MAX_SUBPROMPT_DEPTH} deep.`),
+      args,
+    };
+  }
+  const config = entry.config;
+  const options = resolveSubpromptConfig({
+    name: entry.name,
+    ...(config.initUserMessageProperty !== undefined
+      ? { initUserMessageProperty: config.initUserMessageProperty }
+      : {}),
+    ...(config.includeTextResponse !== undefined ? { includeTextResponse: config.includeTextResponse } : {}),
+    ...(config.includeToolCalls !== undefined ? { includeToolCalls: config.includeToolCalls } : {}),
+    ...(config.includeErrors !== undefined ? { includeErrors: config.includeErrors } : {}),
+  });
+  const prompt = entry.prompt;
+  const definitions = active.definitions;
+  const row = await findThread(ctx.db, threadId);
+  const env = { ...(prompt.env ?? {}), ...(active.agent.env ?? {}), ...(row?.env ?? {}) };
+  const system = renderPromptContent({
+    prompt,
+    findPrompt: (name) => definitions.index.prompts.get(name)?.definition,
+    resolveEnv: (name) => env[name],
+  });
+  const initValue = options.initUserMessageProperty ? args[options.initUserMessageProperty] : undefined;
+  const initText =
+    initValue === undefined || initValue === null
+      ? null
+      : typeof initValue === "string"
+        ? initValue
+        : JSON.stringify(initValue);
+  const nested = { depth, parent_id: parentMessageId };
+  if (initText !== null) {
+    await ctx.commits.commit(threadId, (tx) =>
+      ctx.commits.insert(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
+    );
+  }
+  const promptPath = [...parentPath, prompt.name];
+  const catalog = buildToolCatalog(
+    prompt,
+    resolveSideConfig({ prompt: prompt.name }),
+    definitions.index,
+    (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
+  );
+  const promptOptions = resolvePromptOptions(prompt);
+  const messages: ModelCallRequest["messages"] = [
+    { role: "system", content: system },
+    ...(initText !== null ? [{ role: "user" as const, content: initText }] : []),
+  ];
+  const startedAt = nowMicroseconds();
+  let result: ModelCallResult;
+  try {
+    result = await ctx.deps.callModel(
+      prompt.model,
+      definitions.bundle.models,
+      {
+        messages,
+        tools: catalog.specs,
+        toolChoice: promptOptions.toolChoice,
+        parallelToolCalls: promptOptions.parallelToolCalls,
+        abortSignal,
+        scriptedCallIndex: await countModelCalls(
+          ctx,
+          row ?? (await findThread(ctx.db, threadId))!,
+          active.side,
+          prompt.model,
+        ),
+      },
+      {},
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      status: "error",
+      content: options.includeErrors ? `Error: ${message}` : "Error: Tool execution failed",
+      args,
+    };
+  }
+  const toolCalls: StoredToolCall[] = result.toolCalls.map((call) => ({
+    id: call.id,
+    type: "function",
+    function: {
+      name: call.name,
+      arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+    },
+  }));
+  await ctx.commits.commit(threadId, async (tx, current) => {
+    await logModelCall(
+      ctx,
+      tx,
+      threadId,
+      active.side,
+      prompt.model,
+      messages,
+      catalog,
+      result,
+      null,
+      startedAt,
+    );
+    await ctx.commits.insert(tx, threadId, [
+      {
+        role: "assistant",
+        side: active.side,
+        content: result.text,
+        tool_calls: toolCalls.length > 0 ? toolCalls : null,
+        prompt: prompt.name,
+        ...nested,
+      },
+    ]);
+    await updateThread(
+      tx,
+      current.id,
+      ctx.commits.withMessageSeq(current.id, {
+        usage: {
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          costUsd: result.costUsd,
+        },
+      }),
+    );
+  });
+  const calls: SubpromptCall[] = [];
+  for (const call of toolCalls) {
+    if (abortSignal.aborted) break;
+    const messageId = randomUUID();
+    const execution = await executeToolCall(call, {
+      threadId,
+      db: ctx.db,
+      catalog,
+      abortSignal,
+      ...toolExtensions(ctx, threadId, ext, prompt.name, promptPath),
+      runSubprompt: (inner, innerArgs) =>
+        runSubprompt(ctx, inner, innerArgs, messageId, depth + 1, promptPath),
+    });
+    const content =
+      execution.status === "error" && options.includeErrors && !execution.content.startsWith("Error: ")
+        ? `Error: ${execution.content}`
+        : execution.content;
+    await ctx.commits.commit(threadId, (tx) =>
+      ctx.commits.insert(tx, threadId, [
+        {
+          id: messageId,
+          role: "tool",
+          side: active.side,
+          content,
+          name: call.function.name,
+          tool_call_id: call.id,
+          tool_status: execution.status,
+          prompt: prompt.name,
+          ...nested,
+        },
+      ]),
+    );
+    calls.push({
+      name: call.function.name,
+      argumentsJson: call.function.arguments,
+      status: execution.status,
+      content,
+    });
+  }
+  const assembled = assembleSubpromptResult(result.text, calls, options);
+  return { status: assembled.status, content: assembled.content, args };
+}

@@ -1,0 +1,306 @@
+// Tool calls: a reply's calls run one at a time in returned order, each result committed on its
+// own; the last commit also decides the step (stop rules, handoff, execution control). A blocking
+// subagent call parks the thread; a run of one-off spawns commits as one batch (spawn-batch.ts).
+import { randomUUID } from "node:crypto";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { crashPoint } from "../../faults";
+import { appendEvents, type NewEvent } from "../../store/event-log";
+import type { NewMessage } from "../../store/message-store";
+import type { StoredMessage, StoredToolCall } from "../../store/messages";
+import { messageEvent, telemetryEvent, threadEvent } from "../../store/thread-events";
+import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
+import { findThread, type ThreadChanges, updateLockedThread, updateThread } from "../../store/thread-store";
+import { envLookup } from "../../subagents/branches";
+import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
+import {
+  callSubagentCreate,
+  callSubagentMessage,
+  callSubagentTool,
+  DEFAULT_SUBAGENT_LIMITS,
+} from "../../subagents/subagent-tool-calls";
+import { evaluateStop } from "../stop-rules";
+import {
+  errorContent,
+  executeToolCall,
+  type SubagentCatalogEntry,
+  type ToolExecution,
+} from "../tool-executor";
+import { parkOnChild } from "./blocked-call";
+import { finishStep } from "./decide";
+import { isRunEnding, ThreadTerminated } from "./errors";
+import { applyHandoff } from "./handoff";
+import { afterCreate, afterToolHooks, beforeCreate, toolExtensions } from "./hooks";
+import { batchableSpawns, commitSpawnBatch, spawnObservingHooks } from "./spawn-batch";
+import { runSubprompt } from "./subprompt";
+import { announcesStart, executedCallsKnown, executedCallsOf } from "./tool-call-records";
+import { EXECUTION_STOPPED_RESULT, type StepContext, type StepOutcome } from "./types";
+
+/** Runs `calls` of `assistant` in order, committing each result; "continue" when none decided. */
+export async function runTools(
+  ctx: StepContext,
+  assistant: StoredMessage,
+  calls: StoredToolCall[],
+): Promise<StepOutcome> {
+  const { active, catalog, ext, abortSignal } = ctx;
+  const state = { current: assistant };
+  const observed = spawnObservingHooks(ext);
+  for (let index = 0; index < calls.length; index += 1) {
+    if (abortSignal.aborted) return "aborted";
+    // A run of non-blocking subagent calls spawns its children in one transaction.
+    const batch = observed ? [] : batchableSpawns(calls, index, catalog);
+    if (batch.length > 0) {
+      const committed = await commitSpawnBatch(ctx, assistant, batch).catch((error: unknown) => {
+        if (isRunEnding(error)) throw error;
+        return 0; // e.g. an attachment that does not exist: the calls run one by one and say so
+      });
+      if (committed > 0) {
+        crashPoint("after_tool_commit", active.agent.name);
+        index += committed - 1;
+        continue;
+      }
+    }
+    const outcome = await runToolCall(ctx, state, calls, index);
+    if (outcome) return outcome;
+  }
+  return "continue";
+}
+
+/** One call run and its result committed; the step's outcome when this call ended it, else null. */
+async function runToolCall(
+  ctx: StepContext,
+  state: { current: StoredMessage },
+  calls: StoredToolCall[],
+  index: number,
+): Promise<StepOutcome | null> {
+  const { active, catalog, ext, abortSignal, threadId } = ctx;
+  const assistant = state.current;
+  const call = calls[index]!;
+  const promptName = active.sideConfig.prompt;
+  const startedAt = nowMicroseconds();
+  const toolMessageId = randomUUID();
+  // Work that takes time (code, HTTP and built-in tools, sub-prompts) is announced before it
+  // runs, so live views show it running; instant runtime tools announce with their result.
+  const announced = announcesStart(catalog.entries.get(call.function.name));
+  if (announced) {
+    await appendEvents(ctx.db, [
+      telemetryEvent(
+        { id: threadId, root_id: ctx.rootId },
+        { type: "tool_started", tool: call.function.name },
+      ),
+    ]);
+  }
+  const executed = await executeToolCall(call, {
+    threadId,
+    db: ctx.db,
+    catalog,
+    abortSignal,
+    ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
+    runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
+    runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, assistant.id),
+  });
+  if (abortSignal.aborted) return "aborted";
+  crashPoint("before_tool_commit", active.agent.name);
+  if (executed.pending) {
+    return ctx.commits.commit(threadId, (tx, row) => parkOnChild(ctx, tx, row, call.id));
+  }
+  const execution = await afterToolHooks(ext, promptName, call, executed);
+  const draft =
+    execution &&
+    (await beforeCreate(ext, promptName, {
+      id: toolMessageId,
+      role: "tool",
+      side: active.side,
+      content: execution.content,
+      name: call.function.name,
+      tool_call_id: call.id,
+      tool_status: execution.status,
+      prompt: promptName,
+      ...(execution.metadata ? { metadata: execution.metadata } : {}),
+      ...(execution.attachments ? { attachments: execution.attachments } : {}),
+    }));
+  // After a stop request the remaining calls are answered as stopped and the run ends here.
+  const remaining = ext.control.stopRequested ? calls.slice(index + 1) : [];
+  const isLast = index === calls.length - 1 || ext.control.stopRequested;
+  const committed = await ctx.commits.commit(
+    threadId,
+    (tx, row) =>
+      commitToolResult(ctx, tx, row, state, {
+        call,
+        executed,
+        execution,
+        draft,
+        remaining,
+        isLast,
+        announced,
+        startedAt,
+      }),
+    { speculate: true, readBack: (done) => done.outcome !== "parked" },
+  );
+  crashPoint("after_tool_commit", active.agent.name);
+  ext.history.push(...committed.created);
+  await afterCreate(ext, promptName, committed.created);
+  return committed.outcome;
+}
+
+/** A call's result as its commit stores it. */
+interface ToolResultCommit {
+  call: StoredToolCall;
+  /** As the tool returned it (the tool_runs row). */
+  executed: ToolExecution;
+  /** After the hooks; null: dropped from history. */
+  execution: ToolExecution | null;
+  /** The tool message to store (null when dropped). */
+  draft: NewMessage | null;
+  /** Calls answered as stopped (after state.execution.stop()). */
+  remaining: StoredToolCall[];
+  /** The step's last call: this commit also decides the step. */
+  isLast: boolean;
+  /** Its tool_started event went out before it ran. */
+  announced: boolean;
+  startedAt: number;
+}
+
+/** The transaction of one call's result (and, for the last call, the step's decision). */
+async function commitToolResult(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  lockedRow: ThreadRow,
+  state: { current: StoredMessage },
+  result: ToolResultCommit,
+): Promise<{ created: StoredMessage[]; outcome: StepOutcome | null }> {
+  const { active, catalog, ext } = ctx;
+  const { call, executed, execution, draft } = result;
+  const promptName = active.sideConfig.prompt;
+  let row = lockedRow;
+  if (row.execution.blockedOn?.callId === call.id) {
+    row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
+  }
+  const created: StoredMessage[] = [];
+  if (!draft) {
+    // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
+    const kept = (state.current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
+    await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
+      kept.length > 0 ? JSON.stringify(kept) : null,
+      state.current.id,
+    ]);
+    state.current = { ...state.current, tool_calls: kept.length > 0 ? kept : null };
+    await ctx.commits.changedHistory(tx, row.id);
+  }
+  const current = state.current;
+  const stoppedResults = result.remaining.map((open) => ({
+    role: "tool" as const,
+    side: active.side,
+    content: errorContent(EXECUTION_STOPPED_RESULT),
+    name: open.function.name,
+    tool_call_id: open.id,
+    tool_status: "error" as const,
+    prompt: promptName,
+  }));
+  // Independent statements go out together (pipelined on one connection, run in this order).
+  const [, stored] = await Promise.all([
+    tx.defer(
+      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
+      [
+        randomUUID(),
+        row.id,
+        call.id,
+        call.function.name,
+        JSON.stringify(executed.args ?? null),
+        executed.status,
+        executed.content,
+        result.startedAt,
+        nowMicroseconds(),
+      ],
+    ),
+    ctx.commits.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
+  ]);
+  created.push(...stored);
+  const events: NewEvent[] = [
+    ...(result.announced ? [] : [telemetryEvent(row, { type: "tool_started", tool: call.function.name })]),
+    telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: executed.status }),
+    ...created.map((message) => messageEvent(row, message)),
+  ];
+  const statusChange: ThreadChanges =
+    execution?.statusText !== undefined ? { statusText: execution.statusText } : {};
+  if (execution?.statusText !== undefined && row.parent_id) {
+    // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
+    await setLinkStatus(tx, row.id, execution.statusText || "running", nowMicroseconds());
+    events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+  }
+  if (!result.isLast) {
+    const updated = await updateLockedThread(tx, row, ctx.commits.withMessageSeq(row.id, statusChange));
+    await appendEvents(tx, [
+      ...events,
+      ...(execution?.statusText !== undefined ? [threadEvent(updated)] : []),
+    ]);
+    return { created, outcome: null };
+  }
+  // The stop evaluation needs every call's result: from memory when this run stored them
+  // all, else read (after a crash, earlier results come from an earlier run).
+  const executedCalls =
+    executedCallsKnown(current, [...ext.history, ...stored]) ?? (await executedCallsOf(tx, row.id, current));
+  const decision = evaluateStop(
+    { text: current.content ?? "", toolCalls: executedCalls },
+    { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
+  );
+  if (
+    decision.kind === "turn_ended" &&
+    decision.responseText !== undefined &&
+    !(current.content ?? "").trim()
+  ) {
+    await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [decision.responseText, current.id]);
+    events.push(messageEvent(row, { ...current, content: decision.responseText }));
+  }
+  const handoff = executedCalls.filter((entry) => entry.status === "success" && entry.handoffTo).at(-1);
+  if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
+    await applyHandoff(ctx, tx, row, handoff, catalog, events, statusChange);
+    return { created, outcome: "continue" };
+  }
+  const outcome = await finishStep(
+    ctx,
+    tx,
+    row,
+    { ...active, execution: row.execution, decision, control: ext.control, extra: statusChange },
+    events,
+  );
+  return { created, outcome };
+}
+
+/** A subagent tool call of the active prompt (spec §7): spawn, message, or wait for a result. */
+async function runSubagentCall(
+  ctx: StepContext,
+  entry: SubagentCatalogEntry,
+  args: Record<string, unknown>,
+  callId: string,
+  spawnGroupId: string,
+): Promise<ToolExecution> {
+  const { active, ext, threadId } = ctx;
+  const parent = await findThread(ctx.db, threadId);
+  if (!parent) throw new ThreadTerminated();
+  const promptName = active.sideConfig.prompt;
+  const prompt = active.definitions.index.prompts.get(promptName)?.definition;
+  const hooks = ext.hooks;
+  const context = {
+    db: ctx.db,
+    parent,
+    index: active.definitions.index,
+    callId,
+    spawnGroupId,
+    limits: ctx.deps.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS,
+    env: envLookup(parent.env, parent.scoped_env, active.agent.env, prompt?.env),
+    ...(hooks?.has("after_subagent_created", ext.hookIds)
+      ? {
+          afterCreated: async (childId: string) => {
+            const parentState = await ext.state(promptName, [promptName]);
+            const childState = await parentState.getChildThread(childId);
+            if (childState)
+              await hooks.notify("after_subagent_created", ext.hookIds, parentState, childState);
+          },
+        }
+      : {}),
+  };
+  if (entry.kind === "subagent") return callSubagentTool(context, entry.branch, args);
+  if (entry.kind === "subagent_create") return callSubagentCreate(context, entry.branches, args);
+  return callSubagentMessage(context, entry.branches, args);
+}
