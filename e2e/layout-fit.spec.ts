@@ -150,8 +150,19 @@ for (const viewport of VIEWPORTS) {
     // A right-click in the canvas's bottom-right corner flips the menu back into the viewport.
     const pane = await page.locator(".react-flow__pane").boundingBox();
     if (!pane) throw new Error("no canvas");
-    // (bottom middle: the corners hold the zoom controls and the minimap).
-    await page.mouse.click(pane.x + pane.width / 2, pane.y + pane.height - 6, { button: "right" });
+    // (along the bottom edge, from the middle outwards, on empty canvas: the corners hold the zoom
+    // controls and the minimap, and a card or an edge label may sit anywhere else).
+    const spot = await page.evaluate(({ x, y, width, height }) => {
+      const bottom = y + height - 6;
+      for (let offset = 0; offset < width / 2 - 60; offset += 8) {
+        for (const at of [x + width / 2 - offset, x + width / 2 + offset]) {
+          if (document.elementFromPoint(at, bottom)?.classList.contains("react-flow__pane")) return at;
+        }
+      }
+      return null;
+    }, pane);
+    if (spot === null) throw new Error("no empty canvas along the bottom edge");
+    await page.mouse.click(spot, pane.y + pane.height - 6, { button: "right" });
     await expectInViewport(page, page.getByRole("menu", { name: "Canvas actions" }), "canvas menu");
     await page.keyboard.press("Escape");
     await expect(page.getByRole("menu", { name: "Canvas actions" })).toBeHidden();

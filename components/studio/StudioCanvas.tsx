@@ -293,7 +293,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         <Controls showFitView={false}>
           <ControlButton
             className="react-flow__controls-fitview"
-            onClick={() => context.viewport.fitCanvas({ duration: 200 })}
+            onClick={() => context.viewport.fitCanvas()}
             title="Fit View"
             aria-label="Fit View"
           >
