@@ -237,6 +237,8 @@ test("saving a canvas with errors asks first", async ({ page }) => {
   }
   await ask.getByRole("button", { name: "Cancel" }).click();
   await expect(ask).toBeHidden();
+  // Focus goes back to the Save button once the dialog has closed; the shortcut is pressed then.
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeFocused();
   expect((await project(page, id)).version).toBe(1);
 
   await page.keyboard.press("Control+s");
