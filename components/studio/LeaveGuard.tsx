@@ -63,10 +63,16 @@ export function LeaveGuard({ projectId }: { projectId: string }) {
       return history.present !== savedDocument;
     };
     if (unsaved()) pushSentinel();
+    let pendingPush: ReturnType<typeof setTimeout> | undefined;
     const unsubscribe = store.subscribe((state, previous) => {
       const changed =
         state.history.present !== previous.history.present || state.savedDocument !== previous.savedDocument;
-      if (changed && state.history.present !== state.savedDocument) pushSentinel();
+      // In a task of its own: the first edit is often the first frame of a drag, and pushState
+      // (which clones Next's router state) would lengthen that frame.
+      if (changed && state.history.present !== state.savedDocument) {
+        clearTimeout(pendingPush);
+        pendingPush = setTimeout(pushSentinel, 0);
+      }
     });
     const onPopState = () => {
       if (onSentinel()) return;
@@ -81,6 +87,7 @@ export function LeaveGuard({ projectId }: { projectId: string }) {
     window.addEventListener("popstate", onPopState);
     return () => {
       unsubscribe();
+      clearTimeout(pendingPush);
       window.removeEventListener("popstate", onPopState);
     };
   }, [store]);

@@ -277,6 +277,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
           if (fitOnOpen) context.viewport.fitCanvas();
         }}
         minZoom={0.2}
+        onlyRenderVisibleElements
         proOptions={PRO_OPTIONS}
         aria-label="Studio canvas"
       >

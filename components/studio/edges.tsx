@@ -16,8 +16,10 @@ import { useMemo } from "react";
 import {
   BADGE_ICON_PX,
   type Box,
+  boxesIntersect,
   type EdgeBadge,
   type LabelRequest,
+  labelDrawArea,
   type Point,
   placeEdgeLabels,
 } from "@/lib/studio/edge-labels";
@@ -72,6 +74,20 @@ function EdgeBadges({ badges }: { badges: readonly EdgeBadge[] }) {
   );
 }
 
+/** The box spanned by an edge's two ends (its label is placed along the curve between them). */
+function spanOf(from: Point, to: Point): Box {
+  return {
+    x: Math.min(from.x, to.x),
+    y: Math.min(from.y, to.y),
+    width: Math.abs(to.x - from.x),
+    height: Math.abs(to.y - from.y),
+  };
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
 /** Where React Flow attaches an edge to a handle (getHandlePosition for left/right handles). */
 function handlePoint(
   node: InternalNode<StudioFlowNode>,
@@ -108,13 +124,25 @@ export function EdgeLabels({
   // nodeLookup is updated in place; the nodes array changes whenever a node moves or is measured.
   const nodes = useStore((state) => state.nodes);
   const zoom = useStore((state) => state.transform[2]);
+  // Only labels near the view are in the DOM (300-node canvases have ~500 of them). The area is
+  // compared by value, so this re-renders when it moves to another grid cell, not on every frame.
+  const drawArea = useStore(
+    (state) =>
+      labelDrawArea(
+        { x: state.transform[0], y: state.transform[1], zoom: state.transform[2] },
+        { width: state.width, height: state.height },
+      ),
+    sameBox,
+  );
 
+  // Placed afresh whenever a node moves, so only the labels of edges that reach into the drawn area
+  // are placed (against the cards there): on a large canvas that is a fraction of them.
   const placements = useMemo(() => {
     void nodes;
     const boxes: Box[] = [];
     for (const node of nodeLookup.values()) {
       const box = nodeBox(node as InternalNode<StudioFlowNode>);
-      if (box) boxes.push(box);
+      if (box && boxesIntersect(box, drawArea)) boxes.push(box);
     }
     const requests: LabelRequest[] = [];
     for (const edge of edges) {
@@ -122,7 +150,7 @@ export function EdgeLabels({
       const target = nodeLookup.get(edge.target) as InternalNode<StudioFlowNode> | undefined;
       const from = source && handlePoint(source, "source", edge.sourceHandle);
       const to = target && handlePoint(target, "target", edge.targetHandle);
-      if (!edge.data || !from || !to) continue;
+      if (!edge.data || !from || !to || !boxesIntersect(spanOf(from, to), drawArea)) continue;
       requests.push({
         id: edge.id,
         source: from,
@@ -133,14 +161,14 @@ export function EdgeLabels({
       });
     }
     return placeEdgeLabels(requests, boxes, zoom);
-  }, [edges, nodeLookup, nodes, zoom, hoveredEdgeId]);
+  }, [edges, nodeLookup, nodes, zoom, hoveredEdgeId, drawArea]);
 
   const byId = new Map(edges.map((edge) => [edge.id, edge]));
   return (
     <EdgeLabelRenderer>
       {placements.map((placement) => {
         const edge = byId.get(placement.id);
-        if (!edge?.data || placement.form === "hidden") return null;
+        if (!edge?.data || placement.form === "hidden" || !boxesIntersect(placement, drawArea)) return null;
         return (
           <button
             key={placement.id}

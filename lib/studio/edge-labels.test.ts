@@ -5,6 +5,7 @@ import {
   boxesIntersect,
   edgeText,
   type LabelRequest,
+  labelDrawArea,
   labelSize,
   placeEdgeLabels,
   TakenBoxes,
@@ -144,5 +145,31 @@ describe("bezierPoint", () => {
     expect(bezierPoint(source, target, 0)).toEqual(source);
     expect(bezierPoint(source, target, 1)).toEqual(target);
     expect(bezierPoint(source, target, 0.5)).toEqual({ x: 100, y: 50 });
+  });
+});
+
+describe("labelDrawArea", () => {
+  const pane = { width: 1000, height: 600 };
+
+  it("covers the view and half a view around it, snapped outward to the grid", () => {
+    // At zoom 1 with the flow origin at the pane's top left, the view is x 0..1000, y 0..600.
+    const area = labelDrawArea({ x: 0, y: 0, zoom: 1 }, pane, 100);
+    expect(area).toEqual({ x: -500, y: -300, width: 2000, height: 1200 });
+  });
+
+  it("follows the view in flow units at any zoom", () => {
+    // Zoom 2 shows 500 × 300 flow units starting at flow (100, 50).
+    const area = labelDrawArea({ x: -200, y: -100, zoom: 2 }, pane, 50);
+    expect(area).toEqual({ x: -150, y: -100, width: 1000, height: 600 });
+  });
+
+  it("stays the same while a pan stays inside one grid cell, and moves once it leaves it", () => {
+    const start = labelDrawArea({ x: -10, y: 0, zoom: 1 }, pane);
+    expect(labelDrawArea({ x: -20, y: -30, zoom: 1 }, pane)).toEqual(start);
+    const moved = labelDrawArea({ x: -300, y: 0, zoom: 1 }, pane);
+    expect(moved.x).toBeGreaterThan(start.x);
+    // The view itself is always inside the area.
+    expect(moved.x).toBeLessThanOrEqual(300);
+    expect(moved.x + moved.width).toBeGreaterThanOrEqual(1300);
   });
 });

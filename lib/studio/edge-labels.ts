@@ -267,3 +267,26 @@ export function placeEdgeLabels(
     };
   });
 }
+
+/** Flow units the drawn-label area snaps to, so panning changes it only every few hundred pixels. */
+export const LABEL_AREA_GRID = 256;
+
+/**
+ * The part of the canvas (flow coordinates) whose edge labels are drawn: the view plus half a view
+ * on every side, snapped outward to LABEL_AREA_GRID. Labels outside it are not in the DOM; the
+ * margin means a pan reveals labels that are already there, and the snapping means the area (and
+ * the label layer) changes a few times per screen of panning instead of on every frame.
+ */
+export function labelDrawArea(
+  view: { x: number; y: number; zoom: number },
+  pane: { width: number; height: number },
+  grid = LABEL_AREA_GRID,
+): Box {
+  const width = pane.width / view.zoom;
+  const height = pane.height / view.zoom;
+  const left = Math.floor((-view.x / view.zoom - width / 2) / grid) * grid;
+  const top = Math.floor((-view.y / view.zoom - height / 2) / grid) * grid;
+  const right = Math.ceil((-view.x / view.zoom + width * 1.5) / grid) * grid;
+  const bottom = Math.ceil((-view.y / view.zoom + height * 1.5) / grid) * grid;
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
