@@ -3,7 +3,7 @@
 // ≤ 20 ms. The graph is 60 teams of an ai_human lead delegating to a dual_ai worker subagent
 // (2 agents, 2 prompts, 1 tool each) sharing one model: 301 nodes, laid out by decompileBundle.
 import { compileGraph, decompileBundle, deriveEdges } from "@/lib/graph";
-import type { Bundle } from "@/lib/standard";
+import { studioBundle } from "../test/support/bench-bundles";
 import { monotonicMs } from "../test/support/clock";
 import { printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
 import { type Summary, summarize } from "./stats";
@@ -17,52 +17,6 @@ export interface CompileResult {
   edges: number;
   compile: Summary;
   diagnostics: number;
-}
-
-export function studioBundle(teams: number): Bundle {
-  const agents: unknown[] = [];
-  const prompts: unknown[] = [];
-  const tools: unknown[] = [];
-  const models: unknown[] = [{ name: "shared_model", provider: "openai", model: "gpt-4o-mini" }];
-  for (let team = 0; team < teams; team += 1) {
-    agents.push(
-      { name: `lead_${team}`, type: "ai_human", sideA: { prompt: `lead_prompt_${team}` } },
-      {
-        name: `worker_${team}`,
-        type: "dual_ai",
-        exposeAsTool: true,
-        toolDescription: `Worker team ${team}.`,
-        maxSessionTurns: 5,
-        sideA: { prompt: `work_prompt_${team}` },
-        sideB: { prompt: `work_prompt_${team}`, stopOnResponse: false, sessionStop: `approve_${team}` },
-      },
-    );
-    prompts.push(
-      {
-        name: `lead_prompt_${team}`,
-        toolDescription: `Leads team ${team}.`,
-        prompt: "You lead a team.",
-        model: "shared_model",
-        tools: [`lookup_${team}`, { name: `worker_${team}`, blocking: false }],
-      },
-      {
-        name: `work_prompt_${team}`,
-        toolDescription: `Works for team ${team}.`,
-        prompt: "You do the work.",
-        model: "shared_model",
-        tools: [`lookup_${team}`],
-      },
-    );
-    tools.push({
-      name: `lookup_${team}`,
-      description: "Look something up.",
-      kind: "http",
-      url: "https://example.com/lookup?q={query}",
-      method: "GET",
-      args: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-    });
-  }
-  return { agents, prompts, models, tools } as unknown as Bundle;
 }
 
 export function runCompile(): CompileResult {

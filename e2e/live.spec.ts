@@ -8,7 +8,8 @@ import { assetBundle, observableAssetBundle } from "../test/support/subagent-bun
 const ARTIFACTS = "e2e-artifacts";
 
 async function createAssetProject(request: APIRequestContext): Promise<string> {
-  const definitions = observableAssetBundle(1500);
+  // 2.5 s per scripted model call: the child works about 5 s, which outlasts a reload on a loaded machine.
+  const definitions = observableAssetBundle(2500);
   const created = await request.post("/api/projects", { data: { name: `Live ${Date.now()}`, definitions } });
   expect(created.status()).toBe(201);
   return ((await created.json()) as { id: string }).id;
@@ -55,7 +56,7 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await expect(tree(page).getByRole("treeitem")).toHaveCount(2);
   await page.screenshot({ path: `${ARTIFACTS}/live-child-running.png`, fullPage: true });
 
-  // Reload mid-run (the child works for about 3 s): the stream replays from the start into a fresh state.
+  // Reload mid-run (the child works for about 5 s): the stream replays from the start into a fresh state.
   await page.reload();
   await expect(tree(page).getByRole("treeitem")).toHaveCount(2);
   await expect(childItem(page)).toHaveAttribute("data-status", "running");

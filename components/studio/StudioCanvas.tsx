@@ -57,6 +57,13 @@ function nodeLabel(graphNodeId: string, graph: Graph): string {
  */
 const MINIMAP_FROM_NODES = 16;
 
+/**
+ * From this many nodes, only the cards, edges and labels near the view are in the DOM: panning and
+ * dragging 300 nodes then costs what 30 do. Smaller canvases keep every card in the DOM, so the
+ * keyboard can reach each one (a card out of view is not focusable when it is not rendered).
+ */
+export const CULL_FROM_NODES = 100;
+
 function FitIcon() {
   return (
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
@@ -98,6 +105,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   // its first node is added or dropped.
   const [fitOnOpen] = useState(() => store.getState().history.present.nodes.length > 0);
   const bounds = useMemo(() => graphBounds(graph.nodes), [graph.nodes]);
+  const culled = graph.nodes.length >= CULL_FROM_NODES;
   const partlyOutOfView = useStore(
     useCallback(
       (state: ReactFlowState) =>
@@ -277,7 +285,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
           if (fitOnOpen) context.viewport.fitCanvas();
         }}
         minZoom={0.2}
-        onlyRenderVisibleElements
+        onlyRenderVisibleElements={culled}
         proOptions={PRO_OPTIONS}
         aria-label="Studio canvas"
       >
@@ -303,6 +311,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         </Controls>
         <EdgeLabels
           edges={flowEdges}
+          culled={culled}
           hoveredEdgeId={hoveredEdgeId}
           onHover={setHoveredEdgeId}
           onSelect={(id) => store.getState().select({ kind: "edge", id })}

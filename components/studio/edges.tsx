@@ -84,6 +84,8 @@ function spanOf(from: Point, to: Point): Box {
   };
 }
 
+const EVERYWHERE: Box = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
+
 function sameBox(a: Box, b: Box): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
@@ -111,11 +113,14 @@ function nodeBox(node: InternalNode<StudioFlowNode>): Box | null {
 
 export function EdgeLabels({
   edges,
+  culled,
   hoveredEdgeId,
   onSelect,
   onHover,
 }: {
   edges: readonly StudioFlowEdge[];
+  /** Large canvases: place and draw only the labels near the view. */
+  culled: boolean;
   hoveredEdgeId: string | null;
   onSelect: (edgeId: string) => void;
   onHover: (edgeId: string | null) => void;
@@ -124,14 +129,17 @@ export function EdgeLabels({
   // nodeLookup is updated in place; the nodes array changes whenever a node moves or is measured.
   const nodes = useStore((state) => state.nodes);
   const zoom = useStore((state) => state.transform[2]);
-  // Only labels near the view are in the DOM (300-node canvases have ~500 of them). The area is
-  // compared by value, so this re-renders when it moves to another grid cell, not on every frame.
+  // On a culled canvas only labels near the view are in the DOM (300 nodes have ~500 labels). The
+  // area is compared by value, so this re-renders when it moves to another grid cell, not on every
+  // frame.
   const drawArea = useStore(
     (state) =>
-      labelDrawArea(
-        { x: state.transform[0], y: state.transform[1], zoom: state.transform[2] },
-        { width: state.width, height: state.height },
-      ),
+      culled
+        ? labelDrawArea(
+            { x: state.transform[0], y: state.transform[1], zoom: state.transform[2] },
+            { width: state.width, height: state.height },
+          )
+        : EVERYWHERE,
     sameBox,
   );
 

@@ -1,0 +1,123 @@
+// A large studio canvas (301 nodes, 480 edges) keeps only what is near the view in the DOM, so
+// panning and dragging stay cheap (benchmark 11 measures them); panning brings the rest in, the
+// minimap still shows every node, and a dragged card is saved where it was dropped. A small canvas
+// keeps every card in the DOM (other specs count them), so the keyboard reaches each one.
+import { expect, type Page, test } from "@playwright/test";
+import { decompileBundle } from "../lib/graph";
+import { studioBundle } from "../test/support/bench-bundles";
+
+test.use({ viewport: { width: 1440, height: 900 } });
+// About 20 s on an idle machine; the margin is for a loaded shared CI runner.
+test.describe.configure({ timeout: 120_000 });
+
+const TEAMS = 60;
+
+async function openLargeCanvas(page: Page): Promise<{ id: string; nodes: number }> {
+  const created = await page.request.post("/api/projects", { data: { name: `large ${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const graph = decompileBundle(studioBundle(TEAMS));
+  const saved = await page.request.put(`/api/projects/${id}/graph`, { data: { graph } });
+  expect(saved.status()).toBe(200);
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.locator(".react-flow__node").first()).toBeVisible({ timeout: 60_000 });
+  return { id, nodes: graph.nodes.length };
+}
+
+const renderedNodeIds = (page: Page) =>
+  page.locator(".react-flow__node").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-id")));
+
+/** A point on empty canvas (the pane itself is under it), searched from the middle outwards. */
+async function emptySpot(page: Page): Promise<{ x: number; y: number }> {
+  const pane = await page.locator(".react-flow__pane").boundingBox();
+  if (!pane) throw new Error("no canvas pane");
+  const spot = await page.evaluate(({ x, y, width, height }) => {
+    for (let radius = 0; radius < Math.min(width, height) / 2; radius += 12) {
+      for (let angle = 0; angle < 360; angle += 30) {
+        const px = x + width / 2 + radius * Math.cos((angle * Math.PI) / 180);
+        const py = y + height / 2 + radius * Math.sin((angle * Math.PI) / 180);
+        if (document.elementFromPoint(px, py)?.classList.contains("react-flow__pane"))
+          return { x: px, y: py };
+      }
+    }
+    return null;
+  }, pane);
+  if (!spot) throw new Error("no empty spot on the canvas");
+  return spot;
+}
+
+test("a 300-node canvas renders the cards near the view, and panning brings the others in", async ({
+  page,
+}) => {
+  const { nodes } = await openLargeCanvas(page);
+  expect(nodes).toBe(TEAMS * 5 + 1);
+
+  // The cards are measured once (all rendered), then only those near the view stay.
+  await expect
+    .poll(async () => (await renderedNodeIds(page)).length, { timeout: 15_000 })
+    .toBeLessThan(nodes / 2);
+  const before = new Set(await renderedNodeIds(page));
+  expect(before.size).toBeGreaterThan(0);
+  // Edge labels too: a fraction of the 480 edges' labels.
+  expect(await page.getByTestId("edge-label").count()).toBeLessThan(240);
+  // The minimap still shows the whole canvas.
+  await expect(page.locator(".react-flow__minimap-node")).toHaveCount(nodes);
+
+  // Pan: drag the empty canvas up and to the left, several times.
+  for (let sweep = 0; sweep < 3; sweep += 1) {
+    const start = await emptySpot(page);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x - 300, start.y - 400, { steps: 12 });
+    await page.mouse.up();
+  }
+  const after = await renderedNodeIds(page);
+  const revealed = after.filter((id) => !before.has(id));
+  expect(revealed.length).toBeGreaterThan(0);
+  // A revealed card is a whole card, with its text and handles.
+  const card = page.locator(`.react-flow__node[data-id="${revealed[0]}"]`);
+  await expect(card.getByTestId("studio-node")).toBeVisible();
+  await expect(card.locator(".react-flow__handle").first()).toBeAttached();
+});
+
+test("a card dragged on a large canvas is saved where it was dropped", async ({ page }) => {
+  const { id } = await openLargeCanvas(page);
+  const pane = await page.locator(".react-flow__pane").boundingBox();
+  if (!pane) throw new Error("no canvas pane");
+  // The card nearest the middle of the view.
+  const nearest = await page.locator(".react-flow__node").evaluateAll(
+    (elements, centre) => {
+      let best: { id: string; x: number; y: number } | null = null;
+      let bestDistance = Number.POSITIVE_INFINITY;
+      for (const element of elements) {
+        const box = element.getBoundingClientRect();
+        const distance = Math.hypot(box.x + box.width / 2 - centre.x, box.y + box.height / 2 - centre.y);
+        if (distance < bestDistance) {
+          bestDistance = distance;
+          best = { id: element.getAttribute("data-id") ?? "", x: box.x + 24, y: box.y + 10 };
+        }
+      }
+      return best;
+    },
+    { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 },
+  );
+  if (!nearest) throw new Error("no card in view");
+  const card = page.locator(`.react-flow__node[data-id="${nearest.id}"]`);
+  const start = await card.boundingBox();
+  await page.mouse.move(nearest.x, nearest.y);
+  await page.mouse.down();
+  await page.mouse.move(nearest.x + 120, nearest.y + 60, { steps: 10 });
+  await page.mouse.up();
+  const end = await card.boundingBox();
+  expect(end && start ? Math.round(end.x - start.x) : 0).toBeGreaterThan(80);
+
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("unsaved-changes")).toHaveCount(0, { timeout: 15_000 });
+  const stored = (await (await page.request.get(`/api/projects/${id}`)).json()) as {
+    graph: { nodes: { id: string; position: { x: number; y: number } }[] };
+  };
+  const original = decompileBundle(studioBundle(TEAMS)).nodes.find((node) => node.id === nearest.id);
+  const moved = stored.graph.nodes.find((node) => node.id === nearest.id);
+  expect(original && moved).toBeTruthy();
+  expect((moved?.position.x ?? 0) - (original?.position.x ?? 0)).toBeGreaterThan(80);
+});
