@@ -108,8 +108,7 @@ export class StepRunner {
         async (tx, row) => {
           const started = await drainInput(ctx, tx, row, definitions);
           if (started.kind === "parked") return false;
-          await parkThread(ctx, tx, started.row, {
-            status: limit.status,
+          await parkThread(ctx, tx, started.row, limit.status === "failed" ? "failSession" : "stopSession", {
             stopReason: limit.reason,
             ...(limit.status === "failed" ? { failure: limit.reason } : {}),
           });
@@ -164,7 +163,7 @@ export class StepRunner {
     const active = await activeSide(ctx.deps.definitions, row);
     if (typeof active === "string") {
       await commits.commit(threadId, (tx, current) =>
-        parkThread(ctx, tx, current, { status: "failed", failure: active, stopReason: active }),
+        parkThread(ctx, tx, current, "failSession", { failure: active, stopReason: active }),
       );
       return "parked";
     }

@@ -18,6 +18,7 @@ import { insertMessages, readMessages, toMessageView } from "../store/message-st
 import { initialExecutionState } from "../store/messages";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, threadEvent } from "../store/thread-events";
+import { apply, createThread, TransitionRefusedError, terminate } from "../store/thread-lifecycle";
 import {
   THREAD_COLUMNS,
   type ThreadRow,
@@ -25,7 +26,7 @@ import {
   toThreadRow,
   toThreadView,
 } from "../store/thread-row";
-import { findThread, insertThread, lockThread, notifyWork, updateThread } from "../store/thread-store";
+import { findThread, lockThread, notifyWork } from "../store/thread-store";
 import { settleChild } from "../subagents/child-transactions";
 import { registryOf } from "../subagents/registry-store";
 import { isUuid } from "./project-service";
@@ -124,19 +125,22 @@ export class ThreadService {
     // An after_thread_created hook runs before execution: the thread is not runnable until it ran.
     const deferred = (await this.afterThreadCreated?.declared(agent, definitions)) ?? false;
     const thread = await this.sql.transaction(async (tx) => {
-      const row = await insertThread(tx, {
-        id,
-        projectId: input.projectId,
-        projectVersion: version,
-        agentName: agent.name,
-        parentId: null,
-        rootId: id,
-        depth: 0,
-        name: input.name ?? null,
-        status: inputs.length > 0 ? "queued" : "idle",
-        execution: initialExecutionState(),
-        env: input.env ?? {},
-      });
+      const row = await createThread(
+        tx,
+        {
+          id,
+          projectId: input.projectId,
+          projectVersion: version,
+          agentName: agent.name,
+          parentId: null,
+          rootId: id,
+          depth: 0,
+          name: input.name ?? null,
+          execution: initialExecutionState(),
+          env: input.env ?? {},
+        },
+        inputs.length > 0,
+      );
       for (const message of inputs) {
         await enqueue(tx, id, {
           role: message.role,
@@ -316,15 +320,12 @@ export class ThreadService {
         ...stopMessages,
         { role: "system", side: null, content: STOPPED_BY_USER, silent: true },
       ]);
-      const updated = await updateThread(tx, id, {
-        userStopped: true,
-        status: "stopped",
+      const updated = await apply(tx, id, "stopByUser", {
         stopReason: "Stopped by user",
-        runnable: false,
-        releaseLease: true,
         // A blocking subagent call is answered as stopped above; its child reports by message later.
         execution: { ...row.execution, blockedOn: null },
       });
+      if (!updated) throw new TransitionRefusedError("stopByUser", id, row.status);
       const parentEvents = await settleChild(tx, updated, { kind: "stopped", reason: "Stopped by user" });
       await appendEvents(tx, [
         ...parentEvents,
@@ -391,13 +392,8 @@ export class ThreadService {
             if (member === id) root = row;
             continue;
           }
-          const updated = await updateThread(tx, member, {
-            terminatedAt: now,
-            status: "terminated",
-            runnable: false,
-            releaseLease: true,
-            stopReason: "Terminated",
-          });
+          const updated = await terminate(tx, member, now, { stopReason: "Terminated" });
+          if (!updated) throw new TransitionRefusedError("terminate", member, row.status);
           terminated.push(updated);
           if (member === id) root = updated;
         }

@@ -5,8 +5,8 @@ import { TandemError } from "../errors";
 import { appendEvents, type NewEvent } from "./event-log";
 import { enqueue, type InboxItem, type InboxMessagePayload } from "./inbox";
 import { threadEvent } from "./thread-events";
+import { wakeForInput } from "./thread-lifecycle";
 import type { ThreadRow } from "./thread-row";
-import { updateThread } from "./thread-store";
 
 export class ThreadTerminatedError extends TandemError {
   constructor(threadId: string, terminatedAt: number) {
@@ -30,9 +30,8 @@ export async function queueThreadInput(
   if (row.terminated_at !== null) throw new ThreadTerminatedError(row.id, row.terminated_at);
   const item = await enqueue(tx, row.id, payload, idempotencyKey);
   if (!item) return null;
-  const parked = row.user_stopped && !payload.fromHuman;
-  if (row.status !== "running" && row.status !== "queued" && !parked) {
-    const updated = await updateThread(tx, row.id, { status: "queued" });
+  const updated = await wakeForInput(tx, row, payload);
+  if (updated) {
     if (collect) collect.push(threadEvent(updated));
     else await appendEvents(tx, [threadEvent(updated)]);
   }

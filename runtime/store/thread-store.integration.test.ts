@@ -191,7 +191,6 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
         const read = await findThreadForStep(database.sql, id);
         const lazy = new LazyTransaction(database.sql, [threadVersionCheck(id, read!.version)]);
         await updateLockedThread(lazy, read!.row, {
-          status: "idle",
           runnable: "if_input",
           releaseLease: true,
         });

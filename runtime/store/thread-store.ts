@@ -1,5 +1,7 @@
 // Thread rows: insert, read, lock and update. Every change to a thread's state happens in a
 // transaction that first locks its row (`lockThread`), which serialises writers across processes.
+// The status (and user_stopped, terminated_at) is written only through `thread-lifecycle.ts`, which
+// alone imports the `*Status` / `insertThreadRows` functions below (scripts/thread-status-writes.test.ts).
 import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
 import { type InboxItem, toInboxItem } from "./inbox-item";
 import type { ExecutionState } from "./messages";
@@ -22,7 +24,6 @@ export interface NewThread {
   rootId: string;
   depth: number;
   name: string | null;
-  status: ThreadStatus;
   execution: ExecutionState;
   env: Record<string, string>;
   scopedEnv?: Record<string, string>;
@@ -30,19 +31,13 @@ export interface NewThread {
   messageSeq?: number;
 }
 
-export async function insertThread(tx: SqlExecutor, thread: NewThread): Promise<ThreadRow> {
-  const [row] = await insertThreads(tx, [thread], false);
-  return row!;
-}
-
-/** Inserts several threads in one statement, runnable at once (new subagent children). */
-export function insertRunnableThreads(tx: SqlExecutor, threads: readonly NewThread[]): Promise<ThreadRow[]> {
-  return insertThreads(tx, threads, true);
-}
-
-async function insertThreads(
+/**
+ * Inserts threads in one statement with their first status (`runnable`: new subagent children).
+ * For `thread-lifecycle.ts` only (its `create` and `spawn` transitions).
+ */
+export async function insertThreadRows(
   tx: SqlExecutor,
-  threads: readonly NewThread[],
+  threads: readonly (NewThread & { status: ThreadStatus })[],
   runnable: boolean,
 ): Promise<ThreadRow[]> {
   if (threads.length === 0) return [];
@@ -195,8 +190,8 @@ export async function lockThread(tx: SqlExecutor, id: string): Promise<ThreadRow
   return rows[0] ? toThreadRow(rows[0]) : null;
 }
 
+/** What any step may change on a thread; the status and its companions are `StatusChanges`. */
 export interface ThreadChanges {
-  status?: ThreadStatus;
   statusText?: string | null;
   execution?: ExecutionState;
   agentName?: string;
@@ -205,15 +200,26 @@ export interface ThreadChanges {
   stopReason?: string | null;
   /** `"if_input"`: runnable exactly when unconsumed input waits in the inbox (decided in SQL). */
   runnable?: boolean | "if_input";
-  userStopped?: boolean;
-  terminatedAt?: number;
   usage?: { inputTokens: number; outputTokens: number; costUsd: number };
   releaseLease?: boolean;
   /** The thread's last message seq (after `insertMessagesAfter`, which leaves it to the caller). */
   messageSeq?: number;
 }
 
-const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">, string> = {
+/**
+ * A status write, for `thread-lifecycle.ts` only: the new status, the statuses it may replace (the
+ * compare-and-set: the UPDATE matches no row from any other) and the columns that change with it.
+ */
+export interface StatusWrite {
+  to: ThreadStatus;
+  from: readonly ThreadStatus[];
+  userStopped?: boolean;
+  terminatedAt?: number;
+}
+
+type StatusChanges = ThreadChanges & { status?: ThreadStatus; userStopped?: boolean; terminatedAt?: number };
+
+const COLUMN_FOR: Record<Exclude<keyof StatusChanges, "usage" | "releaseLease">, string> = {
   messageSeq: "message_seq",
   status: "status",
   statusText: "status_text",
@@ -228,12 +234,33 @@ const COLUMN_FOR: Record<Exclude<keyof ThreadChanges, "usage" | "releaseLease">,
 };
 
 export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadChanges): Promise<ThreadRow> {
-  const update = updateStatement(id, changes, nowMicroseconds());
+  return (await updateThreadStatus(tx, id, changes, null))!;
+}
+
+/**
+ * `updateThread` with a status write (for `thread-lifecycle.ts` only): null when the row's status
+ * is not one of `write.from` (nothing changed).
+ */
+export async function updateThreadStatus(
+  tx: SqlExecutor,
+  id: string,
+  changes: ThreadChanges,
+  write: StatusWrite | null,
+): Promise<ThreadRow | null> {
+  const update = updateStatement(id, withStatus(changes, write), nowMicroseconds(), write?.from);
   const rows = await tx.query<Record<string, unknown>>(
     returning(update, THREAD_COLUMNS),
     update.values as never[],
   );
-  return toThreadRow(rows[0] as Record<string, unknown>);
+  return rows[0] ? toThreadRow(rows[0]) : null;
+}
+
+function withStatus(changes: ThreadChanges, write: StatusWrite | null): StatusChanges {
+  if (!write) return changes;
+  const next: StatusChanges = { ...changes, status: write.to };
+  if (write.userStopped !== undefined) next.userStopped = write.userStopped;
+  if (write.terminatedAt !== undefined) next.terminatedAt = write.terminatedAt;
+  return next;
 }
 
 /**
@@ -241,22 +268,39 @@ export async function updateThread(tx: SqlExecutor, id: string, changes: ThreadC
  * its COMMIT). `locked` is the row as this transaction last saw it (under its row lock); the row it
  * returns is computed here and exact for every field of the thread view (API.md `thread`).
  */
-export async function updateLockedThread(
+export function updateLockedThread(
   tx: SqlExecutor,
   locked: ThreadRow,
   changes: ThreadChanges,
-  options: {
-    /**
-     * The same commit consumes input (`consumeInboxItems`): its returned row then does not read the
-     * inbox, which it would see as it was before the commit (and a one-statement commit refuses a
-     * part that reads a table another part writes).
-     */
-    consumesInput?: boolean;
-  } = {},
+  options: LockedUpdateOptions = {},
+): Promise<ThreadRow> {
+  return updateLockedThreadStatus(tx, locked, changes, null, options);
+}
+
+export interface LockedUpdateOptions {
+  /**
+   * The same commit consumes input (`consumeInboxItems`): its returned row then does not read the
+   * inbox, which it would see as it was before the commit (and a one-statement commit refuses a
+   * part that reads a table another part writes).
+   */
+  consumesInput?: boolean;
+}
+
+/**
+ * `updateLockedThread` with a status write (for `thread-lifecycle.ts` only, which checks `write.from`
+ * against `locked` first: the UPDATE's own check then always holds, the row being locked and exact).
+ */
+export async function updateLockedThreadStatus(
+  tx: SqlExecutor,
+  locked: ThreadRow,
+  changes: ThreadChanges,
+  write: StatusWrite | null,
+  options: LockedUpdateOptions = {},
 ): Promise<ThreadRow> {
   const now = nowMicroseconds();
-  const update = updateStatement(locked.id, changes, now);
-  const after = withThreadChanges(locked, changes, now);
+  const all = withStatus(changes, write);
+  const update = updateStatement(locked.id, all, now, write?.from);
+  const after = withThreadChanges(locked, all, now);
   // Inside a one-statement commit, the update also returns what the next step needs beyond the row
   // computed here (threadForStepAfterUpdate).
   await tx.defer(returning(update), update.values as never[], {
@@ -269,7 +313,7 @@ export async function updateLockedThread(
 }
 
 /** The row after `changes` (pure). `runnable: "if_input"` is decided in SQL: kept as it was here. */
-export function withThreadChanges(row: ThreadRow, changes: ThreadChanges, now: number): ThreadRow {
+export function withThreadChanges(row: ThreadRow, changes: StatusChanges, now: number): ThreadRow {
   const next: ThreadRow = { ...row, updated_at: now };
   if (changes.status !== undefined) next.status = changes.status;
   if (changes.statusText !== undefined) next.status_text = changes.statusText;
@@ -291,7 +335,13 @@ export function withThreadChanges(row: ThreadRow, changes: ThreadChanges, now: n
   return next;
 }
 
-function updateStatement(id: string, changes: ThreadChanges, now: number): UpdateStatement {
+function updateStatement(
+  id: string,
+  changes: StatusChanges,
+  now: number,
+  /** The statuses the row must have for the update to apply (a compare-and-set), as SQL literals. */
+  from?: readonly ThreadStatus[],
+): UpdateStatement {
   const sets: string[] = [];
   const values: unknown[] = [id];
   for (const [key, column] of Object.entries(COLUMN_FOR) as [keyof typeof COLUMN_FOR, string][]) {
@@ -319,10 +369,21 @@ function updateStatement(id: string, changes: ThreadChanges, now: number): Updat
   values.push(now);
   sets.push(`updated_at = $${values.length}`);
   return {
-    text: `UPDATE threads SET ${sets.join(", ")} WHERE id = $1`,
+    text: `UPDATE threads SET ${sets.join(", ")} WHERE id = $1${from ? ` AND ${statusIn(from)}` : ""}`,
     values,
     wakesIfRunnable: changes.runnable === "if_input",
   };
+}
+
+/**
+ * `status IN (...)` for a set of statuses from the lifecycle table: literals, not parameters, so the
+ * statement text of each transition is one constant (a prepared statement). FALSE for none (an insert).
+ */
+export function statusIn(statuses: readonly ThreadStatus[]): string {
+  for (const status of statuses) if (!/^[a-z]+$/.test(status)) throw new Error(`not a status: ${status}`);
+  return statuses.length === 0
+    ? "FALSE"
+    : `status IN (${statuses.map((status) => `'${status}'`).join(", ")})`;
 }
 
 interface UpdateStatement {

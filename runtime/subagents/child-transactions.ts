@@ -25,14 +25,9 @@ import type { AttachmentRef, StoredMessage } from "../store/messages";
 import { initialExecutionState } from "../store/messages";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, threadEvent } from "../store/thread-events";
-import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../store/thread-row";
-import {
-  insertRunnableThreads,
-  lockThread,
-  notifyWork,
-  updateThread,
-  WORK_CHANNEL,
-} from "../store/thread-store";
+import { isActive, spawnThreads, wakeForReport } from "../store/thread-lifecycle";
+import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
+import { lockThread, notifyWork, updateThread, WORK_CHANNEL } from "../store/thread-store";
 import { type ChildOutcome, outcomeStatus, reportText, type SubagentBranch } from "./branches";
 import {
   FULL_REGISTRY_EVENT_LIMIT,
@@ -104,7 +99,7 @@ export async function spawnChildren(
   const now = nowMicroseconds();
   const rootId = String(parent.root_id);
   const childIds = requests.map(() => randomUUID());
-  const children = await insertRunnableThreads(
+  const children = await spawnThreads(
     tx,
     requests.map((request, index) => ({
       id: childIds[index]!,
@@ -115,9 +110,8 @@ export async function spawnChildren(
       rootId,
       depth: Number(parent.depth) + 1,
       name: request.instanceName,
-      // The child starts with its first message stored (side A's turn from seq 1), so its first step
-      // has nothing to drain: one transaction less per child, with the same durability.
-      status: "running" as const,
+      // The child starts running (`spawn`) with its first message stored (side A's turn from seq 1),
+      // so its first step has nothing to drain: one transaction less per child, same durability.
       execution: { ...initialExecutionState(), currentSide: "a" as const, turnStartSeq: 1 },
       env: {},
       scopedEnv: request.scopedEnv,
@@ -215,7 +209,7 @@ export async function deliverToChild(tx: SqlExecutor, request: DeliveryRequest):
   const attachments = await copyFilesBetweenThreads(tx, link.parent_id, child.id, request.attachmentPaths);
   const now = nowMicroseconds();
   let current = child;
-  if (child.status !== "running" && child.status !== "queued") {
+  if (!isActive(child.status)) {
     current = await updateThread(tx, child.id, {
       execution: { ...child.execution, turnsA: 0, turnsB: 0 },
       stopReason: null,
@@ -500,19 +494,8 @@ async function queueReport(
     wakeAfterCommit(parentId);
     return [];
   }
-  const [row] = await tx.query<Record<string, unknown>>(
-    `WITH before AS (SELECT status FROM threads WHERE id = $1)
-     UPDATE threads SET
-       runnable = runnable OR NOT user_stopped,
-       status = CASE WHEN status IN ('idle', 'completed', 'failed', 'stopped') AND NOT user_stopped THEN 'queued' ELSE status END,
-       updated_at = $2
-     WHERE id = $1 AND terminated_at IS NULL
-     RETURNING ${THREAD_COLUMNS}, (SELECT status FROM before) AS previous_status, pg_notify($3, $1::text) AS notified`,
-    [parentId, nowMicroseconds(), WORK_CHANNEL],
-  );
-  if (!row) return [];
-  const updated = toThreadRow(row);
-  return row.previous_status === updated.status ? [] : [threadEvent(updated)];
+  const woken = await wakeForReport(tx, parentId);
+  return woken?.applied ? [threadEvent(woken.row)] : [];
 }
 
 async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): Promise<boolean> {

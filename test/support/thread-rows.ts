@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../../lib/db/sql-client";
 import { initialExecutionState } from "../../runtime/store/messages";
-import { insertThread } from "../../runtime/store/thread-store";
+import { createThread } from "../../runtime/store/thread-lifecycle";
 
 export async function insertTestProject(db: SqlExecutor): Promise<string> {
   const projectId = randomUUID();
@@ -14,18 +14,21 @@ export async function insertTestProject(db: SqlExecutor): Promise<string> {
 /** An idle root thread of agent "agent" in the project; returns its id. */
 export async function insertTestThread(db: SqlExecutor, projectId: string): Promise<string> {
   const id = randomUUID();
-  await insertThread(db, {
-    id,
-    projectId,
-    projectVersion: 1,
-    agentName: "agent",
-    parentId: null,
-    rootId: id,
-    depth: 0,
-    name: null,
-    status: "idle",
-    execution: initialExecutionState(),
-    env: {},
-  });
+  await createThread(
+    db,
+    {
+      id,
+      projectId,
+      projectVersion: 1,
+      agentName: "agent",
+      parentId: null,
+      rootId: id,
+      depth: 0,
+      name: null,
+      execution: initialExecutionState(),
+      env: {},
+    },
+    false,
+  );
   return id;
 }

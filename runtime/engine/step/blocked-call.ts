@@ -3,8 +3,8 @@
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import { appendEvents } from "../../store/event-log";
 import { threadEvent } from "../../store/thread-events";
+import { apply, TransitionRefusedError } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
-import { updateThread } from "../../store/thread-store";
 import { findInvocation } from "../../subagents/registry-store";
 import type { RunnerContext, StepOutcome } from "./types";
 
@@ -27,16 +27,13 @@ export async function parkOnChild(
 ): Promise<StepOutcome> {
   const invocation = await findInvocation(tx, row.id, callId);
   if (!invocation || invocation.finished_at !== null) return "continue";
-  const updated = await updateThread(
+  const updated = await apply(
     tx,
     row.id,
-    ctx.commits.withMessageSeq(row.id, {
-      execution: { ...row.execution, blockedOn: { callId } },
-      status: "running",
-      runnable: false,
-      releaseLease: true,
-    }),
+    "blockOnChild",
+    ctx.commits.withMessageSeq(row.id, { execution: { ...row.execution, blockedOn: { callId } } }),
   );
+  if (!updated) throw new TransitionRefusedError("blockOnChild", row.id, row.status);
   if (row.execution.blockedOn?.callId !== callId) await appendEvents(tx, [threadEvent(updated)]);
   return "parked";
 }

@@ -29,10 +29,10 @@ describe("decideNext", () => {
     );
     expect(move).toEqual({
       kind: "park",
+      transition: "completeSession",
       changes: {
         execution: running,
         usage: { inputTokens: 1, outputTokens: 2, costUsd: 0 },
-        status: "completed",
         result: "done",
         stopReason: "Session completed",
       },
@@ -49,7 +49,7 @@ describe("decideNext", () => {
       }),
     );
     expect(move.kind).toBe("park");
-    expect(move.changes.status).toBe("failed");
+    expect(move.kind === "park" && move.transition).toBe("failSession");
     expect(move.changes.failure).toBe("no");
   });
 
@@ -59,10 +59,10 @@ describe("decideNext", () => {
     );
     expect(move).toEqual({
       kind: "park",
+      transition: "stopSession",
       changes: {
         statusText: "busy",
         execution: running,
-        status: "stopped",
         stopReason: EXECUTION_STOPPED_RESULT,
       },
       side: "a",
@@ -71,7 +71,11 @@ describe("decideNext", () => {
 
   it("forceTurn to B of an ai_human waits for the human: idle, no side named", () => {
     const move = decideNext(input({ control: { stopRequested: false, forcedSide: "b" } }));
-    expect(move).toEqual({ kind: "park", changes: { execution: running, status: "idle", stopReason: null } });
+    expect(move).toEqual({
+      kind: "park",
+      transition: "park",
+      changes: { execution: running, stopReason: null },
+    });
   });
 
   it("forceTurn to the acting side runs on even when the stop rules ended the turn", () => {
@@ -101,7 +105,8 @@ describe("decideNext", () => {
     const atDefault = decideNext(input({ execution: { ...running, runSteps: 250 } }));
     expect(atDefault).toMatchObject({
       kind: "park",
-      changes: { status: "stopped", stopReason: "Maximum steps reached (250)" },
+      transition: "stopSession",
+      changes: { stopReason: "Maximum steps reached (250)" },
     });
     const raised = input({
       execution: { ...running, runSteps: 250 },
@@ -114,7 +119,8 @@ describe("decideNext", () => {
     const move = decideNext(input({ decision: { kind: "turn_ended", reason: "response" } }));
     expect(move).toEqual({
       kind: "park",
-      changes: { execution: { ...running, turnsA: running.turnsA + 1 }, status: "idle", stopReason: null },
+      transition: "park",
+      changes: { execution: { ...running, turnsA: running.turnsA + 1 }, stopReason: null },
     });
   });
 
@@ -129,7 +135,8 @@ describe("decideNext", () => {
     expect(move).toMatchObject({
       kind: "park",
       side: "a",
-      changes: { status: "stopped", stopReason: "Reached max session turns (2 exchanges)" },
+      transition: "stopSession",
+      changes: { stopReason: "Reached max session turns (2 exchanges)" },
     });
   });
 
@@ -158,7 +165,8 @@ describe("decideNext", () => {
     );
     expect(move).toMatchObject({
       kind: "park",
-      changes: { status: "stopped", stopReason: "Maximum steps reached (250)" },
+      transition: "stopSession",
+      changes: { stopReason: "Maximum steps reached (250)" },
     });
   });
 
@@ -167,7 +175,8 @@ describe("decideNext", () => {
     expect(move).toMatchObject({
       kind: "park",
       side: "a",
-      changes: { status: "stopped", stopReason: "Max steps (3)" },
+      transition: "stopSession",
+      changes: { stopReason: "Max steps (3)" },
     });
   });
 });

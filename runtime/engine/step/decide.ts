@@ -6,8 +6,9 @@ import type { AgentDefinition, ResolvedSideConfig } from "@/lib/standard";
 import { appendEvents, type NewEvent } from "../../store/event-log";
 import { type ExecutionState, otherSide, type Side } from "../../store/messages";
 import { telemetryEvent, threadEvent } from "../../store/thread-events";
+import { applyLocked, type ParkTransition } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
-import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
+import type { ThreadChanges } from "../../store/thread-store";
 import { type StopDecision, sessionTurnLimitReason } from "../stop-rules";
 import type { ExecutionControl } from "../thread-state";
 import { parkThread } from "./park";
@@ -15,8 +16,14 @@ import { EXECUTION_STOPPED_RESULT, MAX_STEPS_PER_TURN, type RunnerContext, type 
 
 /** Where the thread goes after the step. */
 export type NextMove =
-  /** The run ends: park with these changes (`side` names the side in a "stopped" event). */
-  | { kind: "park"; changes: ThreadChanges; side?: Side; attachments?: readonly string[] }
+  /** The run ends: park by `transition` with these changes (`side` names the side in a "stopped" event). */
+  | {
+      kind: "park";
+      transition: ParkTransition;
+      changes: ThreadChanges;
+      side?: Side;
+      attachments?: readonly string[];
+    }
   /** The same side takes the next step. */
   | { kind: "run_on"; changes: ThreadChanges }
   /** The other side of a dual_ai takes the next turn, which starts at the thread's next message. */
@@ -48,14 +55,15 @@ export function decideNext(input: DecisionInput): NextMove {
   if (!ended && control.stopRequested) {
     return {
       kind: "park",
-      changes: { ...base, status: "stopped", stopReason: EXECUTION_STOPPED_RESULT },
+      transition: "stopSession",
+      changes: { ...base, stopReason: EXECUTION_STOPPED_RESULT },
       side: input.side,
     };
   }
   if (!ended && control.forcedSide) {
     const isHumanChat = (input.agent.type ?? "ai_human") === "ai_human";
     if (isHumanChat && control.forcedSide === "b")
-      return { kind: "park", changes: { ...base, status: "idle", stopReason: null } };
+      return { kind: "park", transition: "park", changes: { ...base, stopReason: null } };
     if (control.forcedSide === input.side) return { kind: "run_on", changes: base };
     return decideByStopRules({ ...input, decision: { kind: "turn_ended", reason: "response" } }, execution);
   }
@@ -77,7 +85,8 @@ function decideByStopRules(input: DecisionInput, execution: ExecutionState): Nex
   if (decision.kind === "session_completed") {
     return {
       kind: "park",
-      changes: { ...base, status: "completed", result: decision.result, stopReason: "Session completed" },
+      transition: "completeSession",
+      changes: { ...base, result: decision.result, stopReason: "Session completed" },
       side,
       attachments: decision.attachments,
     };
@@ -85,18 +94,24 @@ function decideByStopRules(input: DecisionInput, execution: ExecutionState): Nex
   if (decision.kind === "session_failed") {
     return {
       kind: "park",
-      changes: { ...base, status: "failed", failure: decision.failure, stopReason: "Session failed" },
+      transition: "failSession",
+      changes: { ...base, failure: decision.failure, stopReason: "Session failed" },
       side,
       attachments: decision.attachments,
     };
   }
   if (decision.kind === "limit")
-    return { kind: "park", changes: { ...base, status: "stopped", stopReason: decision.reason }, side };
+    return {
+      kind: "park",
+      transition: "stopSession",
+      changes: { ...base, stopReason: decision.reason },
+      side,
+    };
   // Per execution (since the last input), like the reference: max(250, the sides' maxSteps).
   const cap = Math.max(MAX_STEPS_PER_TURN, agent.sideA.maxSteps ?? 0, agent.sideB?.maxSteps ?? 0);
   const capReason = `Maximum steps reached (${cap})`;
   if (execution.runSteps >= cap && decision.kind !== "turn_ended")
-    return { kind: "park", changes: { ...base, status: "stopped", stopReason: capReason }, side };
+    return { kind: "park", transition: "stopSession", changes: { ...base, stopReason: capReason }, side };
   const isDual = (agent.type ?? "ai_human") === "dual_ai";
   // No turn-stop condition on a dual_ai side: the turn passes after every step (reference runtime).
   const passesTurn = isDual && !input.sideConfig.stopOnResponse && !input.sideConfig.stopTool;
@@ -110,15 +125,17 @@ function decideByStopRules(input: DecisionInput, execution: ExecutionState): Nex
   if (limit)
     return {
       kind: "park",
-      changes: { ...base, execution: turns, status: "stopped", stopReason: limit },
+      transition: "stopSession",
+      changes: { ...base, execution: turns, stopReason: limit },
       side,
     };
   if ((agent.type ?? "ai_human") === "ai_human")
-    return { kind: "park", changes: { ...base, execution: turns, status: "idle", stopReason: null } };
+    return { kind: "park", transition: "park", changes: { ...base, execution: turns, stopReason: null } };
   if (execution.runSteps >= cap)
     return {
       kind: "park",
-      changes: { ...base, execution: turns, status: "stopped", stopReason: capReason },
+      transition: "stopSession",
+      changes: { ...base, execution: turns, stopReason: capReason },
       side,
     };
   return {
@@ -140,7 +157,7 @@ export async function applyNextMove(
   events: NewEvent[],
 ): Promise<StepOutcome> {
   if (move.kind === "park") {
-    await parkThread(ctx, tx, row, move.changes, events, move.side, move.attachments);
+    await parkThread(ctx, tx, row, move.transition, move.changes, events, move.side, move.attachments);
     return "parked";
   }
   const changes: ThreadChanges =
@@ -150,11 +167,7 @@ export async function applyNextMove(
           execution: { ...move.execution, turnStartSeq: Number(await ctx.commits.nextSeq(tx, row.id)) },
         }
       : move.changes;
-  const updated = await updateLockedThread(
-    tx,
-    row,
-    ctx.commits.withMessageSeq(row.id, { ...changes, status: "running", runnable: true }),
-  );
+  const updated = await applyLocked(tx, row, "continueRun", ctx.commits.withMessageSeq(row.id, changes));
   await appendEvents(tx, [...events, threadEvent(updated)]);
   return "continue";
 }

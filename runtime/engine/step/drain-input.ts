@@ -7,8 +7,9 @@ import { appendEvents } from "../../store/event-log";
 import { consumeInboxItems, drainInbox } from "../../store/inbox";
 import type { ExecutionState, Side, StoredMessage } from "../../store/messages";
 import { messageEvent, threadEvent } from "../../store/thread-events";
+import { startRun } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
-import { type ThreadForStep, updateLockedThread } from "../../store/thread-store";
+import type { ThreadForStep } from "../../store/thread-store";
 import { parkThread } from "./park";
 import type { RunnerContext } from "./types";
 
@@ -29,7 +30,7 @@ export async function drainInput(
       [row.id],
     );
     if (human.length === 0) {
-      await parkThread(ctx, tx, row, {});
+      await parkThread(ctx, tx, row, null, {});
       return { kind: "parked" };
     }
   }
@@ -41,7 +42,7 @@ export async function drainInput(
   if (prefetched) await consumeInboxItems(tx, prefetched);
   if (items.length === 0) {
     if (row.status === "running") return { kind: "run", row, drained: [] };
-    await parkThread(ctx, tx, row, {});
+    await parkThread(ctx, tx, row, null, {});
     return { kind: "parked" };
   }
   const stored = await ctx.commits.insert(
@@ -71,17 +72,11 @@ export async function drainInput(
     turnsB: row.execution.turnsB + humanTurns,
   };
   // Computed here (pipelined); the message_seq the insert above reached goes out with it.
-  const updated = await updateLockedThread(
+  const updated = await startRun(
     tx,
     { ...row, message_seq: stored.at(-1)!.seq },
-    ctx.commits.withMessageSeq(row.id, {
-      status: "running",
-      execution,
-      runnable: true,
-      ...(humanTurns > 0 || items.some((item) => item.payload.fromHuman)
-        ? { userStopped: false, stopReason: null }
-        : {}),
-    }),
+    ctx.commits.withMessageSeq(row.id, { execution }),
+    humanTurns > 0 || items.some((item) => item.payload.fromHuman),
     { consumesInput: prefetched !== null },
   );
   await appendEvents(tx, [...stored.map((message) => messageEvent(updated, message)), threadEvent(updated)]);

@@ -5,8 +5,9 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { appendEvents, type NewEvent } from "../../store/event-log";
 import type { ExecutionState } from "../../store/messages";
 import { messageEvent, telemetryEvent, threadEvent } from "../../store/thread-events";
+import { apply, TransitionRefusedError } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
-import { type ThreadChanges, updateThread } from "../../store/thread-store";
+import type { ThreadChanges } from "../../store/thread-store";
 import type { ToolCatalog } from "../tool-catalog";
 import type { ExecutedCallRecord } from "./tool-call-records";
 import type { RunnerContext } from "./types";
@@ -46,17 +47,13 @@ export async function applyHandoff(
     turnSteps: 0,
     turnStartSeq: Number(next),
   };
-  const updated = await updateThread(
+  const updated = await apply(
     tx,
     row.id,
-    ctx.commits.withMessageSeq(row.id, {
-      ...extra,
-      agentName: target,
-      execution,
-      status: "running",
-      runnable: true,
-    }),
+    "continueRun",
+    ctx.commits.withMessageSeq(row.id, { ...extra, agentName: target, execution }),
   );
+  if (!updated) throw new TransitionRefusedError("continueRun", row.id, row.status);
   const agent = entry?.kind === "handoff" ? entry.agent : undefined;
   await appendEvents(tx, [
     ...events,

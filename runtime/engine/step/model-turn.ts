@@ -153,7 +153,8 @@ export async function modelTurn(
           ctx,
           tx,
           current,
-          { status: "failed", failure: reason, stopReason: reason },
+          "failSession",
+          { failure: reason, stopReason: reason },
           telemetryEvents(current, telemetry),
         );
       });

@@ -6,16 +6,21 @@ import { crashPoint } from "../../faults";
 import { appendEvents, type NewEvent } from "../../store/event-log";
 import type { Side } from "../../store/messages";
 import { telemetryEvent, threadEvent } from "../../store/thread-events";
+import { applyLocked, isSessionEnded, type ParkTransition, parkStatus } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
 import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
 import { childOutcomeOf, settleChild, settleOneOffChild } from "../../subagents/child-transactions";
 import type { RunnerContext } from "./types";
 
-/** Parks the thread: applies the changes, releases the lease, stays runnable only if input waits. */
+/**
+ * Parks the thread: applies the changes (with `transition`, or keeping its status when null), releases
+ * the lease, stays runnable only if input waits.
+ */
 export async function parkThread(
   ctx: RunnerContext,
   tx: SqlExecutor,
   row: ThreadRow,
+  transition: ParkTransition | null,
   changes: ThreadChanges,
   events: NewEvent[] = [],
   /** The side whose step ended the session (named in the "stopped" event). */
@@ -23,9 +28,10 @@ export async function parkThread(
   reportedAttachments: readonly string[] = [],
 ): Promise<void> {
   // A child's session end and its report to the parent commit together (spec §7.10).
+  const status = transition ? parkStatus(transition) : null;
   const outcome =
-    row.parent_id && changes.status
-      ? childOutcomeOf(changes.status, {
+    row.parent_id && status
+      ? childOutcomeOf(status, {
           result: changes.result ?? null,
           failure: changes.failure ?? null,
           stopReason: changes.stopReason ?? null,
@@ -34,29 +40,26 @@ export async function parkThread(
   const oneOff = outcome && reportedAttachments.length === 0 ? ctx.memory.oneOffRoute(row.id) : null;
   // A user stop parks queued input until the next human message (which marks the thread runnable).
   // A one-off child can get no input but its spawn's, and no report (it has no children).
-  const stoppedByUser = changes.userStopped ?? row.user_stopped;
-  const updated = await updateLockedThread(
-    tx,
-    row,
-    ctx.commits.withMessageSeq(row.id, {
-      ...changes,
-      runnable: stoppedByUser || oneOff ? false : "if_input",
-      releaseLease: true,
-    }),
-  );
+  const all = ctx.commits.withMessageSeq(row.id, {
+    ...changes,
+    runnable: row.user_stopped || oneOff ? false : "if_input",
+    releaseLease: true,
+  });
+  const updated = transition
+    ? await applyLocked(tx, row, transition, all)
+    : await updateLockedThread(tx, row, all);
+  const ended = status !== null && isSessionEnded(status);
   const stopped =
-    changes.status &&
-    changes.status !== row.status &&
-    ["completed", "failed", "stopped"].includes(changes.status)
+    ended && status !== row.status
       ? [
           telemetryEvent(row, {
             type: "stopped",
-            reason: changes.stopReason ?? changes.status,
+            reason: changes.stopReason ?? status,
             side: side ?? null,
           }),
         ]
       : [];
-  if (changes.status === "completed" || changes.status === "failed" || changes.status === "stopped") {
+  if (ended) {
     crashPoint("before_terminal_commit", row.agent_name);
     ctx.memory.endedSessions.set(row.id, row.agent_name);
   }

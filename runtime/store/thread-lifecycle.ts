@@ -1,0 +1,330 @@
+// The thread lifecycle: what each status means, and every change of status as a named
+// compare-and-set from the table below. The only module that writes `threads.status` (and
+// `user_stopped`, `terminated_at`): scripts/thread-status-writes.test.ts fails on any other writer.
+// docs/runtime.md prints TRANSITIONS (`lifecycleTableMarkdown`; a test keeps them equal).
+
+import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { InboxItem } from "./inbox-item";
+import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "./thread-row";
+import {
+  insertThreadRows,
+  type LockedUpdateOptions,
+  type NewThread,
+  type StatusWrite,
+  statusIn,
+  type ThreadChanges,
+  updateLockedThreadStatus,
+  updateThreadStatus,
+  WORK_CHANNEL,
+} from "./thread-store";
+
+export { THREAD_STATUSES, type ThreadStatus };
+
+/** Its session ended (a step parked it with a verdict); input starts a new one. */
+export function isSessionEnded(status: ThreadStatus): boolean {
+  return status === "completed" || status === "failed" || status === "stopped";
+}
+
+/** It has work: input waits for it (queued) or it runs (running). */
+export function isActive(status: ThreadStatus): boolean {
+  return status === "queued" || status === "running";
+}
+
+/** Terminated: permanent, it accepts no new work. */
+export function isTerminated(status: ThreadStatus): boolean {
+  return status === "terminated";
+}
+
+const NOT_TERMINATED = THREAD_STATUSES.filter((status) => !isTerminated(status));
+const SESSION_OVER = THREAD_STATUSES.filter((status) => status === "idle" || isSessionEnded(status));
+
+export interface Transition {
+  /** The statuses it applies from (checked in the SQL); empty for a transition that inserts the row. */
+  from: readonly ThreadStatus[];
+  to: ThreadStatus;
+  /** The code that applies it (for the docs). */
+  callers: string;
+  /** The columns it writes with the status (for the docs). */
+  sets: string;
+  /** Columns every application writes, whatever the caller passes. */
+  fixed?: Pick<ThreadChanges, "runnable" | "releaseLease"> & { userStopped?: boolean };
+}
+
+const TABLE = {
+  create: {
+    from: [],
+    to: "idle",
+    callers: "ThreadService.create (no first message)",
+    sets: "the new row",
+  },
+  createWithInput: {
+    from: [],
+    to: "queued",
+    callers: "ThreadService.create (with a first message)",
+    sets: "the new row; runnable once its input is queued",
+  },
+  spawn: {
+    from: [],
+    to: "running",
+    callers: "spawnChildren (subagents/child-transactions)",
+    sets: "the new rows, runnable, first message stored",
+  },
+  wakeForInput: {
+    from: SESSION_OVER,
+    to: "queued",
+    callers: "queueThreadInput (store/queue-input); a child's report (wakeForReport)",
+    sets: "refused while user-stopped unless a human wrote; a report also sets runnable",
+  },
+  startRun: {
+    from: NOT_TERMINATED,
+    to: "running",
+    callers: "drainInput (engine/step/drain-input)",
+    sets: "runnable; user_stopped = false and stop_reason cleared when a human wrote",
+    fixed: { runnable: true },
+  },
+  continueRun: {
+    from: ["running"],
+    to: "running",
+    callers: "applyNextMove (run on, switch side), handoff",
+    sets: "runnable",
+    fixed: { runnable: true },
+  },
+  blockOnChild: {
+    from: NOT_TERMINATED,
+    to: "running",
+    callers: "parkOnChild (engine/step/blocked-call)",
+    sets: "execution.blockedOn; runnable = false; lease released",
+    fixed: { runnable: false, releaseLease: true },
+  },
+  park: {
+    from: ["running"],
+    to: "idle",
+    callers: "parkThread ← decideNext (the turn passes to the human)",
+    sets: "lease released; runnable if input waits",
+    fixed: { releaseLease: true },
+  },
+  completeSession: {
+    from: ["running"],
+    to: "completed",
+    callers: "parkThread ← decideNext (finish_session)",
+    sets: "result, stop_reason; lease released; runnable if input waits; a child reports",
+    fixed: { releaseLease: true },
+  },
+  failSession: {
+    from: ["running"],
+    to: "failed",
+    callers: "parkThread ← decideNext, model call failed, no active side, queued time limit",
+    sets: "failure, stop_reason; lease released; runnable if input waits; a child reports",
+    fixed: { releaseLease: true },
+  },
+  stopSession: {
+    from: ["running"],
+    to: "stopped",
+    callers: "parkThread ← decideNext (stop(), step cap, turn limit), run time limit",
+    sets: "stop_reason; lease released; runnable if input waits; a child reports",
+    fixed: { releaseLease: true },
+  },
+  stopByUser: {
+    from: NOT_TERMINATED,
+    to: "stopped",
+    callers: "ThreadService.stop",
+    sets: "user_stopped = true, runnable = false, lease released, blockedOn cleared; a child reports",
+    fixed: { userStopped: true, runnable: false, releaseLease: true },
+  },
+  terminate: {
+    from: NOT_TERMINATED,
+    to: "terminated",
+    callers: "ThreadService.terminate (each thread of the subtree)",
+    sets: "terminated_at, runnable = false, lease released; a child reports",
+    fixed: { runnable: false, releaseLease: true },
+  },
+} as const satisfies Record<string, Transition>;
+
+export type TransitionName = keyof typeof TABLE;
+
+/** Every change of a thread's status. `from` → `to`, as the SQL of each checks it. */
+export const TRANSITIONS: Readonly<Record<TransitionName, Transition>> = TABLE;
+/** The transitions that insert the row. */
+export type InsertTransition = "create" | "createWithInput" | "spawn";
+/** The transitions that update a row. */
+export type UpdateTransition = Exclude<TransitionName, InsertTransition>;
+/** The transitions that end a run (`parkThread`). */
+export type ParkTransition = "park" | "completeSession" | "failSession" | "stopSession";
+
+export function allows(name: TransitionName, status: ThreadStatus): boolean {
+  return TRANSITIONS[name].from.includes(status);
+}
+
+/** A transition refused on a row this transaction holds locked: a bug in the caller, never a race. */
+export class TransitionRefusedError extends Error {
+  constructor(name: TransitionName, threadId: string, status: ThreadStatus) {
+    super(`Thread ${threadId}: transition ${name} does not apply from status ${status}.`);
+    this.name = "TransitionRefusedError";
+  }
+}
+
+function statusWrite(name: UpdateTransition, extra: { terminatedAt?: number } = {}): StatusWrite {
+  const transition = TRANSITIONS[name];
+  return {
+    to: transition.to,
+    from: transition.from,
+    ...(transition.fixed?.userStopped !== undefined ? { userStopped: transition.fixed.userStopped } : {}),
+    ...extra,
+  };
+}
+
+function withFixed(name: UpdateTransition, changes: ThreadChanges): ThreadChanges {
+  const fixed = TRANSITIONS[name].fixed;
+  if (!fixed) return changes;
+  const { userStopped: _userStopped, ...columns } = fixed;
+  return { ...changes, ...columns };
+}
+
+/**
+ * Applies `name` to a row this transaction holds locked, pipelined like `updateLockedThread` (no
+ * round trip of its own): `locked` is exact, so the check is made here and the UPDATE's own
+ * `status IN (...)` always holds. Throws TransitionRefusedError when `locked.status` is not allowed.
+ */
+export function applyLocked(
+  tx: SqlExecutor,
+  locked: ThreadRow,
+  name: Exclude<UpdateTransition, "terminate">,
+  changes: ThreadChanges,
+  options: LockedUpdateOptions = {},
+): Promise<ThreadRow> {
+  if (!allows(name, locked.status)) throw new TransitionRefusedError(name, locked.id, locked.status);
+  return updateLockedThreadStatus(tx, locked, withFixed(name, changes), statusWrite(name), options);
+}
+
+/**
+ * Applies `name` to the thread in one statement and reads the row back: null when it did not apply
+ * (the row's status is not one `name` leaves from, or the row is gone), and nothing changed.
+ */
+export function apply(
+  tx: SqlExecutor,
+  id: string,
+  name: Exclude<UpdateTransition, "terminate">,
+  changes: ThreadChanges = {},
+): Promise<ThreadRow | null> {
+  return updateThreadStatus(tx, id, withFixed(name, changes), statusWrite(name));
+}
+
+/** `terminate`: permanent; `terminatedAt` is shared by the subtree terminated together. Null if refused. */
+export function terminate(
+  tx: SqlExecutor,
+  id: string,
+  terminatedAt: number,
+  changes: ThreadChanges = {},
+): Promise<ThreadRow | null> {
+  return updateThreadStatus(
+    tx,
+    id,
+    withFixed("terminate", changes),
+    statusWrite("terminate", { terminatedAt }),
+  );
+}
+
+/** `startRun` for the drain of `locked`'s input: a human writing lifts a user stop. */
+export function startRun(
+  tx: SqlExecutor,
+  locked: ThreadRow,
+  changes: ThreadChanges,
+  humanWrote: boolean,
+  options: LockedUpdateOptions = {},
+): Promise<ThreadRow> {
+  if (!allows("startRun", locked.status))
+    throw new TransitionRefusedError("startRun", locked.id, locked.status);
+  const write = { ...statusWrite("startRun"), ...(humanWrote ? { userStopped: false } : {}) };
+  const all = humanWrote ? { ...changes, stopReason: null } : changes;
+  return updateLockedThreadStatus(tx, locked, withFixed("startRun", all), write, options);
+}
+
+/**
+ * `wakeForInput` for input just queued for `locked` (its row lock held): a thread whose session is
+ * over is queued again, unless a user stop parks input that no human wrote. Null when it did not
+ * apply (a queued or running thread already has its work ahead); no statement is sent then.
+ */
+export async function wakeForInput(
+  tx: SqlExecutor,
+  locked: ThreadRow,
+  input: Pick<InboxItem["payload"], "fromHuman">,
+): Promise<ThreadRow | null> {
+  if (!allows("wakeForInput", locked.status) || (locked.user_stopped && !input.fromHuman)) return null;
+  const rows = await tx.query<Record<string, unknown>>(
+    `UPDATE threads SET status = 'queued', updated_at = $2
+     WHERE id = $1 AND ${statusIn(TRANSITIONS.wakeForInput.from)} AND (NOT user_stopped OR $3::boolean)
+     RETURNING ${THREAD_COLUMNS}`,
+    [locked.id, nowMicroseconds(), input.fromHuman],
+  );
+  return rows[0] ? toThreadRow(rows[0]) : null;
+}
+
+/**
+ * `wakeForInput` for a child's report in a parent's inbox, without the parent's row lock beforehand:
+ * one statement makes it runnable (unless user-stopped) and queued (when `wakeForInput` applies),
+ * and wakes the schedulers. Null when the parent is terminated; `applied` says whether its status
+ * changed.
+ */
+export async function wakeForReport(
+  tx: SqlExecutor,
+  parentId: string,
+): Promise<{ row: ThreadRow; applied: boolean } | null> {
+  const [raw] = await tx.query<Record<string, unknown>>(
+    `WITH before AS (SELECT status FROM threads WHERE id = $1)
+     UPDATE threads SET
+       runnable = runnable OR NOT user_stopped,
+       status = CASE WHEN ${statusIn(TRANSITIONS.wakeForInput.from)} AND NOT user_stopped THEN 'queued' ELSE status END,
+       updated_at = $2
+     WHERE id = $1 AND terminated_at IS NULL
+     RETURNING ${THREAD_COLUMNS}, (SELECT status FROM before) AS previous_status, pg_notify($3, $1::text) AS notified`,
+    [parentId, nowMicroseconds(), WORK_CHANNEL],
+  );
+  if (!raw) return null;
+  const row = toThreadRow(raw);
+  return { row, applied: raw.previous_status !== row.status };
+}
+
+/** `create` / `createWithInput`: a new root thread (not runnable until its input is queued). */
+export async function createThread(
+  tx: SqlExecutor,
+  thread: NewThread,
+  withInput: boolean,
+): Promise<ThreadRow> {
+  const to = TRANSITIONS[withInput ? "createWithInput" : "create"].to;
+  const [row] = await insertThreadRows(tx, [{ ...thread, status: to }], false);
+  return row!;
+}
+
+/** `spawn`: new subagent children, runnable at once, in one statement. */
+export function spawnThreads(tx: SqlExecutor, threads: readonly NewThread[]): Promise<ThreadRow[]> {
+  const to = TRANSITIONS.spawn.to;
+  return insertThreadRows(
+    tx,
+    threads.map((thread) => ({ ...thread, status: to })),
+    true,
+  );
+}
+
+/** The status `parkThread` ends a run with. */
+export function parkStatus(name: ParkTransition): ThreadStatus {
+  return TRANSITIONS[name].to;
+}
+
+/** TRANSITIONS as the markdown table docs/runtime.md prints. */
+export function lifecycleTableMarkdown(): string {
+  const lines = ["| Transition | From | To | Called by | Also sets |", "| --- | --- | --- | --- | --- |"];
+  for (const [name, transition] of Object.entries(TRANSITIONS)) {
+    const from =
+      transition.from.length === 0
+        ? "— (insert)"
+        : transition.from.length === NOT_TERMINATED.length &&
+            transition.from.every((status) => !isTerminated(status))
+          ? "any but terminated"
+          : transition.from.map((status) => `\`${status}\``).join(", ");
+    lines.push(
+      `| \`${name}\` | ${from} | \`${transition.to}\` | ${transition.callers} | ${transition.sets} |`,
+    );
+  }
+  return lines.join("\n");
+}
