@@ -101,20 +101,21 @@ const TABLE = {
     from: ["running"],
     to: "idle",
     callers: "parkThread ← decideNext (the turn passes to the human)",
-    sets: "lease released; runnable if input waits",
+    sets: "lease released; runnable if input waits (never when user-stopped, nor a one-off child)",
     fixed: { releaseLease: true },
   },
   completeSession: {
     from: ["running"],
     to: "completed",
-    callers: "parkThread ← decideNext (finish_session)",
+    callers: "parkThread ← decideNext (the session completed)",
     sets: "result, stop_reason; lease released; runnable if input waits; a child reports",
     fixed: { releaseLease: true },
   },
   failSession: {
     from: ["running"],
     to: "failed",
-    callers: "parkThread ← decideNext, model call failed, no active side, queued time limit",
+    callers:
+      "parkThread ← decideNext (the session failed), model call failed, no active side, queued time limit",
     sets: "failure, stop_reason; lease released; runnable if input waits; a child reports",
     fixed: { releaseLease: true },
   },
@@ -320,7 +321,7 @@ export function lifecycleTableMarkdown(): string {
         ? "— (insert)"
         : transition.from.length === NOT_TERMINATED.length &&
             transition.from.every((status) => !isTerminated(status))
-          ? "any but terminated"
+          ? "any but `terminated`"
           : transition.from.map((status) => `\`${status}\``).join(", ");
     lines.push(
       `| \`${name}\` | ${from} | \`${transition.to}\` | ${transition.callers} | ${transition.sets} |`,

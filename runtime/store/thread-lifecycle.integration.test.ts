@@ -1,0 +1,181 @@
+// Walks the thread lifecycle table on a real database (PGlite, and the Postgres server when
+// DATABASE_URL names one): every transition from every status either applies — the new status and
+// the columns that belong with it — or refuses and changes nothing.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
+import type { Database } from "@/lib/db/database";
+import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
+import { insertTestProject, insertTestThread } from "../../test/support/thread-rows";
+import { initialExecutionState } from "./messages";
+import {
+  allows,
+  apply,
+  applyLocked,
+  createThread,
+  spawnThreads,
+  startRun,
+  TRANSITIONS,
+  TransitionRefusedError,
+  terminate,
+  type UpdateTransition,
+  wakeForInput,
+  wakeForReport,
+} from "./thread-lifecycle";
+import type { ThreadRow } from "./thread-row";
+import { findThread } from "./thread-store";
+
+const UPDATES = (Object.keys(TRANSITIONS) as (keyof typeof TRANSITIONS)[]).filter(
+  (name): name is UpdateTransition => TRANSITIONS[name].from.length > 0,
+);
+
+describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) => {
+  let database: Database;
+  let projectId: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(backend);
+    projectId = await insertTestProject(database.sql);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  /** A thread in `status`, leased, runnable, not user-stopped (set directly: a test fixture). */
+  async function threadIn(status: ThreadStatus, columns: { userStopped?: boolean } = {}): Promise<ThreadRow> {
+    const id = await insertTestThread(database.sql, projectId);
+    await database.sql.query(
+      `UPDATE threads SET status = $2, runnable = true, user_stopped = $3, lease_owner = 'lessee',
+         lease_expires_at = now() + interval '1 minute', updated_at = 1,
+         stop_reason = CASE WHEN $3 THEN 'Stopped by user' END WHERE id = $1`,
+      [id, status, columns.userStopped ?? false],
+    );
+    return (await findThread(database.sql, id))!;
+  }
+
+  /** Applies `name` through the form that lets the database decide; whether it applied. */
+  async function applyBySql(name: UpdateTransition, row: ThreadRow): Promise<boolean> {
+    return database.sql.transaction(async (tx) => {
+      if (name === "terminate") return (await terminate(tx, row.id, 42)) !== null;
+      // wakeForInput checks the locked row first; claiming the row is idle leaves the check to its SQL.
+      if (name === "wakeForInput")
+        return (await wakeForInput(tx, { ...row, status: "idle" }, { fromHuman: false })) !== null;
+      return (await apply(tx, row.id, name)) !== null;
+    });
+  }
+
+  for (const name of UPDATES) {
+    const transition = TRANSITIONS[name];
+    for (const from of THREAD_STATUSES) {
+      const allowed = allows(name, from);
+      it(`${name} from ${from} ${allowed ? `applies → ${transition.to}` : "refuses"}`, async () => {
+        const before = await threadIn(from);
+        expect(await applyBySql(name, before)).toBe(allowed);
+        const after = (await findThread(database.sql, before.id))!;
+        if (!allowed) {
+          expect(after).toEqual(before);
+          return;
+        }
+        expect(after.status).toBe(transition.to);
+        expect(after.updated_at).not.toBe(before.updated_at);
+        const fixed = transition.fixed ?? {};
+        if (typeof fixed.runnable === "boolean") expect(after.runnable).toBe(fixed.runnable);
+        expect(after.lease_owner).toBe(fixed.releaseLease ? null : "lessee");
+        expect(after.user_stopped).toBe(fixed.userStopped ?? false);
+        expect(after.terminated_at).toBe(name === "terminate" ? 42 : null);
+      });
+    }
+  }
+
+  it("refuses a pipelined transition from a status it does not leave, before sending anything", async () => {
+    for (const name of UPDATES) {
+      if (name === "terminate" || name === "wakeForInput") continue;
+      for (const from of THREAD_STATUSES.filter((status) => !allows(name, status))) {
+        const row = await threadIn(from);
+        await expect(
+          database.sql.transaction((tx) => applyLocked(tx, row, name, {})),
+          `${name} from ${from}`,
+        ).rejects.toBeInstanceOf(TransitionRefusedError);
+        expect(await findThread(database.sql, row.id)).toEqual(row);
+      }
+    }
+  });
+
+  it("checks the from-state in the pipelined UPDATE too (a stale copy of the row changes nothing)", async () => {
+    const row = await threadIn("completed");
+    // The caller's copy claims `running`; the row is `completed`: park's UPDATE must match nothing.
+    await database.sql.transaction(async (tx) => {
+      await applyLocked(tx, { ...row, status: "running" }, "park", {});
+    });
+    expect(await findThread(database.sql, row.id)).toEqual(row);
+    const running = await threadIn("running");
+    const parked = await database.sql.transaction((tx) => applyLocked(tx, running, "park", {}));
+    expect(parked.status).toBe("idle");
+    expect(await findThread(database.sql, running.id)).toMatchObject({ status: "idle", lease_owner: null });
+  });
+
+  it("wakeForInput keeps a user-stopped thread parked unless a human wrote", async () => {
+    const stopped = await threadIn("stopped", { userStopped: true });
+    expect(
+      await database.sql.transaction((tx) => wakeForInput(tx, stopped, { fromHuman: false })),
+    ).toBeNull();
+    expect((await findThread(database.sql, stopped.id))!.status).toBe("stopped");
+    const woken = await database.sql.transaction((tx) => wakeForInput(tx, stopped, { fromHuman: true }));
+    expect(woken?.status).toBe("queued");
+  });
+
+  it("wakeForReport queues a parent whose session is over, and only makes a busy one runnable", async () => {
+    for (const from of THREAD_STATUSES) {
+      const row = await threadIn(from);
+      await database.sql.query("UPDATE threads SET runnable = false WHERE id = $1", [row.id]);
+      const woken = await database.sql.transaction((tx) => wakeForReport(tx, row.id));
+      expect(woken?.applied, from).toBe(allows("wakeForInput", from));
+      expect(woken?.row.status, from).toBe(allows("wakeForInput", from) ? "queued" : from);
+      expect(woken?.row.runnable, from).toBe(true);
+    }
+    const userStopped = await threadIn("stopped", { userStopped: true });
+    const parked = await database.sql.transaction((tx) => wakeForReport(tx, userStopped.id));
+    expect(parked).toMatchObject({ applied: false, row: { status: "stopped" } });
+    await database.sql.query("UPDATE threads SET terminated_at = 1 WHERE id = $1", [userStopped.id]);
+    expect(await database.sql.transaction((tx) => wakeForReport(tx, userStopped.id))).toBeNull();
+  });
+
+  it("startRun lifts a user stop only when a human wrote", async () => {
+    for (const humanWrote of [false, true]) {
+      const row = await threadIn("stopped", { userStopped: true });
+      await database.sql.transaction((tx) => startRun(tx, row, {}, humanWrote));
+      expect(await findThread(database.sql, row.id), `human wrote: ${humanWrote}`).toMatchObject({
+        status: "running",
+        user_stopped: !humanWrote,
+        stop_reason: humanWrote ? null : "Stopped by user",
+        runnable: true,
+      });
+    }
+  });
+
+  it("inserts new threads in the statuses of create, createWithInput and spawn", async () => {
+    const base = (id: string) => ({
+      id,
+      projectId,
+      projectVersion: 1,
+      agentName: "agent",
+      parentId: null,
+      rootId: id,
+      depth: 0,
+      name: null,
+      execution: initialExecutionState(),
+      env: {},
+    });
+    const [idle, queued, spawned] = await database.sql.transaction(async (tx) => [
+      await createThread(tx, base(randomUUID()), false),
+      await createThread(tx, base(randomUUID()), true),
+      (await spawnThreads(tx, [base(randomUUID())]))[0]!,
+    ]);
+    expect([idle.status, queued.status, spawned.status]).toEqual([
+      TRANSITIONS.create.to,
+      TRANSITIONS.createWithInput.to,
+      TRANSITIONS.spawn.to,
+    ]);
+    expect([idle.runnable, queued.runnable, spawned.runnable]).toEqual([false, false, true]);
+  });
+});

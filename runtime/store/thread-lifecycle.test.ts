@@ -1,0 +1,71 @@
+// The lifecycle table is consistent, its predicates say what the table means, and docs/runtime.md
+// prints exactly the table the code applies (regenerate it from `lifecycleTableMarkdown()`).
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { THREAD_STATUSES } from "@/lib/contracts/thread";
+import {
+  allows,
+  isActive,
+  isSessionEnded,
+  isTerminated,
+  lifecycleTableMarkdown,
+  TRANSITIONS,
+} from "./thread-lifecycle";
+
+const START = "<!-- lifecycle-table:start (generated from TRANSITIONS: lifecycleTableMarkdown) -->";
+const END = "<!-- lifecycle-table:end -->";
+
+describe("the thread lifecycle table", () => {
+  it("names only the statuses of lib/contracts/thread.ts", () => {
+    for (const transition of Object.values(TRANSITIONS)) {
+      expect(THREAD_STATUSES).toContain(transition.to);
+      for (const from of transition.from) expect(THREAD_STATUSES).toContain(from);
+    }
+  });
+
+  it("lets nothing leave terminated, and only terminate enter it", () => {
+    for (const [name, transition] of Object.entries(TRANSITIONS)) {
+      expect(allows(name as keyof typeof TRANSITIONS, "terminated"), name).toBe(false);
+      if (transition.to === "terminated") expect(name).toBe("terminate");
+    }
+  });
+
+  it("classifies every status once", () => {
+    const classes = THREAD_STATUSES.map((status) => [
+      status,
+      isActive(status)
+        ? "active"
+        : isSessionEnded(status)
+          ? "ended"
+          : isTerminated(status)
+            ? "terminated"
+            : "idle",
+    ]);
+    expect(Object.fromEntries(classes)).toEqual({
+      idle: "idle",
+      queued: "active",
+      running: "active",
+      completed: "ended",
+      failed: "ended",
+      stopped: "ended",
+      terminated: "terminated",
+    });
+  });
+
+  it("is printed in docs/runtime.md right after the layer diagram, as the code has it", async () => {
+    const doc = await readFile(path.resolve(import.meta.dirname, "../../docs/runtime.md"), "utf8");
+    const start = doc.indexOf(START);
+    const end = doc.indexOf(END);
+    const layers = doc.indexOf("## Layers");
+    const lifecycle = doc.indexOf("## Thread lifecycle");
+    expect(layers, "docs/runtime.md opens with its layer diagram").toBeGreaterThan(-1);
+    expect(doc.indexOf("\n## ", layers + 1) + 1, "the lifecycle section follows the layers").toBe(lifecycle);
+    expect(start, `docs/runtime.md lacks ${START}`).toBeGreaterThan(lifecycle);
+    expect(doc.indexOf("\n## ", lifecycle + 1)).toBeGreaterThan(end);
+    const printed = doc.slice(start + START.length, end).trim();
+    expect(printed, "docs/runtime.md's lifecycle table is stale: paste lifecycleTableMarkdown()").toBe(
+      lifecycleTableMarkdown(),
+    );
+  });
+});
