@@ -115,7 +115,10 @@ function MoreMenu({ groups, context }: { groups: SecondaryCommand[][]; context: 
 }
 
 export function StudioToolbar({ context }: { context: StudioCommandContext }) {
-  const history = useStudio((state) => state.history);
+  // Booleans, not the history itself: the history changes on every frame of a drag, and the
+  // toolbar (with its tooltips and menus) should not re-render for that.
+  const undoable = useStudio((state) => canUndo(state.history));
+  const redoable = useStudio((state) => canRedo(state.history));
   const baseVersion = useStudio((state) => state.baseVersion);
   const selection = useStudio((state) => state.selection);
   const demoModels = useStudio((state) => runsOnDemoModels(state.history.present));
@@ -128,8 +131,8 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
     { id: "delete", icon: "delete", disabled: isSelectionEmpty(selection) },
   ];
   const canvas: SecondaryCommand[] = [
-    { id: "undo", icon: "undo", disabled: !canUndo(history) },
-    { id: "redo", icon: "redo", disabled: !canRedo(history) },
+    { id: "undo", icon: "undo", disabled: !undoable },
+    { id: "redo", icon: "redo", disabled: !redoable },
     { id: "auto-layout", icon: "layout", disabled: false },
   ];
   const models = studioCommand("models");
@@ -176,8 +179,8 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
       ) : (
         <>
           <Group label="Undo">
-            <CommandIconButton id="undo" icon="undo" context={context} disabled={!canUndo(history)} />
-            <CommandIconButton id="redo" icon="redo" context={context} disabled={!canRedo(history)} />
+            <CommandIconButton id="undo" icon="undo" context={context} disabled={!undoable} />
+            <CommandIconButton id="redo" icon="redo" context={context} disabled={!redoable} />
           </Group>
           <MoreMenu groups={[edit, canvas.filter((item) => item.id === "auto-layout")]} context={context} />
         </>
