@@ -7,7 +7,7 @@ import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
 const api = fixture.api;
-const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);
+const { projectWith, startThread, waitFor, messagesOf, modelRequests } = threadHelpers(fixture);
 
 function chatBundle(
   script: unknown[],
@@ -500,6 +500,53 @@ describe("dual_ai conversations", () => {
       ["a", "Fixed draft"],
       ["b", ""],
       ["b", "Session completed"],
+    ]);
+  });
+
+  it("hands the value a stopTool extracted to the other side as the side's message, without its tool calls", async () => {
+    const bundle = assetBundle([
+      { text: "Reviewed: {{input}}" },
+      { toolCalls: [{ name: "approve_asset", args: { summary: "ok" } }] },
+    ]);
+    const worker = bundle.agents[0]!.sideA as Record<string, unknown>;
+    Object.assign(worker, {
+      stopOnResponse: false,
+      stopTool: "submit_draft",
+      stopToolResponseProperty: "content",
+    });
+    Object.assign(bundle.prompts[0]!, { tools: ["submit_draft"] });
+    Object.assign(bundle, {
+      tools: [
+        { name: "submit_draft", description: "Hands in a draft", kind: "builtin", builtin: "fs_write" },
+      ],
+    });
+    bundle.models[0]!.script = [
+      { toolCalls: [{ name: "submit_draft", args: { path: "/draft.md", content: "Draft of {{input}}" } }] },
+      { toolCalls: [{ name: "submit_draft", args: { path: "/draft.md", content: "Fixed draft" } }] },
+    ];
+    const threadId = await startThread(await projectWith(bundle), "asset_subagent", "a rock");
+    const done = await waitFor(threadId, ["completed"]);
+    expect(done.result).toBe("ok");
+    const messages = await messagesOf(threadId);
+    expect(messages.filter((m) => m.side === "a").map((m) => m.content)).toEqual([
+      "Draft of a rock",
+      "Fixed draft",
+    ]);
+    // The reviewer's requests: the worker's outcome as a user message each time; no tool traffic.
+    const reviewer = (await modelRequests(threadId)).filter((request) =>
+      String(request.messages[0]?.content).startsWith("Review assets."),
+    );
+    expect(reviewer.map((request) => request.messages.slice(1))).toEqual([
+      [
+        { role: "user", content: "a rock" },
+        { role: "user", content: "Draft of a rock" },
+      ],
+      [
+        { role: "user", content: "a rock" },
+        { role: "user", content: "Draft of a rock" },
+        { role: "assistant", content: "Reviewed: Draft of a rock" },
+        { role: "user", content: "Fixed draft" },
+      ],
     ]);
   });
 
