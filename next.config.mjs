@@ -1,5 +1,7 @@
 // Next.js configuration. Database drivers stay outside the bundle (PGlite ships WASM and data
 // files that must be loaded from node_modules at run time).
+import { MALFORMED_PATH_REWRITES } from "./lib/routing/malformed-path.mjs";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
@@ -15,6 +17,8 @@ const nextConfig = {
     "tsx",
   ],
   typescript: { ignoreBuildErrors: false },
+  // Paths with a malformed percent-encoding answer 400 (API) or 404 (pages), not Next's 500.
+  rewrites: async () => ({ beforeFiles: MALFORMED_PATH_REWRITES, afterFiles: [], fallback: [] }),
 };
 
 export default nextConfig;

@@ -81,10 +81,10 @@ describe("MALFORMED_PATH_REWRITES", () => {
     pathToRegexp(rule.source, [], { strict: true, sensitive: false, delimiter: "/" }),
   ) as [RegExp, RegExp, RegExp];
   /** Where a path goes: the first rule that matches, as Next applies beforeFiles rewrites. */
-  const destination = (path: string) =>
-    [api, specApi, pages].findIndex((rule) => rule.test(path)) === -1
-      ? null
-      : MALFORMED_PATH_REWRITES[[api, specApi, pages].findIndex((rule) => rule.test(path))]!.destination;
+  const destination = (path: string) => {
+    const index = [api, specApi, pages].findIndex((rule) => rule.test(path));
+    return index === -1 ? null : MALFORMED_PATH_REWRITES[index]!.destination;
+  };
 
   it("sends malformed API paths to the 400 route and malformed page paths to no page", () => {
     for (const path of [

@@ -260,6 +260,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     "/api/threads/[id]/fs/[...path]": { content: "x" },
     "/api/auth/login": { token: "x" },
     "/api/auth/logout": {},
+    // Where malformed percent-encodings are rewritten: 400 whatever the body.
+    "/api/malformed-url": {},
   };
   const template = templates[pattern];
   return template ? { url, template } : undefined;

@@ -528,7 +528,7 @@ describe("dual_ai conversations", () => {
     const done = await waitFor(threadId, ["completed"]);
     expect(done.result).toBe("ok");
     const messages = await messagesOf(threadId);
-    expect(messages.filter((m) => m.side === "a").map((m) => m.content)).toEqual([
+    expect(messages.filter((m) => m.side === "a" && m.role === "assistant").map((m) => m.content)).toEqual([
       "Draft of a rock",
       "Fixed draft",
     ]);

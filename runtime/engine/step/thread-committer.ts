@@ -262,6 +262,16 @@ export class ThreadCommitter {
     await tx.defer("UPDATE threads SET message_seq = $2 WHERE id = $1", [owed.threadId, owed.messageSeq]);
   }
 
+  /**
+   * `message` (already in the history) was rewritten in this transaction, which also stores a new
+   * message (so message_seq moves on): the cached history shows the new version.
+   */
+  replaced(threadId: string, message: StoredMessage): void {
+    const history = this.memory.peek(threadId)?.history;
+    if (history)
+      history.messages = history.messages.map((entry) => (entry.id === message.id ? message : entry));
+  }
+
   /** A message of this thread changed in place: bump the history version, forget the cached copy. */
   async changedHistory(tx: SqlExecutor, threadId: string): Promise<void> {
     await this.flushMessageSeq(tx);

@@ -249,8 +249,11 @@ async function commitToolResult(
     decision.responseText !== undefined &&
     !(current.content ?? "").trim()
   ) {
+    // The extracted outcome is the side's message: the other side's next request must see it.
+    const completed = { ...current, content: decision.responseText };
     await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [decision.responseText, current.id]);
-    events.push(messageEvent(row, { ...current, content: decision.responseText }));
+    ctx.commits.replaced(row.id, completed);
+    events.push(messageEvent(row, completed));
   }
   const handoff = executedCalls.filter((entry) => entry.status === "success" && entry.handoffTo).at(-1);
   if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
