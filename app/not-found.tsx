@@ -10,8 +10,8 @@ export default function NotFound() {
         <p className="mb-1 text-sm font-medium text-muted">404</p>
         <h1 className="mb-2 text-lg font-semibold">Nothing at this address</h1>
         <p className="mb-4 text-sm text-muted">
-          The project or thread may have been deleted, or the address is mistyped or malformed (a
-          <code> %</code> must start an escape such as <code>%20</code>).
+          The project or thread may have been deleted, or the address is mistyped or malformed (a{" "}
+          <code>%</code> must start an escape such as <code>%20</code>).
         </p>
         <Link
           href="/"
