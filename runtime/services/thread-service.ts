@@ -27,8 +27,8 @@ import {
   toThreadView,
 } from "../store/thread-row";
 import { findThread, lockThread, notifyWork } from "../store/thread-store";
-import { settleChild } from "../subagents/child-transactions";
 import { registryOf } from "../subagents/registry-store";
+import { reportToParent } from "../subagents/report-to-parent";
 import { isUuid } from "./project-service";
 
 export { ThreadTerminatedError };
@@ -326,9 +326,14 @@ export class ThreadService {
         execution: { ...row.execution, blockedOn: null },
       });
       if (!updated) throw new TransitionRefusedError("stopByUser", id, row.status);
-      const parentEvents = await settleChild(tx, updated, { kind: "stopped", reason: "Stopped by user" });
+      const report = await reportToParent(
+        tx,
+        updated,
+        { kind: "stopped", reason: "Stopped by user" },
+        { wake: "in_transaction" },
+      );
       await appendEvents(tx, [
-        ...parentEvents,
+        ...report.events,
         ...inserted.map((message) => messageEvent(updated, message)),
         {
           rootId: updated.root_id,
@@ -400,7 +405,10 @@ export class ThreadService {
       }
       // Deepest first; the terminated thread's own parent (outside the subtree) is locked last.
       const events = terminated.map((row) => threadEvent(row));
-      for (const row of terminated) events.push(...(await settleChild(tx, row, { kind: "terminated" })));
+      for (const row of terminated) {
+        const report = await reportToParent(tx, row, { kind: "terminated" }, { wake: "in_transaction" });
+        events.push(...report.events);
+      }
       await appendEvents(tx, events);
       for (const row of terminated) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, row.id]);
       return { terminated: terminated.map((row) => row.id), root: root! };
