@@ -17,7 +17,7 @@ import { enqueue, hasPendingInput } from "../store/inbox";
 import { insertMessages, readMessages, toMessageView } from "../store/message-store";
 import { initialExecutionState } from "../store/messages";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
-import { messageEvent, threadEvent } from "../store/thread-events";
+import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
 import { apply, createThread, TransitionRefusedError, terminate } from "../store/thread-lifecycle";
 import {
   THREAD_COLUMNS,
@@ -335,18 +335,7 @@ export class ThreadService {
       await appendEvents(tx, [
         ...report.events,
         ...inserted.map((message) => messageEvent(updated, message)),
-        {
-          rootId: updated.root_id,
-          threadId: id,
-          type: "telemetry",
-          data: {
-            thread_id: id,
-            type: "stopped",
-            reason: "Stopped by user",
-            side: null,
-            timestamp: Date.now() * 1000,
-          },
-        },
+        telemetryEvent(updated, { type: "stopped", reason: "Stopped by user", side: null }),
         threadEvent(updated),
       ]);
       await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, id]);
