@@ -231,7 +231,8 @@ export interface SpawnCallContext {
   afterCreated?: (childId: string) => Promise<void>;
 }
 
-const failure = (message: string, args: unknown): ToolExecution => ({
+/** A subagent call refused with `message` (the model reads it as the tool's error result). */
+export const failure = (message: string, args: unknown): ToolExecution => ({
   status: "error",
   content: errorContent(message),
   args,

@@ -1,6 +1,6 @@
 import { InvalidInputError } from "../errors";
 import { ThreadTerminatedError } from "../store/queue-input";
-import { errorContent, type ToolExecution } from "../tools/tool-execution";
+import type { ToolExecution } from "../tools/tool-execution";
 import {
   childInputFromArgs,
   lifecycleInput,
@@ -17,20 +17,13 @@ import {
   type SubagentLink,
 } from "./registry-store";
 import { blockingCallAnswer } from "./report-to-parent";
-import { type SpawnCallContext, spawnForCall, startedResult } from "./spawn-child";
+import { failure, type SpawnCallContext, spawnForCall, startedResult } from "./spawn-child";
 
 /** A parent's subagent call (its thread, its call id, its limits and env). */
 export type SubagentCallContext = SpawnCallContext;
 
 /** A tool execution; `pending` when the call waits for a child's result (the parent parks). */
 export type SubagentCallResult = ToolExecution;
-
-const failure = (message: string, args: unknown, metadata?: Record<string, unknown>): ToolExecution => ({
-  status: "error",
-  content: errorContent(message),
-  args,
-  ...(metadata ? { metadata } : {}),
-});
 
 /** The direct tool of a non-resumable branch: spawn (once), then the result or a reference. */
 export async function callSubagentTool(
@@ -164,7 +157,7 @@ export async function callSubagentMessage(
       args,
     };
   }
-  return waitOrResult(context, args);
+  return blockingCallAnswer(context.db, context.parent.id, context.callId, args);
 }
 
 async function answerFor(
@@ -175,9 +168,5 @@ async function answerFor(
   verb: "started" | "created",
 ): Promise<SubagentCallResult> {
   if (!blocking) return startedResult(link, verb, args);
-  return waitOrResult(context, args);
-}
-
-function waitOrResult(context: SubagentCallContext, args: unknown): Promise<SubagentCallResult> {
   return blockingCallAnswer(context.db, context.parent.id, context.callId, args);
 }
