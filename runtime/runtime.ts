@@ -21,10 +21,10 @@ import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
 import { DefinitionsCache } from "./store/definitions";
 import { findThread } from "./store/thread-store";
-import { wakeParent } from "./subagents/child-transactions";
 import { EnvRequestService } from "./subagents/env-requests";
 import { ParentWaker } from "./subagents/parent-waker";
-import { subagentLimitsFromEnv } from "./subagents/subagent-tool-calls";
+import { wakeParent } from "./subagents/report-to-parent";
+import { subagentLimitsFromEnv } from "./subagents/spawn-child";
 
 /** Parked threads whose in-memory history a process keeps for their next run. */
 const PARKED_CACHE_LIMIT = 128;

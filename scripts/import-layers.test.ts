@@ -18,6 +18,8 @@ const UPWARD: Record<string, string> = {
   "runtime/store/probe-services.ts": "@/runtime/services/thread-service",
   "runtime/engine/probe-scheduler.ts": "../scheduler/scheduler",
   "runtime/subagents/probe-engine.ts": "../engine/tool-executor",
+  "runtime/tools/probe-engine.ts": "../engine/tool-catalog",
+  "runtime/tools/probe-subagents.ts": "@/runtime/subagents/report-to-parent",
   "runtime/events/probe-facade.ts": "../runtime",
   "app/api/probe/route.ts": "@/runtime/store/file-store",
   "components/probe.tsx": "@/runtime/runtime",
@@ -30,6 +32,8 @@ const UPWARD: Record<string, string> = {
 const DOWNWARD: Record<string, string> = {
   "runtime/engine/probe-store.ts": "../store/thread-store",
   "runtime/services/probe-engine.ts": "../engine/step-runner",
+  "runtime/engine/probe-tools.ts": "../tools/http-tool",
+  "runtime/subagents/probe-tools.ts": "../tools/tool-execution",
   "app/api/probe-ok/route.ts": "@/runtime/runtime",
   "components/probe-ok.tsx": "@/lib/contracts/activity",
   "lib/graph/probe-standard.ts": "@/lib/standard",

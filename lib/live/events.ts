@@ -1,9 +1,18 @@
 // The wire events of `GET /api/threads/:id/events` (API.md "Events (SSE)"), parsed with zod. The
-// schemas mirror what runtime/store/thread-events.ts and runtime/subagents/registry-store.ts send:
-// unknown extra fields are accepted (and dropped), fields the live view reads are checked. A bad
+// payload schemas are declared once in lib/contracts/ (events.ts, thread.ts, message.ts), where the
+// runtime's event builders take their types from too: unknown extra fields are accepted (and
+// dropped), fields the live view reads are checked. A bad
 // frame comes back as a `LiveEventError` value, never as an exception, so one odd event cannot blank
 // the live view.
-import { z } from "zod";
+import type { z } from "zod";
+import {
+  ChunkPayloadSchema,
+  MessagePayloadSchema,
+  type RegistryEntry,
+  RegistryPayloadSchema,
+  TelemetryEnvelopeSchema,
+  TelemetrySchema,
+} from "@/lib/contracts/events";
 import { MessageViewSchema, type MessageViewWire } from "@/lib/contracts/message";
 import { ThreadViewSchema, type ThreadViewWire } from "@/lib/contracts/thread";
 
@@ -19,74 +28,29 @@ export {
 export const LiveThreadSchema = ThreadViewSchema;
 export type LiveThread = ThreadViewWire;
 
-const microseconds = z.number().finite();
-
 export { AttachmentSchema } from "@/lib/contracts/message";
 
 /** The `message` event payload: a message's wire shape (lib/contracts/message.ts). */
 export const LiveMessageSchema = MessageViewSchema;
 export type LiveMessage = MessageViewWire;
 
-/** SubagentRegistryEntry (spec §7.11) plus the child's agent and thread status, as the server sends it. */
-export const RegistryEntrySchema = z.object({
-  reference: z.string().min(1),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string(),
-  resumable: z.boolean(),
-  blocking: z.boolean(),
-  threadName: z.string().optional(),
-  spawnGroupId: z.string().optional(),
-  createdAt: microseconds,
-  status: z.string(),
-  parentCommunication: z.enum(["implicit", "explicit"]),
-  agent: z.string(),
-  threadStatus: z.string(),
-});
-export type RegistryEntry = z.infer<typeof RegistryEntrySchema>;
+export {
+  type ChunkPayload,
+  ChunkPayloadSchema,
+  type MessagePayload,
+  MessagePayloadSchema,
+  type RegistryEntry,
+  RegistryEntrySchema,
+  type RegistryPayload,
+  RegistryPayloadSchema,
+  TelemetrySchema,
+} from "@/lib/contracts/events";
 
-const ThreadScopedSchema = z.object({ thread_id: z.string().min(1) });
-
-const MessagePayloadSchema = ThreadScopedSchema.extend({ message: LiveMessageSchema });
-const ChunkPayloadSchema = ThreadScopedSchema.extend({ message_id: z.string().min(1), chunk: z.string() });
-/** API.md documents `{ thread_id, children }`; `partial` (absent = a full registry) and `total` come with large registries. */
-const RegistryPayloadSchema = ThreadScopedSchema.extend({
-  children: z.array(RegistryEntrySchema),
-  partial: z.boolean().default(false),
-  total: z.number().int().nonnegative().optional(),
-});
-
-/** Telemetry the live view reads; any other `type` is kept as `other` so new kinds never break a stream. */
-export const TelemetrySchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("step_started"), step: z.number().int(), side: z.enum(["a", "b"]) }),
-  z.object({ type: z.literal("step_completed"), step: z.number().int().optional() }),
-  z.object({ type: z.literal("llm_request"), model: z.string(), attempt: z.number().int() }),
-  z.object({ type: z.literal("llm_response"), model: z.string(), tokens: z.number(), latency: z.number() }),
-  z.object({ type: z.literal("llm_error"), model: z.string(), attempt: z.number().int(), error: z.string() }),
-  z.object({ type: z.literal("fallback_triggered"), from: z.string(), to: z.string() }),
-  z.object({ type: z.literal("tool_started"), tool: z.string() }),
-  z.object({ type: z.literal("tool_completed"), tool: z.string(), status: z.string() }),
-  z.object({
-    type: z.literal("stopped"),
-    reason: z.string(),
-    side: z.enum(["a", "b"]).nullable().default(null),
-  }),
-  z.object({
-    type: z.literal("agent_handoff"),
-    new_agent_id: z.string(),
-    new_agent_title: z.string().nullable().default(null),
-  }),
-]);
 export type Telemetry = z.infer<typeof TelemetrySchema> | { type: "other"; name: string };
 
 const KNOWN_TELEMETRY: ReadonlySet<string> = new Set(
   TelemetrySchema.options.map((option) => option.shape.type.value),
 );
-
-const TelemetryEnvelopeSchema = ThreadScopedSchema.extend({
-  type: z.string().min(1),
-  timestamp: microseconds,
-});
 
 /** A persisted event carries the log id (`id:` line); `null` for events with none (chunks, local snapshots). */
 export type EventId = number | null;

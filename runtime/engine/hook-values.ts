@@ -3,7 +3,7 @@
 import type { Message, ToolResult } from "../extensions/define";
 import { type MessageView, toMessageView } from "../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../store/messages";
-import { resultText } from "./code-tool";
+import { resultText } from "../tools/code-tool";
 import { errorContent, successContent, type ToolExecution } from "./tool-executor";
 
 const ERROR_PREFIX = "Failed to execute tool: ";

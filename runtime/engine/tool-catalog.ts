@@ -24,7 +24,7 @@ import {
   subagentBranches,
   subagentToolSchema,
 } from "../subagents/branches";
-import { BUILTIN_TOOL_SCHEMAS } from "./builtin-tools";
+import { BUILTIN_TOOL_SCHEMAS } from "../tools/builtin-tools";
 
 export type CatalogEntry =
   | {

@@ -12,10 +12,10 @@ import {
   writeThreadFile,
 } from "../store/file-store";
 import type { StoredToolCall } from "../store/messages";
-import { BuiltinArgs } from "./builtin-tools";
-import { runCodeTool, toolTimeoutMsFromEnv, withToolTimeLimit } from "./code-tool";
-import { runHttpTool } from "./http-tool";
-import { checkJsonSchema, formatSchemaIssues } from "./json-schema-check";
+import { BuiltinArgs } from "../tools/builtin-tools";
+import { runCodeTool, toolTimeoutMsFromEnv, withToolTimeLimit } from "../tools/code-tool";
+import { runHttpTool } from "../tools/http-tool";
+import { checkJsonSchema, formatSchemaIssues } from "../tools/json-schema-check";
 import { bindingMessage } from "./stop-rules";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog";
 

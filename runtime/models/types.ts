@@ -1,5 +1,7 @@
 // The model layer's contract with the engine: provider-neutral messages, tool specs, requests, results and telemetry.
 
+import type { TelemetryData } from "@/lib/contracts/events";
+
 export type ModelContentPart =
   | { type: "text"; text: string }
   | { type: "image"; mimeType: string; data: string /* base64 */ };
@@ -58,11 +60,11 @@ export interface ModelCallResult {
   latencyMs: number;
 }
 
-export type ModelTelemetry =
-  | { type: "llm_request"; model: string; attempt: number }
-  | { type: "llm_response"; model: string; tokens: number; latency: number }
-  | { type: "fallback_triggered"; from: string; to: string }
-  | { type: "llm_error"; model: string; attempt: number; error: string };
+/** The telemetry a model call reports: the llm_* and fallback kinds of the wire contract. */
+export type ModelTelemetry = Extract<
+  TelemetryData,
+  { type: "llm_request" | "llm_response" | "fallback_triggered" | "llm_error" }
+>;
 
 /** What one provider attempt answers; `callModel` adds cost, latency and the model's identity. */
 export interface ProviderAnswer {

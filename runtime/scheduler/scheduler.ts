@@ -1,11 +1,12 @@
-// Runs runnable threads in this process. A thread is claimed with a lease (`FOR UPDATE SKIP
+// Runs runnable threads in this process. A thread is claimed with a lease (`FOR NO KEY UPDATE SKIP
 // LOCKED`, so any number of processes can share one database), renewed while it works (one heartbeat
 // statement for all of this process's threads) and released when it parks. A process that dies leaves
 // expiring leases: any scheduler claims those threads again and resumes them from their last persisted
 // step. LISTEN/NOTIFY wakes schedulers (a hand-back notifies too); a poll backs it up. A drain
 // (SIGTERM) stops claiming, lets in-flight steps finish until a deadline and hands the rest back.
 // Time limits: a run past TANDEM_MAX_RUN_MS is stopped, a thread queued past TANDEM_MAX_QUEUED_MS
-// fails, both through the step runner's normal finish (a child reports to its parent).
+// fails, both by `StepRunner.endForLimit`, which drains waiting input and parks the thread with
+// that status (a child's report reaches its parent in the same commit, as at any session end).
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";

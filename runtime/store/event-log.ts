@@ -2,6 +2,8 @@
 // the state they describe, numbered by a global sequence, and read back per root thread. A NOTIFY
 // (delivered only after commit, sent only for roots with a watcher) wakes SSE streams; it carries
 // the root id, never the data.
+import type { MessagePayload, RegistryPayload, TelemetryPayload } from "@/lib/contracts/events";
+import type { ThreadViewWire } from "@/lib/contracts/thread";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { nowMicroseconds } from "./thread-row";
 
@@ -9,12 +11,13 @@ export const EVENTS_CHANNEL = "tandem_events";
 
 export type EventType = "thread" | "message" | "registry" | "telemetry";
 
-export interface NewEvent {
-  rootId: string;
-  threadId: string;
-  type: EventType;
-  data: unknown;
-}
+/** An event to append: its payload typed by the wire contract of its kind (lib/contracts/). */
+export type NewEvent = { rootId: string; threadId: string } & (
+  | { type: "thread"; data: ThreadViewWire }
+  | { type: "message"; data: MessagePayload }
+  | { type: "registry"; data: RegistryPayload }
+  | { type: "telemetry"; data: TelemetryPayload }
+);
 
 export interface StoredEvent {
   id: number;

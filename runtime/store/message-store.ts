@@ -87,9 +87,24 @@ export async function insertMessagesAfter(
      ${insertFromReserved(rows)}`,
     [threadId, messages.length, createdAt, lastSeq, ...values] as never[],
   );
-  return messages.map((message, index) => ({
-    id: ids[index]!,
-    seq: lastSeq + index + 1,
+  return messages.map((message, index) =>
+    storedMessageRow(message, ids[index]!, lastSeq + index + 1, createdAt),
+  );
+}
+
+/**
+ * A new message as it reads once stored: `message` with the defaults the insert writes for what it
+ * leaves out, under the given id, seq and creation time.
+ */
+export function storedMessageRow(
+  message: NewMessage,
+  id: string,
+  seq: number,
+  createdAt: number,
+): StoredMessage {
+  return {
+    id,
+    seq,
     role: message.role,
     side: message.side,
     content: message.content,
@@ -105,7 +120,7 @@ export async function insertMessagesAfter(
     attachments: message.attachments ?? [],
     prompt: message.prompt ?? null,
     created_at: createdAt,
-  }));
+  };
 }
 
 /** The VALUES rows (parameters from `$offset + 1` on) of a message insert. */

@@ -1,6 +1,7 @@
 // Builders for the events that describe a thread's state, appended in the same transaction as the
-// state they describe (API.md Events).
+// state they describe (API.md Events); their payloads are the wire contracts of lib/contracts/.
 
+import type { TelemetryData } from "@/lib/contracts/events";
 import type { ModelTelemetry } from "../models/types";
 import type { NewEvent } from "./event-log";
 import { toMessageView } from "./message-store";
@@ -20,10 +21,7 @@ export function threadEvent(row: ThreadRow): NewEvent {
   return { rootId: row.root_id, threadId: row.id, type: "thread", data: toThreadView(row) };
 }
 
-export function telemetryEvent(
-  row: Pick<ThreadRow, "id" | "root_id">,
-  data: Record<string, unknown>,
-): NewEvent {
+export function telemetryEvent(row: Pick<ThreadRow, "id" | "root_id">, data: TelemetryData): NewEvent {
   return {
     rootId: row.root_id,
     threadId: row.id,

@@ -2,6 +2,7 @@
 // backend: PGlite always, the Postgres server too when DATABASE_URL names one.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TelemetryPayload } from "@/lib/contracts/events";
 import type { Database } from "@/lib/db/database";
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
@@ -33,9 +34,12 @@ function signal(): { promise: Promise<void>; fire: () => void } {
   return { promise, fire };
 }
 
-/** A telemetry event of `root` carrying `n`. */
-function rootEvent(root: string, n: string): NewEvent {
-  return { rootId: root, threadId: root, type: "telemetry", data: { n } };
+/**
+ * A telemetry event of `root` carrying the marker `n` (an opaque payload: the log stores data as
+ * given, and these tests only read the markers back).
+ */
+function rootEvent(root: string, n: string | number): NewEvent {
+  return { rootId: root, threadId: root, type: "telemetry", data: { n } as unknown as TelemetryPayload };
 }
 
 describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) => {
@@ -92,7 +96,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
       .transaction(async (tx) => {
         await deferCheck(tx, id, current);
         await tx.defer("UPDATE threads SET status_text = 'second' WHERE id = $1", [id]);
-        await appendEvents(tx, [{ rootId: id, threadId: id, type: "telemetry", data: { n: 1 } }]);
+        await appendEvents(tx, [rootEvent(id, 1)]);
       })
       .then(
         () => null,
@@ -219,12 +223,7 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
 
   it("numbers a transaction's events in insertion order, per root, several roots at once", async () => {
     const [left, right] = [randomUUID(), randomUUID()];
-    const event = (rootId: string, n: number): NewEvent => ({
-      rootId,
-      threadId: rootId,
-      type: "telemetry",
-      data: { n },
-    });
+    const event = (rootId: string, n: number): NewEvent => rootEvent(rootId, n);
     await database.sql.transaction(async (tx) => {
       await appendEvents(tx, [event(left, 1), event(left, 2)]);
       await appendEvents(tx, [event(right, 1)]);
@@ -276,10 +275,10 @@ describe.each(testDatabaseBackends())("thread rows and events on %s", (backend) 
     const [left, right] = [randomUUID(), randomUUID()];
     const lazy = new LazyTransaction(database.sql, []);
     await appendEvents(lazy, [
-      { rootId: right, threadId: right, type: "telemetry", data: { n: 1 } },
-      { rootId: left, threadId: left, type: "telemetry", data: { n: 1 } },
-      { rootId: left, threadId: left, type: "telemetry", data: { n: 2 } },
-      { rootId: right, threadId: right, type: "telemetry", data: { n: 2 } },
+      rootEvent(right, 1),
+      rootEvent(left, 1),
+      rootEvent(left, 2),
+      rootEvent(right, 2),
     ]);
     await lazy.commit();
     expect(lazy.began).toBe(false);

@@ -1,6 +1,7 @@
 // The child registry (spec §7.11) and subagent invocations in Postgres. A registry row links a
 // child thread to its parent; an invocation is one piece of work the parent gave a child (its spawn,
 // or one subagent_message) and ends exactly once, when the child's session ends.
+import type { RegistryEntry } from "@/lib/contracts/events";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { NewEvent } from "../store/event-log";
 import type { ThreadRow } from "../store/thread-row";
@@ -23,22 +24,8 @@ export interface SubagentLink {
   updated_at: number;
 }
 
-/** The spec's SubagentRegistryEntry, plus the child's thread status and agent for clients. */
-export interface SubagentRegistryEntry {
-  reference: string;
-  name: string;
-  title?: string;
-  description: string;
-  resumable: boolean;
-  blocking: boolean;
-  threadName?: string;
-  spawnGroupId?: string;
-  createdAt: number;
-  status: string;
-  parentCommunication: "implicit" | "explicit";
-  agent: string;
-  threadStatus: string;
-}
+/** The spec's SubagentRegistryEntry, plus the child's thread status and agent (lib/contracts/events.ts). */
+export type SubagentRegistryEntry = RegistryEntry;
 
 const LINK_COLUMNS = `child_id, parent_id, tool_name, name, title, description, blocking, resumable, receives_messages,
   parent_communication, spawn_call_id, spawn_group_id, status, created_at, updated_at`;

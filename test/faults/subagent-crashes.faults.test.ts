@@ -26,7 +26,7 @@ const FAN_OUT = 3;
 
 /**
  * More children than a small registry holds (FULL_REGISTRY_EVENT_LIMIT): one-off children spawned by
- * the running process then report from what it remembers of the spawn (settleOneOffChild).
+ * the running process then report from what it remembers of the spawn (the one-off path of reportToParent).
  */
 const WIDE_FAN_OUT = 24;
 

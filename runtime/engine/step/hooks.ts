@@ -11,7 +11,7 @@ import type {
 } from "../../extensions/define";
 import { declaredHookIds, HookRunner } from "../../extensions/hook-runner";
 import { EMPTY_REGISTRY } from "../../extensions/registry";
-import type { NewMessage } from "../../store/message-store";
+import { type NewMessage, storedMessageRow } from "../../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import type { ThreadRow } from "../../store/thread-row";
 import { updateLockedThread } from "../../store/thread-store";
@@ -83,25 +83,8 @@ export async function beforeCreate(
   message: NewMessage,
 ): Promise<NewMessage> {
   if (!ext.hooks?.has("before_create_message", ext.hookIds)) return message;
-  const view = messageView({
-    id: message.id ?? randomUUID(),
-    seq: 0,
-    role: message.role,
-    side: message.side,
-    content: message.content,
-    name: message.name ?? null,
-    tool_calls: message.tool_calls ?? null,
-    tool_call_id: message.tool_call_id ?? null,
-    tool_status: message.tool_status ?? null,
-    parent_id: message.parent_id ?? null,
-    depth: message.depth ?? 0,
-    silent: message.silent ?? false,
-    metadata: message.metadata ?? {},
-    subagent_id: message.subagent_id ?? null,
-    attachments: message.attachments ?? [],
-    prompt: message.prompt ?? null,
-    created_at: 0,
-  });
+  // Not stored yet: no seq and no creation time.
+  const view = messageView(storedMessageRow(message, message.id ?? randomUUID(), 0, 0));
   const changed = await ext.hooks.transform(
     "before_create_message",
     ext.hookIds,

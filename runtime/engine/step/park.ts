@@ -1,6 +1,6 @@
 // Parking a thread at the end of its run: the changes of the step's last commit, the lease
 // released, runnable again only if input waits. A child's session end carries its report to the
-// parent in the same commit (spec §7.10).
+// parent in the same commit (spec §7.10): `reportToParent` in runtime/subagents/report-to-parent.ts.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
 import { appendEvents, type NewEvent } from "../../store/event-log";
@@ -9,7 +9,7 @@ import { telemetryEvent, threadEvent } from "../../store/thread-events";
 import { applyLocked, isSessionEnded, type ParkTransition, parkStatus } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
 import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
-import { childOutcomeOf, settleChild, settleOneOffChild } from "../../subagents/child-transactions";
+import { childOutcomeOf, reportToParent } from "../../subagents/report-to-parent";
 import type { RunnerContext } from "./types";
 
 /**
@@ -63,11 +63,14 @@ export async function parkThread(
     crashPoint("before_terminal_commit", row.agent_name);
     ctx.memory.endedSessions.set(row.id, row.agent_name);
   }
-  const wake = (parentId: string) => ctx.commits.wakeParentAfterCommit(parentId);
-  const parentEvents = !outcome
-    ? []
-    : oneOff && outcome.kind !== "terminated"
-      ? await settleOneOffChild(tx, row, oneOff, outcome, wake)
-      : await settleChild(tx, row, outcome, reportedAttachments, wake);
-  await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...parentEvents]);
+  // Where the child's report reaches its parent: runtime/subagents/report-to-parent.ts.
+  const report = outcome
+    ? await reportToParent(tx, row, outcome, {
+        wake: "after_commit",
+        attachmentPaths: reportedAttachments,
+        oneOff,
+      })
+    : null;
+  for (const parentId of report?.wakeAfterCommit ?? []) ctx.commits.wakeParentAfterCommit(parentId);
+  await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...(report?.events ?? [])]);
 }

@@ -6,7 +6,7 @@ import type { SqlClient } from "@/lib/db/sql-client";
 import { readHistory } from "../../store/message-store";
 import type { StoredMessage } from "../../store/messages";
 import type { ThreadRow } from "../../store/thread-row";
-import type { OneOffReportRoute } from "../../subagents/child-transactions";
+import type { OneOffReportRoute } from "../../subagents/report-to-parent";
 import type { ParkedCaches } from "../parked-caches";
 import type { ThreadCache } from "./types";
 

@@ -1,5 +1,7 @@
 // Spawn batch: a run of non-blocking calls of one-off subagent branches spawns its children and
 // stores every call's result in one transaction (all or nothing), instead of one commit per call.
+// The spawning itself (requests, limits, the children's rows) is `spawnOneOffBatch` in
+// runtime/subagents/spawn-child.ts; this phase stores the calls' results beside it.
 
 import type { HookRunner } from "../../extensions/hook-runner";
 import { crashPoint } from "../../faults";
@@ -8,15 +10,14 @@ import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent } from "../../store/thread-events";
 import { nowMicroseconds } from "../../store/thread-row";
 import { findThread } from "../../store/thread-store";
+import { envLookup, type SubagentBranch } from "../../subagents/branches";
 import {
-  childInputFromArgs,
-  envLookup,
-  handedDownEnv,
-  missingChildVariables,
-  type SubagentBranch,
-} from "../../subagents/branches";
-import { oneOffReportRoute, type SpawnRequest, spawnChildren } from "../../subagents/child-transactions";
-import { DEFAULT_SUBAGENT_LIMITS, startedResult } from "../../subagents/subagent-tool-calls";
+  DEFAULT_SUBAGENT_LIMITS,
+  oneOffSpawnRequests,
+  spawnOneOffBatch,
+  startedResult,
+} from "../../subagents/spawn-child";
+
 import type { ToolCatalog } from "../tool-catalog";
 import { ThreadTerminated } from "./errors";
 import { insertToolRuns, safeJson } from "./tool-call-records";
@@ -85,46 +86,20 @@ export async function commitSpawnBatch(
   const prompt = active.definitions.index.prompts.get(promptName)?.definition;
   const env = envLookup(parent.env, parent.scoped_env, active.agent.env, prompt?.env);
   const limits = ctx.deps.subagentLimits ?? DEFAULT_SUBAGENT_LIMITS;
-  if (parent.depth + 1 > limits.maxDepth) return 0;
-  const requests: SpawnRequest[] = [];
-  for (const { call, branch, args } of batch) {
-    const scopedEnv = handedDownEnv(branch, env);
-    if (missingChildVariables(branch.agent, active.definitions.index, scopedEnv).missing.length > 0) return 0;
-    const input = childInputFromArgs(branch.config, args);
-    requests.push({
-      parentId: threadId,
-      branch,
-      callId: call.id,
-      message: input.message,
-      attachmentPaths: input.attachmentPaths,
-      instanceName: input.instanceName,
-      description: null,
-      resumable: false,
-      waits: false,
-      scopedEnv,
-      spawnGroupId: assistant.id,
-    });
-  }
-  const callIds = batch.map((item) => item.call.id);
+  const requests = oneOffSpawnRequests(
+    parent,
+    batch.map(({ call, branch, args }) => ({ callId: call.id, branch, args })),
+    env,
+    active.definitions.index,
+    limits,
+    assistant.id,
+  );
+  if (!requests) return 0;
   const startedAt = nowMicroseconds();
   crashPoint("before_tool_commit", active.agent.name);
   const created = await ctx.commits.commit(threadId, async (tx, row) => {
-    const [counts] = await tx.query<Record<string, number>>(
-      `SELECT (SELECT count(*)::int FROM threads WHERE parent_id = $1 AND status IN ('queued', 'running')) AS children,
-                (SELECT count(*)::int FROM threads WHERE status IN ('queued', 'running')) AS everywhere,
-                (SELECT count(*)::int FROM subagents WHERE parent_id = $1 AND spawn_call_id = ANY($2)) AS spawned,
-                (SELECT count(*)::int FROM subagent_env_requests WHERE parent_id = $1 AND call_id = ANY($2)) AS deferred`,
-      [row.id, callIds],
-    );
-    if (
-      !counts ||
-      Number(counts.spawned) > 0 ||
-      Number(counts.deferred) > 0 ||
-      Number(counts.children) + batch.length > limits.maxActiveChildren ||
-      Number(counts.everywhere) + batch.length > limits.maxActiveThreads
-    )
-      return null;
-    const spawned = await spawnChildren(tx, row.id, requests);
+    const spawned = await spawnOneOffBatch(tx, row.id, requests, limits);
+    if (!spawned) return null;
     const results = spawned.links.map((link, index) => ({
       call: batch[index]!.call,
       execution: startedResult(link, "started", batch[index]!.args),
@@ -163,14 +138,7 @@ export async function commitSpawnBatch(
       ...stored.map((message) => messageEvent(row, message)),
       ...spawned.events,
     ]);
-    const siblings = Number(counts.children) + spawned.links.length;
-    const routes = new Map(
-      spawned.links.map((link) => [
-        link.child_id,
-        oneOffReportRoute(link, spawned.invocations.get(link.child_id) ?? "", siblings),
-      ]),
-    );
-    return { stored, firstMessages: spawned.firstMessages, routes };
+    return { stored, firstMessages: spawned.firstMessages, routes: spawned.routes };
   });
   if (!created) return 0;
   // A child's first run (likely in this process) then starts without reading its history, and

@@ -25,8 +25,8 @@ import {
   threadVersionCheck,
   toThreadForStep,
 } from "../../store/thread-store";
-import { wakeParent } from "../../subagents/child-transactions";
 import type { ParentWaker } from "../../subagents/parent-waker";
+import { wakeParent } from "../../subagents/report-to-parent";
 import { LeaseLost, StoppedByUser, ThreadTerminated } from "./errors";
 import { MessageNumbering } from "./message-numbering";
 import type { RunMemory } from "./run-memory";

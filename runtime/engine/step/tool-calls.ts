@@ -12,11 +12,11 @@ import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { findThread, type ThreadChanges, updateLockedThread, updateThread } from "../../store/thread-store";
 import { envLookup } from "../../subagents/branches";
 import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
+import { DEFAULT_SUBAGENT_LIMITS } from "../../subagents/spawn-child";
 import {
   callSubagentCreate,
   callSubagentMessage,
   callSubagentTool,
-  DEFAULT_SUBAGENT_LIMITS,
 } from "../../subagents/subagent-tool-calls";
 import { evaluateStop } from "../stop-rules";
 import {

@@ -9,9 +9,9 @@ import type { ExtensionRegistry } from "../../extensions/registry";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../../models/types";
 import type { DefinitionsCache, LoadedDefinitions } from "../../store/definitions";
 import type { Side, StoredMessage } from "../../store/messages";
-import type { OneOffReportRoute } from "../../subagents/child-transactions";
 import type { ParentWaker } from "../../subagents/parent-waker";
-import type { SubagentLimits } from "../../subagents/subagent-tool-calls";
+import type { OneOffReportRoute } from "../../subagents/report-to-parent";
+import type { SubagentLimits } from "../../subagents/spawn-child";
 import type { ParkedCaches } from "../parked-caches";
 import type { RequestMemory } from "../request-log";
 import type { ExecutionControl } from "../thread-state";
@@ -75,7 +75,7 @@ export interface ThreadCache {
   history: { version: number; messages: StoredMessage[] } | null;
   modelCalls: Map<string, number>;
   requests: Map<string, RequestMemory>;
-  /** A child spawned here as a one-off subagent: how it reports without reading (settleOneOffChild). */
+  /** A child spawned here as a one-off subagent: how it reports without reading (the one-off path of reportToParent). */
   report?: OneOffReportRoute;
 }
 

@@ -1,0 +1,103 @@
+// The rows of scoped variable bootstrap requests (spec §7.8, `subagent_env_requests`): a subagent
+// call whose child graph lacks required variables is stored as a request until the values arrive
+// (`env-requests.ts` boots the child then). Values are never written to these rows.
+import { randomUUID } from "node:crypto";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
+import type { ResolvedSubagentToolConfig } from "@/lib/standard";
+import { NotFoundError } from "../errors";
+import { nowMicroseconds } from "../store/thread-row";
+
+export interface EnvRequestPayload {
+  message: string;
+  attachmentPaths: string[];
+  instanceName: string | null;
+  description: string | null;
+  resumable: boolean;
+}
+
+export interface EnvRequest {
+  id: string;
+  parent_id: string;
+  tool_name: string;
+  call_id: string;
+  payload: EnvRequestPayload & { config?: ResolvedSubagentToolConfig };
+  required: string[];
+  missing: string[];
+  child_id: string | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+function toRequest(raw: Record<string, unknown>): EnvRequest {
+  const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+  return {
+    ...(raw as unknown as EnvRequest),
+    payload: json(raw.payload) as EnvRequest["payload"],
+    required: json(raw.required) as string[],
+    missing: json(raw.missing) as string[],
+    created_at: Number(raw.created_at),
+    resolved_at: raw.resolved_at === null || raw.resolved_at === undefined ? null : Number(raw.resolved_at),
+  };
+}
+
+const COLUMNS =
+  "id, parent_id, tool_name, call_id, payload, required, missing, child_id, created_at, resolved_at";
+
+export async function createEnvRequest(
+  db: SqlClient,
+  input: {
+    parentId: string;
+    toolName: string;
+    callId: string;
+    payload: EnvRequestPayload & { config?: ResolvedSubagentToolConfig };
+    required: string[];
+    missing: string[];
+  },
+): Promise<EnvRequest> {
+  const id = randomUUID();
+  const rows = await db.query<Record<string, unknown>>(
+    `INSERT INTO subagent_env_requests (id, parent_id, tool_name, call_id, payload, required, missing, created_at)
+     VALUES ($1, $2, $3, $4, $5::text::jsonb, $6::text::jsonb, $7::text::jsonb, $8)
+     RETURNING ${COLUMNS}`,
+    [
+      id,
+      input.parentId,
+      input.toolName,
+      input.callId,
+      JSON.stringify(input.payload),
+      JSON.stringify(input.required),
+      JSON.stringify(input.missing),
+      nowMicroseconds(),
+    ],
+  );
+  return toRequest(rows[0] as Record<string, unknown>);
+}
+
+export async function findEnvRequestByCall(
+  db: SqlExecutor,
+  parentId: string,
+  callId: string,
+): Promise<EnvRequest | null> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM subagent_env_requests WHERE parent_id = $1 AND call_id = $2`,
+    [parentId, callId],
+  );
+  return rows[0] ? toRequest(rows[0]) : null;
+}
+
+export async function findEnvRequest(
+  db: SqlExecutor,
+  parentId: string,
+  requestId: string,
+): Promise<EnvRequest> {
+  const uuid = /^[0-9a-f-]{36}$/i;
+  const rows =
+    uuid.test(parentId) && uuid.test(requestId)
+      ? await db.query<Record<string, unknown>>(
+          `SELECT ${COLUMNS} FROM subagent_env_requests WHERE id = $1 AND parent_id = $2`,
+          [requestId, parentId],
+        )
+      : [];
+  if (!rows[0]) throw new NotFoundError("Variables request", requestId);
+  return toRequest(rows[0]);
+}
