@@ -379,12 +379,17 @@ async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): 
  * After the report committed: makes the parent runnable (not while a user stop parks its input) and
  * wakes schedulers. One short statement; its row lock lasts only that statement. If the process dies
  * between the commit and this, the scheduler's poll finds the waiting input (repairLostWakeups).
+ *
+ * A parent that is running (leased) is written too, though it is runnable already: its step may be
+ * committing a park whose snapshot was taken before the report committed (`runnable = EXISTS (input)`
+ * then reads false). The new row version fails that commit's version check, and the locked commit it
+ * falls back to sees the report and stays runnable. Without it, the report waited for the poll.
  */
 export async function wakeParent(db: SqlExecutor, parentId: string): Promise<void> {
   await db.query(
     `UPDATE threads SET runnable = true
-     WHERE id = $1 AND NOT runnable AND NOT user_stopped AND terminated_at IS NULL
-     RETURNING pg_notify($2, $1::text)`,
+     WHERE id = $1 AND (NOT runnable OR lease_owner IS NOT NULL) AND NOT user_stopped AND terminated_at IS NULL
+     RETURNING CASE WHEN lease_owner IS NULL THEN pg_notify($2, $1::text) END`,
     [parentId, WORK_CHANNEL],
   );
 }
