@@ -27,6 +27,18 @@ async function applyTemplate(page: Page, name: RegExp, nodes: number) {
   await page.getByRole("button", { name: "Templates" }).click();
   await page.getByRole("menu", { name: "Templates" }).getByRole("menuitem", { name }).click();
   await expect(page.locator(".react-flow__node")).toHaveCount(nodes);
+  // The template is laid out and fitted to the view a frame later; these tests click cards, so they
+  // fit the view themselves once it holds still (once in about five runs the template's own fit did
+  // not apply and the card clicked was out of view: an open question, noted in docs/studio.md).
+  const viewport = page.locator(".react-flow__viewport");
+  await expect
+    .poll(async () => {
+      const before = await viewport.getAttribute("style");
+      await page.waitForTimeout(200);
+      return (await viewport.getAttribute("style")) === before;
+    })
+    .toBe(true);
+  await page.getByRole("button", { name: "Fit View" }).click();
 }
 
 /** Fails on any WCAG 2 A/AA violation on the page, listing each with the elements it hits. */
