@@ -47,3 +47,22 @@ export const ThreadViewSchema = z.object({
   usage: UsageSchema,
 });
 export type ThreadViewWire = z.infer<typeof ThreadViewSchema>;
+
+/**
+ * One thread in `GET /api/threads/:id/tree` (API.md additions): its registry entry's status and mode
+ * when it is a subagent, its own usage and its subtree's, and its children.
+ */
+export interface ThreadTreeNode {
+  id: string;
+  agent_id: string;
+  name: string | null;
+  status: ThreadStatus;
+  registry_status: string | null;
+  blocking: boolean | null;
+  resumable: boolean | null;
+  parent_id: string | null;
+  depth: number;
+  usage: Usage;
+  subtree_usage: Usage;
+  children: ThreadTreeNode[];
+}

@@ -1,6 +1,7 @@
 // Read-only queries behind the threads API that need more than one row: the filtered list, a
 // thread's logs (model calls with their requests resolved, tool runs) and its subtree with usage
 // rolled up. ThreadService checks the thread exists and calls these.
+import type { ThreadTreeNode } from "@/lib/contracts/thread";
 import type { ThreadListFilter } from "@/lib/contracts/thread-list-query";
 import type { SqlClient } from "@/lib/db/sql-client";
 import { resolveRequests } from "../engine/request-log";
@@ -130,27 +131,12 @@ export async function threadTree(sql: SqlClient, root: Pick<ThreadRow, "id">) {
      ORDER BY s.level, t.created_at, t.id`,
     [root.id],
   );
-  type Usage = ThreadView["usage"];
-  type TreeNode = {
-    id: string;
-    agent_id: string;
-    name: string | null;
-    status: string;
-    registry_status: string | null;
-    blocking: boolean | null;
-    resumable: boolean | null;
-    parent_id: string | null;
-    depth: number;
-    usage: Usage;
-    subtree_usage: Usage;
-    children: TreeNode[];
-  };
-  const nodes = new Map<string, TreeNode>();
-  const order: TreeNode[] = [];
+  const nodes = new Map<string, ThreadTreeNode>();
+  const order: ThreadTreeNode[] = [];
   for (const raw of rows) {
     const row = toThreadRow(raw);
     const usage = toThreadView(row).usage;
-    const node: TreeNode = {
+    const node: ThreadTreeNode = {
       id: row.id,
       agent_id: row.agent_name,
       name:

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
 import type { Database } from "@/lib/db/database";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
-import { insertTestProject, insertTestThread } from "../../test/support/thread-rows";
-import { initialExecutionState } from "./messages";
+import { insertTestProject, insertTestThread, newRootThread } from "../../test/support/thread-rows";
 import {
   allows,
   apply,
@@ -154,18 +153,7 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
   });
 
   it("inserts new threads in the statuses of create, createWithInput and spawn", async () => {
-    const base = (id: string) => ({
-      id,
-      projectId,
-      projectVersion: 1,
-      agentName: "agent",
-      parentId: null,
-      rootId: id,
-      depth: 0,
-      name: null,
-      execution: initialExecutionState(),
-      env: {},
-    });
+    const base = (id: string) => newRootThread(id, projectId);
     const [idle, queued, spawned] = await database.sql.transaction(async (tx) => [
       await createThread(tx, base(randomUUID()), false),
       await createThread(tx, base(randomUUID()), true),

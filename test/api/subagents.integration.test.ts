@@ -3,6 +3,7 @@
 // terminate, and usage rolled up the tree.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ThreadTreeNode, Usage } from "../../lib/contracts/thread";
 import { testServerForFile } from "../support/fixture";
 import { connectSse } from "../support/sse";
 import { assetBundle, detailAgent, failureText, resultText } from "../support/subagent-bundles";
@@ -23,20 +24,7 @@ type RegistryEntry = {
   parentCommunication: string;
 };
 
-type Usage = { input_tokens: number; output_tokens: number; cost_usd: number };
-type TreeNode = {
-  id: string;
-  agent_id: string;
-  name: string | null;
-  status: string;
-  blocking: boolean | null;
-  resumable: boolean | null;
-  parent_id: string | null;
-  depth: number;
-  usage: Usage;
-  subtree_usage: Usage;
-  children: TreeNode[];
-};
+type TreeNode = ThreadTreeNode;
 
 async function registry(threadId: string): Promise<RegistryEntry[]> {
   const response = await api<{ subagents: RegistryEntry[] }>("GET", `/api/threads/${threadId}/subagents`);
