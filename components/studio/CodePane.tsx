@@ -18,7 +18,7 @@ import {
   minimalChange,
   sameDefinitionObjects,
 } from "@/lib/studio/apply-code";
-import { declarationLines } from "@/lib/studio/code-declaration";
+import { declarationLines, prepareDeclarations } from "@/lib/studio/code-declaration";
 import { codeEditorExtensions } from "./code-editor-setup";
 import { useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
@@ -130,6 +130,20 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       view.dispatch({ effects });
     };
 
+    // The first declaration lookup reads the whole code (~100 ms on a 300-node canvas): done while
+    // idle, so selecting a card does not pay for it.
+    let idleRead: number | undefined;
+    const prepareSoon = () => {
+      if (typeof requestIdleCallback !== "function" || idleRead !== undefined) return;
+      idleRead = requestIdleCallback(
+        () => {
+          idleRead = undefined;
+          prepareDeclarations(view.state.doc.toString());
+        },
+        { timeout: 3000 },
+      );
+    };
+
     const cancelTimer = () => {
       if (sync.timer !== undefined) clearTimeout(sync.timer);
       sync.timer = undefined;
@@ -180,6 +194,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       setPane({ kind: "synced" });
       refreshMarkers();
       follow(false);
+      prepareSoon();
     };
 
     const onCanvasChange = (graph: Graph) => {
@@ -240,6 +255,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
     });
     refreshMarkers();
     follow(true);
+    prepareSoon();
     controls.current = {
       applyNow,
       takeCanvasCode: () => {
@@ -248,11 +264,45 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
         writeCanvasCode(present, documentToTypeScript(present));
       },
     };
+    // Following a new selection scrolls the editor, which costs tens of milliseconds on a large
+    // document: it waits until the pointer is released (a card picked up to drag moves at once) and
+    // runs after the canvas has painted the selection.
+    let pointerHeld = false;
+    let followPending = false;
+    let followFrame: number | undefined;
+    const followSoon = () => {
+      followPending = true;
+      if (pointerHeld || followFrame !== undefined) return;
+      followFrame = requestAnimationFrame(() => {
+        followFrame = undefined;
+        setTimeout(() => {
+          if (!followPending || pointerHeld) return;
+          followPending = false;
+          follow(true);
+        });
+      });
+    };
+    const onPointerDown = () => {
+      pointerHeld = true;
+    };
+    const onPointerUp = () => {
+      pointerHeld = false;
+      if (followPending) followSoon();
+    };
+    window.addEventListener("pointerdown", onPointerDown, true);
+    window.addEventListener("pointerup", onPointerUp, true);
+    window.addEventListener("pointercancel", onPointerUp, true);
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.history.present !== previous.history.present) onCanvasChange(state.history.present);
-      if (state.selection !== previous.selection) follow(true);
+      if (state.selection !== previous.selection) followSoon();
     });
     return () => {
+      window.removeEventListener("pointerdown", onPointerDown, true);
+      window.removeEventListener("pointerup", onPointerUp, true);
+      window.removeEventListener("pointercancel", onPointerUp, true);
+      if (followFrame !== undefined) cancelAnimationFrame(followFrame);
+      if (idleRead !== undefined) cancelIdleCallback(idleRead);
+      followPending = false;
       // Leaving with a pending edit applies it, so closing the pane never loses typing.
       if (sync.timer !== undefined) applyNow();
       unsubscribe();

@@ -1,7 +1,7 @@
 // The code pane follows the canvas selection: each node maps to the lines of its own declaration.
 import { describe, expect, it } from "vitest";
 import { documentToTypeScript } from "./apply-code";
-import { declarationLines } from "./code-declaration";
+import { declarationLines, prepareDeclarations } from "./code-declaration";
 import { documentFromBundle } from "./document-layout";
 import { assetTemplate } from "./templates";
 
@@ -33,6 +33,15 @@ describe("declarationLines", () => {
     const range = declarationLines(tricky, graph, "prompt:orchestrator_chat");
     expect(text(range!).split("\n").at(-1)).toBe("});");
     expect(tricky.split("\n")[range!.to]).toBe("");
+  });
+
+  it("reads the code again when it changed (the last read is kept only for the same text)", () => {
+    const agent = graph.nodes.find((node) => node.type === "agent")!;
+    const before = declarationLines(source, graph, agent.id)!;
+    const shifted = `// a comment line\n// and another\n${source}`;
+    prepareDeclarations(shifted);
+    expect(declarationLines(shifted, graph, agent.id)).toEqual({ from: before.from + 2, to: before.to + 2 });
+    expect(declarationLines(source, graph, agent.id)).toEqual(before);
   });
 
   it("has no declaration for a missing node or unreadable code", () => {

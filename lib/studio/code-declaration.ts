@@ -51,6 +51,20 @@ function offsetOfLine(source: string, line: number, column: number): number {
 
 const lineAt = (source: string, offset: number) => source.slice(0, offset).split("\n").length;
 
+// Reading the code of a large canvas takes ~100 ms (300 definitions); selecting another node asks
+// again about the same text, so the last read is kept.
+let lastRead: { source: string; read: ReturnType<typeof readTypeScriptDefinitions> } | null = null;
+
+/** Reads `source` ahead of the first declarationLines call (the code pane does it while idle). */
+export function prepareDeclarations(source: string): void {
+  readDefinitions(source);
+}
+
+function readDefinitions(source: string): ReturnType<typeof readTypeScriptDefinitions> {
+  if (lastRead?.source !== source) lastRead = { source, read: readTypeScriptDefinitions(source) };
+  return lastRead.read;
+}
+
 /**
  * The lines that declare `nodeId` in `source` (code written by documentToTypeScript, or an edit of it
  * that still reads), or null: a note, a node the code does not hold, or code that cannot be read.
@@ -60,7 +74,7 @@ export function declarationLines(source: string, graph: Graph, nodeId: string): 
   if (!node || !isDefinitionNode(node)) return null;
   // The code lists definitions per collection in node order (as compileGraph numbers them).
   const index = graph.nodes.filter((candidate) => candidate.type === node.type).indexOf(node);
-  const read = readTypeScriptDefinitions(source);
+  const read = readDefinitions(source);
   if (read.raw === undefined) return null;
   const collection = read.raw[COLLECTION[node.type]] as unknown[];
   if (index < 0 || index >= collection.length) return null;
