@@ -273,6 +273,21 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
       ),
     );
 
+    // The same card picked up while unselected: the press selects it (the inspector opens, the code
+    // pane follows it once the pointer is released), then it is dragged and dropped; the measure
+    // includes a settle after the drop.
+    await page.mouse.click(emptySpot.x, emptySpot.y);
+    await page.waitForTimeout(500);
+    gestures.push(
+      await measure(browser, page, "pick up an unselected node and drag it", async () => {
+        await gesture(page, grip, (step) => ({
+          x: grip.x + Math.sin((step / MOVES) * Math.PI * 2) * 200,
+          y: grip.y + (1 - Math.cos((step / MOVES) * Math.PI * 2)) * 100,
+        }));
+        await page.waitForTimeout(400);
+      }),
+    );
+
     // Drag a selection: a box drawn with Shift around the middle of the view (from empty canvas, so
     // the press does not grab a node), then dragged.
     const boxStart =
