@@ -15,6 +15,7 @@ import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { ActivityService } from "./services/activity-service";
 import { EventLogService } from "./services/event-log-service";
+import { LoadService } from "./services/load-service";
 import { ProjectService } from "./services/project-service";
 import { ThreadFileService } from "./services/thread-files";
 import { ThreadService } from "./services/thread-service";
@@ -45,6 +46,8 @@ export interface Runtime {
   readonly files: ThreadFileService;
   /** The replayable event log (the SSE route). */
   readonly eventLog: EventLogService;
+  /** Waiting and running threads, model calls in flight (GET /api/health). */
+  readonly load: LoadService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -157,6 +160,7 @@ export function createRuntime(database: Database): Runtime {
     activity: new ActivityService(database.sql, definitions),
     files: new ThreadFileService(database.sql),
     eventLog: new EventLogService(database.sql),
+    load: new LoadService(database.sql, scheduler),
   };
 }
 

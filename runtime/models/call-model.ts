@@ -12,6 +12,7 @@ import {
   ModelError,
   ModelNotFoundError,
 } from "./errors";
+import { beginModelCall } from "./in-flight";
 import { callScriptedModel } from "./scripted";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry, ProviderAnswer } from "./types";
 
@@ -60,7 +61,8 @@ export async function callModel(
       const startedAt = performance.now();
       try {
         if (definition === undefined) throw new ModelNotFoundError(name);
-        const answer = await callProvider(definition, request, options);
+        const release = beginModelCall(definition.provider);
+        const answer = await callProvider(definition, request, options).finally(release);
         const latencyMs = Math.round(performance.now() - startedAt);
         emit({
           type: "llm_response",

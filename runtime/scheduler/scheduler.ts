@@ -158,6 +158,11 @@ export class Scheduler {
     await this.drain(0);
   }
 
+  /** How many threads this process runs at once at most (TANDEM_CONCURRENCY). */
+  get maxConcurrency(): number {
+    return this.concurrency;
+  }
+
   /** Threads this process is running now. */
   get inFlight(): number {
     return this.running.size;

@@ -1,6 +1,7 @@
 // GET /api/health — liveness plus which database this server uses (never its credentials). It stays
 // open when TANDEM_API_TOKEN is set, so load balancers and orchestrators can probe it without the
-// token; an unauthenticated caller then learns only `{ ok }`, not which database is behind it.
+// token; an unauthenticated caller then learns only `{ ok }`, not which database is behind it nor
+// its load. `load` is the backpressure: threads waiting and running, model calls in flight.
 import { describeDatabase } from "@/lib/db/config";
 import { getRuntime } from "@/runtime/runtime";
 import { authoriseRequest } from "@/runtime/security/api-token";
@@ -19,6 +20,7 @@ export const GET = handle(
         kind: runtime.database.config.kind,
         description: describeDatabase(runtime.database.config),
       },
+      load: await runtime.load.read(),
     });
   },
   { public: true },

@@ -1,0 +1,86 @@
+// Backpressure you can see (issue 19 item 4): GET /api/health reports threads waiting for a
+// scheduler (and how long the oldest has waited), threads running, and this process's model calls in
+// flight per provider. With TANDEM_CONCURRENCY=1 and a slow scripted model, one thread runs (its call
+// in flight) while the others wait; once all have answered, nothing waits and no call is in flight.
+import { describe, expect, it } from "vitest";
+import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
+import { testServerForFile } from "../support/fixture";
+import { threadHelpers } from "../support/thread-helpers";
+
+const fixture = testServerForFile({ TANDEM_CONCURRENCY: "1" });
+const { projectWith, startThread } = threadHelpers(fixture);
+
+const slowChat = {
+  agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
+  prompts: [
+    {
+      name: "assistant_chat",
+      toolDescription: "Chats",
+      prompt: "You are helpful.",
+      model: "slow",
+      includeChat: true,
+    },
+  ],
+  models: [
+    {
+      name: "slow",
+      provider: "scripted",
+      model: "scripted",
+      script: [{ text: "Done thinking.", delayMs: 1500 }],
+    },
+  ],
+  tools: [],
+};
+
+async function readLoad(): Promise<RuntimeLoad> {
+  const health = await fixture.api<{ ok: boolean; load: unknown }>("GET", "/api/health");
+  expect(health.status).toBe(200);
+  return runtimeLoadSchema.parse(health.body.load);
+}
+
+async function waitForLoad(what: string, check: (load: RuntimeLoad) => boolean): Promise<RuntimeLoad> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const load = await readLoad();
+    if (check(load)) return load;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(load)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("GET /api/health load", () => {
+  it("shows waiting threads, the running one and its model call in flight, then all clear", async () => {
+    const idle = await readLoad();
+    expect(idle.threads).toEqual({ waiting: 0, oldest_waiting_ms: null, running: 0 });
+    expect(idle.this_process).toEqual({ running: 0, concurrency: 1 });
+    expect(idle.model_calls).toEqual({ in_flight: 0, by_provider: {} });
+
+    const projectId = await projectWith(slowChat);
+    const threads = await Promise.all(
+      [1, 2, 3].map((index) => startThread(projectId, "assistant", `hi ${index}`)),
+    );
+    expect(threads).toHaveLength(3);
+
+    const busy = await waitForLoad(
+      "one call in flight and two threads waiting",
+      (load) => load.model_calls.in_flight === 1 && load.threads.waiting === 2,
+    );
+    expect(busy.model_calls.by_provider).toEqual({ scripted: 1 });
+    expect(busy.threads.running).toBe(1);
+    expect(busy.this_process).toEqual({ running: 1, concurrency: 1 });
+    // The two others have waited at least since they were created, before this read.
+    const later = await waitForLoad(
+      "the oldest wait to grow",
+      (load) => (load.threads.oldest_waiting_ms ?? 0) >= 200,
+    );
+    expect(later.threads.waiting).toBeGreaterThanOrEqual(1);
+
+    const done = await waitForLoad(
+      "every thread answered",
+      (load) => load.threads.waiting === 0 && load.threads.running === 0 && load.model_calls.in_flight === 0,
+    );
+    expect(done.threads.oldest_waiting_ms).toBeNull();
+    expect(done.model_calls.by_provider).toEqual({});
+    expect(done.this_process.running).toBe(0);
+  });
+});
