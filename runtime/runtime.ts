@@ -16,6 +16,7 @@ import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { ActivityService } from "./services/activity-service";
 import { EventLogService } from "./services/event-log-service";
 import { ProjectService } from "./services/project-service";
+import { ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
 import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
@@ -45,6 +46,8 @@ export interface Runtime {
   readonly files: ThreadFileService;
   /** The replayable event log (the SSE route). */
   readonly eventLog: EventLogService;
+  /** Thread endpoints from the extensions' `threads/` folder (the endpoints route). */
+  readonly endpoints: ThreadEndpointService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -157,6 +160,7 @@ export function createRuntime(database: Database): Runtime {
     activity: new ActivityService(database.sql, definitions),
     files: new ThreadFileService(database.sql),
     eventLog: new EventLogService(database.sql),
+    endpoints: new ThreadEndpointService({ db: database.sql, definitions, extensions, terminate }),
   };
 }
 
