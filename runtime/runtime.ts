@@ -17,6 +17,7 @@ import { ActivityService } from "./services/activity-service";
 import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
 import { ProjectService } from "./services/project-service";
+import { ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
 import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
@@ -48,6 +49,8 @@ export interface Runtime {
   readonly eventLog: EventLogService;
   /** Waiting and running threads, model calls in flight (GET /api/health). */
   readonly load: LoadService;
+  /** Thread endpoints from the extensions' `threads/` folder (the endpoints route). */
+  readonly endpoints: ThreadEndpointService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -161,6 +164,7 @@ export function createRuntime(database: Database): Runtime {
     files: new ThreadFileService(database.sql),
     eventLog: new EventLogService(database.sql),
     load: new LoadService(database.sql, scheduler),
+    endpoints: new ThreadEndpointService({ db: database.sql, definitions, extensions, terminate }),
   };
 }
 

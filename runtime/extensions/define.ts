@@ -280,3 +280,26 @@ export function defineTool<Args extends ToolArgs | null = null>(options: {
   delete inputSchema.$schema;
   return { description: options.description, args, execute: options.execute, inputSchema };
 }
+
+// ── Thread endpoints (spec Threads §endpoints) ───────────────────────────────────────────────────
+// `threads/<path>.ts` default-exporting `defineThreadEndpoint(handler)`: an HTTP API on one thread,
+// mounted at /api/threads/:id/endpoints/<path> (lib/standard/thread-endpoint-routes.ts has the file
+// naming rules). The runtime looks the thread up and hands over its ThreadState (`execution` null).
+
+/** Path parameters: `[name]` segments by name, the `[*]` catch-all as `"*"` (`/`-joined, maybe ""). */
+export type ThreadEndpointParams = Record<string, string>;
+
+export type ThreadEndpointHandler = (
+  req: Request,
+  state: ThreadState,
+  params: ThreadEndpointParams,
+) => Response | Promise<Response>;
+
+export interface ThreadEndpointDefinition {
+  kind: "thread_endpoint";
+  execute: ThreadEndpointHandler;
+}
+
+export function defineThreadEndpoint(handler: ThreadEndpointHandler): ThreadEndpointDefinition {
+  return { kind: "thread_endpoint", execute: handler };
+}

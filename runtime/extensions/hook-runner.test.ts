@@ -8,6 +8,7 @@ function registryOf(...hooks: HookDefinition[]): ExtensionRegistry {
     directory: "",
     tools: new Map(),
     hooks: new Map(hooks.map((hook) => [hook.id, hook])),
+    threadEndpoints: [],
     problems: [],
   };
 }

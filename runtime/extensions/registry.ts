@@ -9,11 +9,14 @@ import { pathToFileURL } from "node:url";
 import { HOOK_ID_PATTERN } from "@/lib/standard/identifiers";
 import { MODULE_ID_PATTERN } from "@/lib/standard/tool";
 import { type CodeToolDefinition, HOOK_NAMES, type HookDefinition } from "./define";
+import { loadThreadEndpoints, type ThreadEndpointRoute } from "./thread-endpoint-loader";
 
 export interface ExtensionRegistry {
   readonly directory: string;
   readonly tools: ReadonlyMap<string, CodeToolDefinition>;
   readonly hooks: ReadonlyMap<string, HookDefinition>;
+  /** Thread endpoints from `threads/` (served at /api/threads/:id/endpoints/<path>). */
+  readonly threadEndpoints: readonly ThreadEndpointRoute[];
   /** Files that could not be loaded, with the reason (logged at load). */
   readonly problems: readonly { file: string; message: string }[];
 }
@@ -142,9 +145,16 @@ export async function loadExtensions(directory: string): Promise<ExtensionRegist
       problems.push({ file, message: `failed to load: ${(error as Error).message}` });
     }
   }
+  const endpointsRoot = path.join(directory, "threads");
+  const threadEndpoints = await loadThreadEndpoints(
+    endpointsRoot,
+    await listModules(endpointsRoot),
+    async (file) => defaultExport(await importModule(file)),
+    problems,
+  );
   for (const problem of problems)
     console.warn(`[tandem] extension ${path.relative(process.cwd(), problem.file)}: ${problem.message}`);
-  return { directory, tools, hooks, problems };
+  return { directory, tools, hooks, threadEndpoints, problems };
 }
 
 export function extensionsDirectory(): string {
@@ -155,6 +165,7 @@ export const EMPTY_REGISTRY: ExtensionRegistry = {
   directory: "",
   tools: new Map(),
   hooks: new Map(),
+  threadEndpoints: [],
   problems: [],
 };
 

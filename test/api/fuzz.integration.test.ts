@@ -243,6 +243,7 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     .replace(/\/(api\/)?threads\/\[id\]/, (match) => match.replace("[id]", target.threadId))
     .replace("[version]", "1")
     .replace("[requestId]", PLACEHOLDER_ID)
+    .replace("[[...path]]", "fuzz/endpoint")
     .replace("[...path]", "fuzz/file.txt");
   const templates: Record<string, Record<string, unknown>> = {
     "/api/projects": { name: "fuzzed", definitions: chat },
@@ -258,6 +259,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     "/api/threads/[id]/variables/[requestId]": { values: { NAME: "v" } },
     "/threads/[id]/variables/[requestId]": { values: { NAME: "v" } },
     "/api/threads/[id]/fs/[...path]": { content: "x" },
+    // No extensions folder on this server: every endpoint path is a 404.
+    "/api/threads/[id]/endpoints/[[...path]]": { note: "x" },
     "/api/auth/login": { token: "x" },
     "/api/auth/logout": {},
     // Where malformed percent-encodings are rewritten: 400 whatever the body.
