@@ -1,7 +1,8 @@
 "use client";
 // One line of feedback: saves, connections made and why a connection was refused; on the right,
-// whether there are unsaved changes and whether this browser keeps them as a draft.
+// the runtime's load, whether there are unsaved changes and whether this browser keeps them as a draft.
 import type { DraftState } from "@/lib/studio/studio-store";
+import { RuntimeLoadIndicator } from "./RuntimeLoadIndicator";
 import { useStudio } from "./StudioStoreContext";
 
 const DRAFT_TEXT: Record<DraftState, string> = {
@@ -24,6 +25,7 @@ export function StatusLine() {
       >
         {status?.text ?? ""}
       </p>
+      <RuntimeLoadIndicator />
       {unsaved ? (
         <p
           data-testid="unsaved-changes"

@@ -1,6 +1,7 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
-import type { z } from "zod";
+import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
+import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
 import {
   ApiErrorBodySchema,
@@ -32,6 +33,8 @@ import {
 } from "./schemas";
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
+const HealthSchema = z.object({ ok: z.boolean(), load: runtimeLoadSchema.optional() });
+
 export function threadFileUrl(threadId: string, path: string): string {
   const segments = path
     .split("/")
@@ -174,6 +177,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
           SavedGraphSchema,
           baseVersion === undefined ? {} : { base_version: baseVersion },
         ),
+    },
+    runtime: {
+      /** The runtime's load (GET /api/health `load`); null when the server does not say (no token). */
+      load: async (): Promise<RuntimeLoad | null> =>
+        (await request("GET", "/api/health", HealthSchema)).load ?? null,
     },
     providers: {
       /** Which model providers this server can use (env variable names, never values). */

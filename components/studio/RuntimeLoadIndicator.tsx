@@ -1,0 +1,46 @@
+"use client";
+// The runtime's load in the studio's status line (issue 19, "backpressure you can see"): threads
+// running and waiting, model calls in flight, polled from GET /api/health every few seconds while
+// the tab is visible. Says nothing when the server does not report its load.
+import { useEffect, useState } from "react";
+import { createApiClient } from "@/lib/api/client";
+import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
+import { runtimeLoadText } from "@/lib/studio/runtime-load-text";
+
+const POLL_MS = 4000;
+
+export function RuntimeLoadIndicator() {
+  const [load, setLoad] = useState<RuntimeLoad | null>(null);
+  useEffect(() => {
+    const api = createApiClient();
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      if (document.visibilityState === "visible") {
+        try {
+          const next = await api.runtime.load();
+          if (!stopped) setLoad(next);
+        } catch {
+          // The status line is a hint: a failed poll keeps the last figures until the next one.
+        }
+      }
+      if (!stopped) timer = setTimeout(poll, POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, []);
+  if (!load) return null;
+  const text = runtimeLoadText(load);
+  return (
+    <p
+      data-testid="runtime-load"
+      title={text.full}
+      className={`shrink-0 whitespace-nowrap ${text.backlogged ? "text-warning" : "text-muted"}`}
+    >
+      {text.short}
+    </p>
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
+import { runtimeLoadText } from "./runtime-load-text";
+
+function load(
+  overrides: Partial<RuntimeLoad["threads"]> = {},
+  inFlight: Record<string, number> = {},
+): RuntimeLoad {
+  const total = Object.values(inFlight).reduce((sum, count) => sum + count, 0);
+  return {
+    threads: { waiting: 0, oldest_waiting_ms: null, running: 0, ...overrides },
+    this_process: { running: Math.min(overrides.running ?? 0, 64), concurrency: 64 },
+    model_calls: { in_flight: total, by_provider: inFlight },
+  };
+}
+
+describe("runtimeLoadText", () => {
+  it("says idle when nothing runs or waits", () => {
+    const text = runtimeLoadText(load());
+    expect(text.short).toBe("Runtime idle");
+    expect(text.backlogged).toBe(false);
+    expect(text.full).toContain("Threads running: 0 (this server: 0 of 64 at once)");
+  });
+
+  it("counts running, waiting with the oldest wait, and model calls, with providers in the tooltip", () => {
+    const text = runtimeLoadText(
+      load({ running: 64, waiting: 12, oldest_waiting_ms: 4200 }, { openai: 40, anthropic: 2 }),
+    );
+    expect(text.short).toBe("Runtime: 64 running · 12 waiting (oldest 4 s) · 42 model calls");
+    expect(text.full).toContain("Model calls in flight on this server: 42 (openai 40, anthropic 2)");
+    expect(text.full).toContain("Threads waiting for a scheduler: 12, the oldest for 4 s");
+    expect(text.backlogged).toBe(false);
+  });
+
+  it("flags a backlog once the oldest thread has waited five seconds", () => {
+    expect(runtimeLoadText(load({ waiting: 1, oldest_waiting_ms: 4999 })).backlogged).toBe(false);
+    const text = runtimeLoadText(load({ waiting: 3, oldest_waiting_ms: 125_000 }, { scripted: 1 }));
+    expect(text.backlogged).toBe(true);
+    expect(text.short).toBe("Runtime: 3 waiting (oldest 2 min) · 1 model call");
+  });
+});

@@ -1,0 +1,49 @@
+// The studio status line's summary of the runtime's load (GET /api/health `load`): short enough for
+// the status line at 1280 px, with the whole picture in its tooltip.
+import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
+import { plural } from "@/lib/text/plural";
+
+export interface RuntimeLoadText {
+  /** The status line's words, e.g. "3 running · 12 waiting (oldest 4 s)". */
+  short: string;
+  /** Everything, one fact per line, for the tooltip. */
+  full: string;
+  /** True while threads wait for a scheduler: the line is drawn as a warning after a few seconds. */
+  backlogged: boolean;
+}
+
+/** Seconds (or minutes) a human reads at a glance. */
+function waited(ms: number): string {
+  if (ms < 1000) return "under 1 s";
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  return `${Math.round(ms / 60_000)} min`;
+}
+
+const BACKLOG_AFTER_MS = 5000;
+
+export function runtimeLoadText(load: RuntimeLoad): RuntimeLoadText {
+  const { threads, this_process: here, model_calls: calls } = load;
+  const parts: string[] = [];
+  if (threads.running > 0) parts.push(`${threads.running} running`);
+  if (threads.waiting > 0) {
+    parts.push(
+      `${threads.waiting} waiting${threads.oldest_waiting_ms === null ? "" : ` (oldest ${waited(threads.oldest_waiting_ms)})`}`,
+    );
+  }
+  if (calls.in_flight > 0) parts.push(plural(calls.in_flight, "model call"));
+  const providers = Object.entries(calls.by_provider)
+    .map(([provider, count]) => `${provider} ${count}`)
+    .join(", ");
+  const full = [
+    `Threads running: ${threads.running} (this server: ${here.running} of ${here.concurrency} at once)`,
+    `Threads waiting for a scheduler: ${threads.waiting}${
+      threads.oldest_waiting_ms === null ? "" : `, the oldest for ${waited(threads.oldest_waiting_ms)}`
+    }`,
+    `Model calls in flight on this server: ${calls.in_flight}${providers ? ` (${providers})` : ""}`,
+  ].join("\n");
+  return {
+    short: parts.length ? `Runtime: ${parts.join(" · ")}` : "Runtime idle",
+    full,
+    backlogged: threads.waiting > 0 && (threads.oldest_waiting_ms ?? 0) >= BACKLOG_AFTER_MS,
+  };
+}
