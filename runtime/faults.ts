@@ -9,7 +9,10 @@ export type CrashPointName =
   | "after_tool_commit"
   | "before_parent_wake"
   | "before_terminal_commit"
-  | "after_terminal_commit";
+  | "after_terminal_commit"
+  // Effects (runtime/effects/): the effect's name stands where an agent's would.
+  | "effect_started"
+  | "before_effect_commit";
 
 interface CrashSpec {
   point: string;

@@ -1,7 +1,8 @@
-// Process lifecycle of an app server and of a worker (`npm run worker`): start the scheduler (an app
-// server skips it with TANDEM_RUN_THREADS=false, when dedicated workers do the work) and drain on
-// SIGTERM/SIGINT: stop claiming, let in-flight steps finish until TANDEM_DRAIN_MS, hand the rest back,
-// close the database (which keeps PGlite's folder consistent) and exit 0.
+// Process lifecycle of an app server and of a worker (`npm run worker`): start the scheduler and the
+// effect runner (an app server skips both with TANDEM_RUN_THREADS=false, when dedicated workers do
+// the work) and drain on SIGTERM/SIGINT: stop claiming, let in-flight steps and effects finish until
+// TANDEM_DRAIN_MS, hand the rest back, close the database (which keeps PGlite's folder consistent)
+// and exit 0.
 // Next.js must leave signals to us: the npm scripts set NEXT_MANUAL_SIG_HANDLE=true.
 import "server-only";
 import { describeDatabase, resolveDatabaseConfig } from "@/lib/db/config";
@@ -15,8 +16,10 @@ export class WorkerConfigError extends Error {
 export async function startServerProcess(): Promise<void> {
   const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
-  if (settings.runThreads) await runtime.scheduler.start();
-  else console.log("[tandem] this server does not run threads (TANDEM_RUN_THREADS=false)");
+  if (settings.runThreads) {
+    await runtime.scheduler.start();
+    await runtime.effectRunner.start();
+  } else console.log("[tandem] this server does not run threads (TANDEM_RUN_THREADS=false)");
   drainOnSignals(runtime, settings.drainMs);
 }
 
@@ -31,6 +34,7 @@ export async function startWorkerProcess(): Promise<Runtime> {
   const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
   await runtime.scheduler.start();
+  await runtime.effectRunner.start();
   console.log(
     `[tandem] worker ${runtime.scheduler.owner} running threads on ${describeDatabase(config)} (concurrency ${settings.concurrency}, lease ${settings.leaseMs} ms, drain ${settings.drainMs} ms)`,
   );
@@ -46,9 +50,16 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
     console.log(
       `[tandem] ${signal}: draining (${runtime.scheduler.inFlight} threads in flight, up to ${drainMs} ms)`,
     );
-    void runtime.scheduler
-      .drain(drainMs)
-      .then(({ atStepBoundary, aborted }) => {
+    void Promise.all([
+      runtime.scheduler.drain(drainMs),
+      runtime.effectRunner.drain(drainMs).catch((error: unknown) => {
+        console.error("[tandem] draining effects failed (their leases expire):", error);
+        return { finished: 0, handedBack: 0 };
+      }),
+    ])
+      .then(([{ atStepBoundary, aborted }, effects]) => {
+        if (effects.handedBack > 0)
+          console.log(`[tandem] ${effects.handedBack} running effect(s) handed back for another process`);
         console.log(
           `[tandem] drained: ${atStepBoundary} stopped at a step boundary, ${aborted} aborted mid-step; every unfinished thread was handed back`,
         );

@@ -5,6 +5,8 @@
 import { ParkedCaches } from "./engine/parked-caches";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
+import { EffectRunner } from "./effects/effect-runner";
+import { effectSettingsFromEnv } from "./effects/settings";
 import { StepRunner, type ThreadCache } from "./engine/step-runner";
 import { loadThreadState } from "./engine/thread-state";
 import { EventHub } from "./events/event-hub";
@@ -14,6 +16,7 @@ import { callModel } from "./models";
 import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { ActivityService } from "./services/activity-service";
+import { EffectService } from "./services/effect-service";
 import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
 import { ProjectService } from "./services/project-service";
@@ -51,6 +54,9 @@ export interface Runtime {
   readonly load: LoadService;
   /** Thread endpoints from the extensions' `threads/` folder (the endpoints route). */
   readonly endpoints: ThreadEndpointService;
+  /** Scheduled effects: the routes' service, and this process's runner (started beside the scheduler). */
+  readonly effects: EffectService;
+  readonly effectRunner: EffectRunner;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -153,6 +159,22 @@ export function createRuntime(database: Database): Runtime {
         requests: new Map(),
       }),
   );
+  // Scheduled effects (spec Effects): handlers get the thread's ThreadState with `execution` null,
+  // and every message they inject or queue carries `metadata.scheduledEffect = { id, name }`.
+  const effectRunner = new EffectRunner(
+    {
+      db: database.sql,
+      notifications: database.notifications,
+      effects: async () => (await extensions()).registry.effects,
+      stateFor: async (threadId, effect) => {
+        const { hooks } = await extensions();
+        return loadThreadState({ db: database.sql, definitions, hooks, terminate }, threadId, {
+          messageMetadata: { scheduledEffect: { id: effect.id, name: effect.name } },
+        });
+      },
+    },
+    effectSettingsFromEnv(process.env),
+  );
   return {
     database,
     projects: new ProjectService(database),
@@ -165,6 +187,8 @@ export function createRuntime(database: Database): Runtime {
     eventLog: new EventLogService(database.sql),
     load: new LoadService(database.sql, scheduler),
     endpoints: new ThreadEndpointService({ db: database.sql, definitions, extensions, terminate }),
+    effects: new EffectService(database.sql),
+    effectRunner,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from "@/lib/live";
 import { Button } from "../ui/Button";
 import type { AgentInfo } from "./agent-info";
+import { EffectsPanel } from "./EffectsPanel";
 import { FilesPanel } from "./FilesPanel";
 import { InspectorTabs } from "./InspectorTabs";
 import { LiveTree } from "./LiveTree";
@@ -36,6 +37,7 @@ const INSPECTOR_TABS = [
   { id: "model-calls", label: "Model calls" },
   { id: "tool-calls", label: "Tool calls" },
   { id: "files", label: "Files" },
+  { id: "effects", label: "Effects" },
 ] as const;
 type InspectorTabId = (typeof INSPECTOR_TABS)[number]["id"];
 
@@ -199,8 +201,15 @@ export function ThreadView({
             />
           ) : tab === "tool-calls" ? (
             <ToolCallsPanel loadLogs={api.threads.logs} threadId={selectedId} status={status} />
-          ) : (
+          ) : tab === "files" ? (
             <FilesPanel loadFiles={api.files.listAll} threadId={selectedId} status={status} />
+          ) : (
+            <EffectsPanel
+              loadEffects={api.effects.list}
+              cancelEffect={api.effects.cancel}
+              threadId={selectedId}
+              status={status}
+            />
           )}
         </InspectorTabs>
         {selected && !ended ? (

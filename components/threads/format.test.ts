@@ -1,9 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { agentInfoFromDefinitions } from "./agent-info";
-import { formatCost, formatDuration, formatTokens, handoffTargetOf, parseToolCalls } from "./format";
+import {
+  formatCost,
+  formatDue,
+  formatDuration,
+  formatTokens,
+  handoffTargetOf,
+  parseToolCalls,
+} from "./format";
 import { speakerOf } from "./MessageRow";
 
 describe("live view formatting", () => {
+  it("says when an effect is due relative to now", () => {
+    const now = 1_700_000_000_000;
+    expect(formatDue(now * 1000 + 250_000_000, now)).toBe("in 4m 10s");
+    expect(formatDue(now * 1000 + 400_000, now)).toBe("due now");
+    expect(formatDue(now * 1000 - 125_000_000, now)).toBe("2m 05s ago");
+    expect(formatDue(now * 1000 + 86_400_000_000, now)).toBe("in 24h 00m");
+  });
+
   it("formats durations from microseconds", () => {
     expect(formatDuration(0)).toBe("0s");
     expect(formatDuration(12_400_000)).toBe("12s");

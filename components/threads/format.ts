@@ -73,3 +73,10 @@ export function handoffTargetOf(message: {
   const agent = (handoff as Record<string, unknown>).agent;
   return typeof agent === "string" && agent !== "" ? agent : null;
 }
+
+/** When an effect is due relative to now: `in 4m 10s`, `due now`, `2m 05s ago` (µs and ms inputs). */
+export function formatDue(runAtMicroseconds: number, nowMilliseconds: number): string {
+  const delta = runAtMicroseconds - nowMilliseconds * 1000;
+  if (Math.abs(delta) < 1_000_000) return "due now";
+  return delta > 0 ? `in ${formatDuration(delta)}` : `${formatDuration(-delta)} ago`;
+}

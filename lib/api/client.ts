@@ -1,6 +1,7 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
 import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
+import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
 import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
 import {
@@ -254,6 +255,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
         };
         await walk("/", 0);
         return files.sort((a, b) => a.path.localeCompare(b.path));
+      },
+    },
+    effects: {
+      /** The thread's scheduled effects (every status), soonest first. */
+      list: async (threadId: string): Promise<EffectView[]> =>
+        (await request("GET", `/api/threads/${encodeURIComponent(threadId)}/effects`, EffectListSchema))
+          .effects,
+      /** Cancels an effect that has not started (409 once it runs or ran). */
+      cancel: async (threadId: string, effectId: string): Promise<void> => {
+        await request(
+          "DELETE",
+          `/api/threads/${encodeURIComponent(threadId)}/effects/${encodeURIComponent(effectId)}`,
+          EffectCancelledSchema,
+        );
       },
     },
   };

@@ -10,12 +10,15 @@ import type {
   Message,
   MessageUpdates,
   QueueMessageInput,
+  ScheduledEffect,
   Side,
   SubagentRegistryEntry,
   ThreadState,
 } from "../extensions/define";
 import { declaredHookIds, type HookRunner } from "../extensions/hook-runner";
+import { getExtensions } from "../extensions/registry";
 import type { DefinitionsCache } from "../store/definitions";
+import { cancelEffect, insertEffect, listEffects } from "../store/effect-store";
 import { appendEvents } from "../store/event-log";
 import {
   deleteThreadFile,
@@ -70,7 +73,12 @@ export function newExecutionControl(): ExecutionControl {
 export async function loadThreadState(
   services: ThreadStateServices,
   threadId: string,
-  options: { execution?: ActiveExecution; promptName?: string } = {},
+  options: {
+    execution?: ActiveExecution;
+    promptName?: string;
+    /** Merged into the metadata of every message this state injects or queues (an effect's id and name). */
+    messageMetadata?: Record<string, unknown>;
+  } = {},
 ): Promise<ThreadState | null> {
   const row = await findThread(services.db, threadId);
   if (!row) return null;
@@ -79,7 +87,15 @@ export async function loadThreadState(
   const promptName = options.promptName ?? agent?.sideA.prompt;
   const prompt = promptName ? definitions?.index.prompts.get(promptName)?.definition : undefined;
   const children = await registryEntries(services.db, threadId);
-  return new ThreadStateImpl(services, row, agent, prompt, children, options.execution);
+  return new ThreadStateImpl(
+    services,
+    row,
+    agent,
+    prompt,
+    children,
+    options.execution,
+    options.messageMetadata ?? {},
+  );
 }
 
 async function registryEntries(db: SqlExecutor, threadId: string): Promise<SubagentRegistryEntry[]> {
@@ -102,6 +118,7 @@ class ThreadStateImpl implements ThreadState {
     private readonly prompt: PromptDefinition | undefined,
     readonly children: SubagentRegistryEntry[],
     active: ActiveExecution | undefined,
+    private readonly messageMetadata: Record<string, unknown> = {},
   ) {
     this.threadId = row.id;
     this.agentId = row.agent_name;
@@ -158,7 +175,7 @@ class ThreadStateImpl implements ThreadState {
       parent_id: null,
       depth: 0,
       silent: input.silent ?? false,
-      metadata: input.metadata ?? {},
+      metadata: { ...(input.metadata ?? {}), ...this.messageMetadata },
       subagent_id: null,
       attachments: [],
       created_at: 0,
@@ -254,7 +271,7 @@ class ThreadStateImpl implements ThreadState {
         content: input.content,
         attachments: input.attachments ?? [],
         silent: input.silent ?? false,
-        metadata: input.metadata ?? {},
+        metadata: { ...(input.metadata ?? {}), ...this.messageMetadata },
         fromHuman: false,
         messageId: randomUUID(),
       });
@@ -337,6 +354,37 @@ class ThreadStateImpl implements ThreadState {
 
   terminate(): Promise<void> {
     return this.services.terminate(this.threadId);
+  }
+
+  // Effects (spec Effects): rows of scheduled_effects, run by runtime/effects/effect-runner.ts.
+  async scheduleEffect(name: string, args: Record<string, unknown> = {}, delayMs = 0): Promise<string> {
+    if (typeof name !== "string" || !(await getExtensions()).effects.has(name))
+      throw new Error(`Effect not found: ${name}`);
+    if (args === null || typeof args !== "object" || Array.isArray(args))
+      throw new Error("scheduleEffect args must be an object");
+    if (typeof delayMs !== "number" || !Number.isFinite(delayMs) || delayMs < 0)
+      throw new Error("scheduleEffect delayMs must be a number of milliseconds, 0 or more");
+    const id = randomUUID();
+    await insertEffect(this.db, { id, threadId: this.threadId, name, args, delayMs: Math.round(delayMs) });
+    return id;
+  }
+
+  async getScheduledEffects(name?: string): Promise<ScheduledEffect[]> {
+    const rows = await listEffects(this.db, this.threadId, { name, pending: true });
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      args: row.args,
+      scheduledAt: row.run_at,
+      createdAt: row.created_at,
+      status: row.status as ScheduledEffect["status"],
+      attempts: row.attempts,
+    }));
+  }
+
+  async removeScheduledEffect(id: string): Promise<boolean> {
+    if (typeof id !== "string" || !/^[0-9a-f-]{36}$/i.test(id)) return false;
+    return (await cancelEffect(this.db, this.threadId, id)) === "cancelled";
   }
 }
 

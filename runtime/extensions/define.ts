@@ -192,6 +192,13 @@ export interface ThreadState {
   setStatus(status: string): Promise<void>;
   /** Terminates this thread and its whole subtree. */
   terminate(): Promise<void>;
+  // Effects (spec Effects §2–3): durable, delayed side effects; see the defineEffect block below.
+  /** Schedules `extensions/effects/<name>.ts` to run once after `delayMs`; returns its id. */
+  scheduleEffect(name: string, args?: Record<string, unknown>, delayMs?: number): Promise<string>;
+  /** This thread's effects that have not finished (scheduled or running), soonest first. */
+  getScheduledEffects(name?: string): Promise<ScheduledEffect[]>;
+  /** Cancels an effect that has not started; false when it is unknown, started or finished. */
+  removeScheduledEffect(id: string): Promise<boolean>;
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -302,4 +309,71 @@ export interface ThreadEndpointDefinition {
 
 export function defineThreadEndpoint(handler: ThreadEndpointHandler): ThreadEndpointDefinition {
   return { kind: "thread_endpoint", execute: handler };
+}
+
+// ── Effects (spec Effects) ───────────────────────────────────────────────────────────────────────
+// `effects/<name>.ts` default-exporting `defineEffect(...)`: run later by runtime/effects/.
+
+/** A scheduled effect as ThreadState reports it (times in microseconds since the epoch). */
+export interface ScheduledEffect {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** When it is due to run. */
+  scheduledAt: number;
+  createdAt: number;
+  status: "scheduled" | "running";
+  /** Runs started so far (a retry after a failure counts again). */
+  attempts: number;
+}
+
+export interface EffectDefinition<Args extends ToolArgs | null = ToolArgs | null> {
+  readonly kind: "effect";
+  description: string;
+  args: Args;
+  execute: Args extends ToolArgs
+    ? (state: ThreadState, args: z.infer<Args>) => Promise<void> | void
+    : (state: ThreadState, args: Record<string, unknown>) => Promise<void> | void;
+}
+
+/**
+ * The spec's forms: `defineEffect(description, args, handler)` and `defineEffect(description,
+ * handler)`; also `defineEffect({ description, args?, execute })` like defineTool. The handler gets
+ * the thread's ThreadState (`execution` is null: an effect runs outside any turn) and the arguments
+ * given to `scheduleEffect`, validated by `args` when there is one.
+ */
+export function defineEffect<Args extends ToolArgs>(
+  description: string,
+  args: Args,
+  execute: EffectDefinition<Args>["execute"],
+): EffectDefinition<Args>;
+export function defineEffect(
+  description: string,
+  execute: EffectDefinition<null>["execute"],
+): EffectDefinition<null>;
+export function defineEffect<Args extends ToolArgs | null = null>(options: {
+  description: string;
+  args?: Args;
+  execute: EffectDefinition<Args>["execute"];
+}): EffectDefinition<Args>;
+export function defineEffect(
+  first: string | { description: string; args?: ToolArgs | null; execute: EffectDefinition["execute"] },
+  second?: ToolArgs | EffectDefinition["execute"],
+  third?: EffectDefinition["execute"],
+): EffectDefinition {
+  if (typeof first === "object")
+    return {
+      kind: "effect",
+      description: first.description,
+      args: first.args ?? null,
+      execute: first.execute,
+    };
+  if (typeof second === "function")
+    return { kind: "effect", description: first, args: null, execute: second };
+  return {
+    kind: "effect",
+    description: first,
+    args: second ?? null,
+    execute: third as EffectDefinition["execute"],
+  };
 }

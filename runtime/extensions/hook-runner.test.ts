@@ -9,6 +9,7 @@ function registryOf(...hooks: HookDefinition[]): ExtensionRegistry {
     tools: new Map(),
     hooks: new Map(hooks.map((hook) => [hook.id, hook])),
     threadEndpoints: [],
+    effects: new Map(),
     problems: [],
   };
 }

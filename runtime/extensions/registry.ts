@@ -1,14 +1,14 @@
 // The server's extension registry: code tools and hooks loaded from files in the extensions folder
 // (TANDEM_EXTENSIONS_DIR, default ./extensions). A code tool's id is its path under `tools/` without
 // the extension (`tools/billing/create_invoice.ts` → `billing/create_invoice`); a hook's id is the
-// `id` it declares. Loaded once per process. TypeScript files are loaded through tsx; nothing here
+// `id` it declares; an effect's name is its path under `effects/` without the extension. Loaded once per process. TypeScript files are loaded through tsx; nothing here
 // ever runs code that arrived over HTTP.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { HOOK_ID_PATTERN } from "@/lib/standard/identifiers";
 import { MODULE_ID_PATTERN } from "@/lib/standard/tool";
-import { type CodeToolDefinition, HOOK_NAMES, type HookDefinition } from "./define";
+import { type CodeToolDefinition, type EffectDefinition, HOOK_NAMES, type HookDefinition } from "./define";
 import { loadThreadEndpoints, type ThreadEndpointRoute } from "./thread-endpoint-loader";
 
 export interface ExtensionRegistry {
@@ -17,6 +17,8 @@ export interface ExtensionRegistry {
   readonly hooks: ReadonlyMap<string, HookDefinition>;
   /** Thread endpoints from `threads/` (served at /api/threads/:id/endpoints/<path>). */
   readonly threadEndpoints: readonly ThreadEndpointRoute[];
+  /** Effects by name (`effects/send_digest.ts` → `send_digest`), for ThreadState.scheduleEffect. */
+  readonly effects: ReadonlyMap<string, EffectDefinition>;
   /** Files that could not be loaded, with the reason (logged at load). */
   readonly problems: readonly { file: string; message: string }[];
 }
@@ -101,6 +103,51 @@ function checkHook(value: unknown): string | null {
   return null;
 }
 
+function checkEffect(value: unknown): string | null {
+  if (!value || typeof value !== "object" || (value as { kind?: unknown }).kind !== "effect")
+    return "the default export must be defineEffect(...)";
+  const effect = value as Partial<EffectDefinition>;
+  if (typeof effect.description !== "string" || effect.description.trim() === "")
+    return "an effect needs a non-empty description";
+  if (typeof effect.execute !== "function") return "an effect needs a handler function";
+  if (effect.args !== null && effect.args !== undefined && typeof effect.args.safeParse !== "function")
+    return "args must be a zod object schema";
+  return null;
+}
+
+/** Effects under `effects/`, named by their path without the extension. */
+async function loadEffects(
+  root: string,
+  importModule: (file: string) => Promise<unknown>,
+  problems: { file: string; message: string }[],
+): Promise<Map<string, EffectDefinition>> {
+  const effects = new Map<string, EffectDefinition>();
+  for (const file of await listModules(root)) {
+    const name = path
+      .relative(root, file)
+      .split(path.sep)
+      .join("/")
+      .replace(/\.[mc]?[jt]s$/, "");
+    if (!MODULE_ID_PATTERN.test(name)) {
+      problems.push({ file, message: `"${name}" is not a valid effect name (letters, digits, _ and -)` });
+      continue;
+    }
+    if (effects.has(name)) {
+      problems.push({ file, message: `two files define the effect "${name}"` });
+      continue;
+    }
+    try {
+      const value = defaultExport(await importModule(file));
+      const problem = checkEffect(value);
+      if (problem) problems.push({ file, message: problem });
+      else effects.set(name, value as EffectDefinition);
+    } catch (error) {
+      problems.push({ file, message: `failed to load: ${(error as Error).message}` });
+    }
+  }
+  return effects;
+}
+
 export async function loadExtensions(directory: string): Promise<ExtensionRegistry> {
   const tools = new Map<string, CodeToolDefinition>();
   const hooks = new Map<string, HookDefinition>();
@@ -152,9 +199,10 @@ export async function loadExtensions(directory: string): Promise<ExtensionRegist
     async (file) => defaultExport(await importModule(file)),
     problems,
   );
+  const effects = await loadEffects(path.join(directory, "effects"), importModule, problems);
   for (const problem of problems)
     console.warn(`[tandem] extension ${path.relative(process.cwd(), problem.file)}: ${problem.message}`);
-  return { directory, tools, hooks, threadEndpoints, problems };
+  return { directory, tools, hooks, threadEndpoints, effects, problems };
 }
 
 export function extensionsDirectory(): string {
@@ -166,6 +214,7 @@ export const EMPTY_REGISTRY: ExtensionRegistry = {
   tools: new Map(),
   hooks: new Map(),
   threadEndpoints: [],
+  effects: new Map(),
   problems: [],
 };
 
