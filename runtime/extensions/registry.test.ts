@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadExtensions } from "./registry";
@@ -29,6 +31,40 @@ describe("loadExtensions", () => {
         message: "a code tool needs a non-empty description",
       }),
     ]);
+  });
+
+  it("loads effects by their path under effects/, in every defineEffect form", async () => {
+    const registry = await loadExtensions(directory);
+    expect([...registry.effects.keys()]).toEqual(["flaky", "queue_followup", "record_ping", "slow_effect"]);
+    expect(registry.effects.get("record_ping")).toMatchObject({
+      kind: "effect",
+      description: "Records a ping in the thread.",
+    });
+    expect(registry.effects.get("record_ping")?.args?.safeParse({ note: "x" }).success).toBe(true);
+    expect(registry.effects.get("queue_followup")?.args).toBeNull();
+    expect(typeof registry.effects.get("flaky")?.execute).toBe("function");
+  });
+
+  it("reports effect files that are not defineEffect(...) and keeps the others", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "tandem-effects-"));
+    try {
+      await mkdir(path.join(root, "effects", "billing"), { recursive: true });
+      const define = path.resolve(__dirname, "define.ts");
+      await writeFile(
+        path.join(root, "effects", "billing", "digest.mts"),
+        `import { defineEffect } from ${JSON.stringify(define)};\nexport default defineEffect("Sends a digest.", async () => {});\n`,
+      );
+      await writeFile(path.join(root, "effects", "plain.mjs"), "export default { execute() {} };\n");
+      await writeFile(path.join(root, "effects", "bad name.mjs"), "export default 1;\n");
+      const registry = await loadExtensions(root);
+      expect([...registry.effects.keys()]).toEqual(["billing/digest"]);
+      expect(registry.problems.map((problem) => [path.basename(problem.file), problem.message])).toEqual([
+        ["bad name.mjs", '"bad name" is not a valid effect name (letters, digits, _ and -)'],
+        ["plain.mjs", "the default export must be defineEffect(...)"],
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it("answers an empty registry for a missing folder", async () => {
