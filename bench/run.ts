@@ -1,8 +1,8 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load (comma
-// list) runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects
+// (comma list) runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
 // timeline alone (its CSS from the build when there is one); `npm run bench:ui` runs those three.
 // `cluster` starts real app servers and workers, so it needs the build too.
@@ -13,6 +13,7 @@ import { runCanvas } from "./canvas";
 import { startCluster } from "./cluster";
 import { runCompile } from "./compile";
 import { machineCpu, processTreeCpuMs } from "./cpu";
+import { runEffects } from "./effects";
 import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
@@ -40,6 +41,7 @@ const ALL = [
   "livetree",
   "cluster",
   "load",
+  "effects",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
       canvas: null,
       cluster: null,
       load: null,
+      effects: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
     if (only.has("livetree")) await runLiveTreeUi();
     if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (only.has("load")) results.load = await runLoad(cluster, results.baseline);
+    if (only.has("effects")) results.effects = await runEffects(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

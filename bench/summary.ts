@@ -3,6 +3,7 @@
 import type { BaselineResult, DriftCheck } from "./baseline";
 import type { CanvasResult } from "./canvas";
 import type { CompileResult } from "./compile";
+import type { EffectsResult } from "./effects";
 import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
@@ -26,6 +27,7 @@ export interface RunResults {
   canvas: CanvasResult | null;
   cluster: ClusterResult | null;
   load: LoadResult | null;
+  effects: EffectsResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -38,6 +40,23 @@ export function printSummary(results: RunResults): void {
   const rows: Cell[][] = [];
   const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, canvas, cluster, load } =
     results;
+  if (results.effects) {
+    const { effects, toStart, toDone, perSecond } = results.effects;
+    rows.push(
+      [
+        `${effects} effects due at once: due → start p50 / p99 / max`,
+        `${fixed(toStart.p50)} / ${fixed(toStart.p99)} / ${fixed(toStart.max)} ms`,
+        "",
+        "info",
+      ],
+      [
+        `${effects} effects due at once: due → last done, rate`,
+        `${fixed(toDone.max)} ms, ${fixed(perSecond)}/s`,
+        "",
+        "info",
+      ],
+    );
+  }
   if (baseline) {
     const end = (value: number | undefined) => (value === undefined ? "" : ` (end of run: ${fixed(value)})`);
     rows.push(
