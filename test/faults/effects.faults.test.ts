@@ -12,7 +12,7 @@ const fixture = testServerForFile({
   TANDEM_LEASE_MS: "1500",
 });
 const api = fixture.api;
-const { projectWith, startThread } = threadHelpers(fixture);
+const { projectWith, startThread, waitFor } = threadHelpers(fixture);
 
 const bundle = (note: string) => ({
   agents: [{ name: "assistant", sideA: { prompt: "chat" } }],
@@ -34,7 +34,7 @@ const bundle = (note: string) => ({
       script: [
         {
           toolCalls: [
-            { name: "schedule_effect", args: { name: "record_ping", args: { note }, delayMs: 1_000 } },
+            { name: "schedule_effect", args: { name: "record_ping", args: { note }, delayMs: 3_000 } },
           ],
         },
         { text: "ok" },
@@ -54,7 +54,8 @@ async function settledEffect(threadId: string): Promise<ApiEffect> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const response = await api<{ effects: ApiEffect[] }>("GET", `/api/threads/${threadId}/effects`);
-    const effect = response.body.effects?.[0];
+    expect(response.body.effects).toHaveLength(1);
+    const effect = response.body.effects[0];
     if (effect && (effect.status === "done" || effect.status === "failed")) return effect;
     if (Date.now() > deadline) throw new Error(`the effect did not finish: ${JSON.stringify(response.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -79,6 +80,8 @@ describe("an effect whose process is killed", () => {
       await fixture.server.restart({ TANDEM_CRASH_AT: scenario.crashAt });
       const projectId = await projectWith(bundle(scenario.note));
       const threadId = await startThread(projectId, "assistant", "schedule it");
+      // The turn ends well before the effect is due: the kill hits the effect, not the thread's step.
+      await waitFor(threadId, ["idle"]);
       await fixture.server.exited(30_000);
       expect(fixture.server.output()).toContain("crash point");
       await fixture.server.restart({ TANDEM_CRASH_AT: "" });
