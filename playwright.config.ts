@@ -42,6 +42,12 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", ...databaseEnv },
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_MANUAL_SIG_HANDLE: "true",
+      // The test extensions (code tools, hooks, effects): e2e/effects.spec.ts schedules effects.
+      TANDEM_EXTENSIONS_DIR: path.resolve("test/extensions"),
+      ...databaseEnv,
+    },
   },
 });

@@ -64,11 +64,11 @@ export function EffectsPanel({
           <table aria-label="Scheduled effects" className="w-full text-left text-sm">
             <thead className="text-xs text-muted">
               <tr>
-                <th className="py-1 pr-2 font-medium">Effect</th>
-                <th className="py-1 pr-2 font-medium">Due</th>
-                <th className="py-1 pr-2 font-medium">Status</th>
-                <th className="py-1 pr-2 font-medium">Attempts</th>
-                <th className="py-1 font-medium">
+                <th className="w-full py-1 pr-4 font-medium">Effect</th>
+                <th className="whitespace-nowrap py-1 pr-4 font-medium">Due</th>
+                <th className="whitespace-nowrap py-1 pr-4 font-medium">Status</th>
+                <th className="whitespace-nowrap py-1 pr-4 text-right font-medium">Attempts</th>
+                <th className="w-px py-1 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
@@ -76,7 +76,7 @@ export function EffectsPanel({
             <tbody>
               {effects.map((effect) => (
                 <tr key={effect.id} data-testid="effect-row" className="border-t border-border align-top">
-                  <td className="max-w-0 py-1.5 pr-2">
+                  <td className="max-w-0 py-1.5 pr-4">
                     <div className="font-mono">{effect.name}</div>
                     <div className="truncate font-mono text-xs text-muted" title={formatJson(effect.args)}>
                       {JSON.stringify(effect.args)}
@@ -87,10 +87,10 @@ export function EffectsPanel({
                       </div>
                     ) : null}
                   </td>
-                  <td className="whitespace-nowrap py-1.5 pr-2" title={formatCreatedAt(effect.run_at)}>
+                  <td className="whitespace-nowrap py-1.5 pr-4" title={formatCreatedAt(effect.run_at)}>
                     {formatDue(effect.run_at, now)}
                   </td>
-                  <td className="whitespace-nowrap py-1.5 pr-2">
+                  <td className="whitespace-nowrap py-1.5 pr-4">
                     <span className="inline-flex items-center gap-1 rounded-full border border-border px-1.5 text-xs">
                       <span
                         aria-hidden
@@ -100,8 +100,8 @@ export function EffectsPanel({
                       {effect.status}
                     </span>
                   </td>
-                  <td className="py-1.5 pr-2 tabular-nums">{effect.attempts}</td>
-                  <td className="py-1.5 text-right">
+                  <td className="py-1.5 pr-4 text-right tabular-nums">{effect.attempts}</td>
+                  <td className="whitespace-nowrap py-1.5 text-right">
                     {effect.status === "scheduled" ? (
                       <Button
                         size="compact"
