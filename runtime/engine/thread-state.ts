@@ -10,11 +10,14 @@ import type {
   Message,
   MessageUpdates,
   QueueMessageInput,
+  RunCodeOptions,
+  RunCodeResult,
   Side,
   SubagentRegistryEntry,
   ThreadState,
 } from "../extensions/define";
 import { declaredHookIds, type HookRunner } from "../extensions/hook-runner";
+import { runSandboxedCode } from "../sandbox/run-code";
 import type { DefinitionsCache } from "../store/definitions";
 import { appendEvents } from "../store/event-log";
 import {
@@ -337,6 +340,11 @@ class ThreadStateImpl implements ThreadState {
 
   terminate(): Promise<void> {
     return this.services.terminate(this.threadId);
+  }
+
+  /** A fresh QuickJS sandbox per call (runtime/sandbox); a user stop of the run interrupts it. */
+  runCode(source: string, options?: RunCodeOptions): Promise<RunCodeResult> {
+    return runSandboxedCode(source, options, { signal: this.execution?.abortSignal });
   }
 }
 
