@@ -6,7 +6,7 @@
 // limited; console output is captured. docs/runtime.md ("runCode") explains the choice of QuickJS.
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import path from "node:path";
 import type {
   JSModuleLoadResult,
   QuickJSContext,
@@ -26,7 +26,7 @@ export const MAX_MEMORY_MB = 1_024;
 /** Log lines kept per call, and their total length; what is over is dropped and counted. */
 export const MAX_LOG_LINES = 1_000;
 export const MAX_LOG_CHARS = 1_000_000;
-/** QuickJS's own stack limit, well inside the WebAssembly stack, so deep recursion is a RangeError. */
+/** QuickJS's own stack limit, well inside the WebAssembly stack: deep recursion is an InternalError. */
 const MAX_STACK_BYTES = 256 * 1024;
 /** Room to describe an error after the code ran out of memory (the message itself needs memory). */
 const DESCRIBE_HEADROOM_BYTES = 4 * 1024 * 1024;
@@ -36,7 +36,10 @@ const MAX_STACK_FRAMES = 10;
 type Bridged = Record<string, Record<string, unknown>>;
 
 export interface SandboxHost {
-  /** Aborting it interrupts the code (a user stop of the run); the call then answers "error". */
+  /**
+   * A user stop of the run: it ends a call that waits for host functions at once, and running code at
+   * the next interrupt check (an abort can only arrive while the event loop is free). Answers "error".
+   */
   signal?: AbortSignal;
 }
 
@@ -50,8 +53,16 @@ const PAGES_PER_MB = 16;
 
 interface Engine {
   quickjs: typeof import("quickjs-emscripten");
-  wasmModule: WebAssembly.Module;
+  /** Compiled once; null when the .wasm file was not found (each instance then compiles its own). */
+  wasmModule: WebAssembly.Module | null;
 }
+
+/**
+ * The QuickJS build's .wasm file in the project's node_modules. Read by path from the working
+ * directory (the server, the worker and the tests run from the project root), not resolved through
+ * the module system: the server bundle rewrites static resolutions into bundle ids.
+ */
+const WASM_FILE = "node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm";
 
 let compiled: Promise<Engine> | null = null;
 
@@ -59,9 +70,8 @@ function compileEngine(): Promise<Engine> {
   if (!compiled) {
     const loading = (async () => {
       const quickjs = await import("quickjs-emscripten");
-      const fromQuickJs = createRequire(createRequire(import.meta.url).resolve("quickjs-emscripten"));
-      const bytes = await readFile(fromQuickJs.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"));
-      return { quickjs, wasmModule: await WebAssembly.compile(bytes) };
+      const bytes = await readFile(path.join(process.cwd(), WASM_FILE)).catch(() => null);
+      return { quickjs, wasmModule: bytes ? await WebAssembly.compile(bytes) : null };
     })();
     loading.catch(() => {
       if (compiled === loading) compiled = null;
@@ -80,7 +90,7 @@ async function newInstance(
     maximum: (memoryMb + ENGINE_MB) * PAGES_PER_MB,
   });
   const instance = await quickjs.newQuickJSWASMModuleFromVariant(
-    quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmModule, wasmMemory }),
+    quickjs.newVariant(quickjs.RELEASE_SYNC, wasmModule ? { wasmModule, wasmMemory } : { wasmMemory }),
   );
   return { quickjs: instance, memory: wasmMemory };
 }
