@@ -175,6 +175,20 @@ describe("runCode limits", () => {
     30_000,
   );
 
+  it("holds the memory cap for memory that QuickJS's own heap limit does not count", async () => {
+    // Arrays filled element by element grow through realloc, which QuickJS's limit misses: the
+    // WebAssembly memory's maximum (memoryMb + 16 MB of engine room) is what stops them.
+    let arrays = 0;
+    const result = await runCode(
+      "const keep = []; while (true) { keep.push(new Array(100000).fill(1)); progress(keep.length); } export default 1",
+      { memoryMb: 16, timeoutMs: 20_000, globals: { progress: (count: number) => (arrays = count) } },
+    );
+    expect(result.error).toMatch(/^Memory limit exceeded/);
+    // 100,000 elements are 800 KB: (16 + 16) MB hold about 40 of them.
+    expect(arrays).toBeGreaterThan(5);
+    expect(arrays).toBeLessThan(45);
+  }, 30_000);
+
   it("reports runaway recursion as a stack overflow with a short stack", async () => {
     const result = await runCode("function down() { return down() + 1 } export default down()");
     expect(result.status).toBe("error");
