@@ -15,6 +15,9 @@ const nextConfig = {
     "postgres",
     // Loads TypeScript extension modules (code tools, hooks) from the extensions folder at run time.
     "tsx",
+    // state.runCode: QuickJS reads its .wasm file from node_modules; esbuild strips TypeScript.
+    "quickjs-emscripten",
+    "esbuild",
   ],
   typescript: { ignoreBuildErrors: false },
   // Paths with a malformed percent-encoding answer 400 (API) or 404 (pages), not Next's 500.

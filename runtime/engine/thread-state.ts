@@ -10,6 +10,8 @@ import type {
   Message,
   MessageUpdates,
   QueueMessageInput,
+  RunCodeOptions,
+  RunCodeResult,
   ScheduledEffect,
   Side,
   SubagentRegistryEntry,
@@ -17,6 +19,7 @@ import type {
 } from "../extensions/define";
 import { declaredHookIds, type HookRunner } from "../extensions/hook-runner";
 import { getExtensions } from "../extensions/registry";
+import { runSandboxedCode } from "../sandbox/run-code";
 import type { DefinitionsCache } from "../store/definitions";
 import { cancelEffect, insertEffect, listEffects } from "../store/effect-store";
 import { appendEvents } from "../store/event-log";
@@ -385,6 +388,11 @@ class ThreadStateImpl implements ThreadState {
   async removeScheduledEffect(id: string): Promise<boolean> {
     if (typeof id !== "string" || !/^[0-9a-f-]{36}$/i.test(id)) return false;
     return (await cancelEffect(this.db, this.threadId, id)) === "cancelled";
+  }
+
+  /** A fresh QuickJS sandbox per call (runtime/sandbox); a user stop of the run interrupts it. */
+  runCode(source: string, options?: RunCodeOptions): Promise<RunCodeResult> {
+    return runSandboxedCode(source, options, { signal: this.execution?.abortSignal });
   }
 }
 

@@ -152,6 +152,32 @@ export interface MessageUpdates {
   metadata?: Record<string, unknown>;
 }
 
+/** What `state.runCode` may use: nothing but what is listed here reaches the sandbox. */
+export interface RunCodeOptions {
+  /**
+   * Bare-specifier modules: `{ math: { add } }` makes `import { add } from "math"` work. Functions
+   * are called across the boundary: arguments and return values are copied as plain data (JSON
+   * values), and a function that returns a promise is awaited.
+   */
+  imports?: Record<string, Record<string, unknown>>;
+  /** Free identifiers in the sandbox: plain data and functions (bridged like `imports`). */
+  globals?: Record<string, unknown>;
+  /** Wall-clock limit for the whole call, including awaited host functions. Default 5000. */
+  timeoutMs?: number;
+  /** Heap limit of the sandbox. Default 64. */
+  memoryMb?: number;
+}
+
+/** The outcome of `state.runCode`; it never throws for anything the code does. */
+export interface RunCodeResult {
+  status: "success" | "error" | "timeout";
+  /** The module's default export (awaited when it is a promise), copied out as plain data. */
+  result?: unknown;
+  /** console.log/info/debug lines as written; console.warn/error lines start "[warn] "/"[error] ". */
+  logs: string[];
+  error?: string;
+}
+
 /** The unified interface to a thread for tools and hooks (spec Threads §1.2). */
 export interface ThreadState {
   readonly threadId: string;
@@ -199,6 +225,11 @@ export interface ThreadState {
   getScheduledEffects(name?: string): Promise<ScheduledEffect[]>;
   /** Cancels an effect that has not started; false when it is unknown, started or finished. */
   removeScheduledEffect(id: string): Promise<boolean>;
+  /**
+   * Runs JavaScript or TypeScript (an ES module) in a fresh sandbox with no ambient capability: only
+   * `options.imports` and `options.globals` reach it (spec Threads, code execution).
+   */
+  runCode(source: string, options?: RunCodeOptions): Promise<RunCodeResult>;
 }
 
 type Awaitable<T> = T | Promise<T>;
