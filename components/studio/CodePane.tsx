@@ -95,6 +95,10 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       timer: undefined,
     };
 
+    /** Counts follows, so a scroll left for later is dropped when another follow came first. */
+    let followToken = 0;
+    let destroyed = false;
+
     const refreshMarkers = () => {
       const text = view.state.doc.toString();
       const diagnostics = codeMarkers(text, compileGraph(store.getState().history.present).diagnostics);
@@ -106,6 +110,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
      * already, but never while the user works in the pane (focus or unapplied typing), and never focuses.
      */
     const follow = (scroll: boolean) => {
+      followToken++;
       if (sync.dirty) return;
       const { selection, history } = store.getState();
       const [nodeId] = selection.nodeIds;
@@ -125,7 +130,17 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
         const { scrollTop, clientHeight } = view.scrollDOM;
         const shown =
           view.lineBlockAt(from).top >= scrollTop && view.lineBlockAt(to).bottom <= scrollTop + clientHeight;
-        if (!shown) effects.push(EditorView.scrollIntoView(from, { y: "start", yMargin: 24 }));
+        if (!shown) {
+          // Highlight now, scroll in a task of its own: on a long document each is a few tens of
+          // milliseconds of editor work, together they were one long task.
+          view.dispatch({ effects });
+          const token = ++followToken;
+          setTimeout(() => {
+            if (token !== followToken || destroyed || sync.dirty || view.hasFocus) return;
+            view.dispatch({ effects: EditorView.scrollIntoView(from, { y: "start", yMargin: 24 }) });
+          });
+          return;
+        }
       }
       view.dispatch({ effects });
     };
@@ -302,6 +317,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
       window.removeEventListener("pointercancel", onPointerUp, true);
       if (followFrame !== undefined) cancelAnimationFrame(followFrame);
       if (idleRead !== undefined) cancelIdleCallback(idleRead);
+      destroyed = true;
       followPending = false;
       // Leaving with a pending edit applies it, so closing the pane never loses typing.
       if (sync.timer !== undefined) applyNow();
