@@ -30,6 +30,9 @@ export async function runEffects(cluster: Cluster, baseline: BaselineResult | nu
   section(`Effects: ${EFFECTS} scheduled effects due at once (${THREADS} threads, one process)`);
   // The effect files the runtime loads (its registry is loaded once per process, on first use).
   process.env.TANDEM_EXTENSIONS_DIR = path.resolve(import.meta.dirname, "../test/extensions");
+  // The benchmarks before this one in the same run loaded the registry from the default folder,
+  // without these effects: drop that copy so this runtime loads the folder above.
+  delete (globalThis as { __tandemExtensions?: unknown }).__tandemExtensions;
   const bench = await openBenchRuntime(cluster, { database: "bench_effects", bundle: chatBundle(10) });
   try {
     const { runtime } = bench;
