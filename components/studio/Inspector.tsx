@@ -1,9 +1,10 @@
 "use client";
 // The right-hand panel: the editor for whatever is selected (a node, or a subagent edge); for several
 // nodes, the align and distribute commands.
+import { memo, useDeferredValue } from "react";
 import { deriveEdges } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
-import { isSelectionEmpty, soleSelected } from "@/lib/studio/selection";
+import { isSelectionEmpty, type StudioSelection, soleSelected } from "@/lib/studio/selection";
 import { AgentInspector } from "./AgentInspector";
 import { ModelInspector } from "./ModelInspector";
 import { NoteInspector } from "./NoteInspector";
@@ -50,8 +51,29 @@ function ArrangeButtons({ context }: { context: StudioCommandContext }) {
   );
 }
 
+/**
+ * The inspector follows the selection one render behind: picking up a card paints its selection at
+ * once, and the form for it renders after that in an interruptible background render, so the press
+ * is not one long task. Until it has, the previous form is disabled (nothing typed lands in it).
+ */
 function InspectorBody({ context }: { context: StudioCommandContext }) {
-  const selected = useStudio((state) => state.selection);
+  const selection = useStudio((state) => state.selection);
+  const shown = useDeferredValue(selection);
+  const stale = shown !== selection;
+  return (
+    <fieldset disabled={stale} aria-busy={stale} className="contents">
+      <InspectorContent context={context} selected={shown} />
+    </fieldset>
+  );
+}
+
+const InspectorContent = memo(function InspectorContent({
+  context,
+  selected,
+}: {
+  context: StudioCommandContext;
+  selected: StudioSelection;
+}) {
   const { graph } = useCompiled();
   const selection = soleSelected(selected);
   if (!selection && !isSelectionEmpty(selected)) {
@@ -79,7 +101,7 @@ function InspectorBody({ context }: { context: StudioCommandContext }) {
   if (!node) return <p className="text-xs text-muted">The selected node no longer exists.</p>;
   const NodeInspector = NODE_INSPECTORS[node.type];
   return <NodeInspector key={node.id} nodeId={node.id} />;
-}
+});
 
 export function Inspector({ context }: { context: StudioCommandContext }) {
   return (
