@@ -206,7 +206,11 @@ export async function loadExtensions(directory: string): Promise<ExtensionRegist
 }
 
 export function extensionsDirectory(): string {
-  return path.resolve(process.cwd(), process.env.TANDEM_EXTENSIONS_DIR ?? "extensions");
+  // Read at run time, never bundled: the ignore keeps the build from tracing the whole project.
+  return path.resolve(
+    /*turbopackIgnore: true*/ process.cwd(),
+    process.env.TANDEM_EXTENSIONS_DIR ?? "extensions",
+  );
 }
 
 export const EMPTY_REGISTRY: ExtensionRegistry = {
