@@ -19,6 +19,7 @@ import { ActivityService } from "./services/activity-service";
 import { EffectService } from "./services/effect-service";
 import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
+import { McpAgentServer } from "./services/mcp-agent-server";
 import { ProjectService } from "./services/project-service";
 import { ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
@@ -57,6 +58,8 @@ export interface Runtime {
   /** Scheduled effects: the routes' service, and this process's runner (started beside the scheduler). */
   readonly effects: EffectService;
   readonly effectRunner: EffectRunner;
+  /** The project's `exposeAsTool` agents as an MCP server (Streamable HTTP). */
+  readonly mcpServer: McpAgentServer;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -189,6 +192,13 @@ export function createRuntime(database: Database): Runtime {
     endpoints: new ThreadEndpointService({ db: database.sql, definitions, extensions, terminate }),
     effects: new EffectService(database.sql),
     effectRunner,
+    mcpServer: new McpAgentServer({
+      db: database.sql,
+      definitions,
+      threads,
+      watchRoot: (rootId, onEvents) =>
+        events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
+    }),
   };
 }
 
