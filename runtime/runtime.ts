@@ -11,6 +11,7 @@ import { StepRunner, type ThreadCache } from "./engine/step-runner";
 import { loadThreadState } from "./engine/thread-state";
 import { EventHub } from "./events/event-hub";
 import { DEFAULT_HOOK_TIMEOUT_MS, declaredHookIds, HookRunner } from "./extensions/hook-runner";
+import type { McpServerStatus } from "./extensions/mcp-clients";
 import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
 import { Scheduler } from "./scheduler/scheduler";
@@ -60,6 +61,8 @@ export interface Runtime {
   readonly effectRunner: EffectRunner;
   /** The project's `exposeAsTool` agents as an MCP server (Streamable HTTP). */
   readonly mcpServer: McpAgentServer;
+  /** The MCP servers of extensions/mcp.json with their tools (the studio's palette). */
+  mcpServers(): Promise<McpServerStatus[]>;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -180,7 +183,10 @@ export function createRuntime(database: Database): Runtime {
   );
   return {
     database,
-    projects: new ProjectService(database),
+    projects: new ProjectService(
+      database,
+      async () => new Set((await extensions()).registry.mcp.serverIds()),
+    ),
     threads,
     events,
     scheduler,
@@ -192,6 +198,7 @@ export function createRuntime(database: Database): Runtime {
     endpoints: new ThreadEndpointService({ db: database.sql, definitions, extensions, terminate }),
     effects: new EffectService(database.sql),
     effectRunner,
+    mcpServers: async () => (await extensions()).registry.mcp.status(),
     mcpServer: new McpAgentServer({
       db: database.sql,
       definitions,
@@ -213,6 +220,7 @@ export function getRuntime(): Promise<Runtime> {
   return holder.__tandemRuntime;
 }
 
+export type { McpRemoteTool, McpServerStatus } from "./extensions/mcp-clients";
 // What route handlers may use besides the Runtime object: edge helpers and the types of what the
 // services answer (routes import nothing else from runtime/ but errors and security; biome.json).
 export { availableProviders } from "./models/available-providers";

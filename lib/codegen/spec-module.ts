@@ -193,7 +193,18 @@ export interface CodeToolDefinition extends ToolBase {
   /** The id of a server-side tool module (definitions never hold code). */
   module: string;
 }
-export type ToolDefinition = HttpToolDefinition | BuiltinToolDefinition | CodeToolDefinition;
+export interface McpToolDefinition extends ToolBase {
+  kind: "mcp";
+  /** The id of an MCP server configured on the running server (extensions/mcp.json). */
+  server: string;
+  /** One tool of that server; without it, every tool of the server. */
+  tool?: string;
+}
+export type ToolDefinition =
+  | HttpToolDefinition
+  | BuiltinToolDefinition
+  | CodeToolDefinition
+  | McpToolDefinition;
 
 export function defineAgent(definition: AgentDefinition): AgentDefinition {
   return definition;

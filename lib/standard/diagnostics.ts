@@ -67,6 +67,7 @@ export const DIAGNOSTIC_CODES = [
   "unknown_url_placeholder",
   "literal_secret_header",
   "builtin_args_ignored",
+  "unknown_mcp_server",
 ] as const;
 
 export const DiagnosticCodeSchema = z.enum(DIAGNOSTIC_CODES);

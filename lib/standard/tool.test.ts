@@ -61,7 +61,28 @@ describe("ToolDefinition", () => {
     const result = ToolDefinitionSchema.safeParse({ ...httpTool, kind: "shell" });
     expect(result.error?.issues[0]).toMatchObject({
       path: ["kind"],
-      message: expect.stringContaining('"http", "builtin" or "code"'),
+      message: expect.stringContaining('"http", "builtin", "code" or "mcp"'),
+    });
+  });
+
+  it("accepts an MCP tool naming a server id, and refuses a server that looks like a command", () => {
+    expect(
+      ToolDefinitionSchema.safeParse({
+        name: "calc",
+        description: "Calculator.",
+        kind: "mcp",
+        server: "calc",
+      }).success,
+    ).toBe(true);
+    const command = ToolDefinitionSchema.safeParse({
+      name: "calc",
+      description: "Calculator.",
+      kind: "mcp",
+      server: "node ./server.js",
+    });
+    expect(command.error?.issues[0]).toMatchObject({
+      path: ["server"],
+      message: expect.stringContaining("Definitions never hold commands"),
     });
   });
 

@@ -76,12 +76,30 @@ export const CodeToolDefinitionSchema = z.object({
 });
 export type CodeToolDefinition = z.infer<typeof CodeToolDefinitionSchema>;
 
-export const TOOL_KINDS = ["http", "builtin", "code"] as const;
+/** Server ids of `extensions/mcp.json`: a definition names a configured server, never a command. */
+export const MCP_SERVER_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * One tool of a Model Context Protocol server configured on this server (`extensions/mcp.json`), or
+ * with no `tool` every tool of it, each offered under its own name.
+ */
+export const McpToolDefinitionSchema = z.object({
+  ...toolBase,
+  kind: z.literal("mcp"),
+  server: z.string().regex(MCP_SERVER_ID_PATTERN, {
+    error:
+      '"server" must be the id of an MCP server configured in the server\'s extensions/mcp.json (letters, digits, _ and -). Definitions never hold commands.',
+  }),
+  tool: nonEmptyString.optional(),
+});
+export type McpToolDefinition = z.infer<typeof McpToolDefinitionSchema>;
+
+export const TOOL_KINDS = ["http", "builtin", "code", "mcp"] as const;
 
 export const ToolDefinitionSchema = z.discriminatedUnion(
   "kind",
-  [HttpToolDefinitionSchema, BuiltinToolDefinitionSchema, CodeToolDefinitionSchema],
-  { error: 'A tool\'s "kind" must be "http", "builtin" or "code".' },
+  [HttpToolDefinitionSchema, BuiltinToolDefinitionSchema, CodeToolDefinitionSchema, McpToolDefinitionSchema],
+  { error: 'A tool\'s "kind" must be "http", "builtin", "code" or "mcp".' },
 );
 export type ToolDefinition = z.infer<typeof ToolDefinitionSchema>;
 export type ToolDefinitionInput = z.input<typeof ToolDefinitionSchema>;

@@ -26,6 +26,7 @@ import { ThreadCommitter } from "./step/thread-committer";
 import { unansweredToolCalls } from "./step/tool-call-records";
 import { runTools } from "./step/tool-calls";
 import type { RunnerContext, StepContext, StepOutcome, StepRunnerDependencies } from "./step/types";
+import { mcpServersOf } from "./tool-catalog";
 
 export { messageEvent, threadEvent } from "../store/thread-events";
 export { unansweredToolCalls } from "./step/tool-call-records";
@@ -175,6 +176,7 @@ export class StepRunner {
     // A spawned child runs its after_thread_created hooks before its first step, once.
     if (await runCreatedHooks(ctx, row, ext, prompt.name)) return "continue"; // the next step reads what they wrote
     const threadEnv = envLookup(row.env, row.scoped_env, active.agent.env, prompt.env);
+    await ext.registry?.mcp.prepare(mcpServersOf(prompt, active.definitions.index));
     const catalog = catalogFor(prompt, active, ext, threadEnv);
     const step: StepContext = {
       ...ctx,

@@ -10,6 +10,7 @@ import {
   type ResolvedSideConfig,
   type ToolDefinition,
 } from "@/lib/standard";
+import type { McpRemoteTool } from "../extensions/mcp-clients";
 import type { ModelToolSpec } from "../models/types";
 import {
   branchDescription,
@@ -34,7 +35,8 @@ export type CatalogEntry =
       role: "sessionStop" | "sessionFail" | "sessionStatus";
       tool?: ToolDefinition;
     }
-  | { kind: "tool"; name: string; tool: ToolDefinition }
+  /** `remoteName`: the MCP server's name of the tool, when the model sees it under another. */
+  | { kind: "tool"; name: string; tool: ToolDefinition; remoteName?: string }
   | { kind: "handoff"; name: string; agent: AgentDefinition; config: PromptToolEntryObject }
   | { kind: "subprompt"; name: string; prompt: PromptDefinition; config: PromptToolEntryObject }
   | { kind: "subagent"; name: string; branch: SubagentBranch }
@@ -71,6 +73,19 @@ function bindingDescription(role: "sessionStop" | "sessionFail" | "sessionStatus
 /** The JSON Schema of a code tool's arguments, from the module installed on this server. */
 export type CodeToolSchemas = (moduleId: string) => Record<string, unknown> | undefined;
 
+/** The tools an MCP server listed (undefined: not listed, e.g. the server is down). */
+export type McpToolLists = (serverId: string) => readonly McpRemoteTool[] | undefined;
+
+/** The MCP servers a prompt's tools name: list them (async) before building its catalog. */
+export function mcpServersOf(prompt: PromptDefinition, index: BundleIndex): string[] {
+  const servers: string[] = [];
+  for (const raw of prompt.tools ?? []) {
+    const entry = classifyToolEntry(raw, index, prompt.name);
+    if (entry.kind === "tool" && entry.tool.kind === "mcp") servers.push(entry.tool.server);
+  }
+  return servers;
+}
+
 function toolSchema(tool: ToolDefinition, codeToolSchemas?: CodeToolSchemas): Record<string, unknown> {
   if (tool.kind === "builtin") return BUILTIN_TOOL_SCHEMAS[tool.builtin];
   // A code tool's zod schema is authoritative (it validates the call); the definition's args document it.
@@ -85,6 +100,7 @@ export function buildToolCatalog(
   codeToolSchemas?: CodeToolSchemas,
   /** The thread's env: `optional` subagent branches are offered only when their flag is on. */
   env: EnvLookup = () => undefined,
+  mcpTools: McpToolLists = () => undefined,
 ): ToolCatalog {
   const entries = new Map<string, CatalogEntry>();
   const specs: ModelToolSpec[] = [];
@@ -107,7 +123,37 @@ export function buildToolCatalog(
     const entry = classifyToolEntry(raw, index, prompt.name);
     const binding = bindingByName.get(entry.name);
     if (binding) continue; // offered below with binding semantics
-    if (entry.kind === "tool") {
+    if (entry.kind === "tool" && entry.tool.kind === "mcp") {
+      const tool = entry.tool;
+      const listed = mcpTools(tool.server);
+      if (tool.tool !== undefined) {
+        // One tool, offered under the definition's name with the server's schema (or the definition's).
+        const remote = listed?.find((candidate) => candidate.name === tool.tool);
+        add(
+          { kind: "tool", name: entry.name, tool, remoteName: tool.tool },
+          {
+            name: entry.name,
+            description: tool.description,
+            inputSchema:
+              remote?.inputSchema ??
+              (tool.args as Record<string, unknown> | undefined) ??
+              EMPTY_OBJECT_SCHEMA,
+          },
+        );
+      } else {
+        // Every tool of the server, each under its own name (none while the server is unavailable).
+        for (const remote of listed ?? []) {
+          add(
+            { kind: "tool", name: remote.name, tool, remoteName: remote.name },
+            {
+              name: remote.name,
+              description: remote.description ?? tool.description,
+              inputSchema: remote.inputSchema,
+            },
+          );
+        }
+      }
+    } else if (entry.kind === "tool") {
       add(
         { kind: "tool", name: entry.name, tool: entry.tool },
         {

@@ -180,7 +180,29 @@ async function run(
       ? { status: "success", content: successContent(result.text), args }
       : { status: "error", content: errorContent(result.text), args };
   }
+  if (tool.kind === "mcp")
+    return runMcp(tool.server, entry.remoteName ?? tool.tool ?? entry.name, args, context);
   return runCode(tool.module, args, context);
+}
+
+/** A tool of a configured MCP server; the server validates the arguments against its own schema. */
+async function runMcp(
+  server: string,
+  remoteName: string,
+  args: unknown,
+  context: ToolExecutionContext,
+): Promise<ToolExecution> {
+  const clients = context.extensions?.mcp;
+  if (!clients) {
+    return { status: "error", content: errorContent(`MCP server "${server}" is not configured.`), args };
+  }
+  const outcome = await clients.callTool(server, remoteName, (args ?? {}) as Record<string, unknown>, {
+    timeoutMs: TOOL_TIMEOUT_MS || 2 ** 31 - 1,
+    ...(context.abortSignal ? { signal: context.abortSignal } : {}),
+  });
+  return outcome.status === "success"
+    ? { status: "success", content: successContent(outcome.content), args }
+    : { status: "error", content: errorContent(outcome.content), args };
 }
 
 async function runCode(

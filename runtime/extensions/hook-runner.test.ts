@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defineHook, type HookDefinition, type ThreadState, type ToolResult } from "./define";
 import { declaredHookIds, HookRunner } from "./hook-runner";
-import type { ExtensionRegistry } from "./registry";
+import { EMPTY_REGISTRY, type ExtensionRegistry } from "./registry";
 
 function registryOf(...hooks: HookDefinition[]): ExtensionRegistry {
   return {
@@ -10,6 +10,7 @@ function registryOf(...hooks: HookDefinition[]): ExtensionRegistry {
     hooks: new Map(hooks.map((hook) => [hook.id, hook])),
     threadEndpoints: [],
     effects: new Map(),
+    mcp: EMPTY_REGISTRY.mcp,
     problems: [],
   };
 }

@@ -9,6 +9,8 @@ import { pathToFileURL } from "node:url";
 import { HOOK_ID_PATTERN } from "@/lib/standard/identifiers";
 import { MODULE_ID_PATTERN } from "@/lib/standard/tool";
 import { type CodeToolDefinition, type EffectDefinition, HOOK_NAMES, type HookDefinition } from "./define";
+import { McpClients } from "./mcp-clients";
+import { loadMcpConfig } from "./mcp-config";
 import { loadThreadEndpoints, type ThreadEndpointRoute } from "./thread-endpoint-loader";
 
 export interface ExtensionRegistry {
@@ -19,6 +21,8 @@ export interface ExtensionRegistry {
   readonly threadEndpoints: readonly ThreadEndpointRoute[];
   /** Effects by name (`effects/send_digest.ts` → `send_digest`), for ThreadState.scheduleEffect. */
   readonly effects: ReadonlyMap<string, EffectDefinition>;
+  /** The MCP servers of `mcp.json`, connected on first use. */
+  readonly mcp: McpClients;
   /** Files that could not be loaded, with the reason (logged at load). */
   readonly problems: readonly { file: string; message: string }[];
 }
@@ -200,9 +204,11 @@ export async function loadExtensions(directory: string): Promise<ExtensionRegist
     problems,
   );
   const effects = await loadEffects(path.join(directory, "effects"), importModule, problems);
+  const mcpConfig = await loadMcpConfig(directory);
+  if (mcpConfig.problem) problems.push({ file: mcpConfig.file, message: mcpConfig.problem });
   for (const problem of problems)
     console.warn(`[tandem] extension ${path.relative(process.cwd(), problem.file)}: ${problem.message}`);
-  return { directory, tools, hooks, threadEndpoints, effects, problems };
+  return { directory, tools, hooks, threadEndpoints, effects, mcp: new McpClients(mcpConfig), problems };
 }
 
 export function extensionsDirectory(): string {
@@ -219,6 +225,7 @@ export const EMPTY_REGISTRY: ExtensionRegistry = {
   hooks: new Map(),
   threadEndpoints: [],
   effects: new Map(),
+  mcp: new McpClients({ file: "", servers: new Map() }),
   problems: [],
 };
 

@@ -94,8 +94,52 @@ function contentFromGraph(graph: Graph) {
   return { graph, definitions: compiled.bundle, diagnostics: compiled.diagnostics };
 }
 
+/**
+ * Tools naming an MCP server this server does not configure (extensions/mcp.json): an error on the
+ * tool's node, since a definition can only use the servers the operator set up.
+ */
+export function unknownMcpServerDiagnostics(
+  graph: Graph,
+  configured: ReadonlySet<string>,
+): GraphDiagnostic[] {
+  const diagnostics: GraphDiagnostic[] = [];
+  let index = 0;
+  for (const node of graph.nodes) {
+    if (node.type !== "tool") continue;
+    const data = (node.data.definition ?? {}) as { kind?: unknown; server?: unknown; name?: unknown };
+    if (data.kind === "mcp" && typeof data.server === "string" && !configured.has(data.server)) {
+      const known = [...configured].sort();
+      diagnostics.push({
+        severity: "error",
+        code: "unknown_mcp_server",
+        path: `tools[${index}].server`,
+        ...(typeof data.name === "string" ? { entity: { kind: "tool" as const, name: data.name } } : {}),
+        message: `MCP server "${data.server}" is not configured on this server${
+          known.length > 0 ? ` (configured: ${known.join(", ")})` : " (extensions/mcp.json lists none)"
+        }.`,
+        node_id: node.id,
+      });
+    }
+    index++;
+  }
+  return diagnostics;
+}
+
+type VersionContent = { graph: Graph; definitions: Bundle; diagnostics: GraphDiagnostic[] };
+
 export class ProjectService {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** The MCP server ids this server configures; tools naming others get a diagnostic. */
+    private readonly mcpServerIds: () => Promise<ReadonlySet<string>> = async () => new Set(),
+  ) {}
+
+  /** Adds the checks only the server can make (which MCP servers exist here) to compiled content. */
+  private async checked(content: VersionContent | Promise<VersionContent>): Promise<VersionContent> {
+    const resolved = await content;
+    const extra = unknownMcpServerDiagnostics(resolved.graph, await this.mcpServerIds());
+    return extra.length === 0 ? resolved : { ...resolved, diagnostics: [...resolved.diagnostics, ...extra] };
+  }
 
   private get prisma() {
     return this.database.prisma;
@@ -114,10 +158,11 @@ export class ProjectService {
 
   async create(input: { name: string; definitions?: unknown; graph?: Graph }): Promise<ProjectSummary> {
     const name = normaliseProjectName(input.name);
-    const content =
+    const content = await this.checked(
       input.definitions !== undefined
-        ? await contentFromDefinitions(input.definitions, input.graph)
-        : contentFromGraph(input.graph ?? emptyGraph());
+        ? contentFromDefinitions(input.definitions, input.graph)
+        : contentFromGraph(input.graph ?? emptyGraph()),
+    );
     const id = randomUUID();
     const project = await this.prisma.project.create({
       data: {
@@ -174,12 +219,14 @@ export class ProjectService {
   }
 
   async saveGraph(id: string, graph: Graph, baseVersion?: number): Promise<SavedVersion> {
-    return this.saveVersion(id, baseVersion, () => contentFromGraph(graph));
+    return this.saveVersion(id, baseVersion, () => this.checked(contentFromGraph(graph)));
   }
 
   async saveDefinitions(id: string, definitions: unknown, baseVersion?: number): Promise<SavedVersion> {
     const current = await this.get(id);
-    return this.saveVersion(id, baseVersion, () => contentFromDefinitions(definitions, current.graph));
+    return this.saveVersion(id, baseVersion, () =>
+      this.checked(contentFromDefinitions(definitions, current.graph)),
+    );
   }
 
   private async saveVersion(

@@ -38,5 +38,6 @@ export function catalogFor(
     active.definitions.index,
     (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
     env,
+    (serverId) => ext.registry?.mcp.cachedTools(serverId),
   );
 }

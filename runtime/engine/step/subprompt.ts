@@ -9,7 +9,7 @@ import { nowMicroseconds } from "../../store/thread-row";
 import { findThread, updateThread } from "../../store/thread-store";
 import { renderPromptContent } from "../prompt-render";
 import { assembleSubpromptResult, type SubpromptCall } from "../subprompt-result";
-import { buildToolCatalog, type CatalogEntry } from "../tool-catalog";
+import { buildToolCatalog, type CatalogEntry, mcpServersOf } from "../tool-catalog";
 import { errorContent, executeToolCall, type ToolExecution } from "../tool-executor";
 import { toolExtensions } from "./hooks";
 import { countModelCalls, logModelCall } from "./model-calls";
@@ -65,11 +65,14 @@ export async function runSubprompt(
     );
   }
   const promptPath = [...parentPath, prompt.name];
+  await ext.registry?.mcp.prepare(mcpServersOf(prompt, definitions.index));
   const catalog = buildToolCatalog(
     prompt,
     resolveSideConfig({ prompt: prompt.name }),
     definitions.index,
     (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
+    undefined,
+    (serverId) => ext.registry?.mcp.cachedTools(serverId),
   );
   const promptOptions = resolvePromptOptions(prompt);
   const messages: ModelCallRequest["messages"] = [
