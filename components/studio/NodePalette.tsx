@@ -4,7 +4,7 @@
 // drop a node there, or click it (Enter, Space) to add one in the middle of the visible canvas.
 // Collapsed, it is a rail of the same icons, still draggable and clickable.
 import { type DragEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { NODE_PRESETS, type NodePreset } from "@/lib/studio/node-presets";
+import { type ListedMcpTool, mcpToolPreset, NODE_PRESETS, type NodePreset } from "@/lib/studio/node-presets";
 import { searchPalette } from "@/lib/studio/palette-search";
 import { NodeKindIcon } from "./NodeKindIcon";
 import { addPresetNode } from "./studio-actions";
@@ -20,6 +20,43 @@ const entries = NODE_PRESETS.map((preset) => ({
   ...preset,
   keywords: `${preset.kind} ${preset.description} ${preset.keywords}`,
 }));
+
+interface McpServerListing {
+  id: string;
+  state: "ready" | "error";
+  error?: string;
+  tools: ListedMcpTool[];
+}
+
+/** MCP tools listed by the server, by palette id: the canvas's drop handler finds them here too. */
+const mcpPresets = new Map<string, NodePreset>();
+
+/** A palette entry by id: a node kind, or a tool of a configured MCP server. */
+export function paletteEntry(id: string): NodePreset | undefined {
+  return NODE_PRESETS.find((candidate) => candidate.id === id) ?? mcpPresets.get(id);
+}
+
+/** The configured MCP servers and their tools (GET /api/mcp/tools), once per palette mount. */
+function useMcpServers(): McpServerListing[] {
+  const [servers, setServers] = useState<McpServerListing[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch("/api/mcp/tools", { signal: controller.signal })
+      .then((response) => (response.ok ? response.json() : { servers: [] }))
+      .then((body: { servers?: McpServerListing[] }) => {
+        const listed = body.servers ?? [];
+        for (const server of listed)
+          for (const tool of server.tools) {
+            const preset = mcpToolPreset(server.id, tool);
+            mcpPresets.set(preset.id, preset);
+          }
+        setServers(listed);
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, []);
+  return servers;
+}
 
 function startDrag(event: DragEvent, preset: NodePreset) {
   event.dataTransfer.setData(NODE_PRESET_MIME, preset.id);
@@ -60,6 +97,19 @@ export function NodePalette({ context }: { context: StudioCommandContext }) {
   const [collapsed, setCollapsed] = useCollapsed();
   const [query, setQuery] = useState("");
   const results = useMemo(() => searchPalette(entries, query), [query]);
+  const mcpServers = useMcpServers();
+  const mcpEntries = useMemo(
+    () =>
+      mcpServers.flatMap((server) =>
+        server.tools.map((tool) => {
+          const preset = mcpToolPreset(server.id, tool);
+          return { ...preset, keywords: `${preset.label} ${preset.keywords}` };
+        }),
+      ),
+    [mcpServers],
+  );
+  const mcpResults = useMemo(() => searchPalette(mcpEntries, query), [mcpEntries, query]);
+  const unavailable = mcpServers.filter((server) => server.state === "error");
   const list = useRef<HTMLUListElement>(null);
   const listId = useId();
   const add = (preset: NodePreset) => addPresetNode(context.store, context.viewport, preset);
@@ -165,10 +215,49 @@ export function NodePalette({ context }: { context: StudioCommandContext }) {
           </li>
         ))}
       </ul>
-      {results.length === 0 ? (
+      {results.length === 0 && mcpResults.length === 0 ? (
         <p role="status" className="px-3 pb-2 text-xs text-muted">
           No node kind matches “{query}”.
         </p>
+      ) : null}
+      {mcpEntries.length > 0 || unavailable.length > 0 ? (
+        <section aria-label="MCP tools" className="flex max-h-[40%] min-h-0 flex-col border-t border-border">
+          <h3 className="px-3 pt-2 text-xs font-semibold">MCP tools</h3>
+          <ul
+            aria-label="MCP tools"
+            className="flex min-h-0 flex-col gap-0.5 overflow-y-auto px-1.5 py-1"
+            onKeyDown={(event) => moveFocus(event, event.currentTarget)}
+          >
+            {mcpResults.map((preset) => (
+              <li key={preset.id}>
+                <button
+                  type="button"
+                  draggable
+                  data-palette-entry={preset.id}
+                  title={`${preset.label} (${preset.description}). Drag onto the canvas, or click to add it in view.`}
+                  onDragStart={(event) => startDrag(event, preset)}
+                  onClick={() => add(preset)}
+                  className="flex w-full cursor-grab items-center gap-2 rounded px-1.5 py-1 text-left hover:bg-surface-muted active:cursor-grabbing"
+                >
+                  <NodeKindIcon preset={preset} />
+                  <span className="flex min-w-0 flex-col">
+                    <span className="truncate text-xs font-medium">{preset.label}</span>
+                    <span className="truncate text-[11px] leading-snug text-muted">{preset.description}</span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {unavailable.map((server) => (
+            <p
+              key={server.id}
+              className="px-3 pb-1 text-[11px] leading-snug text-danger"
+              title={server.error}
+            >
+              MCP server “{server.id}” is unavailable.
+            </p>
+          ))}
+        </section>
       ) : null}
       <p className="border-t border-border px-3 py-2 text-[11px] leading-snug text-muted">
         Drag onto the canvas, or click to add in the middle of the view.

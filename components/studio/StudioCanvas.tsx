@@ -29,12 +29,11 @@ import {
 } from "react";
 import { boundsInView, definitionName, type Graph, graphBounds, isDefinitionNode } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
-import { NODE_PRESETS } from "@/lib/studio/node-presets";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
 import { EdgeLabels, STUDIO_EDGE_TYPES } from "./edges";
 import { type StudioFlowEdge, type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
-import { NODE_PRESET_MIME } from "./NodePalette";
+import { NODE_PRESET_MIME, paletteEntry } from "./NodePalette";
 import { STUDIO_NODE_TYPES } from "./nodes";
 import { usePlaygroundOverlay } from "./PlaygroundContext";
 import { withRunOverlay } from "./run-overlay-flow";
@@ -247,9 +246,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
     (event: DragEvent) => {
       if (!isPaletteDrag(event)) return;
       event.preventDefault();
-      const preset = NODE_PRESETS.find(
-        (candidate) => candidate.id === event.dataTransfer.getData(NODE_PRESET_MIME),
-      );
+      const preset = paletteEntry(event.dataTransfer.getData(NODE_PRESET_MIME));
       if (!preset) return;
       const at = screenToFlowPosition({ x: event.clientX, y: event.clientY }, { snapToGrid: false });
       addPresetNode(store, context.viewport, preset, at);

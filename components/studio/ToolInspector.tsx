@@ -1,6 +1,6 @@
 "use client";
-// Inspector for a function tool: a built-in filesystem tool, an HTTP call or a server tool module,
-// with the JSON Schema of its arguments.
+// Inspector for a function tool: a built-in filesystem tool, an HTTP call, a server tool module or
+// a tool of a configured MCP server, with the JSON Schema of its arguments.
 import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/standard";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
 import { HeadersField, JsonField, NumberField, SelectField, TextField } from "./fields";
@@ -10,12 +10,14 @@ const KINDS = [
   { value: "builtin", label: "builtin (thread filesystem)" },
   { value: "http", label: "http (call a URL)" },
   { value: "code", label: "code (server tool module)" },
+  { value: "mcp", label: "mcp (a configured MCP server)" },
 ];
 
 const KIND_SETTINGS: Record<string, Record<string, unknown>> = {
   http: { method: "GET", url: "https://example.com/{query}" },
   builtin: { builtin: "fs_read" },
   code: { module: "" },
+  mcp: { server: "" },
 };
 
 export function ToolInspector({ nodeId }: { nodeId: string }) {
@@ -60,6 +62,21 @@ export function ToolInspector({ nodeId }: { nodeId: string }) {
           {...bind.text("module")}
         />
       ) : null}
+      {kind === "mcp" ? (
+        <>
+          <TextField
+            field="tool.server"
+            label="MCP server id"
+            hint="A server of the server's extensions/mcp.json; the palette lists their tools."
+            {...bind.text("server")}
+          />
+          <TextField
+            field="tool.tool"
+            label="Tool (empty: every tool of the server)"
+            {...bind.optionalText("tool")}
+          />
+        </>
+      ) : null}
       {kind === "http" ? (
         <>
           <SelectField
@@ -83,7 +100,9 @@ export function ToolInspector({ nodeId }: { nodeId: string }) {
         label={
           kind === "builtin"
             ? "Arguments schema (ignored: built-ins have fixed arguments)"
-            : "Arguments schema (JSON Schema)"
+            : kind === "mcp"
+              ? "Arguments schema (the server's own schema is used when it lists the tool)"
+              : "Arguments schema (JSON Schema)"
         }
         expect="object"
         {...bind.json("args")}

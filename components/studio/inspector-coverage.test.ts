@@ -125,6 +125,7 @@ const document: Graph = {
     }),
     definitionNode("tool", { name: "read", kind: "builtin", builtin: "fs_read", description: "d" }),
     definitionNode("tool", { name: "module_tool", kind: "code", module: "weather", description: "d" }),
+    definitionNode("tool", { name: "mcp_tool", kind: "mcp", server: "calc", tool: "add", description: "d" }),
     definitionNode("model", { name: "fast", provider: "scripted", model: "scripted" }),
     { id: "note:1", type: "note", position: at, data: { text: "hi" } },
   ],

@@ -89,7 +89,9 @@ export function cardFields(node: GraphNode): CardFields {
         ? text(definition.builtin)
         : kind === "http"
           ? `${text(definition.method) || "GET"} ${text(definition.url)}`.trim()
-          : text(definition.description);
+          : kind === "mcp"
+            ? `${text(definition.server)}${definition.tool ? ` / ${text(definition.tool)}` : " / every tool"}`
+            : text(definition.description);
     return {
       detail: [kind || "tool", detail].filter(Boolean).join(" · "),
       meta: "",

@@ -90,3 +90,36 @@ export function nodePreset(id: string): NodePreset {
   if (!preset) throw new Error(`Unknown node preset "${id}".`);
   return preset;
 }
+
+/** A tool an MCP server configured on the server lists (GET /api/mcp/tools). */
+export interface ListedMcpTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** The palette entry id of one MCP server's tool. */
+export const mcpPresetId = (server: string, tool: string) => `mcp:${server}:${tool}`;
+
+/**
+ * A palette entry for one tool of an MCP server: a `kind: "mcp"` tool node naming the server and
+ * the tool, with the server's description and argument schema (shown in the inspector).
+ */
+export function mcpToolPreset(server: string, tool: ListedMcpTool): NodePreset {
+  const description = tool.description?.trim() || `The "${tool.name}" tool of MCP server "${server}".`;
+  return {
+    id: mcpPresetId(server, tool.name),
+    kind: "tool",
+    label: tool.name,
+    description: `MCP · ${server}`,
+    keywords: `mcp server ${server} ${description}`,
+    definition: (name) => ({
+      name,
+      kind: "mcp",
+      server,
+      tool: tool.name,
+      description,
+      args: tool.inputSchema,
+    }),
+  };
+}

@@ -252,6 +252,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     "/api/projects/[id]/definitions": chat,
     "/api/projects/[id]/import": chat,
     "/api/projects/[id]/versions/[version]/restore": { base_version: 1 },
+    // The MCP Streamable HTTP endpoint: JSON-RPC bodies, refused by the SDK's transport with 4xx.
+    "/api/projects/[id]/mcp": { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
     "/api/threads": { project_id: target.projectId, agent_id: "assistant", message: "hi" },
     "/api/threads/[id]/messages": { content: "hi", attachments: [] },
     "/api/threads/[id]/stop": {},
