@@ -21,8 +21,10 @@ import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
 import { McpAgentServer } from "./services/mcp-agent-server";
 import { ProjectService } from "./services/project-service";
+import { ThreadDiffService } from "./services/thread-diff";
 import { ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
+import { ThreadForkService } from "./services/thread-fork";
 import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
 import { DefinitionsCache } from "./store/definitions";
@@ -60,6 +62,10 @@ export interface Runtime {
   readonly effectRunner: EffectRunner;
   /** The project's `exposeAsTool` agents as an MCP server (Streamable HTTP). */
   readonly mcpServer: McpAgentServer;
+  /** Fork a thread at a message (POST /api/threads/:id/fork). */
+  readonly forks: ThreadForkService;
+  /** Two runs aligned message by message and child by child (GET /api/threads/diff). */
+  readonly diffs: ThreadDiffService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -199,6 +205,8 @@ export function createRuntime(database: Database): Runtime {
       watchRoot: (rootId, onEvents) =>
         events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
     }),
+    forks: new ThreadForkService(database),
+    diffs: new ThreadDiffService(database.sql),
   };
 }
 
