@@ -144,12 +144,28 @@ describe("fork", () => {
     expect(answered.map((m) => [m.role, m.content])).toEqual([
       ["user", "milk"],
       ["user", "eggs"],
-      ["assistant", null],
+      ["assistant", ""],
       ["tool", expect.any(String)],
       ["tool", "remember eggs"],
       ["assistant", "Noted: remember eggs"],
     ]);
     expect(await fileText(edited.body.threadId, "notes.md")).toEqual({ status: 200, text: "remember eggs" });
+
+    // Edit and fork (`replace`, a Tandem extension): the new message takes the first one's place.
+    const replaced = await api<{ threadId: string }>("POST", `/api/threads/${sourceId}/fork`, {
+      at_message_id: source[0]!.id,
+      content: "bread",
+      replace: true,
+    });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(201);
+    await waitFor(replaced.body.threadId, ["idle"]);
+    expect((await messagesOf(replaced.body.threadId)).map((m) => m.content)).toEqual([
+      "bread",
+      "",
+      expect.any(String),
+      "remember bread",
+      "Noted: remember bread",
+    ]);
 
     expect(await snapshot(sourceId)).toBe(before);
     expect(await fileText(sourceId, "notes.md")).toEqual({ status: 200, text: "remember milk" });
