@@ -20,14 +20,15 @@ type Load =
 function speaker(message: RunMessageWire): string {
   if (message.role === "tool") return `Tool result${message.name ? ` · ${message.name}` : ""}`;
   if (message.role === "system") return "System";
-  const who = message.role === "user" ? "User" : "Assistant";
-  return message.side ? `${who} · side ${message.side}` : who;
+  // A human chat writes users on side b and the assistant on side a: only other sides say more.
+  if (message.role === "user") return message.side === "a" ? "User · side a" : "User";
+  return message.side === "b" ? "Assistant · side b" : "Assistant";
 }
 
 function MessageCell({ message, label }: { message: RunMessageWire | null; label: string }) {
   if (!message) {
     return (
-      <div className="rounded-md border border-border border-dashed px-3 py-2 text-muted">
+      <div className="rounded-md border border-border border-dashed bg-surface px-3 py-2 text-muted">
         <span className="sr-only">{label}: </span>— no message here —
       </div>
     );
@@ -140,7 +141,7 @@ function StepRow({ step, first }: { step: DiffStepWire; first: boolean }) {
       }`}
       style={indent > 0 ? { marginLeft: `${Math.min(indent, 4) * 1.25}rem` } : undefined}
     >
-      <div className="pt-2 text-xs tabular-nums text-muted">
+      <div className={`pt-2 text-xs tabular-nums ${step.same ? "text-muted" : "text-text"}`}>
         <div>#{step.index + 1}</div>
         {step.same ? null : (
           <div className="font-medium text-text" title={`Differs in: ${step.differences.join(", ")}`}>
