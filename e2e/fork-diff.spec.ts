@@ -91,6 +91,9 @@ test("edit and fork a message, then compare the fork with the original", async (
   expect(await (await request.get(`/api/threads/${original}/messages?includeSilent=true`)).text()).toBe(
     before,
   );
+  const forkPage = await new AxeBuilder({ page }).include('[aria-label="Selected thread"]').analyze();
+  expect(forkPage.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/fork-thread-1440.png` });
 
   await page.getByRole("link", { name: "Compare with original" }).click();
   await expect(page).toHaveURL(/\/threads\/diff\?a=/);
