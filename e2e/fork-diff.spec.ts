@@ -136,6 +136,7 @@ test("fork from here, compare two identical runs, and the diff view's empty and 
   await expect(messages(page)).toHaveCount(4);
   const answer = messages(page).nth(1);
   await answer.hover();
+  await page.screenshot({ path: `${ARTIFACTS}/fork-hover-1280.png` });
   await answer.getByRole("button", { name: "Fork from here" }).click();
   const dialog = page.getByRole("dialog", { name: "Fork from here" });
   await dialog.getByRole("button", { name: "Fork", exact: true }).click();
