@@ -79,6 +79,9 @@ test("edit and fork a message, then compare the fork with the original", async (
   await bananas.getByRole("button", { name: "Edit and fork" }).click();
   const dialog = page.getByRole("dialog", { name: "Edit and fork" });
   await expect(dialog.getByLabel("Edited message")).toHaveValue("bananas");
+  const dialogAxe = await new AxeBuilder({ page }).include('[aria-label="Edit and fork"]').analyze();
+  expect(dialogAxe.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/fork-dialog-1440.png` });
   await dialog.getByLabel("Edited message").fill("cherries");
   await dialog.getByRole("button", { name: "Fork with this message" }).click();
 
@@ -146,6 +149,13 @@ test("fork from here, compare two identical runs, and the diff view's empty and 
   await page.goto(`/threads/${first}`);
   await page.getByRole("button", { name: "Compare with…" }).click();
   const picker = page.getByRole("dialog", { name: "Compare with another run" });
+  // The other runs of the project: the second run and the fork.
+  await expect(picker.getByRole("link")).toHaveCount(2);
+  const pickerAxe = await new AxeBuilder({ page })
+    .include('[aria-label="Compare with another run"]')
+    .analyze();
+  expect(pickerAxe.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/compare-dialog-1280.png` });
   await picker
     .getByRole("link")
     .filter({ hasText: second.slice(0, 8) })
