@@ -22,8 +22,10 @@ import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
 import { McpAgentServer } from "./services/mcp-agent-server";
 import { ProjectService } from "./services/project-service";
+import { ThreadDiffService } from "./services/thread-diff";
 import { ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
+import { ThreadForkService } from "./services/thread-fork";
 import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
 import { DefinitionsCache } from "./store/definitions";
@@ -63,6 +65,10 @@ export interface Runtime {
   readonly mcpServer: McpAgentServer;
   /** The MCP servers of extensions/mcp.json with their tools (the studio's palette). */
   mcpServers(): Promise<McpServerStatus[]>;
+  /** Fork a thread at a message (POST /api/threads/:id/fork). */
+  readonly forks: ThreadForkService;
+  /** Two runs aligned message by message and child by child (GET /api/threads/diff). */
+  readonly diffs: ThreadDiffService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -206,6 +212,8 @@ export function createRuntime(database: Database): Runtime {
       watchRoot: (rootId, onEvents) =>
         events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
     }),
+    forks: new ThreadForkService(database),
+    diffs: new ThreadDiffService(database.sql),
   };
 }
 

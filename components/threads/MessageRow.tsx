@@ -57,12 +57,15 @@ export const MessageRow = memo(function MessageRow({
   threadId,
   sideLabels,
   agents,
+  onFork,
 }: {
   message: LiveMessage;
   threadId: string;
   sideLabels: SideLabels | null;
   /** The project's agents (a stable object), for the titles a handoff marker shows. */
   agents: Readonly<Record<string, AgentInfo>>;
+  /** "Fork from here" (and "Edit and fork" on a user message); a stable callback, or none. */
+  onFork?: (message: LiveMessage, mode: "fork" | "edit") => void;
 }) {
   const handoffTarget = handoffTargetOf(message);
   if (handoffTarget) {
@@ -94,7 +97,7 @@ export const MessageRow = memo(function MessageRow({
       data-message-id={message.id}
       data-role={message.role}
       aria-label={`${speaker}${message.silent ? " (silent)" : ""}`}
-      className={`rounded-md border px-3 py-2 ${
+      className={`group rounded-md border px-3 py-2 ${
         message.role === "user" ? "border-accent/30 bg-accent/5" : "border-border bg-surface"
       } ${message.silent ? "border-dashed" : ""}`}
     >
@@ -104,6 +107,26 @@ export const MessageRow = memo(function MessageRow({
         {message.tool_status === "error" ? <span className="text-danger">error</span> : null}
         {message.subagent_id ? (
           <span className="font-mono">from {message.subagent_id.slice(0, 8)}</span>
+        ) : null}
+        {onFork ? (
+          <span className="ml-auto flex gap-1 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
+            {message.role === "user" ? (
+              <button
+                type="button"
+                onClick={() => onFork(message, "edit")}
+                className="rounded border border-border bg-surface px-1.5 py-0.5 text-text hover:bg-surface-muted"
+              >
+                Edit and fork
+              </button>
+            ) : null}
+            <button
+              type="button"
+              onClick={() => onFork(message, "fork")}
+              className="rounded border border-border bg-surface px-1.5 py-0.5 text-text hover:bg-surface-muted"
+            >
+              Fork from here
+            </button>
+          </span>
         ) : null}
       </div>
       {isToolResult ? (

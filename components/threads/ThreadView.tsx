@@ -3,9 +3,12 @@
 // right with the controls that fit it (chat with attachments and Stop for an ai_human root, a
 // message box for a resumable subagent, Terminate for any thread). The header names the agent the
 // thread runs now (after any handoff). One SSE stream feeds everything.
-import { useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import {
+  type LiveMessage,
   type LiveState,
   type LiveThread,
   selectRegistry,
@@ -15,8 +18,10 @@ import {
 } from "@/lib/live";
 import { Button } from "../ui/Button";
 import type { AgentInfo } from "./agent-info";
+import { CompareDialog, diffHref } from "./CompareDialog";
 import { EffectsPanel } from "./EffectsPanel";
 import { FilesPanel } from "./FilesPanel";
+import { ForkDialog, type ForkRequest } from "./ForkDialog";
 import { InspectorTabs } from "./InspectorTabs";
 import { LiveTree } from "./LiveTree";
 import { MessageForm, type MessageFormActions } from "./MessageForm";
@@ -57,12 +62,22 @@ export function ThreadView({
   rootId,
   initialSelectedId,
   agents,
+  forkedFrom = null,
 }: {
   rootId: string;
   initialSelectedId: string;
   agents: Record<string, AgentInfo>;
+  /** The thread this root was forked from (the fork navigates here with `?forked_from=`). */
+  forkedFrom?: string | null;
 }) {
   const { state, connection } = useLiveThread(rootId);
+  const router = useRouter();
+  const [forkRequest, setForkRequest] = useState<ForkRequest | null>(null);
+  const [comparing, setComparing] = useState(false);
+  const requestFork = useCallback(
+    (message: LiveMessage, mode: "fork" | "edit") => setForkRequest({ message, mode }),
+    [],
+  );
   const [selectedId, setSelectedId] = useState(initialSelectedId);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<InspectorTabId>("transcript");
@@ -162,7 +177,12 @@ export function ThreadView({
                 {detail.text}
               </span>
             ) : null}
-            <div className="ml-auto">
+            <div className="ml-auto flex items-center gap-2">
+              {selected.parent_id === null ? (
+                <Button size="compact" onClick={() => setComparing(true)}>
+                  Compare with…
+                </Button>
+              ) : null}
               {ended ? null : (
                 <TerminateButton
                   threadLabel={selectedLabel}
@@ -174,6 +194,23 @@ export function ThreadView({
             </div>
           </header>
         ) : null}
+        {forkedFrom && selected?.id === rootId ? (
+          <p
+            data-testid="forked-from"
+            className="mx-4 mt-2 flex flex-wrap items-center gap-2 rounded-md border border-accent/30 bg-accent/5 px-3 py-1.5 text-sm"
+          >
+            <span>
+              Forked from{" "}
+              <Link href={`/threads/${forkedFrom}`} className="font-mono text-accent underline">
+                {forkedFrom.slice(0, 8)}
+              </Link>
+              ; the original is unchanged.
+            </span>
+            <Link href={diffHref(forkedFrom, rootId)} className="font-medium text-accent underline">
+              Compare with original
+            </Link>
+          </p>
+        ) : null}
         {error ? (
           <p
             role="alert"
@@ -184,7 +221,13 @@ export function ThreadView({
         ) : null}
         <InspectorTabs label="Inspect thread" tabs={INSPECTOR_TABS} active={tab} onChange={setTab}>
           {tab === "transcript" ? (
-            <Transcript state={state} threadId={selectedId} sideLabels={sideLabels} agents={agents} />
+            <Transcript
+              state={state}
+              threadId={selectedId}
+              sideLabels={sideLabels}
+              agents={agents}
+              {...(selected?.parent_id === null ? { onFork: requestFork } : {})}
+            />
           ) : tab === "timeline" ? (
             <ThreadTimeline
               state={state}
@@ -240,6 +283,24 @@ export function ThreadView({
           </footer>
         ) : null}
       </section>
+      <ForkDialog
+        request={forkRequest}
+        onClose={() => setForkRequest(null)}
+        fork={async (input) => {
+          const forked = await api.threads.fork(selectedId, input);
+          setForkRequest(null);
+          router.push(`/threads/${forked.threadId}?forked_from=${encodeURIComponent(selectedId)}`);
+        }}
+      />
+      {selected ? (
+        <CompareDialog
+          open={comparing}
+          onClose={() => setComparing(false)}
+          threadId={selected.id}
+          projectId={selected.project_id}
+          listThreads={api.threads.list}
+        />
+      ) : null}
     </div>
   );
 }

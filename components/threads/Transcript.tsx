@@ -2,7 +2,7 @@
 // The selected thread's messages in order, then any text still streaming in (message_chunk), both
 // as markdown.
 import { useEffect, useRef } from "react";
-import { type LiveState, selectStreamingMessages, selectTranscript } from "@/lib/live";
+import { type LiveMessage, type LiveState, selectStreamingMessages, selectTranscript } from "@/lib/live";
 import type { AgentInfo } from "./agent-info";
 import { StreamingMarkdown } from "./ChatMarkdown";
 import { MessageRow, type SideLabels } from "./MessageRow";
@@ -12,11 +12,14 @@ export function Transcript({
   threadId,
   sideLabels,
   agents,
+  onFork,
 }: {
   state: LiveState;
   threadId: string;
   sideLabels: SideLabels | null;
   agents: Readonly<Record<string, AgentInfo>>;
+  /** Offers "Fork from here" on each message (a stable callback). */
+  onFork?: (message: LiveMessage, mode: "fork" | "edit") => void;
 }) {
   const messages = selectTranscript(state, threadId);
   const streaming = selectStreamingMessages(state, threadId);
@@ -40,6 +43,7 @@ export function Transcript({
             threadId={threadId}
             sideLabels={sideLabels}
             agents={agents}
+            {...(onFork ? { onFork } : {})}
           />
         ))}
       </ol>

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
+import { ForkedThreadSchema, ThreadDiffSchema, type ThreadDiffWire } from "@/lib/contracts/run-diff";
 import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
 import {
@@ -220,6 +221,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
       /** Model calls (full request, response, usage, latency) and tool calls with timings. */
       logs: (threadId: string): Promise<ThreadLogs> =>
         request("GET", `/api/threads/${encodeURIComponent(threadId)}/logs`, ThreadLogsSchema),
+      /** A new thread with this one's history up to a message (`replace`: before it, `content` instead). */
+      fork: (threadId: string, input: { atMessageId: string; content?: string; replace?: boolean }) =>
+        request("POST", `/api/threads/${encodeURIComponent(threadId)}/fork`, ForkedThreadSchema, {
+          at_message_id: input.atMessageId,
+          ...(input.content !== undefined ? { content: input.content } : {}),
+          ...(input.replace ? { replace: true } : {}),
+        }),
+      /** Two runs aligned message by message, children by spawn order. */
+      diff: (a: string, b: string): Promise<ThreadDiffWire> =>
+        request(
+          "GET",
+          `/api/threads/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`,
+          ThreadDiffSchema,
+        ),
     },
     files: {
       /** One directory of a thread's filesystem (directories stand for the files below them). */

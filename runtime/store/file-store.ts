@@ -195,3 +195,21 @@ export async function grepThreadFiles(
   }
   return results;
 }
+
+/**
+ * Copies every file of one thread into another (a fork), in one statement; the copies keep their
+ * metadata and creation time. Returns how many were copied.
+ */
+export async function copyThreadFiles(
+  tx: SqlExecutor,
+  fromThreadId: string,
+  toThreadId: string,
+): Promise<number> {
+  const rows = await tx.query(
+    `INSERT INTO thread_files (thread_id, path, mime_type, size, data, metadata, created_at, updated_at)
+     SELECT $2::uuid, path, mime_type, size, data, metadata, created_at, $3::bigint FROM thread_files WHERE thread_id = $1::uuid
+     RETURNING path`,
+    [fromThreadId, toThreadId, nowMicroseconds()],
+  );
+  return rows.length;
+}

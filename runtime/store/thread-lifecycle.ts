@@ -55,13 +55,13 @@ const TABLE = {
   create: {
     from: [],
     to: "idle",
-    callers: "ThreadService.create (no first message)",
+    callers: "ThreadService.create (no first message); ThreadForkService.fork (no `content`)",
     sets: "the new row",
   },
   createWithInput: {
     from: [],
     to: "queued",
-    callers: "ThreadService.create (with a first message)",
+    callers: "ThreadService.create (with a first message); ThreadForkService.fork (with `content`)",
     sets: "the new row; runnable once its input is queued",
   },
   spawn: {

@@ -256,6 +256,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     "/api/projects/[id]/mcp": { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
     "/api/threads": { project_id: target.projectId, agent_id: "assistant", message: "hi" },
     "/api/threads/[id]/messages": { content: "hi", attachments: [] },
+    // An id that names no message of the target: well-formed bodies are 404s, nothing is forked.
+    "/api/threads/[id]/fork": { at_message_id: PLACEHOLDER_ID, content: "hi", replace: false },
     "/api/threads/[id]/stop": {},
     "/api/threads/[id]/terminate": {},
     "/api/threads/[id]/variables/[requestId]": { values: { NAME: "v" } },

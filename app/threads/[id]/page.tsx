@@ -9,8 +9,16 @@ import { getRuntime } from "@/runtime/runtime";
 
 export const dynamic = "force-dynamic";
 
-export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function ThreadPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
+  // A fork arrives with `?forked_from=<source>` (the page offers "Compare with original").
+  const forkedFrom = (await searchParams).forked_from;
   const runtime = await getRuntime();
   const thread = await runtime.threads.get(id).catch((error: unknown) => {
     if (isTandemError(error) && error.kind === "not_found") notFound();
@@ -29,6 +37,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
         rootId={thread.root_id}
         initialSelectedId={thread.id}
         agents={agentInfoFromDefinitions(project.definitions)}
+        forkedFrom={typeof forkedFrom === "string" && /^[0-9a-f-]{36}$/i.test(forkedFrom) ? forkedFrom : null}
       />
     </AppFrame>
   );

@@ -1,0 +1,298 @@
+"use client";
+// Two runs side by side (issue 21 "Diff"): a header with each run's tokens, cost, model calls,
+// latency and duration and the change from A to B, then every step of GET /api/threads/diff — the
+// roots' messages and, after the call that spawned them, each pair of children's — aligned in two
+// columns. Differing steps are marked; the first divergence is highlighted and scrolled to.
+import Link from "next/link";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, createApiClient } from "@/lib/api/client";
+import type { DiffStepWire, RunMessageWire, RunSummary, ThreadDiffWire } from "@/lib/contracts/run-diff";
+import { Button } from "../ui/Button";
+import { childPathLabel, formatDelta, formatMilliseconds, formatUsd } from "./diff-format";
+
+const api = createApiClient();
+
+type Load =
+  | { kind: "loading" }
+  | { kind: "error"; message: string; notFound: boolean }
+  | { kind: "ready"; diff: ThreadDiffWire };
+
+function speaker(message: RunMessageWire): string {
+  if (message.role === "tool") return `Tool result${message.name ? ` · ${message.name}` : ""}`;
+  if (message.role === "system") return "System";
+  // A human chat writes users on side b and the assistant on side a: only other sides say more.
+  if (message.role === "user") return message.side === "a" ? "User · side a" : "User";
+  return message.side === "b" ? "Assistant · side b" : "Assistant";
+}
+
+function MessageCell({ message, label }: { message: RunMessageWire | null; label: string }) {
+  if (!message) {
+    return (
+      <div className="rounded-md border border-border border-dashed bg-surface px-3 py-2 text-muted">
+        <span className="sr-only">{label}: </span>— no message here —
+      </div>
+    );
+  }
+  return (
+    <div className="min-w-0 rounded-md border border-border bg-surface px-3 py-2">
+      <div className="mb-1 flex items-center gap-2 text-xs text-muted">
+        <span className="font-medium">
+          <span className="sr-only">{label}: </span>
+          {speaker(message)}
+        </span>
+        {message.silent ? <span className="rounded border border-border px-1">silent</span> : null}
+        {message.tool_status === "error" ? <span className="text-danger">error</span> : null}
+      </div>
+      {message.content ? (
+        <p className="max-h-64 overflow-y-auto whitespace-pre-wrap break-words text-sm">{message.content}</p>
+      ) : null}
+      {(message.tool_calls ?? []).map((call) => (
+        <p key={call.id} className="mt-1 break-all font-mono text-xs" title={call.arguments}>
+          → {call.name}({call.arguments.length > 160 ? `${call.arguments.slice(0, 160)}…` : call.arguments})
+        </p>
+      ))}
+      {message.attachments.length > 0 ? (
+        <p className="mt-1 text-xs text-muted">Attachments: {message.attachments.join(", ")}</p>
+      ) : null}
+    </div>
+  );
+}
+
+function RunHeading({ run, label }: { run: RunSummary; label: string }) {
+  return (
+    <div className="min-w-0">
+      <div className="text-xs font-semibold uppercase tracking-wide text-muted">{label}</div>
+      <Link
+        href={`/threads/${run.id}`}
+        className="block truncate font-medium text-accent underline"
+        title={run.id}
+      >
+        {run.name ?? run.agent_id} <span className="font-mono text-xs">{run.id.slice(0, 8)}</span>
+      </Link>
+      <div className="text-xs text-muted">
+        {run.agent_id} · {run.status} · {run.threads} thread{run.threads === 1 ? "" : "s"}
+      </div>
+    </div>
+  );
+}
+
+function Figures({ a, b }: { a: RunSummary; b: RunSummary }) {
+  const rows: { label: string; a: number; b: number; format: (value: number) => string }[] = [
+    {
+      label: "Input tokens",
+      a: a.subtree_usage.input_tokens,
+      b: b.subtree_usage.input_tokens,
+      format: String,
+    },
+    {
+      label: "Output tokens",
+      a: a.subtree_usage.output_tokens,
+      b: b.subtree_usage.output_tokens,
+      format: String,
+    },
+    { label: "Cost", a: a.subtree_usage.cost_usd, b: b.subtree_usage.cost_usd, format: formatUsd },
+    { label: "Model calls", a: a.model_calls, b: b.model_calls, format: String },
+    { label: "Model latency", a: a.model_latency_ms, b: b.model_latency_ms, format: formatMilliseconds },
+    { label: "Duration", a: a.duration_ms, b: b.duration_ms, format: formatMilliseconds },
+  ];
+  return (
+    <table aria-label="Run figures" className="w-full text-sm">
+      <thead>
+        <tr className="text-left text-xs text-muted">
+          <th className="py-1 pr-4 font-medium">Whole tree</th>
+          <th className="py-1 pr-4 font-medium">Run A</th>
+          <th className="py-1 pr-4 font-medium">Run B</th>
+          <th className="py-1 font-medium">B − A</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.label} className="border-t border-border">
+            <th scope="row" className="py-1 pr-4 text-left font-normal text-muted">
+              {row.label}
+            </th>
+            <td className="py-1 pr-4 tabular-nums">{row.format(row.a)}</td>
+            <td className="py-1 pr-4 tabular-nums">{row.format(row.b)}</td>
+            <td
+              className="py-1 tabular-nums"
+              data-testid={`delta-${row.label.toLowerCase().replaceAll(" ", "-")}`}
+            >
+              {formatDelta(row.a, row.b, row.format)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function StepRow({ step, first }: { step: DiffStepWire; first: boolean }) {
+  const indent = step.path.length;
+  return (
+    <li
+      id={`step-${step.index}`}
+      tabIndex={-1}
+      data-testid="diff-step"
+      data-index={step.index}
+      data-same={step.same}
+      aria-label={`Step ${step.index + 1}${step.same ? "" : first ? ", first divergence" : ", differs"}`}
+      className={`grid grid-cols-[4.5rem_minmax(0,1fr)_minmax(0,1fr)] gap-2 rounded-md px-2 py-1.5 ${
+        step.same ? "" : first ? "bg-warning/15 ring-2 ring-warning" : "bg-warning/10"
+      }`}
+      style={indent > 0 ? { marginLeft: `${Math.min(indent, 4) * 1.25}rem` } : undefined}
+    >
+      <div className={`pt-2 text-xs tabular-nums ${step.same ? "text-muted" : "text-text"}`}>
+        <div>#{step.index + 1}</div>
+        {step.same ? null : (
+          <div className="font-medium text-text" title={`Differs in: ${step.differences.join(", ")}`}>
+            {first ? "first diff" : "differs"}
+          </div>
+        )}
+      </div>
+      <MessageCell message={step.a} label="Run A" />
+      <MessageCell message={step.b} label="Run B" />
+    </li>
+  );
+}
+
+export function RunDiffView({ a, b }: { a: string; b: string }) {
+  const [load, setLoad] = useState<Load>({ kind: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  const scrolled = useRef(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the Try again trigger.
+  useEffect(() => {
+    let cancelled = false;
+    setLoad({ kind: "loading" });
+    api.threads
+      .diff(a, b)
+      .then((diff) => {
+        if (!cancelled) setLoad({ kind: "ready", diff });
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        setLoad({
+          kind: "error",
+          message: error instanceof Error ? error.message : String(error),
+          notFound: error instanceof ApiError && error.status === 404,
+        });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [a, b, attempt]);
+
+  const jump = useCallback((index: number) => {
+    const element = document.getElementById(`step-${index}`);
+    element?.scrollIntoView({ block: "center" });
+    element?.focus({ preventScroll: true });
+  }, []);
+
+  const divergence = load.kind === "ready" ? load.diff.first_divergence : null;
+  useEffect(() => {
+    if (divergence === null || scrolled.current) return;
+    scrolled.current = true;
+    jump(divergence);
+  }, [divergence, jump]);
+
+  if (load.kind === "loading") {
+    return (
+      <p role="status" className="p-6 text-muted">
+        Aligning the two runs…
+      </p>
+    );
+  }
+  if (load.kind === "error") {
+    return (
+      <div role="alert" className="m-6 max-w-2xl rounded-md border border-danger/40 bg-danger/5 p-4">
+        <p className="font-medium text-danger">
+          {load.notFound ? "One of these threads does not exist." : "The comparison could not be loaded."}
+        </p>
+        <p className="mt-1 text-sm">{load.message}</p>
+        {load.notFound ? null : (
+          <Button className="mt-3" onClick={() => setAttempt((value) => value + 1)}>
+            Try again
+          </Button>
+        )}
+      </div>
+    );
+  }
+  const { diff } = load;
+  const childAt = new Map(
+    diff.children.filter((pair) => pair.first_step !== null).map((pair) => [pair.first_step!, pair]),
+  );
+  const differing = diff.steps.filter((step) => !step.same).length;
+  return (
+    <div className="mx-auto flex w-full max-w-[110rem] flex-col gap-4 p-4">
+      <section
+        aria-label="Runs"
+        className="grid gap-4 rounded-lg border border-border bg-surface p-4 lg:grid-cols-[1fr_1fr_minmax(24rem,1.4fr)]"
+      >
+        <RunHeading run={diff.threads.a} label="Run A" />
+        <RunHeading run={diff.threads.b} label="Run B" />
+        <Figures a={diff.threads.a} b={diff.threads.b} />
+      </section>
+      <div
+        role="status"
+        data-testid="diff-summary"
+        className="flex flex-wrap items-center gap-3 rounded-md border border-border bg-surface px-4 py-2"
+      >
+        {diff.steps.length === 0 ? (
+          <span>Neither run has any messages yet.</span>
+        ) : divergence === null ? (
+          <span>
+            <span className="font-medium">No divergence</span>: all {diff.steps.length} steps are the same.
+          </span>
+        ) : (
+          <>
+            <span>
+              <span className="font-medium">First divergence at step {divergence + 1}</span> (
+              {childPathLabel(diff.steps[divergence]!.path)}, differs in{" "}
+              {diff.steps[divergence]!.differences.join(", ")}) · {differing} of {diff.steps.length} steps
+              differ
+            </span>
+            <Button size="compact" onClick={() => jump(divergence)}>
+              Jump to it
+            </Button>
+          </>
+        )}
+        <span className="ml-auto text-xs text-muted">
+          Ids and timestamps are ignored; thread ids in text count by place in the tree.
+        </span>
+      </div>
+      {diff.steps.length > 0 ? (
+        <>
+          <div
+            className="grid grid-cols-[4.5rem_minmax(0,1fr)_minmax(0,1fr)] gap-2 px-2 text-xs font-semibold uppercase tracking-wide text-muted"
+            aria-hidden="true"
+          >
+            <span>Step</span>
+            <span>Run A</span>
+            <span>Run B</span>
+          </div>
+          <ol aria-label="Aligned steps" className="flex flex-col gap-1">
+            {diff.steps.map((step) => {
+              const pair = childAt.get(step.index);
+              return (
+                <Fragment key={step.index}>
+                  {pair ? (
+                    <li
+                      aria-label={`Subagent ${childPathLabel(pair.path)}`}
+                      className="mt-2 rounded-md border border-border bg-surface-muted px-3 py-1 text-xs"
+                      style={{ marginLeft: `${Math.min(pair.path.length, 4) * 1.25}rem` }}
+                    >
+                      <span className="font-medium">Subagent, {childPathLabel(pair.path)}</span>: A{" "}
+                      {pair.a ? `${pair.a.name ?? pair.a.agent} (${pair.a.status})` : "— none —"} · B{" "}
+                      {pair.b ? `${pair.b.name ?? pair.b.agent} (${pair.b.status})` : "— none —"}
+                    </li>
+                  ) : null}
+                  <StepRow step={step} first={step.index === divergence} />
+                </Fragment>
+              );
+            })}
+          </ol>
+        </>
+      ) : null}
+    </div>
+  );
+}

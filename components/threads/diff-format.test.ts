@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { childPathLabel, formatDelta, formatMilliseconds, formatUsd } from "./diff-format";
+
+describe("diff header formatting", () => {
+  it("signs deltas with their relative change", () => {
+    expect(formatDelta(100, 120)).toBe("+20 (+20%)");
+    expect(formatDelta(200, 150)).toBe("−50 (−25%)");
+    expect(formatDelta(5, 5)).toBe("±0");
+    expect(formatDelta(0, 7)).toBe("+7");
+    expect(formatDelta(1000, 2500, formatMilliseconds)).toBe("+1.50 s (+150%)");
+  });
+
+  it("formats durations, money and child paths", () => {
+    expect(formatMilliseconds(420)).toBe("420 ms");
+    expect(formatMilliseconds(65_000)).toBe("1 min 5 s");
+    expect(formatUsd(0)).toBe("$0");
+    expect(formatUsd(0.0042)).toBe("$0.004200");
+    expect(formatUsd(1.5)).toBe("$1.5000");
+    expect(childPathLabel([])).toBe("root");
+    expect(childPathLabel([0, 1])).toBe("child 1 › 2");
+  });
+});

@@ -1,0 +1,181 @@
+// Fork and diff in the browser (issue 21): "Edit and fork" on a user message opens the fork with the
+// edited message answered, the original stays as it was, "Compare with original" shows the two runs
+// aligned with the first divergence highlighted; "Compare with…" picks another run of the project,
+// and two identical runs show no divergence. Axe on the diff view; screenshots at three widths.
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+
+const ARTIFACTS = "e2e-artifacts";
+
+async function chatProject(request: APIRequestContext): Promise<string> {
+  const definitions = {
+    agents: [{ name: "assistant", sideA: { prompt: "chat" } }],
+    prompts: [
+      {
+        name: "chat",
+        toolDescription: "Chats",
+        prompt: "You are helpful.",
+        model: "demo",
+        includeChat: true,
+      },
+    ],
+    models: [
+      {
+        name: "demo",
+        provider: "scripted",
+        model: "scripted",
+        inputPrice: 1,
+        outputPrice: 2,
+        script: [{ text: "Here is a fact about {{input}}." }, { text: "And another one about {{input}}." }],
+      },
+    ],
+    tools: [],
+  };
+  const project = await request.post("/api/projects", { data: { name: `Fork ${Date.now()}`, definitions } });
+  expect(project.status()).toBe(201);
+  return ((await project.json()) as { id: string }).id;
+}
+
+async function waitIdle(request: APIRequestContext, threadId: string, messages: number) {
+  await expect
+    .poll(
+      async () => {
+        const thread = (await (await request.get(`/api/threads/${threadId}`)).json()) as {
+          thread: { status: string };
+        };
+        const list = (await (await request.get(`/api/threads/${threadId}/messages`)).json()) as {
+          messages: unknown[];
+        };
+        return `${thread.thread.status}:${list.messages.length}`;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(`idle:${messages}`);
+}
+
+async function run(request: APIRequestContext, projectId: string, first: string, second: string) {
+  const created = await request.post("/api/threads", {
+    data: { project_id: projectId, agent_id: "assistant", message: first },
+  });
+  const threadId = ((await created.json()) as { threadId: string }).threadId;
+  await waitIdle(request, threadId, 2);
+  await request.post(`/api/threads/${threadId}/messages`, { data: { content: second } });
+  await waitIdle(request, threadId, 4);
+  return threadId;
+}
+
+const messages = (page: Page) => page.getByRole("list", { name: "Messages" }).getByTestId("message");
+
+test("edit and fork a message, then compare the fork with the original", async ({ page, request }) => {
+  const projectId = await chatProject(request);
+  const original = await run(request, projectId, "apples", "bananas");
+  const before = await (await request.get(`/api/threads/${original}/messages?includeSilent=true`)).text();
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/threads/${original}`);
+  await expect(messages(page)).toHaveCount(4);
+  const bananas = messages(page).nth(2);
+  await bananas.hover();
+  await bananas.getByRole("button", { name: "Edit and fork" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit and fork" });
+  await expect(dialog.getByLabel("Edited message")).toHaveValue("bananas");
+  const dialogAxe = await new AxeBuilder({ page }).include('[aria-label="Edit and fork"]').analyze();
+  expect(dialogAxe.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/fork-dialog-1440.png` });
+  await dialog.getByLabel("Edited message").fill("cherries");
+  await dialog.getByRole("button", { name: "Fork with this message" }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/threads/[0-9a-f-]{36}\\?forked_from=${original}`));
+  await expect(page.getByTestId("forked-from")).toContainText(`Forked from ${original.slice(0, 8)}`);
+  // The fork's own scripted model answers its first call from the start of the script.
+  await expect(messages(page)).toHaveCount(4);
+  await expect(messages(page).nth(2)).toContainText("cherries");
+  await expect(messages(page).nth(3)).toContainText("Here is a fact about cherries.");
+  expect(await (await request.get(`/api/threads/${original}/messages?includeSilent=true`)).text()).toBe(
+    before,
+  );
+  const forkPage = await new AxeBuilder({ page }).include('[aria-label="Selected thread"]').analyze();
+  expect(forkPage.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/fork-thread-1440.png` });
+
+  await page.getByRole("link", { name: "Compare with original" }).click();
+  await expect(page).toHaveURL(/\/threads\/diff\?a=/);
+  const summary = page.getByTestId("diff-summary");
+  await expect(summary).toContainText("First divergence at step 3");
+  const steps = page.getByTestId("diff-step");
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(0)).toHaveAttribute("data-same", "true");
+  await expect(steps.nth(2)).toHaveAttribute("data-same", "false");
+  await expect(steps.nth(2)).toHaveAccessibleName("Step 3, first divergence");
+  await expect(steps.nth(2)).toBeInViewport();
+  await expect(page.getByRole("table", { name: "Run figures" })).toBeVisible();
+
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(
+    axe.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
+  for (const [width, height] of [
+    [1280, 800],
+    [1440, 900],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${ARTIFACTS}/fork-diff-${width}.png`, fullPage: true });
+  }
+});
+
+test("fork from here, compare two identical runs, and the diff view's empty and error states", async ({
+  page,
+  request,
+}) => {
+  const projectId = await chatProject(request);
+  const first = await run(request, projectId, "tides", "waves");
+  const second = await run(request, projectId, "tides", "waves");
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/threads/${first}`);
+  await expect(messages(page)).toHaveCount(4);
+  const answer = messages(page).nth(1);
+  await answer.hover();
+  await page.screenshot({ path: `${ARTIFACTS}/fork-hover-1280.png` });
+  await answer.getByRole("button", { name: "Fork from here" }).click();
+  const dialog = page.getByRole("dialog", { name: "Fork from here" });
+  await dialog.getByRole("button", { name: "Fork", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`forked_from=${first}`));
+  await expect(messages(page)).toHaveCount(2);
+
+  await page.goto(`/threads/${first}`);
+  await page.getByRole("button", { name: "Compare with…" }).click();
+  const picker = page.getByRole("dialog", { name: "Compare with another run" });
+  // The other runs of the project: the second run and the fork.
+  await expect(picker.getByRole("link")).toHaveCount(2);
+  const pickerAxe = await new AxeBuilder({ page })
+    .include('[aria-label="Compare with another run"]')
+    .analyze();
+  expect(pickerAxe.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/compare-dialog-1280.png` });
+  await picker
+    .getByRole("link")
+    .filter({ hasText: second.slice(0, 8) })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/threads/diff\\?a=${first}&b=${second}`));
+  await expect(page.getByTestId("diff-summary")).toContainText("No divergence: all 4 steps are the same.");
+  await expect(page.getByTestId("delta-output-tokens")).toHaveText("±0");
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(
+    axe.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/diff-identical-1280.png`, fullPage: true });
+
+  await page.goto("/threads/diff");
+  await expect(page.getByText("Choose two runs to compare.")).toBeVisible();
+  await page.goto(`/threads/diff?a=${first}&b=00000000-0000-4000-8000-000000000000`);
+  await expect(page.getByRole("alert").filter({ hasText: "does not exist" })).toContainText(
+    "One of these threads does not exist.",
+  );
+  await page.screenshot({ path: `${ARTIFACTS}/diff-error-1280.png` });
+});
