@@ -51,7 +51,7 @@ export function addPresetNode(
   let nodeId = "";
   const view = viewport.visibleArea();
   store.getState().edit((document) => {
-    const added = addNode(document, preset.kind, { x: 0, y: 0 }, preset.definition);
+    const added = addNode(document, preset.kind, { x: 0, y: 0 }, preset.definition, preset.baseName);
     nodeId = added.nodeId;
     const node = findNode(added.graph, nodeId);
     // Placed by the size its card will have, so it lands beside (not under) what is in view.

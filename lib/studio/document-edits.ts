@@ -74,6 +74,8 @@ export function addNode(
   kind: StudioNodeKind,
   position: { x: number; y: number },
   definition?: (name: string) => Definition,
+  /** The name to use when it is free (else `<baseName>_<n>`); the kind's `<kind>_<n>` without it. */
+  baseName?: string,
 ): { graph: Graph; nodeId: string } {
   const takenIds = new Set(graph.nodes.map((node) => node.id));
   let node: GraphNode;
@@ -82,7 +84,8 @@ export function addNode(
     while (takenIds.has(`note:${n}`)) n++;
     node = { id: `note:${n}`, type: "note", position, data: { text: "" } };
   } else {
-    const name = uniqueName(graph, kind);
+    const name =
+      baseName && !takenNames(graph).has(baseName) ? baseName : uniqueName(graph, baseName ?? kind);
     const id = newNodeId(kind, name, takenIds);
     const initial = definition ? definition(name) : defaultDefinition(kind, name);
     node = { id, type: kind, position, data: { definition: initial } } as GraphNode;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileGraph, emptyGraph, isDefinitionNode } from "@/lib/graph";
 import { addNode, findNode } from "./document-edits";
-import { NODE_PRESETS, nodePreset } from "./node-presets";
+import { mcpToolPreset, NODE_PRESETS, nodePreset } from "./node-presets";
 
 describe("node presets", () => {
   it("offer every node kind", () => {
@@ -33,5 +33,36 @@ describe("node presets", () => {
 
   it("refuses an unknown preset id", () => {
     expect(() => nodePreset("robot")).toThrow(/Unknown node preset "robot"/);
+  });
+});
+
+describe("MCP tool presets", () => {
+  it("adds a kind mcp tool named after the server's tool, with its description and schema", () => {
+    const schema = { type: "object", properties: { a: { type: "number" } }, required: ["a"] };
+    const preset = mcpToolPreset("calc", { name: "add-numbers", description: "Adds.", inputSchema: schema });
+    expect(preset).toMatchObject({
+      id: "mcp:calc:add-numbers",
+      kind: "tool",
+      label: "add-numbers",
+      baseName: "add_numbers",
+    });
+    let document = emptyGraph();
+    const first = addNode(document, "tool", { x: 0, y: 0 }, preset.definition, preset.baseName);
+    document = first.graph;
+    expect(findNode(document, first.nodeId)?.data).toEqual({
+      definition: {
+        name: "add_numbers",
+        kind: "mcp",
+        server: "calc",
+        tool: "add-numbers",
+        description: "Adds.",
+        args: schema,
+      },
+    });
+    // The name is taken now: the next one is numbered.
+    const second = addNode(document, "tool", { x: 0, y: 0 }, preset.definition, preset.baseName);
+    expect(
+      (findNode(second.graph, second.nodeId)?.data as { definition: { name: string } }).definition.name,
+    ).toBe("add_numbers_1");
   });
 });

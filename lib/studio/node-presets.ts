@@ -14,6 +14,8 @@ export interface NodePreset {
   keywords: string;
   /** The definition a new node starts with (absent for notes and for a kind's plain default). */
   definition?: (name: string) => Definition;
+  /** The new node's name when it is free (an MCP tool's own name); `<kind>_<n>` otherwise. */
+  baseName?: string;
 }
 
 const withDefault =
@@ -113,6 +115,7 @@ export function mcpToolPreset(server: string, tool: ListedMcpTool): NodePreset {
     label: tool.name,
     description: `MCP · ${server}`,
     keywords: `mcp server ${server} ${description}`,
+    baseName: tool.name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9])/, "_"),
     definition: (name) => ({
       name,
       kind: "mcp",
