@@ -69,6 +69,7 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
             console.error("[tandem] unregistering live event streams failed (they expire):", error),
           );
       })
+      .then(() => runtime.closeMcpClients())
       .then(() => runtime.database.close())
       .catch((error: unknown) => console.error("[tandem] shutdown failed:", error))
       .finally(() => process.exit(0));

@@ -65,6 +65,8 @@ export interface Runtime {
   readonly mcpServer: McpAgentServer;
   /** The MCP servers of extensions/mcp.json with their tools (the studio's palette). */
   mcpServers(): Promise<McpServerStatus[]>;
+  /** Closes this process's MCP connections (stdio servers exit) at shutdown. */
+  closeMcpClients(): Promise<void>;
   /** Fork a thread at a message (POST /api/threads/:id/fork). */
   readonly forks: ThreadForkService;
   /** Two runs aligned message by message and child by child (GET /api/threads/diff). */
@@ -205,6 +207,7 @@ export function createRuntime(database: Database): Runtime {
     effects: new EffectService(database.sql),
     effectRunner,
     mcpServers: async () => (await extensions()).registry.mcp.status(),
+    closeMcpClients: async () => (await extensions()).registry.mcp.close(),
     mcpServer: new McpAgentServer({
       db: database.sql,
       definitions,
