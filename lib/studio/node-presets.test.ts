@@ -61,8 +61,8 @@ describe("MCP tool presets", () => {
     });
     // The name is taken now: the next one is numbered.
     const second = addNode(document, "tool", { x: 0, y: 0 }, preset.definition, preset.baseName);
-    expect(
-      (findNode(second.graph, second.nodeId)?.data as { definition: { name: string } }).definition.name,
-    ).toBe("add_numbers_1");
+    expect(findNode(second.graph, second.nodeId)?.data).toMatchObject({
+      definition: { name: "add_numbers_1" },
+    });
   });
 });
