@@ -1,10 +1,30 @@
-// TypeScript for runCode: a module QuickJS cannot parse as JavaScript has its types stripped with
-// esbuild (the transpiler tsx already ships; pinned in package.json because this module imports it
-// directly) and is parsed again. Nothing is bundled or resolved: imports stay as written, so only
-// the sandbox's own module loader decides what exists. esbuild reprints the code, so line numbers
-// in errors from a TypeScript module may differ from the source (plain JavaScript runs as written).
+// TypeScript for runCode, on the host: a module esbuild parses as JavaScript runs as written; any
+// other has its types stripped with esbuild (the transpiler tsx already ships; pinned in
+// package.json because this module imports it directly). Nothing is bundled or resolved: imports
+// stay as written, so only the sandbox's own module loader decides what exists. esbuild reprints
+// the code, so line numbers in errors from a TypeScript module may differ from the source.
+// (The check is esbuild's, not QuickJS's: a compile-only parse in QuickJS, kept beside the prelude,
+// corrupted the instance's memory for some sources.)
 
 export class TypeScriptSyntaxError extends Error {}
+
+/** The module as the sandbox runs it: the source itself when it is JavaScript, else its types stripped. */
+export async function prepareModule(
+  source: string,
+): Promise<{ code: string; filename: "main.js" | "main.ts" }> {
+  const { transform } = await import("esbuild");
+  const javascript = await transform(source, {
+    loader: "js",
+    format: "esm",
+    target: "esnext",
+    logLevel: "silent",
+  }).then(
+    () => true,
+    () => false,
+  );
+  if (javascript) return { code: source, filename: "main.js" };
+  return { code: await stripTypes(source, "main.ts"), filename: "main.ts" };
+}
 
 /** The module as JavaScript, or a TypeScriptSyntaxError naming the line and column. */
 export async function stripTypes(source: string, filename: string): Promise<string> {
