@@ -32,6 +32,8 @@ export async function runSandboxedCode(
   host: SandboxHost = {},
 ): Promise<RunCodeResult> {
   const limits = checkOptions(source, options);
+  // The limit covers the whole call: preparing the module, waiting for a worker, running it.
+  const deadline = Date.now() + limits.timeoutMs;
   const call = new HostCall(limits);
   let request: ToWorker;
   try {
@@ -39,18 +41,40 @@ export async function runSandboxedCode(
   } catch (error) {
     return { status: "error", error: messageOf(error).message, logs: [] };
   }
-  if (host.signal?.aborted) return call.stopped();
-  let worker: SandboxWorker;
-  try {
-    worker = await acquireWorker();
-  } catch (error) {
-    return { status: "error", error: `The sandbox could not start: ${messageOf(error).message}`, logs: [] };
-  }
-  if (host.signal?.aborted) {
-    releaseWorker(worker, true);
-    return call.stopped();
-  }
-  return call.run(worker, request, host.signal);
+  const worker = await waitForWorker(deadline, host.signal);
+  if (worker === "stopped") return call.stopped();
+  if (worker === "timeout") return call.timedOut();
+  if (worker instanceof Error)
+    return { status: "error", error: `The sandbox could not start: ${worker.message}`, logs: [] };
+  return call.run(worker, request, deadline, host.signal);
+}
+
+/** A ready worker, unless the deadline passes or the run is stopped first (the worker then goes back unused). */
+function waitForWorker(
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<SandboxWorker | "timeout" | "stopped" | Error> {
+  if (signal?.aborted) return Promise.resolve("stopped");
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: SandboxWorker | "timeout" | "stopped" | Error) => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+      return true;
+    };
+    const onAbort = () => settle("stopped");
+    const timer = setTimeout(() => settle("timeout"), Math.max(0, deadline - Date.now()));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    acquireWorker().then(
+      (worker) => {
+        if (!settle(worker)) releaseWorker(worker, true);
+      },
+      (error: unknown) => settle(error instanceof Error ? error : new Error(String(error))),
+    );
+  });
 }
 
 interface Limits {
@@ -152,7 +176,12 @@ class HostCall {
   }
 
   /** Runs the request on the worker until it answers, the time limit passes or the signal aborts. */
-  run(worker: SandboxWorker, request: ToWorker, signal: AbortSignal | undefined): Promise<RunCodeResult> {
+  run(
+    worker: SandboxWorker,
+    request: ToWorker,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<RunCodeResult> {
     return new Promise<RunCodeResult>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const finish = (outcome: Omit<RunCodeResult, "logs">, healthy: boolean) => {
@@ -181,14 +210,18 @@ class HostCall {
         failed: (error) => finish({ status: "error", error: `The sandbox failed: ${error.message}` }, false),
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      // The limit counts from here: a worker's start-up (a cold pool) is not the code's time.
-      timer = setTimeout(
-        () => end({ status: "timeout", error: `Timed out after ${this.limits.timeoutMs} ms` }),
-        this.limits.timeoutMs,
-      );
+      timer = setTimeout(() => end(this.timedOut()), Math.max(0, deadline - Date.now()));
       Atomics.store(worker.shared, DROPPED_SLOT, 0);
       worker.post(request);
     });
+  }
+
+  timedOut(): RunCodeResult {
+    return {
+      status: "timeout",
+      error: `Timed out after ${this.limits.timeoutMs} ms`,
+      logs: this.finalLogs(),
+    };
   }
 
   stopped(): RunCodeResult {
