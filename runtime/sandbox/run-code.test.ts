@@ -39,6 +39,23 @@ describe("runCode results and bridging", () => {
     expect(broken.error).toMatch(/^SyntaxError: .*main\.ts:1:/);
   });
 
+  it("names the line of the user's TypeScript source in syntax errors and in stack frames", async () => {
+    const syntax = await runCode("type Id = string;\nconst a: Id = 'x';\nconst x: number = ;\n");
+    expect(syntax).toMatchObject({ status: "error", error: expect.stringMatching(/main\.ts:3:19\)$/) });
+    // esbuild drops the interface and blank lines: the throw is on line 2 of its output, line 6 here.
+    const thrown = await runCode(
+      "interface A { x: number }\n\n\n\nconst a: A = { x: 1 };\nthrow new Error('boom ' + a.x);\n",
+    );
+    expect(thrown).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/^Error: boom 1\n {4}at .*\(main\.ts:6:\d+\)/),
+    });
+    const logged = await runCode(
+      "enum E { A }\n\nfunction f(): void {\n  console.error(new Error('here'));\n}\nf();\nexport default E.A;",
+    );
+    expect(logged.logs[0]).toMatch(/^\[error\] Error: here\n {4}at f \(main\.ts:4:\d+\)/);
+  });
+
   it("bridges imports and globals: functions get copies of plain data, async ones are awaited", async () => {
     const seen: unknown[] = [];
     const result = await runCode(

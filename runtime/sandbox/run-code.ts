@@ -7,7 +7,8 @@
 // limited; console output is captured. docs/runtime.md ("runCode") explains the design.
 import type { RunCodeOptions, RunCodeResult } from "../extensions/define";
 import { DROPPED_SLOT, type FromWorker, type Reply, type ToWorker, type Wire } from "./protocol";
-import { prepareModule } from "./strip-types";
+import { mapPositions } from "./source-map";
+import { type PreparedModule, prepareModule } from "./strip-types";
 import { acquireWorker, releaseWorker, type SandboxWorker } from "./worker-pool";
 
 export const DEFAULT_TIMEOUT_MS = 5_000;
@@ -147,11 +148,13 @@ class HostCall {
   private dropped = 0;
   private nextPromise = 1;
   private active = true;
+  private module: PreparedModule | null = null;
 
   constructor(private readonly limits: Limits) {}
 
   /** The run message; a global or import that cannot be bridged throws a TypeError naming it. */
-  request(module: { code: string; filename: "main.js" | "main.ts" }, options: RunCodeOptions): ToWorker {
+  request(module: PreparedModule, options: RunCodeOptions): ToWorker {
+    this.module = module;
     const globals = Object.entries(options.globals ?? {}).map(([name, value]): [string, Wire] => [
       name,
       this.encode(value, `globals.${name}`),
@@ -233,14 +236,14 @@ class HostCall {
   }
 
   private outcome(done: Extract<FromWorker, { type: "done" }>): Omit<RunCodeResult, "logs"> {
-    if (done.status === "error") return { status: "error", error: done.error };
+    if (done.status === "error") return { status: "error", error: this.sourcePositions(done.error ?? "") };
     return { status: "success", result: fromJson(done.json) };
   }
 
   private handle(worker: SandboxWorker, message: FromWorker): void {
     switch (message.type) {
       case "log":
-        this.logs.push(message.line);
+        this.logs.push(this.sourcePositions(message.line));
         return;
       case "call":
         worker.reply(this.call(worker, message.fn, message.args));
@@ -324,6 +327,12 @@ class HostCall {
         .filter(([key]) => key !== "__proto__")
         .map(([key, item]): [string, Wire] => [key, this.encode(item, `${path}.${key}`, inner)]),
     };
+  }
+
+  /** Positions in a TypeScript module's stripped code, given as the user's own lines and columns. */
+  private sourcePositions(text: string): string {
+    const lines = this.module?.lines;
+    return lines ? mapPositions(text, "main.ts", lines) : text;
   }
 
   private finalLogs(): string[] {
