@@ -23,7 +23,7 @@ import { LoadService } from "./services/load-service";
 import { McpAgentServer } from "./services/mcp-agent-server";
 import { ProjectService } from "./services/project-service";
 import { ThreadDiffService } from "./services/thread-diff";
-import { ThreadEndpointService } from "./services/thread-endpoints";
+import { endpointTimeoutMsFromEnv, ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
 import { ThreadForkService } from "./services/thread-fork";
 import { ThreadService } from "./services/thread-service";
@@ -203,7 +203,13 @@ export function createRuntime(database: Database): Runtime {
     files: new ThreadFileService(database.sql),
     eventLog: new EventLogService(database.sql),
     load: new LoadService(database.sql, scheduler),
-    endpoints: new ThreadEndpointService({ db: database.sql, definitions, extensions, terminate }),
+    endpoints: new ThreadEndpointService({
+      db: database.sql,
+      definitions,
+      extensions,
+      terminate,
+      timeoutMs: endpointTimeoutMsFromEnv(process.env),
+    }),
     effects: new EffectService(database.sql),
     effectRunner,
     mcpServers: async () => (await extensions()).registry.mcp.status(),

@@ -3,6 +3,8 @@
 // (lib/standard/thread-endpoint-routes.ts), and run its handler with the thread's ThreadState
 // (`execution` null: no step is running). A handler that throws, or answers something that is not
 // a Response, is logged here with the reason and reported as `failed` (the route answers a bare 500).
+// A handler that has not answered within the time limit (TANDEM_ENDPOINT_TIMEOUT_MS) is reported as
+// `timed_out` (504); it runs in this process and cannot be killed, so what it still does is ignored.
 import path from "node:path";
 import type { SqlClient } from "@/lib/db/sql-client";
 import { type EndpointMethod, matchEndpoint } from "@/lib/standard/thread-endpoint-routes";
@@ -19,7 +21,19 @@ export interface ThreadEndpointServices {
   /** This process's extensions, loaded once (the same loader the step runner uses). */
   extensions: () => Promise<{ registry: ExtensionRegistry; hooks: HookRunner }>;
   terminate: (threadId: string) => Promise<void>;
+  /** How long a handler may take to answer its Response (0: no limit). Default 30 s. */
+  timeoutMs?: number;
   log?: (message: string) => void;
+}
+
+/** A thread endpoint's time limit when TANDEM_ENDPOINT_TIMEOUT_MS is not set. */
+export const DEFAULT_ENDPOINT_TIMEOUT_MS = 30_000;
+
+/** TANDEM_ENDPOINT_TIMEOUT_MS, or the default; 0 turns the limit off. */
+export function endpointTimeoutMsFromEnv(env: Record<string, string | undefined>): number {
+  const raw = env.TANDEM_ENDPOINT_TIMEOUT_MS?.trim();
+  const value = raw ? Number(raw) : DEFAULT_ENDPOINT_TIMEOUT_MS;
+  return Number.isInteger(value) && value >= 0 ? value : DEFAULT_ENDPOINT_TIMEOUT_MS;
 }
 
 export type ThreadEndpointOutcome =
@@ -27,7 +41,9 @@ export type ThreadEndpointOutcome =
   /** The path exists with other methods only. */
   | { kind: "method_not_allowed"; allow: EndpointMethod[]; message: string }
   /** The handler threw or answered something else than a Response (logged). */
-  | { kind: "failed" };
+  | { kind: "failed" }
+  /** The handler had not answered within the time limit (logged). */
+  | { kind: "timed_out"; timeoutMs: number; message: string };
 
 function isResponse(value: unknown): value is Response {
   if (value instanceof Response) return true;
@@ -47,6 +63,22 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return `an object (${value.constructor?.name ?? "no prototype"})`;
   return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+/** The promise's value, or a rejection with TIMED_OUT once `timeoutMs` passed (0: no limit). */
+async function withinTimeLimit<T>(running: Promise<T>, timeoutMs: number): Promise<T> {
+  if (timeoutMs <= 0) return running;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(TIMED_OUT), timeoutMs);
+  });
+  try {
+    return await Promise.race([running, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export class ThreadEndpointService {
@@ -87,10 +119,22 @@ export class ThreadEndpointService {
       };
     const { route, params } = match;
     const where = `thread endpoint ${route.method} ${route.pattern} (${path.relative(process.cwd(), route.file)}) on thread ${threadId}`;
+    const timeoutMs = this.services.timeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     let answer: unknown;
     try {
-      answer = await route.execute(request, state, params);
+      answer = await withinTimeLimit(
+        Promise.resolve().then(() => route.execute(request, state, params)),
+        timeoutMs,
+      );
     } catch (error) {
+      if (error === TIMED_OUT) {
+        this.log(`${where} timed out after ${timeoutMs} ms (TANDEM_ENDPOINT_TIMEOUT_MS)`);
+        return {
+          kind: "timed_out",
+          timeoutMs,
+          message: `The thread endpoint ${shown} did not answer within ${timeoutMs} ms.`,
+        };
+      }
       this.log(`${where} failed: ${error instanceof Error ? error.message : String(error)}`);
       return { kind: "failed" };
     }

@@ -1,7 +1,8 @@
 // GET|POST|PUT|PATCH|DELETE /api/threads/:id/endpoints/*path — the thread endpoints of this server's
 // extensions (`threads/<path>.ts`, spec Threads §endpoints). 404 for an unknown thread or path, 405
 // with Allow for a path that answers other methods only, and a bare 500 `endpoint_failed` when the
-// handler throws (the reason is logged on the server; no message or stack reaches the client). The
+// handler throws (the reason is logged on the server; no message or stack reaches the client), 504
+// `endpoint_timeout` when it has not answered within TANDEM_ENDPOINT_TIMEOUT_MS (default 30 s). The
 // body is read under TANDEM_MAX_UPLOAD_BYTES first (413 above it), so handlers get a bounded one.
 import { getRuntime } from "@/runtime/runtime";
 import { handle, jsonError, readBodyBytes, UPLOAD_BODY_LIMIT } from "../../../../_lib/http";
@@ -27,6 +28,8 @@ const answer = handle(async (request: Request, context: Context) => {
     refusal.headers.set("allow", outcome.allow.join(", "));
     return refusal;
   }
+  if (outcome.kind === "timed_out")
+    return jsonError(504, "endpoint_timeout", outcome.message, { timeout_ms: outcome.timeoutMs });
   return jsonError(500, "endpoint_failed", "Endpoint failed");
 });
 
