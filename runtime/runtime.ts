@@ -17,6 +17,7 @@ import { callModel } from "./models";
 import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { ActivityService } from "./services/activity-service";
+import { ApprovalService } from "./services/approval-service";
 import { EffectService } from "./services/effect-service";
 import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
@@ -71,6 +72,8 @@ export interface Runtime {
   readonly forks: ThreadForkService;
   /** Two runs aligned message by message and child by child (GET /api/threads/diff). */
   readonly diffs: ThreadDiffService;
+  /** Tool approvals: list a tree's or a project's, decide one (docs/runtime.md "Approvals"). */
+  readonly approvals: ApprovalService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -223,6 +226,7 @@ export function createRuntime(database: Database): Runtime {
     }),
     forks: new ThreadForkService(database),
     diffs: new ThreadDiffService(database.sql),
+    approvals: new ApprovalService(database.sql),
   };
 }
 

@@ -105,6 +105,8 @@ export interface PromptToolEntryObject {
   immediate?: boolean | ImmediateConfig;
   optional?: string;
   resumable?: false | ResumableConfig;
+  /** Tandem extension: a model's call waits for a human's approval. */
+  requiresApproval?: boolean;
 }
 export type PromptToolEntry = string | PromptToolEntryObject;
 

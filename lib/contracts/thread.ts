@@ -6,6 +6,7 @@ export const THREAD_STATUSES = [
   "idle",
   "queued",
   "running",
+  "waiting_approval",
   "completed",
   "failed",
   "stopped",

@@ -44,6 +44,7 @@ describe("live counts", () => {
       idle: 1,
       queued: 0,
       running: 1,
+      waiting_approval: 0,
       completed: 2,
       failed: 0,
       stopped: 0,

@@ -40,6 +40,8 @@ export function statusDetail(thread: StatusFacts): StatusDetail | null {
     case "terminated":
     case "idle":
       return meaningfulReason ? { text: meaningfulReason, tone: "info" } : null;
+    case "waiting_approval":
+      return { text: "Waiting for a human to approve a tool call", tone: "info" };
     case "queued":
     case "running": {
       const progress = thread.status_text?.trim();

@@ -79,6 +79,11 @@ export const PromptToolEntryObjectSchema = z.object({
   ...SubpromptConfigSchema.shape,
   ...PromptToolConfigSchema.shape,
   ...SubagentToolConfigSchema.shape,
+  /**
+   * Tandem's approvals (a Tandem extension to the spec): a model's call to this tool, sub-prompt,
+   * subagent or handoff parks its thread (`waiting_approval`) until a human approves or denies it.
+   */
+  requiresApproval: z.boolean().optional(),
 });
 export type PromptToolEntryObject = z.infer<typeof PromptToolEntryObjectSchema>;
 
@@ -96,6 +101,11 @@ export const SUBAGENT_ONLY_FIELDS = [
 
 export function toolEntryName(entry: PromptToolEntry): string {
   return typeof entry === "string" ? entry : entry.name;
+}
+
+/** Whether a model's call to this entry waits for a human's approval. */
+export function toolEntryRequiresApproval(entry: PromptToolEntry): boolean {
+  return typeof entry !== "string" && entry.requiresApproval === true;
 }
 
 /** The object form of any entry (`"search"` → `{ name: "search" }`). */

@@ -12,7 +12,7 @@ type EntryField = Exclude<keyof PromptToolEntryObject, "name">;
 
 /** Which config fields mean something for each kind of target (beyond `name`). */
 const APPLICABLE_FIELDS: Record<Exclude<ToolEntryKind, "unknown">, readonly EntryField[]> = {
-  tool: ["env", "tenvs", "options"],
+  tool: ["env", "tenvs", "options", "requiresApproval"],
   prompt: [
     "initUserMessageProperty",
     "initAttachmentsProperty",
@@ -21,9 +21,15 @@ const APPLICABLE_FIELDS: Record<Exclude<ToolEntryKind, "unknown">, readonly Entr
     "includeErrors",
     "env",
     "tenvs",
+    "requiresApproval",
   ],
-  subagent: [...SUBAGENT_ONLY_FIELDS, "initUserMessageProperty", "initAttachmentsProperty"],
-  handoff: ["initUserMessageProperty", "initAttachmentsProperty"],
+  subagent: [
+    ...SUBAGENT_ONLY_FIELDS,
+    "initUserMessageProperty",
+    "initAttachmentsProperty",
+    "requiresApproval",
+  ],
+  handoff: ["initUserMessageProperty", "initAttachmentsProperty", "requiresApproval"],
   session_binding: [],
 };
 

@@ -8,7 +8,9 @@ import {
   type PromptToolEntryObject,
   type ResolvedSessionBinding,
   type ResolvedSideConfig,
+  resolveSubagentToolConfig,
   type ToolDefinition,
+  toolEntryRequiresApproval,
 } from "@/lib/standard";
 import type { McpRemoteTool } from "../extensions/mcp-clients";
 import type { ModelToolSpec } from "../models/types";
@@ -46,6 +48,11 @@ export type CatalogEntry =
 export interface ToolCatalog {
   specs: ModelToolSpec[];
   entries: ReadonlyMap<string, CatalogEntry>;
+  /**
+   * Names whose calls by the model wait for a human's approval (tools entries marked
+   * `requiresApproval`; `subagent_create` when a resumable branch is). Absent: none.
+   */
+  approvals?: ReadonlySet<string>;
 }
 
 const EMPTY_OBJECT_SCHEMA = { type: "object", properties: {} };
@@ -119,10 +126,15 @@ export function buildToolCatalog(
     bindings.flatMap(([role, binding]) => (binding ? [[binding.name, { role, binding }] as const] : [])),
   );
 
+  const approvals = new Set<string>();
   for (const raw of prompt.tools ?? []) {
     const entry = classifyToolEntry(raw, index, prompt.name);
     const binding = bindingByName.get(entry.name);
     if (binding) continue; // offered below with binding semantics
+    if (toolEntryRequiresApproval(raw) && entry.kind !== "unknown" && entry.kind !== "session_binding") {
+      const resumable = entry.kind === "subagent" && resolveSubagentToolConfig(entry.config).resumable;
+      approvals.add(resumable ? SUBAGENT_CREATE_TOOL : entry.name);
+    }
     if (entry.kind === "tool" && entry.tool.kind === "mcp") {
       const tool = entry.tool;
       const listed = mcpTools(tool.server);
@@ -143,6 +155,7 @@ export function buildToolCatalog(
       } else {
         // Every tool of the server, each under its own name (none while the server is unavailable).
         for (const remote of listed ?? []) {
+          if (toolEntryRequiresApproval(raw)) approvals.add(remote.name);
           add(
             { kind: "tool", name: remote.name, tool, remoteName: remote.name },
             {
@@ -233,5 +246,5 @@ export function buildToolCatalog(
       },
     );
   }
-  return { specs, entries };
+  return { specs, entries, ...(approvals.size > 0 ? { approvals } : {}) };
 }

@@ -9,6 +9,7 @@ import type { AgentDefinition } from "@/lib/standard";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { ABORT_CHANNEL } from "../scheduler/scheduler";
+import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import { appendEvents } from "../store/event-log";
@@ -332,6 +333,12 @@ export class ThreadService {
       }
       // Deepest first; the terminated thread's own parent (outside the subtree) is locked last.
       const events = terminated.map((row) => threadEvent(row));
+      // Approvals they still waited for can no longer run anything (docs/runtime.md "Approvals").
+      const cancelled = await cancelPendingApprovals(
+        tx,
+        terminated.map((row) => row.id),
+      );
+      events.push(...cancelled.map(approvalEvent));
       for (const row of terminated) {
         const report = await reportToParent(tx, row, { kind: "terminated" }, { wake: "in_transaction" });
         events.push(...report.events);

@@ -2,6 +2,7 @@
 // the state they describe, numbered by a global sequence, and read back per root thread. A NOTIFY
 // (delivered only after commit, sent only for roots with a watcher) wakes SSE streams; it carries
 // the root id, never the data.
+import type { ApprovalPayload } from "@/lib/contracts/approval";
 import type { MessagePayload, RegistryPayload, TelemetryPayload } from "@/lib/contracts/events";
 import type { ThreadViewWire } from "@/lib/contracts/thread";
 import type { SqlExecutor } from "@/lib/db/sql-client";
@@ -9,7 +10,7 @@ import { nowMicroseconds } from "./thread-row";
 
 export const EVENTS_CHANNEL = "tandem_events";
 
-export type EventType = "thread" | "message" | "registry" | "telemetry";
+export type EventType = "thread" | "message" | "registry" | "telemetry" | "approval";
 
 /** An event to append: its payload typed by the wire contract of its kind (lib/contracts/). */
 export type NewEvent = { rootId: string; threadId: string } & (
@@ -17,6 +18,7 @@ export type NewEvent = { rootId: string; threadId: string } & (
   | { type: "message"; data: MessagePayload }
   | { type: "registry"; data: RegistryPayload }
   | { type: "telemetry"; data: TelemetryPayload }
+  | { type: "approval"; data: ApprovalPayload }
 );
 
 export interface StoredEvent {

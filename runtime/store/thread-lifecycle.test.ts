@@ -62,6 +62,8 @@ describe("the thread lifecycle table", () => {
       idle: "idle",
       queued: "active",
       running: "active",
+      // Parked for a human's decision, like idle: no work ahead until one comes.
+      waiting_approval: "idle",
       completed: "ended",
       failed: "ended",
       stopped: "ended",

@@ -31,6 +31,11 @@ export function isActive(status: ThreadStatus): boolean {
   return status === "queued" || status === "running";
 }
 
+/** Parked mid-run until a human decides its tool approvals (docs/runtime.md "Approvals"). */
+export function isAwaitingApproval(status: ThreadStatus): boolean {
+  return status === "waiting_approval";
+}
+
 /** Terminated: permanent, it accepts no new work. */
 export function isTerminated(status: ThreadStatus): boolean {
   return status === "terminated";
@@ -96,6 +101,20 @@ const TABLE = {
     callers: "parkOnChild (engine/step/blocked-call)",
     sets: "execution.blockedOn; runnable = false; lease released",
     fixed: { runnable: false, releaseLease: true },
+  },
+  awaitApproval: {
+    from: ["running"],
+    to: "waiting_approval",
+    callers: "parkOnApproval (engine/step/approval-gate)",
+    sets: "pending approval rows for the reply's undecided calls (same commit); runnable = false; lease released",
+    fixed: { runnable: false, releaseLease: true },
+  },
+  resumeApproved: {
+    from: ["waiting_approval"],
+    to: "running",
+    callers: "ApprovalService.decide, when the decision leaves none of the thread pending",
+    sets: "runnable; schedulers notified (same commit as the decision)",
+    fixed: { runnable: true },
   },
   park: {
     from: ["running"],

@@ -6,7 +6,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import { appendEvents } from "../store/event-log";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
-import { isActive } from "../store/thread-lifecycle";
+import { isActive, isAwaitingApproval } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
 import { lockThread, updateThread } from "../store/thread-store";
 import { insertInvocation, registryEvent, type SubagentLink, setLinkStatus } from "./registry-store";
@@ -32,7 +32,8 @@ export async function deliverToChild(tx: SqlExecutor, request: DeliveryRequest):
   const attachments = await copyFilesBetweenThreads(tx, link.parent_id, child.id, request.attachmentPaths);
   const now = nowMicroseconds();
   let current = child;
-  if (!isActive(child.status)) {
+  // A child parked for an approval is mid-run: its turn goes on once the approval is decided.
+  if (!isActive(child.status) && !isAwaitingApproval(child.status)) {
     current = await updateThread(tx, child.id, {
       execution: { ...child.execution, turnsA: 0, turnsB: 0 },
       stopReason: null,

@@ -56,12 +56,13 @@ export function spawnObservingHooks(ext: {
 export function batchableSpawns(
   calls: readonly StoredToolCall[],
   index: number,
-  catalog: Pick<ToolCatalog, "entries">,
+  catalog: Pick<ToolCatalog, "entries" | "approvals">,
 ): SpawnBatchItem[] {
   const run: SpawnBatchItem[] = [];
   for (const call of calls.slice(index)) {
     const entry = catalog.entries.get(call.function.name);
     if (entry?.kind !== "subagent" || entry.branch.config.blocking) break;
+    if (catalog.approvals?.has(call.function.name)) break; // waits for its approval (approval-gate)
     const args = safeJson(call.function.arguments);
     if (!args || typeof args !== "object" || Array.isArray(args)) break;
     run.push({ call, branch: entry.branch, args: args as Record<string, unknown> });

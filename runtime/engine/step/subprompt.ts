@@ -11,6 +11,7 @@ import { renderPromptContent } from "../prompt-render";
 import { assembleSubpromptResult, type SubpromptCall } from "../subprompt-result";
 import { buildToolCatalog, type CatalogEntry, mcpServersOf } from "../tool-catalog";
 import { errorContent, executeToolCall, type ToolExecution } from "../tool-executor";
+import { NESTED_APPROVAL_REFUSED } from "./approval-gate";
 import { toolExtensions } from "./hooks";
 import { countModelCalls, logModelCall } from "./model-calls";
 import { MAX_SUBPROMPT_DEPTH, type StepContext } from "./types";
@@ -155,15 +156,22 @@ export async function runSubprompt(
   for (const call of toolCalls) {
     if (abortSignal.aborted) break;
     const messageId = randomUUID();
-    const execution = await executeToolCall(call, {
-      threadId,
-      db: ctx.db,
-      catalog,
-      abortSignal,
-      ...toolExtensions(ctx, threadId, ext, prompt.name, promptPath),
-      runSubprompt: (inner, innerArgs) =>
-        runSubprompt(ctx, inner, innerArgs, messageId, depth + 1, promptPath),
-    });
+    // A nested step cannot park its thread: a call that needs approval is refused, never run unasked.
+    const execution = catalog.approvals?.has(call.function.name)
+      ? {
+          status: "error" as const,
+          content: errorContent(NESTED_APPROVAL_REFUSED),
+          args: call.function.arguments,
+        }
+      : await executeToolCall(call, {
+          threadId,
+          db: ctx.db,
+          catalog,
+          abortSignal,
+          ...toolExtensions(ctx, threadId, ext, prompt.name, promptPath),
+          runSubprompt: (inner, innerArgs) =>
+            runSubprompt(ctx, inner, innerArgs, messageId, depth + 1, promptPath),
+        });
     const content =
       execution.status === "error" && options.includeErrors && !execution.content.startsWith("Error: ")
         ? `Error: ${execution.content}`

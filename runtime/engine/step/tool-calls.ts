@@ -25,6 +25,13 @@ import {
   type SubagentCatalogEntry,
   type ToolExecution,
 } from "../tool-executor";
+import {
+  approvalVerdict,
+  approvedCall,
+  approvedMetadata,
+  deniedExecution,
+  parkOnApproval,
+} from "./approval-gate";
 import { parkOnChild } from "./blocked-call";
 import { finishStep } from "./decide";
 import { isRunEnding, ThreadTerminated } from "./errors";
@@ -74,13 +81,17 @@ async function runToolCall(
 ): Promise<StepOutcome | null> {
   const { active, catalog, ext, abortSignal, threadId } = ctx;
   const assistant = state.current;
-  const call = calls[index]!;
+  const asked = calls[index]!;
+  // A call that needs a human's approval runs once approved, is answered once denied, else parks.
+  const verdict = await approvalVerdict(ctx, asked);
+  if (verdict.kind === "wait") return parkOnApproval(ctx, calls, index);
+  const call = verdict.kind === "approved" ? approvedCall(asked, verdict.approval) : asked;
   const promptName = active.sideConfig.prompt;
   const startedAt = nowMicroseconds();
   const toolMessageId = randomUUID();
   // Work that takes time (code, HTTP and built-in tools, sub-prompts) is announced before it
   // runs, so live views show it running; instant runtime tools announce with their result.
-  const announced = announcesStart(catalog.entries.get(call.function.name));
+  const announced = verdict.kind !== "denied" && announcesStart(catalog.entries.get(call.function.name));
   if (announced) {
     await appendEvents(ctx.db, [
       telemetryEvent(
@@ -89,15 +100,22 @@ async function runToolCall(
       ),
     ]);
   }
-  const executed = await executeToolCall(call, {
-    threadId,
-    db: ctx.db,
-    catalog,
-    abortSignal,
-    ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
-    runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
-    runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, assistant.id),
-  });
+  const ran =
+    verdict.kind === "denied"
+      ? deniedExecution(call, verdict.approval)
+      : await executeToolCall(call, {
+          threadId,
+          db: ctx.db,
+          catalog,
+          abortSignal,
+          ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
+          runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
+          runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, assistant.id),
+        });
+  const executed: ToolExecution =
+    verdict.kind === "approved"
+      ? { ...ran, metadata: { ...ran.metadata, ...approvedMetadata(verdict.approval) } }
+      : ran;
   if (abortSignal.aborted) return "aborted";
   crashPoint("before_tool_commit", active.agent.name);
   if (executed.pending) {
