@@ -5,6 +5,7 @@
 // frame comes back as a `LiveEventError` value, never as an exception, so one odd event cannot blank
 // the live view.
 import type { z } from "zod";
+import { ApprovalPayloadSchema, type ApprovalView } from "@/lib/contracts/approval";
 import {
   ChunkPayloadSchema,
   MessagePayloadSchema,
@@ -67,7 +68,8 @@ export type LiveEvent =
       partial: boolean;
       total?: number;
     }
-  | { type: "telemetry"; id: EventId; threadId: string; timestamp: number; telemetry: Telemetry };
+  | { type: "telemetry"; id: EventId; threadId: string; timestamp: number; telemetry: Telemetry }
+  | { type: "approval"; id: EventId; threadId: string; approval: ApprovalView };
 
 export type LiveEventErrorCode = "invalid_id" | "invalid_json" | "unknown_event" | "invalid_payload";
 
@@ -171,6 +173,14 @@ export function parseLiveEvent(event: string, id: EventId, data: unknown): LiveE
     }
     case "telemetry":
       return parseTelemetry(id, data, fail, invalid);
+    case "approval": {
+      const parsed = ApprovalPayloadSchema.safeParse(data);
+      if (!parsed.success) return invalid(parsed.error);
+      return {
+        ok: true,
+        event: { type: "approval", id, threadId: parsed.data.thread_id, approval: parsed.data.approval },
+      };
+    }
     default:
       return fail("unknown_event", `Unknown event "${event}".`);
   }

@@ -1,6 +1,7 @@
 // The shape of one root thread's live view: everything the tree, registry and transcript panels
 // read, built only by the reducer (reducer.ts) and read through selectors (selectors.ts). Every
 // collection that grows with the tree is a PersistentMap, so an event copies only what it changes.
+import type { ApprovalView } from "@/lib/contracts/approval";
 import type { LiveEventError, LiveMessage, LiveThread, RegistryEntry, ThreadStatus } from "./events";
 import { THREAD_STATUSES } from "./events";
 import { emptyMap, type PersistentMap } from "./persistent-map";
@@ -64,6 +65,8 @@ export interface LiveState {
   readonly activeThreadsByAgent: Readonly<Record<string, number>>;
   /** The latest malformed events (at most MAX_PROBLEMS), for a diagnostics panel. */
   readonly problems: readonly LiveEventError[];
+  /** Tool approvals anywhere in the tree, by approval id, as their latest `approval` event left them. */
+  readonly approvals: PersistentMap<ApprovalView>;
 }
 
 export const MAX_PROBLEMS = 50;
@@ -98,5 +101,6 @@ export function initialLiveState(rootId: string): LiveState {
     statusCounts: EMPTY_STATUS_COUNTS,
     activeThreadsByAgent: {},
     problems: [],
+    approvals: emptyMap(),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assetBundle, summarize } from "../../test/support/spec-fixtures";
 import type { Bundle } from "./bundle";
+import { PromptDefinitionSchema } from "./prompt";
 import { validateBundle } from "./validate-bundle";
 
 /** The asset example plus an exposed ai_human agent `billing` the orchestrator can hand off to. */
@@ -115,6 +116,20 @@ describe("prompt tools entry rules", () => {
     expect(diagnostics[0]?.message).toContain(
       'sets "includeErrors" and "initUserMessageProperty", which have no effect',
     );
+  });
+
+  it("requiresApproval: kept on tools and subagents, ignored (with a warning) on a session binding", () => {
+    const bundle = assetBundle();
+    bundle.prompts[1]!.tools = [{ name: "write_file", requiresApproval: true }, "list_files"];
+    bundle.prompts[0]!.tools = [
+      { ...(bundle.prompts[0]!.tools![0] as object), name: "asset_subagent", requiresApproval: true },
+    ];
+    bundle.prompts[2]!.tools = ["read_file", { name: "approve_asset", requiresApproval: true }];
+    expect(summarize(validateBundle(bundle))).toEqual([
+      { severity: "warning", code: "tool_entry_field_ignored", path: "prompts[2].tools[1].requiresApproval" },
+    ]);
+    const parsed = PromptDefinitionSchema.parse(bundle.prompts[1]);
+    expect(parsed.tools?.[0]).toEqual({ name: "write_file", requiresApproval: true });
   });
 
   it("invalid_max_instances: resumable.maxInstances below 1", () => {

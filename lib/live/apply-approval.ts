@@ -1,0 +1,16 @@
+// `approval` events (docs/runtime.md "Approvals"): each carries the approval as it is now — requested
+// (pending) or decided — so the live state keeps the latest per id; the panel reads the pending ones.
+import type { ApprovalView } from "@/lib/contracts/approval";
+import { mapValues, setEntry } from "./persistent-map";
+import type { LiveState } from "./state";
+
+export function applyApproval(state: LiveState, approval: ApprovalView): LiveState {
+  return { ...state, approvals: setEntry(state.approvals, approval.id, approval) };
+}
+
+/** Approvals still waiting for a decision anywhere in the tree, oldest first. */
+export function selectPendingApprovals(state: LiveState): ApprovalView[] {
+  return [...mapValues(state.approvals)]
+    .filter((approval) => approval.state === "pending")
+    .sort((a, b) => a.requested_at - b.requested_at || a.id.localeCompare(b.id));
+}
