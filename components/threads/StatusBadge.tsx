@@ -12,7 +12,7 @@ export function StatusBadge({ status }: { status: ThreadStatus }) {
         className={`size-2 rounded-full ${status === "running" ? "animate-pulse" : ""}`}
         style={{ backgroundColor: `var(--status-${status})` }}
       />
-      {status}
+      {status.replace("_", " ")}
     </span>
   );
 }

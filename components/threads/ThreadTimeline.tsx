@@ -280,7 +280,7 @@ const TimelineRow = memo(function TimelineRow({
               <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
                 ●{" "}
               </span>
-              {thread.status}
+              {thread.status.replace("_", " ")}
               {detail ? <span className="text-muted"> · {detail.text}</span> : null}
             </div>
             <div className="text-muted">

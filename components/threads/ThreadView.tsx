@@ -11,12 +11,14 @@ import {
   type LiveMessage,
   type LiveState,
   type LiveThread,
+  selectPendingApprovals,
   selectRegistry,
   selectTelemetry,
   selectThread,
   statusDetail,
 } from "@/lib/live";
 import { Button } from "../ui/Button";
+import { ApprovalsPanel } from "./ApprovalsPanel";
 import type { AgentInfo } from "./agent-info";
 import { CompareDialog, diffHref } from "./CompareDialog";
 import { EffectsPanel } from "./EffectsPanel";
@@ -119,6 +121,11 @@ export function ThreadView({
   const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
   const status = selected?.status ?? "unknown";
   const detail = selected ? statusDetail(selected) : null;
+  const pendingApprovals = selectPendingApprovals(state);
+  const threadLabel = (threadId: string) => {
+    const thread = selectThread(state, threadId);
+    return thread ? (thread.name ?? thread.agent_id) : "a thread";
+  };
 
   return (
     <div className="flex h-[calc(100vh-2.75rem)] min-h-0">
@@ -219,6 +226,12 @@ export function ThreadView({
             {error}
           </p>
         ) : null}
+        <ApprovalsPanel
+          approvals={pendingApprovals}
+          threadLabel={threadLabel}
+          onShowThread={setSelectedId}
+          decide={api.approvals.decide}
+        />
         <InspectorTabs label="Inspect thread" tabs={INSPECTOR_TABS} active={tab} onChange={setTab}>
           {tab === "transcript" ? (
             <Transcript

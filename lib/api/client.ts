@@ -1,6 +1,7 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
 import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
+import { type ApprovalView, ApprovalViewSchema } from "@/lib/contracts/approval";
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
 import { ForkedThreadSchema, ThreadDiffSchema, type ThreadDiffWire } from "@/lib/contracts/run-diff";
 import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
@@ -286,7 +287,42 @@ export function createApiClient(options: ApiClientOptions = {}) {
         );
       },
     },
+    approvals: {
+      /** Pending approvals of the thread and its subtree (or a project's), oldest first. */
+      pendingOfThread: async (threadId: string): Promise<ApprovalView[]> =>
+        (
+          await request(
+            "GET",
+            `/api/threads/${encodeURIComponent(threadId)}/approvals?state=pending`,
+            ApprovalListSchema,
+          )
+        ).approvals,
+      pendingOfProject: async (projectId: string): Promise<ApprovalView[]> =>
+        (
+          await request(
+            "GET",
+            `/api/approvals?project_id=${encodeURIComponent(projectId)}&state=pending`,
+            ApprovalListSchema,
+          )
+        ).approvals,
+      /** Approve (optionally with edited arguments) or deny with a reason; 409 once decided. */
+      decide: async (
+        approvalId: string,
+        decision: { decision: "approve" | "deny"; args?: unknown; reason?: string },
+      ): Promise<ApprovalView> =>
+        (
+          await request(
+            "POST",
+            `/api/approvals/${encodeURIComponent(approvalId)}`,
+            ApprovalDecidedSchema,
+            decision,
+          )
+        ).approval,
+    },
   };
 }
+
+const ApprovalListSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
+const ApprovalDecidedSchema = z.object({ approval: ApprovalViewSchema });
 
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -380,7 +380,7 @@ function updateStatement(
  * statement text of each transition is one constant (a prepared statement). FALSE for none (an insert).
  */
 export function statusIn(statuses: readonly ThreadStatus[]): string {
-  for (const status of statuses) if (!/^[a-z]+$/.test(status)) throw new Error(`not a status: ${status}`);
+  for (const status of statuses) if (!/^[a-z_]+$/.test(status)) throw new Error(`not a status: ${status}`);
   return statuses.length === 0
     ? "FALSE"
     : `status IN (${statuses.map((status) => `'${status}'`).join(", ")})`;

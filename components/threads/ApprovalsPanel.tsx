@@ -1,0 +1,161 @@
+"use client";
+// Tool calls waiting for a human anywhere in the root's tree (docs/live.md "Approvals"): the tool, the
+// thread that asked, its arguments as editable JSON, and Approve / Deny with a reason. The list comes
+// from the live state's `approval` events, so a decision made elsewhere removes the card here too.
+import { useState } from "react";
+import type { ApprovalView } from "@/lib/contracts/approval";
+import { Button } from "../ui/Button";
+
+export type DecideApproval = (
+  approvalId: string,
+  decision: { decision: "approve" | "deny"; args?: unknown; reason?: string },
+) => Promise<unknown>;
+
+export function ApprovalsPanel({
+  approvals,
+  threadLabel,
+  onShowThread,
+  decide,
+}: {
+  approvals: readonly ApprovalView[];
+  /** The display label of a thread of the tree (its name, else its agent). */
+  threadLabel: (threadId: string) => string;
+  onShowThread: (threadId: string) => void;
+  decide: DecideApproval;
+}) {
+  if (approvals.length === 0) return null;
+  return (
+    <section
+      aria-labelledby="approvals-heading"
+      data-testid="approvals-panel"
+      className="max-h-[45vh] shrink-0 overflow-y-auto border-b border-border bg-surface-muted/60 px-4 py-2"
+    >
+      <h2 id="approvals-heading" className="mb-2 flex items-center gap-2 text-sm font-medium">
+        <span
+          aria-hidden
+          className="size-2 rounded-full"
+          style={{ backgroundColor: "var(--status-waiting_approval)" }}
+        />
+        Waiting for approval ({approvals.length})
+      </h2>
+      <ul className="flex flex-col gap-2">
+        {approvals.map((approval) => (
+          <li key={approval.id}>
+            <ApprovalCard
+              approval={approval}
+              threadLabel={threadLabel(approval.thread_id)}
+              onShowThread={() => onShowThread(approval.thread_id)}
+              decide={decide}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ApprovalCard({
+  approval,
+  threadLabel,
+  onShowThread,
+  decide,
+}: {
+  approval: ApprovalView;
+  threadLabel: string;
+  onShowThread: () => void;
+  decide: DecideApproval;
+}) {
+  const asked = JSON.stringify(approval.args ?? {}, null, 2);
+  const [argsText, setArgsText] = useState(asked);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const argsId = `approval-args-${approval.id}`;
+  const reasonId = `approval-reason-${approval.id}`;
+
+  async function submit(kind: "approve" | "deny") {
+    setError(null);
+    let args: unknown;
+    if (kind === "approve" && argsText.trim() !== asked.trim()) {
+      try {
+        args = JSON.parse(argsText);
+      } catch {
+        setError("The arguments are not valid JSON.");
+        return;
+      }
+    }
+    setBusy(true);
+    try {
+      await decide(approval.id, {
+        decision: kind,
+        ...(args !== undefined ? { args } : {}),
+        ...(kind === "deny" && reason.trim() ? { reason: reason.trim() } : {}),
+      });
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <article
+      data-testid="approval-card"
+      aria-label={`Approval for ${approval.tool_name} asked by ${threadLabel}`}
+      className="rounded-md border border-border bg-surface p-3"
+    >
+      <header className="mb-2 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
+        <span className="font-mono font-medium">{approval.tool_name}</span>
+        <span className="text-muted">asked by</span>
+        <button
+          type="button"
+          onClick={onShowThread}
+          className="max-w-[20rem] truncate font-medium text-accent underline-offset-2 hover:underline"
+          title={`Show thread ${threadLabel}`}
+        >
+          {threadLabel}
+        </button>
+        <time
+          className="ml-auto text-xs text-muted"
+          dateTime={new Date(approval.requested_at / 1000).toISOString()}
+        >
+          {new Date(approval.requested_at / 1000).toLocaleTimeString()}
+        </time>
+      </header>
+      <label htmlFor={argsId} className="mb-1 block text-xs text-muted">
+        Arguments (JSON; edit them to run the call with yours)
+      </label>
+      <textarea
+        id={argsId}
+        value={argsText}
+        onChange={(event) => setArgsText(event.target.value)}
+        spellCheck={false}
+        rows={Math.min(10, Math.max(3, argsText.split("\n").length))}
+        className="w-full resize-y rounded-md border border-border bg-background p-2 font-mono text-xs"
+      />
+      <div className="mt-2 flex flex-wrap items-end gap-2">
+        <div className="flex min-w-[14rem] flex-1 flex-col">
+          <label htmlFor={reasonId} className="mb-1 text-xs text-muted">
+            Reason (the model reads it when you deny)
+          </label>
+          <input
+            id={reasonId}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            className="h-8 rounded-md border border-border bg-background px-2 text-sm"
+          />
+        </div>
+        <Button tone="primary" disabled={busy} onClick={() => void submit("approve")}>
+          Approve
+        </Button>
+        <Button tone="danger" disabled={busy} onClick={() => void submit("deny")}>
+          Deny
+        </Button>
+      </div>
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </article>
+  );
+}
