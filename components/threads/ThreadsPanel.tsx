@@ -15,6 +15,7 @@ import {
 } from "@/lib/contracts/thread-list-query";
 import { statusDetail } from "@/lib/live";
 import { Button } from "../ui/Button";
+import { ApprovalInbox } from "./ApprovalInbox";
 import { formatCreatedAt } from "./format";
 import { StatusBadge } from "./StatusBadge";
 import { ThreadFilters } from "./ThreadFilters";
@@ -163,6 +164,7 @@ export function ThreadsPanel({
           {runError}
         </p>
       ) : null}
+      <ApprovalInbox projectId={projectId} loadPending={api.approvals.pendingOfProject} />
       <ThreadFilters controls={controls} agents={agents} onChange={changeControls} />
       {loadError ? (
         <p role="alert" className="px-4 py-3 text-danger">

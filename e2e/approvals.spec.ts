@@ -1,0 +1,155 @@
+// Approvals from the root's live view: two children of a root each call a tool that needs approval;
+// the root's thread page lists both (tool, thread, editable arguments), the tree shows them waiting;
+// approving one with edited arguments and denying the other with a reason resumes exactly those
+// threads. No axe violations; screenshots at three widths.
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+
+const ARTIFACTS = "e2e-artifacts";
+
+async function startRun(request: APIRequestContext): Promise<string> {
+  const definitions = {
+    agents: [
+      { name: "lead", type: "ai_human", sideA: { prompt: "lead_chat" } },
+      {
+        name: "writer",
+        type: "dual_ai",
+        exposeAsTool: true,
+        toolDescription: "Writes a file.",
+        maxSessionTurns: 3,
+        sideA: { prompt: "writer_work", stopOnResponse: true },
+        sideB: { prompt: "writer_check", stopOnResponse: false, sessionStop: "done" },
+      },
+    ],
+    prompts: [
+      {
+        name: "lead_chat",
+        toolDescription: "Leads",
+        prompt: "Delegate.",
+        model: "lead_model",
+        includeChat: true,
+        tools: [{ name: "writer", blocking: false, initUserMessageProperty: "task" }],
+      },
+      {
+        name: "writer_work",
+        toolDescription: "Writes",
+        prompt: "Write the file.",
+        model: "writer_model",
+        includeChat: true,
+        tools: [{ name: "write_file", requiresApproval: true }],
+      },
+      { name: "writer_check", toolDescription: "Checks", prompt: "Check.", model: "check_model" },
+    ],
+    models: [
+      {
+        name: "lead_model",
+        provider: "scripted",
+        model: "s",
+        script: [
+          {
+            toolCalls: [
+              { name: "writer", args: { task: "release notes" } },
+              { name: "writer", args: { task: "press kit" } },
+            ],
+          },
+          { text: "Both writers started." },
+          { text: "noted" },
+          { text: "noted" },
+        ],
+      },
+      {
+        name: "writer_model",
+        provider: "scripted",
+        model: "s",
+        script: [
+          { toolCalls: [{ name: "write_file", args: { path: "/out.md", content: "{{input}}" } }] },
+          { text: "Written." },
+        ],
+      },
+      {
+        name: "check_model",
+        provider: "scripted",
+        model: "s",
+        script: [{ toolCalls: [{ name: "done", args: { message: "ok" } }] }],
+      },
+    ],
+    tools: [{ name: "write_file", kind: "builtin", builtin: "fs_write", description: "Write a file." }],
+  };
+  const project = await request.post("/api/projects", {
+    data: { name: `Approvals ${Date.now()}`, definitions },
+  });
+  expect(project.status(), await project.text()).toBe(201);
+  const projectId = ((await project.json()) as { id: string }).id;
+  const thread = await request.post("/api/threads", {
+    data: { project_id: projectId, agent_id: "lead", message: "ship it" },
+  });
+  expect(thread.status()).toBe(201);
+  return ((await thread.json()) as { threadId: string }).threadId;
+}
+
+const cards = (page: Page) => page.getByTestId("approval-card");
+
+test("approves with edited arguments and denies with a reason from the root's live view", async ({
+  page,
+  request,
+}) => {
+  const rootId = await startRun(request);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/threads/${rootId}`);
+  const panel = page.getByRole("region", { name: /Waiting for approval/ });
+  await expect(panel).toBeVisible({ timeout: 20_000 });
+  await expect(cards(page)).toHaveCount(2);
+  await expect(panel.getByRole("heading")).toHaveText("Waiting for approval (2)");
+  await expect(cards(page).first()).toContainText("write_file");
+  await expect(page.locator('[data-status="waiting_approval"]').first()).toBeVisible();
+
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  for (const [width, height] of [
+    [1280, 800],
+    [1440, 900],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${ARTIFACTS}/approvals-${width}.png` });
+  }
+
+  const notes = cards(page).filter({ hasText: "release notes" });
+  const kit = cards(page).filter({ hasText: "press kit" });
+  const args = notes.getByRole("textbox", { name: /Arguments/ });
+  await args.fill(JSON.stringify({ path: "/out.md", content: "release notes, reviewed" }, null, 2));
+  await notes.getByRole("button", { name: "Approve" }).click();
+  await expect(cards(page)).toHaveCount(1);
+  await kit.getByRole("textbox", { name: /Reason/ }).fill("the press kit waits for legal");
+  await kit.getByRole("button", { name: "Deny" }).click();
+  await expect(panel).toHaveCount(0);
+
+  // Both children finish; the approved one wrote the edited content, the denied one nothing.
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/api/threads/${rootId}/approvals`);
+        const { approvals } = (await response.json()) as {
+          approvals: { state: string; thread_id: string; args: { content: string } }[];
+        };
+        return approvals.map((approval) => `${approval.args.content}:${approval.state}`).sort();
+      },
+      { timeout: 20_000 },
+    )
+    .toEqual(["press kit:denied", "release notes:approved"]);
+  const approvals = (
+    (await (await request.get(`/api/threads/${rootId}/approvals`)).json()) as {
+      approvals: { state: string; thread_id: string }[];
+    }
+  ).approvals;
+  const approvedChild = approvals.find((approval) => approval.state === "approved")!.thread_id;
+  await expect
+    .poll(async () => (await request.get(`/api/threads/${approvedChild}/fs/out.md`)).status(), {
+      timeout: 20_000,
+    })
+    .toBe(200);
+  expect(await (await request.get(`/api/threads/${approvedChild}/fs/out.md`)).text()).toBe(
+    "release notes, reviewed",
+  );
+  await expect(page.locator('[data-status="waiting_approval"]')).toHaveCount(0);
+});
