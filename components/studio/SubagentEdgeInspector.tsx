@@ -140,6 +140,12 @@ export function SubagentEdgeInspector({ edge }: { edge: GraphEdge }) {
         defaultValue
         {...bind.boolean("blocking")}
       />
+      <OptionalBooleanField
+        field="subagent.requiresApproval"
+        label="Needs a human's approval before each call"
+        defaultValue={false}
+        {...bind.boolean("requiresApproval")}
+      />
       <ImmediateFields entryEditor={entryEditor} />
       <ResumableFields entryEditor={entryEditor} />
       <TextField

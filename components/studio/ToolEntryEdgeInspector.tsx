@@ -60,6 +60,14 @@ export function ToolEntryEdgeInspector({ edge }: { edge: GraphEdge }) {
         </>
       ) : null}
       {edge.kind === "handoff" ? initFields("handoff") : null}
+      {edge.kind === "tool" || edge.kind === "subprompt" || edge.kind === "handoff" ? (
+        <OptionalBooleanField
+          field={`${edge.kind === "tool" ? "toolEntry" : edge.kind}.requiresApproval`}
+          label="Needs a human's approval before each call"
+          defaultValue={false}
+          {...bind.boolean("requiresApproval")}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { emptyGraph } from "@/lib/graph";
+import { decompileBundle, deriveEdges, emptyGraph } from "@/lib/graph";
 import { countErrors } from "@/lib/studio/diagnostic-targets";
 import { addNode, moveNodes } from "@/lib/studio/document-edits";
 import { EMPTY_SELECTION, selectionOfNodes } from "@/lib/studio/selection";
-import { toFlowNodes } from "./flow-elements";
+import { assetBundle } from "../../test/support/spec-fixtures";
+import { edgeLabel, toFlowNodes } from "./flow-elements";
 
 describe("toFlowNodes", () => {
   const first = addNode(emptyGraph(), "note", { x: 0, y: 0 });
@@ -27,5 +28,19 @@ describe("toFlowNodes", () => {
     expect(after[0]).not.toBe(before[0]);
     expect(after[0]?.selected).toBe(true);
     expect(after[1]).toBe(before[1]);
+  });
+});
+
+describe("edge labels of tools entries", () => {
+  it("say when a call needs a human's approval", () => {
+    const bundle = assetBundle();
+    const worker = bundle.prompts.find((prompt) => prompt.name === "asset_worker")!;
+    worker.tools = [{ name: "write_file", requiresApproval: true }, "list_files"];
+    const graph = decompileBundle(bundle);
+    const labels = deriveEdges(graph)
+      .filter((edge) => edge.kind === "tool")
+      .map((edge) => edgeLabel(edge, graph));
+    expect(labels).toContain("tool · needs approval");
+    expect(labels.filter((label) => label === "tool · needs approval")).toHaveLength(1);
   });
 });

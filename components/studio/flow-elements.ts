@@ -103,9 +103,15 @@ export function subagentMode(edge: GraphEdge, graph: Graph): EdgeMode {
 
 /** What an edge says: subagents show their mode, sides their letter, the rest their kind. */
 export function edgeTexts(edge: GraphEdge, graph: Graph): EdgeText {
-  if (edge.kind === "subagent") return edgeText("subagent", { mode: subagentMode(edge, graph) });
   if (edge.kind === "side") return edgeText("side", { side: edge.sourceHandle === "sideB" ? "B" : "A" });
-  return edgeText(edge.kind);
+  const text =
+    edge.kind === "subagent"
+      ? edgeText("subagent", { mode: subagentMode(edge, graph) })
+      : edgeText(edge.kind);
+  // A tools entry marked requiresApproval says so on its edge (docs/studio.md, "Approvals").
+  return edge.toolIndex !== undefined && subagentEntry(edge, graph).requiresApproval === true
+    ? { ...text, full: `${text.full} · needs approval` }
+    : text;
 }
 
 /** The full label of an edge ("subagent · blocking · resumable ×3"). */
