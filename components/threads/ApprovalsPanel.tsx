@@ -114,6 +114,9 @@ function ApprovalCard({
         >
           {threadLabel}
         </button>
+        <span className="font-mono text-xs text-muted" title={approval.thread_id}>
+          #{approval.thread_id.slice(0, 6)}
+        </span>
         <time
           className="ml-auto text-xs text-muted"
           dateTime={new Date(approval.requested_at / 1000).toISOString()}
@@ -121,35 +124,41 @@ function ApprovalCard({
           {new Date(approval.requested_at / 1000).toLocaleTimeString()}
         </time>
       </header>
-      <label htmlFor={argsId} className="mb-1 block text-xs text-muted">
-        Arguments (JSON; edit them to run the call with yours)
-      </label>
-      <textarea
-        id={argsId}
-        value={argsText}
-        onChange={(event) => setArgsText(event.target.value)}
-        spellCheck={false}
-        rows={Math.min(10, Math.max(3, argsText.split("\n").length))}
-        className="w-full resize-y rounded-md border border-border bg-background p-2 font-mono text-xs"
-      />
-      <div className="mt-2 flex flex-wrap items-end gap-2">
-        <div className="flex min-w-[14rem] flex-1 flex-col">
-          <label htmlFor={reasonId} className="mb-1 text-xs text-muted">
-            Reason (the model reads it when you deny)
+      <div className="flex flex-col gap-2 lg:flex-row lg:items-stretch">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <label htmlFor={argsId} className="mb-1 text-xs text-muted">
+            Arguments (JSON; edit them to run the call with yours)
           </label>
-          <input
-            id={reasonId}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            className="h-8 rounded-md border border-border bg-background px-2 text-sm"
+          <textarea
+            id={argsId}
+            value={argsText}
+            onChange={(event) => setArgsText(event.target.value)}
+            spellCheck={false}
+            rows={Math.min(8, Math.max(3, argsText.split("\n").length))}
+            className="w-full flex-1 resize-y rounded-md border border-border bg-background p-2 font-mono text-xs"
           />
         </div>
-        <Button tone="primary" disabled={busy} onClick={() => void submit("approve")}>
-          Approve
-        </Button>
-        <Button tone="danger" disabled={busy} onClick={() => void submit("deny")}>
-          Deny
-        </Button>
+        <div className="flex flex-col justify-end gap-2 lg:w-72">
+          <div className="flex flex-col">
+            <label htmlFor={reasonId} className="mb-1 text-xs text-muted">
+              Reason (the model reads it when you deny)
+            </label>
+            <input
+              id={reasonId}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              className="h-8 rounded-md border border-border bg-background px-2 text-sm"
+            />
+          </div>
+          <div className="flex justify-end gap-2">
+            <Button tone="primary" disabled={busy} onClick={() => void submit("approve")}>
+              Approve
+            </Button>
+            <Button tone="danger" disabled={busy} onClick={() => void submit("deny")}>
+              Deny
+            </Button>
+          </div>
+        </div>
       </div>
       {error ? (
         <p role="alert" className="mt-2 text-sm text-danger">

@@ -300,7 +300,8 @@ crashRecovery("approvals across a SIGKILL", () => {
   it("a decision made after a restart, and one made just before a kill, each resume their thread exactly once", async () => {
     const script = [
       { toolCalls: [{ name: "write_file", args: { path: "/k.md", content: "{{input}}" } }] },
-      { text: "written: {{tool_result}}" },
+      // Slow enough that the kill below lands while the resumed thread is mid-step.
+      { text: "written: {{tool_result}}", delayMs: 1500 },
     ];
     const projectId = await projectWith(assistantBundle(script));
     const before = await startThread(projectId, "assistant", "before");
