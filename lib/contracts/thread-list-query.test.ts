@@ -50,7 +50,7 @@ describe("parseThreadListQuery", () => {
 
   it("refuses bad values with a message that names the parameter and the value", () => {
     expect(issueOf("status=running,sleeping")).toBe(
-      'status: unknown status "sleeping"; use a comma-separated list of idle, queued, running, completed, failed, stopped, terminated',
+      'status: unknown status "sleeping"; use a comma-separated list of idle, queued, running, waiting_approval, completed, failed, stopped, terminated',
     );
     expect(issueOf("roots_only=maybe")).toBe('roots_only: must be true or false (got "maybe")');
     expect(issueOf("limit=0")).toBe("limit: must be an integer ≥ 1 ≤ 500");

@@ -118,7 +118,7 @@ describe("GET /api/threads filters and search", () => {
       return answer.body.error;
     };
     expect(await bad("status=running,sleeping")).toBe(
-      'Invalid request: status: unknown status "sleeping"; use a comma-separated list of idle, queued, running, completed, failed, stopped, terminated',
+      'Invalid request: status: unknown status "sleeping"; use a comma-separated list of idle, queued, running, waiting_approval, completed, failed, stopped, terminated',
     );
     expect(await bad("roots_only=maybe")).toContain("roots_only");
     expect(await bad("limit=0")).toContain("limit");
