@@ -7,7 +7,7 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 
 const ARTIFACTS = "e2e-artifacts";
 
-async function startRun(request: APIRequestContext): Promise<string> {
+async function startRun(request: APIRequestContext): Promise<{ projectId: string; rootId: string }> {
   const definitions = {
     agents: [
       { name: "lead", type: "ai_human", sideA: { prompt: "lead_chat" } },
@@ -84,7 +84,7 @@ async function startRun(request: APIRequestContext): Promise<string> {
     data: { project_id: projectId, agent_id: "lead", message: "ship it" },
   });
   expect(thread.status()).toBe(201);
-  return ((await thread.json()) as { threadId: string }).threadId;
+  return { projectId, rootId: ((await thread.json()) as { threadId: string }).threadId };
 }
 
 const cards = (page: Page) => page.getByTestId("approval-card");
@@ -93,8 +93,21 @@ test("approves with edited arguments and denies with a reason from the root's li
   page,
   request,
 }) => {
-  const rootId = await startRun(request);
+  const { projectId, rootId } = await startRun(request);
   await page.setViewportSize({ width: 1440, height: 900 });
+  // The project's inbox lists both, each linking to the thread's live view.
+  await page.goto(`/projects/${projectId}`);
+  const inbox = page.getByTestId("approval-inbox");
+  await expect(inbox).toContainText("Waiting for approval (2)", { timeout: 20_000 });
+  await expect(inbox.getByRole("link", { name: /^Review write_file/ })).toHaveCount(2);
+  const inboxAxe = await new AxeBuilder({ page }).include('[data-testid="approval-inbox"]').analyze();
+  expect(inboxAxe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/approvals-inbox-1440.png` });
+  await inbox
+    .getByRole("link", { name: /^Review write_file/ })
+    .first()
+    .click();
+  await page.waitForURL(/\/threads\//);
   await page.goto(`/threads/${rootId}`);
   const panel = page.getByRole("region", { name: /Waiting for approval/ });
   await expect(panel).toBeVisible({ timeout: 20_000 });
