@@ -243,6 +243,7 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     .replace(/\/(api\/)?threads\/\[id\]/, (match) => match.replace("[id]", target.threadId))
     .replace("[version]", "1")
     .replace("[requestId]", PLACEHOLDER_ID)
+    .replace("[approvalId]", PLACEHOLDER_ID)
     .replace("[[...path]]", "fuzz/endpoint")
     .replace("[...path]", "fuzz/file.txt");
   const templates: Record<string, Record<string, unknown>> = {
@@ -259,6 +260,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     // An id that names no message of the target: well-formed bodies are 404s, nothing is forked.
     "/api/threads/[id]/fork": { at_message_id: PLACEHOLDER_ID, content: "hi", replace: false },
     "/api/threads/[id]/stop": {},
+    // An id that names no approval: well-formed bodies are 404s, nothing is decided.
+    "/api/approvals/[approvalId]": { decision: "approve", args: { path: "/x" }, reason: "x" },
     "/api/threads/[id]/terminate": {},
     "/api/threads/[id]/variables/[requestId]": { values: { NAME: "v" } },
     "/threads/[id]/variables/[requestId]": { values: { NAME: "v" } },
