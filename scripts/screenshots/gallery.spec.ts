@@ -25,6 +25,103 @@ async function createProject(request: APIRequestContext, name: string, definitio
   return ((await created.json()) as { id: string }).id;
 }
 
+/** A chat assistant with a scripted model, for the fork and diff screens. */
+const factsBundle = {
+  agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
+  prompts: [
+    {
+      name: "assistant_chat",
+      toolDescription: "Chats",
+      prompt: "Tell a fact.",
+      model: "demo",
+      includeChat: true,
+      tools: [],
+    },
+  ],
+  models: [
+    {
+      name: "demo",
+      provider: "scripted",
+      model: "scripted",
+      script: [{ text: "Here is a fact about {{input}}." }, { text: "And another one about {{input}}." }],
+    },
+  ],
+};
+
+/** A lead whose two non-blocking writers each ask before writing a file (the approvals screen). */
+const approvalsBundle = {
+  agents: [
+    { name: "lead", sideA: { prompt: "lead_chat" } },
+    {
+      name: "writer",
+      type: "dual_ai",
+      exposeAsTool: true,
+      toolDescription: "Writes a file.",
+      maxSessionTurns: 3,
+      sideA: { prompt: "writer_work", stopOnResponse: true },
+      sideB: { prompt: "writer_check", sessionStop: "done" },
+    },
+  ],
+  prompts: [
+    {
+      name: "lead_chat",
+      toolDescription: "Leads",
+      prompt: "Delegate.",
+      model: "lead_model",
+      includeChat: true,
+      tools: [{ name: "writer", blocking: false, initUserMessageProperty: "task" }],
+    },
+    {
+      name: "writer_work",
+      toolDescription: "Writes",
+      prompt: "Write the file.",
+      model: "writer_model",
+      includeChat: true,
+      tools: [{ name: "write_file", requiresApproval: true }],
+    },
+    { name: "writer_check", toolDescription: "Checks", prompt: "Check.", model: "check_model" },
+  ],
+  models: [
+    {
+      name: "lead_model",
+      provider: "scripted",
+      model: "s",
+      script: [
+        {
+          toolCalls: [
+            { name: "writer", args: { task: "release notes" } },
+            { name: "writer", args: { task: "press kit" } },
+          ],
+        },
+        { text: "Both writers started." },
+      ],
+    },
+    {
+      name: "writer_model",
+      provider: "scripted",
+      model: "s",
+      script: [
+        { toolCalls: [{ name: "write_file", args: { path: "/out.md", content: "{{input}}" } }] },
+        { text: "Written." },
+      ],
+    },
+    {
+      name: "check_model",
+      provider: "scripted",
+      model: "s",
+      script: [{ toolCalls: [{ name: "done", args: { message: "ok" } }] }],
+    },
+  ],
+  tools: [{ name: "write_file", kind: "builtin", builtin: "fs_write", description: "Write a file." }],
+};
+
+async function statusOf(request: APIRequestContext, threadId: string): Promise<string> {
+  const body = (await (await request.get(`/api/threads/${threadId}`)).json()) as {
+    thread: { status: string };
+  };
+  return body.thread.status;
+}
+
 const studio = (page: Page, id: string) => page.goto(`/projects/${id}/studio`);
 const nodes = (page: Page) => page.locator(".react-flow__node");
 
@@ -154,9 +251,62 @@ test("the gallery", async ({ page, request }) => {
   await expect(page.getByRole("region", { name: "Threads" })).toBeVisible();
   await shoot(page, "16-project-threads", "Project page: its threads, definitions and versions");
 
+  // MCP tools of the server's configured servers in the palette (test/extensions/mcp.json).
+  const mcpId = await createProject(request, "MCP tools");
+  await studio(page, mcpId);
+  const palette = page.getByRole("complementary", { name: "Node palette" });
+  const mcpTools = palette.getByRole("list", { name: "MCP tools" });
+  await expect(mcpTools.getByRole("button")).toHaveCount(3, { timeout: 30_000 });
+  await mcpTools.locator('[data-palette-entry="mcp:calc:add"]').click();
+  await expect(nodes(page)).toHaveCount(1);
+  await shoot(page, "18-studio-mcp-tools", "Studio: tools of a configured MCP server in the palette");
+
+  // Fork a run at a message with an edited user message, then compare the two runs.
+  const factsId = await createProject(request, "Facts (fork and diff)", factsBundle);
+  const first = await request.post("/api/threads", {
+    data: { project_id: factsId, agent_id: "assistant", message: "apples" },
+  });
+  const original = ((await first.json()) as { threadId: string }).threadId;
+  await expect.poll(() => statusOf(request, original), { timeout: 30_000 }).toBe("idle");
+  await request.post(`/api/threads/${original}/messages`, { data: { content: "bananas" } });
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/threads/${original}/messages`)).json()) as { messages: unknown[] })
+          .messages.length,
+      { timeout: 30_000 },
+    )
+    .toBe(4);
+  const listed = (await (await request.get(`/api/threads/${original}/messages`)).json()) as {
+    messages: { id: string; content: string }[];
+  };
+  const bananas = listed.messages.find((message) => message.content === "bananas");
+  const forked = await request.post(`/api/threads/${original}/fork`, {
+    data: { at_message_id: bananas?.id, content: "cherries", replace: true },
+  });
+  expect(forked.status()).toBe(201);
+  const fork = ((await forked.json()) as { threadId: string }).threadId;
+  await expect.poll(() => statusOf(request, fork), { timeout: 30_000 }).toBe("idle");
+  await page.goto(`/threads/${fork}?forked_from=${original}`);
+  await expect(page.getByTestId("forked-from")).toBeVisible();
+  await shoot(page, "19-thread-fork", "Thread page: a fork, with a link to compare it with the original");
+  await page.goto(`/threads/diff?a=${original}&b=${fork}`);
+  await expect(page.getByTestId("diff-summary")).toBeVisible({ timeout: 30_000 });
+  await shoot(page, "20-runs-diff", "Two runs side by side, the first divergence highlighted");
+
+  // Approvals raised by two sibling children, on the root's live view.
+  const approvalsId = await createProject(request, "Writers (approvals)", approvalsBundle);
+  const lead = await request.post("/api/threads", {
+    data: { project_id: approvalsId, agent_id: "lead", message: "ship it" },
+  });
+  const leadId = ((await lead.json()) as { threadId: string }).threadId;
+  await page.goto(`/threads/${leadId}`);
+  await expect(page.getByTestId("approval-card")).toHaveCount(2, { timeout: 30_000 });
+  await shoot(page, "21-approvals", "Thread page: tool calls waiting for approval anywhere in the tree");
+
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
-  await shoot(page, "17-login", "Sign in");
+  await shoot(page, "22-login", "Sign in");
 });
 
 test.afterAll(() => {

@@ -31,6 +31,12 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", DATABASE_URL: database },
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_MANUAL_SIG_HANDLE: "true",
+      DATABASE_URL: database,
+      // The test extensions: an MCP server for the palette's MCP section, effects and endpoints.
+      TANDEM_EXTENSIONS_DIR: "test/extensions",
+    },
   },
 });
