@@ -55,6 +55,8 @@ test("opens a project and shows its definitions and problems", async ({ page, re
 });
 
 test("projects created in the UI and through the API survive a server restart", async ({ page }) => {
+  // Two server starts (a build's cold start each) fit in 60 s only on a quiet machine.
+  test.setTimeout(120_000);
   const database = await createIsolatedDatabaseConfig();
   const server = await startTestServer(database.env);
   try {

@@ -7,7 +7,10 @@ import { loadExtensions } from "./registry";
 const directory = path.resolve(__dirname, "../../test/extensions");
 
 describe("loadExtensions", () => {
-  it("loads code tools by path id and hooks by declared id from TypeScript files", async () => {
+  // Loading goes through tsx's TypeScript loader (3–4 s on a loaded 2-core machine): room beyond 5 s.
+  it("loads code tools by path id and hooks by declared id from TypeScript files", {
+    timeout: 20_000,
+  }, async () => {
     const registry = await loadExtensions(directory);
     expect([...registry.tools.keys()]).toEqual(
       expect.arrayContaining(["lookup_order", "fail_tool", "state_probe", "secret_report"]),
