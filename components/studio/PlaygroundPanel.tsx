@@ -310,7 +310,8 @@ function RunView({ rootId }: { rootId: string }) {
     );
   }
 
-  const rootActive = root.status === "running" || root.status === "queued";
+  const rootActive =
+    root.status === "running" || root.status === "queued" || root.status === "waiting_approval";
   const rootNote = stopText(root, selectTelemetry(live, root.id).stop?.reason ?? null);
   const selectedNote =
     selected.id === root.id

@@ -279,7 +279,11 @@ export function ThreadView({
                   actions={composerActions(selected.id)}
                 />
                 <Button
-                  disabled={selected.status !== "running" && selected.status !== "queued"}
+                  disabled={
+                    selected.status !== "running" &&
+                    selected.status !== "queued" &&
+                    selected.status !== "waiting_approval"
+                  }
                   onClick={() => void run(() => api.threads.stop(selected.id))}
                 >
                   Stop
