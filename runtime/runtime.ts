@@ -27,6 +27,7 @@ import { ThreadDiffService } from "./services/thread-diff";
 import { endpointTimeoutMsFromEnv, ThreadEndpointService } from "./services/thread-endpoints";
 import { ThreadFileService } from "./services/thread-files";
 import { ThreadForkService } from "./services/thread-fork";
+import { ThreadReplayService } from "./services/thread-replay";
 import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
 import { DefinitionsCache } from "./store/definitions";
@@ -70,6 +71,8 @@ export interface Runtime {
   closeMcpClients(): Promise<void>;
   /** Fork a thread at a message (POST /api/threads/:id/fork). */
   readonly forks: ThreadForkService;
+  /** Replay a root thread from its recorded model calls (POST/GET /api/threads/:id/replay). */
+  readonly replays: ThreadReplayService;
   /** Two runs aligned message by message and child by child (GET /api/threads/diff). */
   readonly diffs: ThreadDiffService;
   /** Tool approvals: list a tree's or a project's, decide one (docs/runtime.md "Approvals"). */
@@ -225,6 +228,7 @@ export function createRuntime(database: Database): Runtime {
         events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
     }),
     forks: new ThreadForkService(database),
+    replays: new ThreadReplayService(database, definitions),
     diffs: new ThreadDiffService(database.sql),
     approvals: new ApprovalService(database.sql),
   };

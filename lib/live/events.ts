@@ -15,6 +15,7 @@ import {
   TelemetrySchema,
 } from "@/lib/contracts/events";
 import { MessageViewSchema, type MessageViewWire } from "@/lib/contracts/message";
+import { type Divergence, DivergencePayloadSchema } from "@/lib/contracts/replay";
 import { ThreadViewSchema, type ThreadViewWire } from "@/lib/contracts/thread";
 
 export {
@@ -69,7 +70,8 @@ export type LiveEvent =
       total?: number;
     }
   | { type: "telemetry"; id: EventId; threadId: string; timestamp: number; telemetry: Telemetry }
-  | { type: "approval"; id: EventId; threadId: string; approval: ApprovalView };
+  | { type: "approval"; id: EventId; threadId: string; approval: ApprovalView }
+  | { type: "divergence"; id: EventId; threadId: string; divergence: Divergence };
 
 export type LiveEventErrorCode = "invalid_id" | "invalid_json" | "unknown_event" | "invalid_payload";
 
@@ -179,6 +181,19 @@ export function parseLiveEvent(event: string, id: EventId, data: unknown): LiveE
       return {
         ok: true,
         event: { type: "approval", id, threadId: parsed.data.thread_id, approval: parsed.data.approval },
+      };
+    }
+    case "divergence": {
+      const parsed = DivergencePayloadSchema.safeParse(data);
+      if (!parsed.success) return invalid(parsed.error);
+      return {
+        ok: true,
+        event: {
+          type: "divergence",
+          id,
+          threadId: parsed.data.thread_id,
+          divergence: parsed.data.divergence,
+        },
       };
     }
     default:

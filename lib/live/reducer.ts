@@ -2,7 +2,7 @@
 // browser's SSE hook and the tests. Persisted events carry increasing log ids; one at or below the
 // last applied id is a replay (a reconnect, a duplicate delivery) and is ignored, which makes the
 // stream idempotent. Id-less events (token chunks, local snapshots) are applied as they come.
-import { applyApproval } from "./apply-approval";
+import { applyApproval, applyDivergence } from "./apply-approval";
 import { applyChunk, applyMessage } from "./apply-message";
 import { applyRegistry } from "./apply-registry";
 import { applyTelemetry } from "./apply-telemetry";
@@ -32,6 +32,8 @@ function applyPayload(state: LiveState, event: LiveEvent): LiveState {
       return applyTelemetry(state, event.threadId, event.timestamp, event.telemetry);
     case "approval":
       return applyApproval(state, event.approval);
+    case "divergence":
+      return applyDivergence(state, event.divergence);
   }
 }
 

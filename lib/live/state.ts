@@ -2,6 +2,7 @@
 // read, built only by the reducer (reducer.ts) and read through selectors (selectors.ts). Every
 // collection that grows with the tree is a PersistentMap, so an event copies only what it changes.
 import type { ApprovalView } from "@/lib/contracts/approval";
+import type { Divergence } from "@/lib/contracts/replay";
 import type { LiveEventError, LiveMessage, LiveThread, RegistryEntry, ThreadStatus } from "./events";
 import { THREAD_STATUSES } from "./events";
 import { emptyMap, type PersistentMap } from "./persistent-map";
@@ -67,6 +68,8 @@ export interface LiveState {
   readonly problems: readonly LiveEventError[];
   /** Tool approvals anywhere in the tree, by approval id, as their latest `approval` event left them. */
   readonly approvals: PersistentMap<ApprovalView>;
+  /** In a replay: each thread's first divergence from the recording, by thread id (`divergence` events). */
+  readonly divergences: PersistentMap<Divergence>;
 }
 
 export const MAX_PROBLEMS = 50;
@@ -102,5 +105,6 @@ export function initialLiveState(rootId: string): LiveState {
     activeThreadsByAgent: {},
     problems: [],
     approvals: emptyMap(),
+    divergences: emptyMap(),
   };
 }

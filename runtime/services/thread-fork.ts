@@ -139,6 +139,7 @@ export class ThreadForkService {
           metadata: {},
           fromHuman: true,
           messageId: randomUUID(),
+          external: true,
         });
       }
       const stored = { ...row, message_seq: inserted.at(-1)?.seq ?? 0 };

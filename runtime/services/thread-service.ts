@@ -7,7 +7,7 @@ import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import { unansweredToolCalls } from "../engine/step-runner";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
+import { InvalidInputError, NotFoundError } from "../errors";
 import { ABORT_CHANNEL } from "../scheduler/scheduler";
 import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
@@ -24,7 +24,8 @@ import { findThread, lockThread, notifyWork } from "../store/thread-store";
 import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 import { isUuid } from "./project-service";
-import { type ListedThread, listThreads, parseJson, threadLogs, threadTree } from "./thread-queries";
+import { runnableVersion } from "./runnable-version";
+import { type ListedThread, listThreads, threadLogs, threadTree } from "./thread-queries";
 
 export type { ListedThread };
 
@@ -82,24 +83,13 @@ export class ThreadService {
     const project = projects[0];
     if (!project) throw new NotFoundError("Project", input.projectId);
     const version = Number(project.current_version);
-    const definitions = await this.definitions.load(input.projectId, version);
-    const agent = definitions?.index.agents.get(input.agentName)?.definition;
-    if (!definitions || !agent) throw new NotFoundError("Agent", input.agentName);
-    const unusable = await this.sql.query<{ diagnostics: unknown }>(
-      "SELECT diagnostics FROM project_versions WHERE project_id = $1 AND version = $2",
-      [input.projectId, version],
+    const { definitions, agent } = await runnableVersion(
+      this.sql,
+      this.definitions,
+      input.projectId,
+      version,
+      input.agentName,
     );
-    const diagnostics = parseJson(unusable[0]?.diagnostics) as
-      | { severity: string; path: string; message: string }[]
-      | undefined;
-    const errors = (diagnostics ?? []).filter((diagnostic) => diagnostic.severity === "error");
-    if (errors.length > 0) {
-      throw new ConflictError(
-        `Version ${version} of this project has ${errors.length} definition error(s), so it cannot run. First: ${errors[0]!.path}: ${errors[0]!.message}`,
-        { diagnostics: errors },
-        "definitions_have_errors",
-      );
-    }
     const inputs: { role: "user" | "assistant"; content: string; silent?: boolean; first?: boolean }[] = [
       ...(input.initialMessages ?? []),
       ...(input.message !== undefined
@@ -135,6 +125,7 @@ export class ThreadService {
           metadata: {},
           fromHuman: message.role === "user",
           messageId: randomUUID(),
+          external: true,
         });
       }
       if (deferred) await tx.query("UPDATE threads SET runnable = false WHERE id = $1", [id]);
@@ -233,6 +224,7 @@ export class ThreadService {
         metadata: {},
         fromHuman: (input.role ?? "user") === "user",
         messageId,
+        external: true,
       });
       return { status: "queued" as const, queueId: item?.id ?? null, messageId };
     });

@@ -4,13 +4,14 @@
 // the root id, never the data.
 import type { ApprovalPayload } from "@/lib/contracts/approval";
 import type { MessagePayload, RegistryPayload, TelemetryPayload } from "@/lib/contracts/events";
+import type { DivergencePayload } from "@/lib/contracts/replay";
 import type { ThreadViewWire } from "@/lib/contracts/thread";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { nowMicroseconds } from "./thread-row";
 
 export const EVENTS_CHANNEL = "tandem_events";
 
-export type EventType = "thread" | "message" | "registry" | "telemetry" | "approval";
+export type EventType = "thread" | "message" | "registry" | "telemetry" | "approval" | "divergence";
 
 /** An event to append: its payload typed by the wire contract of its kind (lib/contracts/). */
 export type NewEvent = { rootId: string; threadId: string } & (
@@ -19,6 +20,7 @@ export type NewEvent = { rootId: string; threadId: string } & (
   | { type: "registry"; data: RegistryPayload }
   | { type: "telemetry"; data: TelemetryPayload }
   | { type: "approval"; data: ApprovalPayload }
+  | { type: "divergence"; data: DivergencePayload }
 );
 
 export interface StoredEvent {

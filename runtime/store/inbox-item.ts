@@ -11,6 +11,8 @@ export const InboxMessagePayloadSchema = z.object({
   /** Set when the message comes from a human (ai_human side B), not from a parent or a hook. */
   fromHuman: z.boolean().default(false),
   messageId: z.string(),
+  /** Posted through the API (a person or a client), not by the runtime: what a replay posts again. */
+  external: z.boolean().optional(),
 });
 export type InboxMessagePayload = z.infer<typeof InboxMessagePayloadSchema>;
 

@@ -66,6 +66,8 @@ export const ExecutionStateSchema = z.object({
   immediateDone: z.array(z.string()).default([]),
   /** A subagent child's after_thread_created hooks have run (before its first step). */
   createdHooksRan: z.boolean().default(false),
+  /** In a replay: the thread whose recorded model calls answer this one's (runtime/engine/step/replay-answer.ts). */
+  replayOf: z.string().optional(),
 });
 export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
 

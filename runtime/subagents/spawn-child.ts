@@ -37,6 +37,7 @@ import {
   registryEvent,
   type SubagentLink,
 } from "./registry-store";
+import { insertChildReplays, replaySourcesOf } from "./replay-children";
 import { type OneOffReportRoute, oneOffReportRoute } from "./report-to-parent";
 
 export interface SpawnRequest {
@@ -87,7 +88,7 @@ export async function spawnChildren(
 ): Promise<SpawnedChildren> {
   // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the children.
   const parents = await tx.query<Record<string, unknown>>(
-    "SELECT id, root_id, depth, project_id, project_version, terminated_at FROM threads WHERE id = $1 FOR SHARE",
+    "SELECT id, root_id, depth, project_id, project_version, terminated_at, execution->>'replayOf' AS replay_of FROM threads WHERE id = $1 FOR SHARE",
     [parentId],
   );
   const parent = parents[0];
@@ -98,6 +99,16 @@ export async function spawnChildren(
   const now = nowMicroseconds();
   const rootId = String(parent.root_id);
   const childIds = requests.map(() => randomUUID());
+  // In a replay, each child follows its counterpart in the source tree.
+  const replayOf =
+    typeof parent.replay_of === "string"
+      ? await replaySourcesOf(
+          tx,
+          parentId,
+          parent.replay_of,
+          requests.map((request) => ({ callId: request.callId, toolName: request.branch.name })),
+        )
+      : null;
   const children = await spawnThreads(
     tx,
     requests.map((request, index) => ({
@@ -111,7 +122,12 @@ export async function spawnChildren(
       name: request.instanceName,
       // The child starts running (`spawn`) with its first message stored (side A's turn from seq 1),
       // so its first step has nothing to drain: one transaction less per child, same durability.
-      execution: { ...initialExecutionState(), currentSide: "a" as const, turnStartSeq: 1 },
+      execution: {
+        ...initialExecutionState(),
+        currentSide: "a" as const,
+        turnStartSeq: 1,
+        ...(replayOf?.[index] ? { replayOf: replayOf[index] } : {}),
+      },
       env: {},
       scopedEnv: request.scopedEnv,
       messageSeq: 1,
@@ -139,6 +155,15 @@ export async function spawnChildren(
     };
   });
   await insertLinks(tx, links);
+  if (replayOf)
+    await insertChildReplays(
+      tx,
+      rootId,
+      childIds.flatMap((childId, index) => {
+        const sourceId = replayOf[index];
+        return sourceId ? [{ childId, sourceId }] : [];
+      }),
+    );
   const invocationIds = requests.map(() => randomUUID());
   await insertInvocations(
     tx,

@@ -48,6 +48,8 @@ export async function logModelCall(
   result: ModelCallResult | null,
   error: string | null,
   startedAt: number,
+  /** In a replay: the recorded call that answered this one. */
+  replayedFrom: string | null = null,
 ): Promise<void> {
   const id = randomUUID();
   const cache = ctx.memory.cache(threadId);
@@ -60,8 +62,8 @@ export async function logModelCall(
   }
   await tx.defer(
     `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
-         input_tokens, output_tokens, cost_usd, latency_ms, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14)`,
+         input_tokens, output_tokens, cost_usd, latency_ms, created_at, replayed_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14, $15)`,
     [
       id,
       threadId,
@@ -77,6 +79,7 @@ export async function logModelCall(
       result?.costUsd ?? 0,
       result?.latencyMs ?? Math.round((nowMicroseconds() - startedAt) / 1000),
       startedAt,
+      replayedFrom,
     ],
   );
 }

@@ -17,6 +17,7 @@ import { applyFilteredMessages, messageView } from "../hook-values";
 import { renderPromptContent } from "../prompt-render";
 import { countModelCalls, describeModelFailure, logModelCall } from "./model-calls";
 import { parkThread } from "./park";
+import { replayAnswer } from "./replay-answer";
 import { commitReply } from "./reply-commit";
 import type { StepContext, StepOutcome } from "./types";
 
@@ -112,27 +113,46 @@ export async function modelTurn(
   const telemetry: ModelTelemetry[] = [];
   const scriptedCallIndex = await countModelCalls(ctx, row, active.side, prompt.model);
   const startedAt = nowMicroseconds();
+  // A replayed thread's calls are answered from the recording while its requests still match.
+  const replay = await replayAnswer(ctx, row, active.side, prompt.model, { messages, tools: catalog.specs });
+  const replayedFrom = replay.kind === "live" ? null : replay.sourceCallId;
   // Late subscribers are replayed this message's chunks until it is persisted (or never will be).
   try {
     let result: ModelCallResult;
     crashPoint("before_model_call", active.agent.name);
     try {
-      result = await ctx.deps.callModel(
-        prompt.model,
-        active.definitions.bundle.models,
-        {
-          messages,
-          tools: catalog.specs,
-          toolChoice: options.toolChoice,
-          parallelToolCalls: options.parallelToolCalls,
-          ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
-          abortSignal,
-          scriptedCallIndex,
-          onTextDelta: (chunk) =>
-            ctx.deps.publishChunk?.({ rootId: row.root_id, threadId: row.id, messageId: assistantId, chunk }),
-        },
-        { onTelemetry: (event) => telemetry.push(event) },
-      );
+      if (replay.kind === "recorded_failure") throw new Error(replay.error.replace(/^Error: /, ""));
+      if (replay.kind === "recorded") {
+        result = replay.result;
+        if (result.text !== "")
+          ctx.deps.publishChunk?.({
+            rootId: row.root_id,
+            threadId: row.id,
+            messageId: assistantId,
+            chunk: result.text,
+          });
+      } else
+        result = await ctx.deps.callModel(
+          prompt.model,
+          active.definitions.bundle.models,
+          {
+            messages,
+            tools: catalog.specs,
+            toolChoice: options.toolChoice,
+            parallelToolCalls: options.parallelToolCalls,
+            ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
+            abortSignal,
+            scriptedCallIndex,
+            onTextDelta: (chunk) =>
+              ctx.deps.publishChunk?.({
+                rootId: row.root_id,
+                threadId: row.id,
+                messageId: assistantId,
+                chunk,
+              }),
+          },
+          { onTelemetry: (event) => telemetry.push(event) },
+        );
     } catch (error) {
       if (abortSignal.aborted) return "aborted";
       const reason = `Error: ${describeModelFailure(error)}`;
@@ -148,6 +168,7 @@ export async function modelTurn(
           null,
           reason,
           startedAt,
+          replayedFrom,
         );
         return parkThread(
           ctx,
@@ -178,6 +199,7 @@ export async function modelTurn(
       assistantId,
       telemetry,
       startedAt,
+      ...(replayedFrom ? { replayedFrom } : {}),
     });
   } finally {
     ctx.deps.endMessage?.(assistantId);

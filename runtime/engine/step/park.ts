@@ -5,6 +5,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
 import { appendEvents, type NewEvent } from "../../store/event-log";
 import type { Side } from "../../store/messages";
+import { advanceReplay } from "../../store/replay-inputs";
 import { telemetryEvent, threadEvent } from "../../store/thread-events";
 import { applyLocked, isSessionEnded, type ParkTransition, parkStatus } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
@@ -73,4 +74,6 @@ export async function parkThread(
     : null;
   for (const parentId of report?.wakeAfterCommit ?? []) ctx.commits.wakeParentAfterCommit(parentId);
   await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...(report?.events ?? [])]);
+  // A replayed tree gets its next recorded input once it is quiet (runtime/store/replay-inputs.ts).
+  if (row.execution.replayOf) await advanceReplay(tx, row.root_id, row.id);
 }

@@ -31,6 +31,8 @@ export interface ModelReply {
   assistantId: string;
   telemetry: ModelTelemetry[];
   startedAt: number;
+  /** In a replay: the recorded call that answered (model_calls.replayed_from). */
+  replayedFrom?: string;
 }
 
 type AnsweredCall = { call: StoredToolCall; execution: ToolExecution };
@@ -72,6 +74,7 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
       result,
       null,
       reply.startedAt,
+      reply.replayedFrom ?? null,
     );
   const committed = await ctx.commits.commit(
     threadId,

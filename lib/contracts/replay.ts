@@ -1,0 +1,58 @@
+// Replays on the wire (API.md "Replay, fork and diff"; docs/runtime.md "Replay"): what `POST
+// /api/threads/:id/replay` takes, what `GET /api/threads/:id/replay` answers, and the `divergence`
+// event a replayed thread emits at its first call the recording can no longer answer.
+import { z } from "zod";
+
+/** `POST /api/threads/:id/replay`: run against the source's project version, or the latest saved one. */
+export const ReplayRequestSchema = z.object({
+  from_version: z.enum(["same", "latest"]).default("latest"),
+});
+export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
+
+/** Why a replayed call went to the real model. */
+export const DIVERGENCE_REASONS = ["request_changed", "model_changed", "no_recording"] as const;
+
+/** The first call of one replayed thread that the recording could not answer. */
+export const DivergenceSchema = z.object({
+  thread_id: z.string().min(1),
+  /** The thread of the source tree whose recording this thread follows. */
+  source_thread_id: z.string().min(1),
+  agent_id: z.string(),
+  thread_name: z.string().nullable().default(null),
+  side: z.enum(["a", "b"]),
+  /** Which model call of that side (0 = its first). */
+  call_index: z.number().int().nonnegative(),
+  model: z.string(),
+  reason: z.enum(DIVERGENCE_REASONS),
+  /** Where the requests first differ (`messages[0].content`), with both values cut to an excerpt. */
+  path: z.string().nullable().default(null),
+  recorded: z.unknown().optional(),
+  replayed: z.unknown().optional(),
+  at: z.number().finite(),
+});
+export type Divergence = z.infer<typeof DivergenceSchema>;
+export type DivergenceWire = z.input<typeof DivergenceSchema>;
+
+/** The `divergence` event payload. */
+export const DivergencePayloadSchema = z.object({
+  thread_id: z.string().min(1),
+  divergence: DivergenceSchema,
+});
+export type DivergencePayload = z.input<typeof DivergencePayloadSchema>;
+
+/** `GET /api/threads/:id/replay`: a replay's progress and every divergence in its tree. */
+export const ReplayStatusSchema = z.object({
+  thread_id: z.string(),
+  replay_of: z.string(),
+  from_version: z.enum(["same", "latest"]),
+  /** `running` while inputs remain or any thread of the tree works; `finished` once all are posted and the tree is quiet. */
+  state: z.enum(["running", "finished"]),
+  inputs_total: z.number().int().nonnegative(),
+  inputs_posted: z.number().int().nonnegative(),
+  /** Model calls answered from the recording, and by a real model, across the tree. */
+  calls: z.object({ replayed: z.number().int().nonnegative(), live: z.number().int().nonnegative() }),
+  threads: z.number().int().nonnegative(),
+  divergences: z.array(DivergenceSchema),
+  finished_at: z.number().nullable(),
+});
+export type ReplayStatus = z.infer<typeof ReplayStatusSchema>;

@@ -1,0 +1,107 @@
+// Whether a replayed model request still matches the recorded one (docs/runtime.md "Replay"). Pure:
+// the runtime hands in both requests as logged (`{ messages, tools }` JSON values) and this says
+// whether the recording may answer, or where the two first differ.
+//
+// Ids are not content: a replay creates new threads, messages and files, so every UUID in either
+// request is replaced by its order of first appearance ("<id:0>", "<id:1>", …) before comparing. Two
+// requests that name the same things in the same places match; a request that names a different
+// thread where the recording named another one already seen does not. Everything else (roles, text,
+// tool calls and their arguments, tool schemas) must be equal as JSON values (key order aside).
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** A JSON value with every UUID in its strings replaced by its order of first appearance. */
+export function withNumberedIds(value: unknown, seen: Map<string, number> = new Map()): unknown {
+  if (typeof value === "string") {
+    return value.replace(UUID, (id) => {
+      const key = id.toLowerCase();
+      let index = seen.get(key);
+      if (index === undefined) {
+        index = seen.size;
+        seen.set(key, index);
+      }
+      return `<id:${index}>`;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => withNumberedIds(item ?? null, seen));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== undefined) out[key] = withNumberedIds(member, seen);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Where two JSON values first differ: a path (`messages[3].content`) and both values there. */
+export interface RequestDifference {
+  path: string;
+  recorded: unknown;
+  replayed: unknown;
+}
+
+/** The first difference between two values (depth first, arrays by position), or null when equal. */
+export function firstDifference(recorded: unknown, replayed: unknown, path = ""): RequestDifference | null {
+  if (Object.is(recorded, replayed)) return null;
+  const bothArrays = Array.isArray(recorded) && Array.isArray(replayed);
+  const bothObjects =
+    !bothArrays &&
+    recorded !== null &&
+    replayed !== null &&
+    typeof recorded === "object" &&
+    typeof replayed === "object" &&
+    !Array.isArray(recorded) &&
+    !Array.isArray(replayed);
+  if (bothArrays) {
+    const left = recorded as unknown[];
+    const right = replayed as unknown[];
+    const shared = Math.min(left.length, right.length);
+    for (let index = 0; index < shared; index += 1) {
+      const found = firstDifference(left[index], right[index], `${path}[${index}]`);
+      if (found) return found;
+    }
+    if (left.length === right.length) return null;
+    return {
+      path: `${path}[${shared}]`,
+      recorded: left[shared] ?? "(nothing)",
+      replayed: right[shared] ?? "(nothing)",
+    };
+  }
+  if (bothObjects) {
+    const left = recorded as Record<string, unknown>;
+    const right = replayed as Record<string, unknown>;
+    const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
+    for (const key of keys) {
+      const found = firstDifference(left[key], right[key], path === "" ? key : `${path}.${key}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  return { path: path === "" ? "(request)" : path, recorded, replayed };
+}
+
+/** Longest string kept of a differing value in a divergence report (the full requests are in the logs). */
+const EXCERPT_CHARS = 300;
+
+function excerpt(value: unknown): unknown {
+  if (typeof value === "string")
+    return value.length > EXCERPT_CHARS ? `${value.slice(0, EXCERPT_CHARS)}…` : value;
+  if (value === undefined) return "(nothing)";
+  const text = JSON.stringify(value);
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : value;
+}
+
+/**
+ * Compares a replayed request with the recorded one: null when the recording may answer it,
+ * otherwise the first difference (values cut to an excerpt).
+ */
+export function compareRequests(recorded: unknown, replayed: unknown): RequestDifference | null {
+  // JSON round trip first: the recording went through it (undefined members gone, dates as strings).
+  const normalise = (value: unknown) => withNumberedIds(JSON.parse(JSON.stringify(value ?? null)));
+  const found = firstDifference(normalise(recorded), normalise(replayed));
+  return found
+    ? { path: found.path, recorded: excerpt(found.recorded), replayed: excerpt(found.replayed) }
+    : null;
+}

@@ -1,0 +1,186 @@
+// Replay (issue 21, API.md "Replay, fork and diff"; docs/runtime.md "Replay"): a new root thread
+// that re-runs a root thread's recorded external inputs — the messages the API posted to it — one
+// group at a time (runtime/store/replay-inputs.ts), with every model call of the new tree answered
+// from the source tree's recording while its request still matches (runtime/engine/step/
+// replay-answer.ts). Children follow their counterparts in the source tree
+// (runtime/subagents/replay-children.ts). Tools run again; no provider is called until a thread
+// diverges.
+//
+// Choices:
+// - `from_version: "latest"` (the default) runs the project's current version, so a replay of an
+//   old run checks it against the edited definitions; `"same"` runs the source's version.
+// - The replay starts with the agent the source started with (a handoff happens again when the
+//   recording repeats it), with the source's env; it is named "<name> (replay)".
+// - Files the inputs attached are copied from the source (the rest the replay's tools write anew).
+// - Only a root can be replayed: a child's inputs come from its parent.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
+import { DivergenceSchema } from "@/lib/contracts/replay";
+import type { Database } from "@/lib/db/database";
+import { NotFoundError, UnprocessableError } from "../errors";
+import { copyFilesBetweenThreads } from "../store/attachments";
+import type { DefinitionsCache } from "../store/definitions";
+import { appendEvents } from "../store/event-log";
+import { enqueue } from "../store/inbox";
+import { initialExecutionState } from "../store/messages";
+import { externalInputsOf, replayPayload } from "../store/replay-inputs";
+import { threadEvent } from "../store/thread-events";
+import { createThread } from "../store/thread-lifecycle";
+import { nowMicroseconds, type ThreadView, toThreadView } from "../store/thread-row";
+import { findThread } from "../store/thread-store";
+import { isUuid } from "./project-service";
+import { runnableVersion } from "./runnable-version";
+
+export interface ReplayResult {
+  threadId: string;
+  thread: ThreadView;
+  replay_of: string;
+  from_version: ReplayRequest["from_version"];
+  version: number;
+  /** Groups of inputs the replay will post (the first one is queued already). */
+  inputs: number;
+}
+
+const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+
+export class ThreadReplayService {
+  constructor(
+    private readonly database: Database,
+    private readonly definitions: DefinitionsCache,
+  ) {}
+
+  async replay(sourceId: string, input: ReplayRequest): Promise<ReplayResult> {
+    const sql = this.database.sql;
+    const source = isUuid(sourceId) ? await findThread(sql, sourceId) : null;
+    if (!source) throw new NotFoundError("Thread", sourceId);
+    if (source.parent_id !== null)
+      throw new UnprocessableError(
+        "Only a root thread can be replayed: a child's input comes from its parent. Replay the root of its tree.",
+        { root_id: source.root_id },
+        "replay_needs_root",
+      );
+    const [project] = await sql.query<{ current_version: number }>(
+      "SELECT current_version FROM projects WHERE id = $1",
+      [source.project_id],
+    );
+    if (!project) throw new NotFoundError("Project", source.project_id);
+    const version = input.from_version === "same" ? source.project_version : Number(project.current_version);
+    const agentName = (await this.firstAgentOf(source.id)) ?? source.agent_name;
+    await runnableVersion(sql, this.definitions, source.project_id, version, agentName);
+    const inputs = await externalInputsOf(sql, source.id);
+    if (inputs.length === 0)
+      throw new UnprocessableError(
+        "That thread has no input to replay: nothing was ever posted to it.",
+        {},
+        "replay_without_input",
+      );
+    const id = randomUUID();
+    const row = await sql.transaction(async (tx) => {
+      const created = await createThread(
+        tx,
+        {
+          id,
+          projectId: source.project_id,
+          projectVersion: version,
+          agentName,
+          parentId: null,
+          rootId: id,
+          depth: 0,
+          name: `${source.name ?? source.agent_name} (replay)`,
+          execution: { ...initialExecutionState(), replayOf: source.id },
+          env: source.env,
+          scopedEnv: source.scoped_env,
+        },
+        true,
+      );
+      const paths = [
+        ...new Set(inputs.flat().flatMap((entry) => entry.attachments.map((file) => file.path))),
+      ];
+      if (paths.length > 0) await copyFilesBetweenThreads(tx, source.id, id, paths, { skipMissing: true });
+      await tx.query(
+        `INSERT INTO thread_replays (thread_id, root_id, source_thread_id, from_version, inputs, inputs_posted, created_at)
+         VALUES ($1, $1, $2, $3, $4::text::jsonb, 1, $5)`,
+        [id, source.id, input.from_version, JSON.stringify(inputs), nowMicroseconds()],
+      );
+      for (const entry of inputs[0]!) await enqueue(tx, id, replayPayload(entry));
+      await appendEvents(tx, [threadEvent(created)]);
+      return created;
+    });
+    return {
+      threadId: id,
+      thread: toThreadView(row),
+      replay_of: source.id,
+      from_version: input.from_version,
+      version,
+      inputs: inputs.length,
+    };
+  }
+
+  /** A replay's progress and the divergences of its whole tree (any thread of the tree names it). */
+  async status(threadId: string): Promise<ReplayStatus> {
+    const sql = this.database.sql;
+    const [own] = isUuid(threadId)
+      ? await sql.query<{ root_id: string }>("SELECT root_id FROM thread_replays WHERE thread_id = $1", [
+          threadId,
+        ])
+      : [];
+    if (!own) {
+      if (isUuid(threadId) && (await findThread(sql, threadId)))
+        throw new NotFoundError("Replay", `thread ${threadId} is not a replay`);
+      throw new NotFoundError("Thread", threadId);
+    }
+    const rootId = String(own.root_id);
+    const [root, divergences, calls] = await Promise.all([
+      sql.query<Record<string, unknown>>(
+        `SELECT source_thread_id, from_version, inputs, inputs_posted, finished_at,
+                (SELECT count(*)::int FROM threads WHERE root_id = $1) AS threads
+           FROM thread_replays WHERE thread_id = $1`,
+        [rootId],
+      ),
+      sql.query<{ divergence: unknown }>(
+        "SELECT divergence FROM thread_replays WHERE root_id = $1 AND divergence IS NOT NULL",
+        [rootId],
+      ),
+      sql.query<{ replayed: number; live: number }>(
+        `SELECT count(*) FILTER (WHERE m.replayed_from IS NOT NULL)::int AS replayed,
+                count(*) FILTER (WHERE m.replayed_from IS NULL)::int AS live
+           FROM model_calls m JOIN threads t ON t.id = m.thread_id WHERE t.root_id = $1`,
+        [rootId],
+      ),
+    ]);
+    const replay = root[0];
+    if (!replay) throw new NotFoundError("Replay", rootId);
+    const inputs = json(replay.inputs) as unknown[];
+    const finishedAt = replay.finished_at === null ? null : Number(replay.finished_at);
+    return {
+      thread_id: rootId,
+      replay_of: String(replay.source_thread_id),
+      from_version: replay.from_version === "same" ? "same" : "latest",
+      state: finishedAt === null ? "running" : "finished",
+      inputs_total: inputs.length,
+      inputs_posted: Number(replay.inputs_posted),
+      calls: { replayed: Number(calls[0]?.replayed ?? 0), live: Number(calls[0]?.live ?? 0) },
+      threads: Number(replay.threads),
+      divergences: divergences
+        .map((row) => DivergenceSchema.parse(json(row.divergence)))
+        .sort((left, right) => left.at - right.at),
+      finished_at: finishedAt,
+    };
+  }
+
+  /** The agent a root started with: its first event batch is its creation, with its thread event. */
+  private async firstAgentOf(rootId: string): Promise<string | null> {
+    const [first] = await this.database.sql.query<{ batch: unknown }>(
+      "SELECT batch FROM events WHERE root_id = $1 ORDER BY id LIMIT 1",
+      [rootId],
+    );
+    const batch = json(first?.batch) as
+      | { thread_id?: string; type?: string; data?: { agent_id?: unknown } }[]
+      | null;
+    const created = Array.isArray(batch)
+      ? batch.find((event) => event.type === "thread" && event.thread_id === rootId)
+      : undefined;
+    return typeof created?.data?.agent_id === "string" ? created.data.agent_id : null;
+  }
+}
