@@ -28,6 +28,8 @@ import { InspectorTabs } from "./InspectorTabs";
 import { LiveTree } from "./LiveTree";
 import { MessageForm, type MessageFormActions } from "./MessageForm";
 import { ModelCallsPanel } from "./ModelCallsPanel";
+import { ReplayBanner } from "./ReplayBanner";
+import { ReplayDialog } from "./ReplayDialog";
 import { StatusBadge } from "./StatusBadge";
 import { TerminateButton } from "./TerminateButton";
 import { ThreadTimeline } from "./ThreadTimeline";
@@ -76,6 +78,7 @@ export function ThreadView({
   const router = useRouter();
   const [forkRequest, setForkRequest] = useState<ForkRequest | null>(null);
   const [comparing, setComparing] = useState(false);
+  const [replaying, setReplaying] = useState(false);
   const requestFork = useCallback(
     (message: LiveMessage, mode: "fork" | "edit") => setForkRequest({ message, mode }),
     [],
@@ -186,9 +189,14 @@ export function ThreadView({
             ) : null}
             <div className="ml-auto flex items-center gap-2">
               {selected.parent_id === null ? (
-                <Button size="compact" onClick={() => setComparing(true)}>
-                  Compare with…
-                </Button>
+                <>
+                  <Button size="compact" onClick={() => setReplaying(true)}>
+                    Replay…
+                  </Button>
+                  <Button size="compact" onClick={() => setComparing(true)}>
+                    Compare with…
+                  </Button>
+                </>
               ) : null}
               {ended ? null : (
                 <TerminateButton
@@ -218,6 +226,13 @@ export function ThreadView({
             </Link>
           </p>
         ) : null}
+        <ReplayBanner
+          rootId={rootId}
+          liveDivergences={state.divergences.size}
+          loadStatus={api.threads.replayStatus}
+          threadLabel={threadLabel}
+          onShowThread={setSelectedId}
+        />
         {error ? (
           <p
             role="alert"
@@ -309,6 +324,18 @@ export function ThreadView({
           router.push(`/threads/${forked.threadId}?forked_from=${encodeURIComponent(selectedId)}`);
         }}
       />
+      {selected?.parent_id === null ? (
+        <ReplayDialog
+          open={replaying}
+          onClose={() => setReplaying(false)}
+          ranWithVersion={selected.version}
+          replay={async (fromVersion) => {
+            const started = await api.threads.replay(selected.id, fromVersion);
+            setReplaying(false);
+            router.push(`/threads/${started.threadId}`);
+          }}
+        />
+      ) : null}
       {selected ? (
         <CompareDialog
           open={comparing}

@@ -3,6 +3,12 @@ import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
 import { type ApprovalView, ApprovalViewSchema } from "@/lib/contracts/approval";
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
+import {
+  type ReplayStatus,
+  ReplayStatusSchema,
+  type StartedReplay,
+  StartedReplaySchema,
+} from "@/lib/contracts/replay";
 import { ForkedThreadSchema, ThreadDiffSchema, type ThreadDiffWire } from "@/lib/contracts/run-diff";
 import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
@@ -229,6 +235,24 @@ export function createApiClient(options: ApiClientOptions = {}) {
           ...(input.content !== undefined ? { content: input.content } : {}),
           ...(input.replace ? { replace: true } : {}),
         }),
+      /** A new root thread re-running this one's inputs, answered from its recorded model calls. */
+      replay: (threadId: string, fromVersion: "same" | "latest"): Promise<StartedReplay> =>
+        request("POST", `/api/threads/${encodeURIComponent(threadId)}/replay`, StartedReplaySchema, {
+          from_version: fromVersion,
+        }),
+      /** A replay's progress and divergences; null when the thread is not a replay. */
+      replayStatus: async (threadId: string): Promise<ReplayStatus | null> => {
+        try {
+          return await request(
+            "GET",
+            `/api/threads/${encodeURIComponent(threadId)}/replay`,
+            ReplayStatusSchema,
+          );
+        } catch (caught) {
+          if (caught instanceof ApiError && caught.code === "replay_not_found") return null;
+          throw caught;
+        }
+      },
       /** Two runs aligned message by message, children by spawn order. */
       diff: (a: string, b: string): Promise<ThreadDiffWire> =>
         request(

@@ -36,7 +36,7 @@ describe("round trip through one TypeScript module", () => {
     expect(result.bundle).toEqual(normalised(bundle));
   });
 
-  it("150 generated bundles come back deep-equal", () => {
+  it("150 generated bundles come back deep-equal", { timeout: 30_000 }, () => {
     for (const seed of SEEDS) {
       const bundle = normalised(randomBundle(seed));
       const source = bundleToTypeScript(bundle);
@@ -61,7 +61,7 @@ describe("round trip through project files and a zip", () => {
     expect(result.bundle).toEqual(normalised(bundle));
   });
 
-  it("150 generated bundles come back deep-equal, in the bundle's order", async () => {
+  it("150 generated bundles come back deep-equal, in the bundle's order", { timeout: 30_000 }, async () => {
     for (const seed of SEEDS) {
       const bundle = normalised(randomBundle(seed));
       const files = await unzipProjectFiles(zipProjectFiles(bundleToProjectFiles(bundle)));

@@ -40,6 +40,17 @@ export const DivergencePayloadSchema = z.object({
 });
 export type DivergencePayload = z.input<typeof DivergencePayloadSchema>;
 
+/** `POST /api/threads/:id/replay`'s answer (201). */
+export const StartedReplaySchema = z.object({
+  threadId: z.string().min(1),
+  replay_of: z.string(),
+  from_version: z.enum(["same", "latest"]),
+  version: z.number().int(),
+  /** Groups of inputs the replay posts, one after another. */
+  inputs: z.number().int().nonnegative(),
+});
+export type StartedReplay = z.infer<typeof StartedReplaySchema>;
+
 /** `GET /api/threads/:id/replay`: a replay's progress and every divergence in its tree. */
 export const ReplayStatusSchema = z.object({
   thread_id: z.string(),

@@ -66,7 +66,8 @@ const TABLE = {
   createWithInput: {
     from: [],
     to: "queued",
-    callers: "ThreadService.create (with a first message); ThreadForkService.fork (with `content`)",
+    callers:
+      "ThreadService.create (with a first message); ThreadForkService.fork (with `content`); ThreadReplayService.replay",
     sets: "the new row; runnable once its input is queued",
   },
   spawn: {

@@ -260,6 +260,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     // An id that names no message of the target: well-formed bodies are 404s, nothing is forked.
     "/api/threads/[id]/fork": { at_message_id: PLACEHOLDER_ID, content: "hi", replace: false },
     "/api/threads/[id]/stop": {},
+    // The body is optional (from_version defaults to "latest"): most bodies start a replay, rightly.
+    "/api/threads/[id]/replay": { from_version: "same" },
     // An id that names no approval: well-formed bodies are 404s, nothing is decided.
     "/api/approvals/[approvalId]": { decision: "approve", args: { path: "/x" }, reason: "x" },
     "/api/threads/[id]/terminate": {},
@@ -281,6 +283,7 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
 const ACCEPTS_ANYTHING = new Set([
   "/api/threads/[id]/fs/[...path]",
   "/api/threads/[id]/stop",
+  "/api/threads/[id]/replay",
   "/api/threads/[id]/terminate",
   "/api/auth/logout",
 ]);
