@@ -4,6 +4,8 @@ import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/act
 import { type ApprovalView, ApprovalViewSchema } from "@/lib/contracts/approval";
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
 import {
+  type ManyReplays,
+  ManyReplaysSchema,
   type ReplayStatus,
   ReplayStatusSchema,
   type StartedReplay,
@@ -239,6 +241,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
       replay: (threadId: string, fromVersion: "same" | "latest"): Promise<StartedReplay> =>
         request("POST", `/api/threads/${encodeURIComponent(threadId)}/replay`, StartedReplaySchema, {
           from_version: fromVersion,
+        }),
+      /** Replays several runs of a project (the given ones, or its latest finished root runs). */
+      replayMany: (
+        projectId: string,
+        input: { limit?: number; fromVersion: "same" | "latest"; threadIds?: string[] },
+      ): Promise<ManyReplays> =>
+        request("POST", `/api/projects/${encodeURIComponent(projectId)}/replays`, ManyReplaysSchema, {
+          from_version: input.fromVersion,
+          ...(input.limit !== undefined ? { limit: input.limit } : {}),
+          ...(input.threadIds ? { thread_ids: input.threadIds } : {}),
         }),
       /** A replay's progress and divergences; null when the thread is not a replay. */
       replayStatus: async (threadId: string): Promise<ReplayStatus | null> => {

@@ -67,3 +67,15 @@ export const ReplayStatusSchema = z.object({
   finished_at: z.number().nullable(),
 });
 export type ReplayStatus = z.infer<typeof ReplayStatusSchema>;
+
+/** `POST /api/projects/:id/replays`'s answer (201): the replays started, and the runs skipped with why. */
+export const ManyReplaysSchema = z.object({
+  replays: z.array(
+    z.object({
+      source: z.object({ id: z.string(), name: z.string().nullable(), agent_id: z.string() }),
+      threadId: z.string(),
+    }),
+  ),
+  skipped: z.array(z.object({ thread_id: z.string(), reason: z.string() })),
+});
+export type ManyReplays = z.infer<typeof ManyReplaysSchema>;

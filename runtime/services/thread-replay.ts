@@ -15,10 +15,10 @@
 // - Only a root can be replayed: a child's inputs come from its parent.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
+import type { ManyReplays, ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
 import { DivergenceSchema } from "@/lib/contracts/replay";
 import type { Database } from "@/lib/db/database";
-import { NotFoundError, UnprocessableError } from "../errors";
+import { isTandemError, NotFoundError, UnprocessableError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import type { DefinitionsCache } from "../store/definitions";
 import { appendEvents } from "../store/event-log";
@@ -115,6 +115,54 @@ export class ThreadReplayService {
       version,
       inputs: inputs.length,
     };
+  }
+
+  /**
+   * Replays several runs of a project at once (the regression check of docs/live.md "Replay"): the
+   * given root threads, or the latest `limit` finished root threads that are not replays themselves.
+   * A run that cannot be replayed is listed in `skipped` with the reason; the others start.
+   */
+  async replayMany(
+    projectId: string,
+    input: { threadIds?: string[]; limit: number; fromVersion: ReplayRequest["from_version"] },
+  ): Promise<ManyReplays> {
+    const sql = this.database.sql;
+    if (
+      !isUuid(projectId) ||
+      (await sql.query("SELECT 1 FROM projects WHERE id = $1", [projectId])).length === 0
+    )
+      throw new NotFoundError("Project", projectId);
+    const ids =
+      input.threadIds ??
+      (
+        await sql.query<{ id: string }>(
+          `SELECT t.id FROM threads t
+            WHERE t.project_id = $1 AND t.parent_id IS NULL AND t.status IN ('idle', 'completed', 'failed', 'stopped')
+              AND NOT EXISTS (SELECT 1 FROM thread_replays r WHERE r.thread_id = t.id)
+            ORDER BY t.created_at DESC, t.id LIMIT $2`,
+          [projectId, input.limit],
+        )
+      ).map((row) => String(row.id));
+    const started: ManyReplays["replays"] = [];
+    const skipped: ManyReplays["skipped"] = [];
+    for (const id of ids) {
+      const source = isUuid(id) ? await findThread(sql, id) : null;
+      if (!source || source.project_id !== projectId) {
+        skipped.push({ thread_id: id, reason: "Not a thread of this project." });
+        continue;
+      }
+      try {
+        const replay = await this.replay(id, { from_version: input.fromVersion });
+        started.push({
+          source: { id, name: source.name, agent_id: source.agent_name },
+          threadId: replay.threadId,
+        });
+      } catch (error) {
+        if (!isTandemError(error)) throw error;
+        skipped.push({ thread_id: id, reason: error.message });
+      }
+    }
+    return { replays: started, skipped };
   }
 
   /** A replay's progress and the divergences of its whole tree (any thread of the tree names it). */

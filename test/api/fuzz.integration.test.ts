@@ -253,6 +253,8 @@ function templatesFor(pattern: string): { url: string; template: Record<string, 
     "/api/projects/[id]/definitions": chat,
     "/api/projects/[id]/import": chat,
     "/api/projects/[id]/versions/[version]/restore": { base_version: 1 },
+    // An id that names no thread: well-formed bodies skip it; without ids, the latest finished run.
+    "/api/projects/[id]/replays": { thread_ids: [PLACEHOLDER_ID], limit: 1, from_version: "same" },
     // The MCP Streamable HTTP endpoint: JSON-RPC bodies, refused by the SDK's transport with 4xx.
     "/api/projects/[id]/mcp": { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
     "/api/threads": { project_id: target.projectId, agent_id: "assistant", message: "hi" },
@@ -284,6 +286,7 @@ const ACCEPTS_ANYTHING = new Set([
   "/api/threads/[id]/fs/[...path]",
   "/api/threads/[id]/stop",
   "/api/threads/[id]/replay",
+  "/api/projects/[id]/replays",
   "/api/threads/[id]/terminate",
   "/api/auth/logout",
 ]);

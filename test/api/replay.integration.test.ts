@@ -206,6 +206,34 @@ describe("replay", () => {
     expect(sameStatus.calls.live).toBe(0);
   });
 
+  it("replays a project's latest finished runs at once, skipping replays and unknown ids", async () => {
+    const projectId = await projectWith(castleBundle());
+    const first = await recordedRun(projectId);
+    const second = await startThread(projectId, "orchestrator", "build");
+    await waitFor(second, ["idle"]);
+    type Many = {
+      replays: { source: { id: string }; threadId: string }[];
+      skipped: { thread_id: string; reason: string }[];
+    };
+    const many = await api<Many>("POST", `/api/projects/${projectId}/replays`, { limit: 5 });
+    expect(many.status, JSON.stringify(many.body)).toBe(201);
+    expect(many.body.replays.map((replay) => replay.source.id)).toEqual([second, first]);
+    for (const replay of many.body.replays)
+      expect((await replayFinished(replay.threadId)).divergences).toEqual([]);
+    // The replays themselves are not picked the next time; given ids are, and a stranger is skipped.
+    const again = await api<Many>("POST", `/api/projects/${projectId}/replays`, { limit: 5 });
+    expect(again.body.replays.map((replay) => replay.source.id)).toEqual([second, first]);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const given = await api<Many>("POST", `/api/projects/${projectId}/replays`, {
+      thread_ids: [first, unknown],
+      from_version: "same",
+    });
+    expect(given.body.replays.map((replay) => replay.source.id)).toEqual([first]);
+    expect(given.body.skipped).toEqual([{ thread_id: unknown, reason: "Not a thread of this project." }]);
+    expect((await api("POST", `/api/projects/${unknown}/replays`, {})).status).toBe(404);
+    expect((await api("POST", `/api/projects/${projectId}/replays`, { limit: 0 })).status).toBe(400);
+  });
+
   it("answers 404 for unknown threads, 422 for a child or a thread without input, 400 for a bad body", async () => {
     const projectId = await projectWith(castleBundle());
     const sourceId = await startThread(projectId, "orchestrator", "build");

@@ -6,6 +6,7 @@ import { ImportDefinitions } from "@/components/projects/ImportDefinitions";
 import { ProblemsList } from "@/components/projects/ProblemsList";
 import { VersionsPanel } from "@/components/projects/VersionsPanel";
 import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
+import { ReplayRunsPanel } from "@/components/threads/ReplayRunsPanel";
 import { ThreadsPanel } from "@/components/threads/ThreadsPanel";
 import { AppFrame } from "@/components/ui/AppFrame";
 import { isTandemError } from "@/runtime/errors";
@@ -49,6 +50,7 @@ export default async function ProjectPage({
           agents={Object.keys(agents).sort()}
           initialQuery={query.toString()}
         />
+        <ReplayRunsPanel projectId={project.id} currentVersion={project.version} />
         <DefinitionsSummary definitions={project.definitions} />
         <ProblemsList diagnostics={project.diagnostics} />
         <ImportDefinitions projectId={project.id} />

@@ -1,0 +1,29 @@
+// POST /api/projects/:id/replays — replays several runs at once, the regression check of docs/live.md
+// "Replay" (a Tandem extension): `{ thread_ids?, limit? = 20, from_version? = "latest" }`. Without ids,
+// the latest `limit` finished root runs that are not replays themselves. Answers 201
+// `{ replays: [{ source, threadId }], skipped: [{ thread_id, reason }] }`.
+import { z } from "zod";
+import { getRuntime } from "@/runtime/runtime";
+import { handle, parseJsonBody, readBodyText } from "../../../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+const ReplaysBody = z.object({
+  thread_ids: z.array(z.string().min(1)).min(1).max(50).optional(),
+  limit: z.number().int().min(1).max(50).default(20),
+  from_version: z.enum(["same", "latest"]).default("latest"),
+});
+
+export const POST = handle(async (request: Request, context: Context) => {
+  const { id } = await context.params;
+  const body = ReplaysBody.parse(parseJsonBody(await readBodyText(request)) ?? {});
+  const runtime = await getRuntime();
+  const started = await runtime.replays.replayMany(id, {
+    ...(body.thread_ids ? { threadIds: body.thread_ids } : {}),
+    limit: body.limit,
+    fromVersion: body.from_version,
+  });
+  return Response.json(started, { status: 201 });
+});
