@@ -1,7 +1,7 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay
 // (comma list) runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
 // timeline alone (its CSS from the build when there is one); `npm run bench:ui` runs those three.
@@ -20,6 +20,7 @@ import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
 import { runLiveTreeUi } from "./live-tree-ui";
 import { runLoad } from "./load";
+import { runReplay } from "./replay";
 import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
@@ -42,6 +43,7 @@ const ALL = [
   "cluster",
   "load",
   "effects",
+  "replay",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -132,6 +134,8 @@ async function main(): Promise<void> {
     if (only.has("cluster")) results.cluster = await runClusterBench(cluster, results.baseline);
     if (only.has("load")) results.load = await runLoad(cluster, results.baseline);
     if (only.has("effects")) results.effects = await runEffects(cluster, results.baseline);
+    // Printed by itself, beside the baseline (not in the summary table).
+    if (only.has("replay")) await runReplay(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

@@ -179,7 +179,7 @@ async function scalar(bench: BenchRuntime, sql: string, values: unknown[] = []):
 }
 
 /** Reports delivered to `parentId` (drained into its messages), and whether it has nothing left to do. */
-async function parentSettled(
+export async function parentSettled(
   bench: BenchRuntime,
   parentId: string,
   expectedReports: number,
