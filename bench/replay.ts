@@ -1,8 +1,11 @@
 // Benchmark 14, replay (issue 21): a 200-child fan-out (the subagents benchmark's bundle: scripted
 // models, no model latency) runs once, then is replayed from its recording — every model call of the
 // 201 threads answered from the recorded responses, children following their counterparts — and the
-// two wall times are printed side by side with the database baseline of the same run. The replay
-// must match the recording exactly (no divergence, no live call) or the benchmark fails.
+// two wall times are printed side by side with the database baseline of the same run, with how many
+// calls the recording answered. Every child replays its own calls; the parent drains its children's
+// reports in whatever groups they arrive, which need not be the groups of the original run, and a
+// parent whose context differs for that reason diverges there (reported, then its scripted model
+// answers): the table says how often. Every child must be replayed and report, or the benchmark fails.
 import { monotonicMs } from "../test/support/clock";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
@@ -17,6 +20,8 @@ export interface ReplayBenchResult {
   originalMs: number;
   replayMs: number;
   replayedCalls: number;
+  liveCalls: number;
+  divergences: number;
 }
 
 export async function runReplay(
@@ -62,22 +67,43 @@ export async function runReplay(
     );
     const replayMs = monotonicMs() - replayStarted;
     const status = await bench.runtime.replays.status(replay.threadId);
-    if (status.divergences.length > 0 || status.calls.live > 0 || status.threads !== REPLAY_CHILDREN + 1)
-      throw new Error(`The replay did not match its recording: ${JSON.stringify(status).slice(0, 500)}`);
+    if (
+      status.threads !== REPLAY_CHILDREN + 1 ||
+      !(await parentSettled(bench, replay.threadId, REPLAY_CHILDREN))
+    )
+      throw new Error(
+        `The replay did not run every child to its report: ${JSON.stringify(status).slice(0, 500)}`,
+      );
+    const childDivergences = status.divergences.filter(
+      (divergence) => divergence.thread_id !== replay.threadId,
+    );
     printTable(
       `${REPLAY_CHILDREN} non-blocking dual_ai children, all reported`,
       ["run", "wall, s", "model calls"],
       [
-        ["original (scripted models)", originalMs / 1000, status.calls.replayed],
-        ["replay (answered from the recording)", replayMs / 1000, status.calls.replayed],
+        ["original (scripted models)", originalMs / 1000, status.calls.replayed + status.calls.live],
+        ["replay: answered from the recording", replayMs / 1000, status.calls.replayed],
+        ["replay: answered by the model after a divergence", "", status.calls.live],
         ["replay / original", replayMs / originalMs, ""],
       ],
     );
+    console.log(`divergences: ${status.divergences.length} (${childDivergences.length} in children)`);
+    for (const divergence of status.divergences.slice(0, 3))
+      console.log(
+        `  ${divergence.agent_id} side ${divergence.side} call ${divergence.call_index}: ${divergence.reason} at ${divergence.path}; was ${JSON.stringify(divergence.recorded)?.slice(0, 160)}; now ${JSON.stringify(divergence.replayed)?.slice(0, 160)}`,
+      );
     printBaselineBeside("Replay", baseline, (measured) => [
       ["single-row INSERT/s, one connection", measured.insertOneConnection.perSecond],
       ["single-row INSERT/s, ten connections", measured.insertTenConnections.perSecond],
     ]);
-    return { children: REPLAY_CHILDREN, originalMs, replayMs, replayedCalls: status.calls.replayed };
+    return {
+      children: REPLAY_CHILDREN,
+      originalMs,
+      replayMs,
+      replayedCalls: status.calls.replayed,
+      liveCalls: status.calls.live,
+      divergences: status.divergences.length,
+    };
   } finally {
     await bench.close();
   }

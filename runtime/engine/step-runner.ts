@@ -21,6 +21,7 @@ import { afterCreate, runCreatedHooks, stepExtensions } from "./step/hooks";
 import { startImmediate } from "./step/immediate";
 import { modelTurn } from "./step/model-turn";
 import { parkThread } from "./step/park";
+import { parkForReplayInput, replayDrainPlan } from "./step/replay-gate";
 import { RunMemory } from "./step/run-memory";
 import { ThreadCommitter } from "./step/thread-committer";
 import { unansweredToolCalls } from "./step/tool-call-records";
@@ -152,9 +153,22 @@ export class StepRunner {
       !current.user_stopped &&
       current.terminated_at === null &&
       current.lease_owner === ctx.deps.leaseOwner;
+    // A replayed thread drains what the source drained at this point (runtime/engine/step/replay-gate.ts).
+    const plan = !midRun && current.execution.replayOf ? await replayDrainPlan(ctx.db, current) : null;
+    if (plan?.kind === "wait") {
+      return commits.commit(
+        threadId,
+        async (tx, row) => {
+          await parkForReplayInput(tx, row, () => parkThread(ctx, tx, row, null, {}));
+          return "parked" as const;
+        },
+        { allowUserStopped: true },
+      );
+    }
+    const only = plan?.kind === "take" ? plan.ids : null;
     const started = midRun
       ? { kind: "run" as const, row: current, drained: [] }
-      : await commits.commit(threadId, (tx, row, read) => drainInput(ctx, tx, row, definitions, read), {
+      : await commits.commit(threadId, (tx, row, read) => drainInput(ctx, tx, row, definitions, read, only), {
           allowUserStopped: true,
           speculate: true,
           readBack: true,

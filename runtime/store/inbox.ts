@@ -92,6 +92,21 @@ export async function drainInbox(tx: SqlExecutor, threadId: string): Promise<Inb
   return rows.map(toInboxItem).sort((left, right) => left.seq - right.seq);
 }
 
+/** `drainInbox` for some of the waiting inputs only (a replay's gate, runtime/engine/step/replay-gate.ts). */
+export async function drainInboxItems(
+  tx: SqlExecutor,
+  threadId: string,
+  ids: ReadonlySet<string>,
+): Promise<InboxItem[]> {
+  const rows = await tx.query<Record<string, unknown>>(
+    `UPDATE inbox_items SET consumed_at = $3
+     WHERE id IN (SELECT id FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL AND id = ANY($2::uuid[]) ORDER BY seq FOR UPDATE)
+     RETURNING id, seq, kind, payload`,
+    [threadId, [...ids], nowMicroseconds()],
+  );
+  return rows.map(toInboxItem).sort((left, right) => left.seq - right.seq);
+}
+
 /**
  * Marks inputs read earlier (`ThreadForStep.pendingInput`, with the thread row whose version the
  * transaction checks) consumed, without reading them again: pipelined, combinable into a

@@ -4,7 +4,7 @@
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { LoadedDefinitions } from "../../store/definitions";
 import { appendEvents } from "../../store/event-log";
-import { consumeInboxItems, drainInbox } from "../../store/inbox";
+import { consumeInboxItems, drainInbox, drainInboxItems } from "../../store/inbox";
 import type { ExecutionState, Side, StoredMessage } from "../../store/messages";
 import { messageEvent, threadEvent } from "../../store/thread-events";
 import { startRun } from "../../store/thread-lifecycle";
@@ -23,6 +23,8 @@ export async function drainInput(
   definitions: LoadedDefinitions | null,
   /** The row as read before this transaction, with the input waiting then (a speculative commit). */
   read: ThreadForStep | null = null,
+  /** In a replay: the inputs this drain takes (runtime/engine/step/replay-gate.ts); all when absent. */
+  only: ReadonlySet<string> | null = null,
 ): Promise<Drained> {
   if (row.user_stopped) {
     const human = await tx.query(
@@ -37,8 +39,12 @@ export async function drainInput(
   const agent = definitions?.index.agents.get(row.agent_name)?.definition;
   const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
   // Input read with the row is consumed by id, in the commit's one statement; else drained here.
-  const prefetched = read?.pendingInput ?? null;
-  const items = prefetched ?? (await drainInbox(tx, row.id));
+  const prefetched = read?.pendingInput
+    ? only
+      ? read.pendingInput.filter((item) => only.has(item.id))
+      : read.pendingInput
+    : null;
+  const items = prefetched ?? (only ? await drainInboxItems(tx, row.id, only) : await drainInbox(tx, row.id));
   if (prefetched) await consumeInboxItems(tx, prefetched);
   if (items.length === 0) {
     if (row.status === "running") return { kind: "run", row, drained: [] };

@@ -1,0 +1,122 @@
+// Replay's input gate (docs/runtime.md "Replay"): a thread's context depends on which inputs each
+// drain took — its children's reports arrive in whatever groups timing makes. So the j-th drain of
+// a replayed thread that has not diverged takes exactly the inputs the source's j-th drain took (the
+// reports of the children that follow those the source heard from, the same other inputs), waits
+// while any of them is missing and its child still works, and takes everything as usual once the
+// recording can no longer say (the source drained fewer times, a child it waits for ended without
+// that report, or the thread diverged).
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { withNumberedIds } from "@/lib/runs/replay-match";
+import { type InboxMessagePayload, InboxMessagePayloadSchema } from "../../store/inbox-item";
+import type { ThreadRow } from "../../store/thread-row";
+
+export type ReplayDrainPlan =
+  | { kind: "all" }
+  /** Drain these inbox items only (the rest stay for later drains). */
+  | { kind: "take"; ids: ReadonlySet<string> }
+  /** An input the source had here has not arrived, and its child still works: park until it does. */
+  | { kind: "wait" };
+
+const ALL: ReplayDrainPlan = { kind: "all" };
+
+const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+
+function payloadOf(raw: unknown): InboxMessagePayload | null {
+  const parsed = InboxMessagePayloadSchema.safeParse(json(raw));
+  return parsed.success ? parsed.data : null;
+}
+
+/** What makes two inputs the same input: the child a report comes from, else role, origin and text. */
+function identity(payload: InboxMessagePayload, childOf: (id: string) => string): string {
+  const child = payload.metadata.subagent_id;
+  if (typeof child === "string") return `report:${childOf(child)}`;
+  return `input:${payload.role}:${payload.fromHuman}:${String(withNumberedIds(payload.content))}`;
+}
+
+export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<ReplayDrainPlan> {
+  const sourceId = row.execution.replayOf;
+  if (!sourceId) return ALL;
+  const [state] = await db.query<{ diverged: boolean; drains: number }>(
+    `SELECT divergence IS NOT NULL AS diverged,
+            (SELECT count(DISTINCT consumed_at)::int FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL) AS drains
+       FROM thread_replays WHERE thread_id = $1`,
+    [row.id],
+  );
+  if (!state || state.diverged) return ALL;
+  const [sourceItems, pending, followers] = await Promise.all([
+    db.query<{ payload: unknown; consumed_at: string | number }>(
+      "SELECT payload, consumed_at FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL ORDER BY consumed_at, seq",
+      [sourceId],
+    ),
+    db.query<{ id: string; payload: unknown }>(
+      "SELECT id, payload FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL ORDER BY seq",
+      [row.id],
+    ),
+    db.query<{ thread_id: string; source_thread_id: string }>(
+      "SELECT thread_id, source_thread_id FROM thread_replays WHERE root_id = $1",
+      [row.root_id],
+    ),
+  ]);
+  const groups: unknown[][] = [];
+  let last: number | null = null;
+  for (const item of sourceItems) {
+    const consumedAt = Number(item.consumed_at);
+    if (consumedAt === last) groups.at(-1)!.push(item.payload);
+    else groups.push([item.payload]);
+    last = consumedAt;
+  }
+  const expected = groups[Number(state.drains)];
+  if (!expected) return ALL;
+  const followerOf = new Map(
+    followers.map((entry) => [String(entry.source_thread_id), String(entry.thread_id)]),
+  );
+  const wanted: string[] = [];
+  for (const raw of expected) {
+    const payload = payloadOf(raw);
+    if (!payload) return ALL;
+    wanted.push(identity(payload, (id) => followerOf.get(id) ?? `unfollowed:${id}`));
+  }
+  const available = new Map<string, string[]>();
+  for (const item of pending) {
+    const payload = payloadOf(item.payload);
+    if (!payload) continue;
+    const key = identity(payload, (id) => id);
+    available.set(key, [...(available.get(key) ?? []), String(item.id)]);
+  }
+  const take = new Set<string>();
+  const missing: string[] = [];
+  for (const key of wanted) {
+    const ids = available.get(key);
+    const id = ids?.shift();
+    if (id) take.add(id);
+    else missing.push(key);
+  }
+  if (missing.length === 0) return { kind: "take", ids: take };
+  // Wait only for reports of children that still work; anything else will not come.
+  const children = missing
+    .filter((key) => key.startsWith("report:"))
+    .map((key) => key.slice("report:".length));
+  if (children.length === 0 || children.length < missing.length) return ALL;
+  const working = await db.query(
+    `SELECT 1 FROM threads WHERE id::text = ANY($1::text[]) AND terminated_at IS NULL
+        AND (runnable OR status IN ('queued', 'running', 'waiting_approval')) LIMIT 1`,
+    [children],
+  );
+  return working.length > 0 ? { kind: "wait" } : ALL;
+}
+
+/**
+ * Parks a replayed thread whose next drain waits for a report (the plan is taken again under the
+ * row lock): not runnable although input waits — the awaited report makes it runnable when it comes,
+ * as a child's report does for a parent blocked on it. Should the plan no longer wait, it parks as
+ * usual (runnable, so it runs again at once).
+ */
+export async function parkForReplayInput(
+  tx: SqlExecutor,
+  row: ThreadRow,
+  park: () => Promise<void>,
+): Promise<void> {
+  const plan = await replayDrainPlan(tx, row);
+  await park();
+  if (plan.kind === "wait") await tx.query("UPDATE threads SET runnable = false WHERE id = $1", [row.id]);
+}
