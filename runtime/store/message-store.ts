@@ -258,3 +258,69 @@ export async function findMessageById(
   ]);
   return rows[0] ? toStoredMessage(rows[0] as Record<string, unknown>) : null;
 }
+
+/** The whole histories of several threads (every depth, silent ones too), each in seq order. */
+export async function readHistories(
+  db: SqlExecutor,
+  threadIds: readonly string[],
+): Promise<Map<string, StoredMessage[]>> {
+  const histories = new Map<string, StoredMessage[]>(threadIds.map((id) => [id, []]));
+  if (threadIds.length === 0) return histories;
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT thread_id, ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ANY($1::uuid[]) ORDER BY thread_id, seq`,
+    [[...threadIds]],
+  );
+  for (const row of rows) histories.get(String(row.thread_id))?.push(toStoredMessage(row));
+  return histories;
+}
+
+/** A message copied into another thread under the same seq (a fork's copy of a subagent thread). */
+export interface MessageCopy {
+  threadId: string;
+  message: StoredMessage;
+}
+
+/** Rows per statement, well under Postgres's 65 535 parameters (18 a row). */
+const COPY_BATCH = 3_000;
+
+/**
+ * Inserts copied messages as they are (seq, depth, creation time and all), a few thousand rows a
+ * statement. The threads are new in this transaction, their `message_seq` already set by the caller.
+ */
+export async function insertMessageCopies(tx: SqlExecutor, copies: readonly MessageCopy[]): Promise<number> {
+  for (let start = 0; start < copies.length; start += COPY_BATCH) {
+    const batch = copies.slice(start, start + COPY_BATCH);
+    const values: unknown[] = [];
+    const rows = batch.map(({ threadId, message }, index) => {
+      values.push(
+        message.id,
+        threadId,
+        message.seq,
+        message.role,
+        message.side,
+        message.content,
+        message.name,
+        message.tool_calls ? JSON.stringify(message.tool_calls) : null,
+        message.tool_call_id,
+        message.tool_status,
+        message.parent_id,
+        message.depth,
+        message.silent,
+        JSON.stringify(message.metadata),
+        message.subagent_id,
+        JSON.stringify(message.attachments),
+        message.prompt,
+        message.created_at,
+      );
+      const p = (at: number) => `$${index * 18 + at}`;
+      return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::text::jsonb, ${p(9)}, ${p(10)}, ${p(11)}::uuid, ${p(12)}::int, ${p(13)}::boolean, ${p(14)}::text::jsonb, ${p(15)}::uuid, ${p(16)}::text::jsonb, ${p(17)}, ${p(18)}::bigint)`;
+    });
+    await tx.query(
+      `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+         parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
+       VALUES ${rows.join(", ")}`,
+      values as never[],
+    );
+  }
+  return copies.length;
+}
