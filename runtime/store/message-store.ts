@@ -280,46 +280,45 @@ export interface MessageCopy {
   message: StoredMessage;
 }
 
-/** Rows per statement, well under Postgres's 65 535 parameters (18 a row). */
-const COPY_BATCH = 3_000;
+/** Rows per statement (one JSON parameter each: binding thousands of parameters costs more). */
+const COPY_BATCH = 5_000;
 
 /**
  * Inserts copied messages as they are (seq, depth, creation time and all), a few thousand rows a
- * statement. The threads are new in this transaction, their `message_seq` already set by the caller.
+ * statement, sent as one JSON document. The threads are new in this transaction, their
+ * `message_seq` already set by the caller.
  */
 export async function insertMessageCopies(tx: SqlExecutor, copies: readonly MessageCopy[]): Promise<number> {
   for (let start = 0; start < copies.length; start += COPY_BATCH) {
-    const batch = copies.slice(start, start + COPY_BATCH);
-    const values: unknown[] = [];
-    const rows = batch.map(({ threadId, message }, index) => {
-      values.push(
-        message.id,
-        threadId,
-        message.seq,
-        message.role,
-        message.side,
-        message.content,
-        message.name,
-        message.tool_calls ? JSON.stringify(message.tool_calls) : null,
-        message.tool_call_id,
-        message.tool_status,
-        message.parent_id,
-        message.depth,
-        message.silent,
-        JSON.stringify(message.metadata),
-        message.subagent_id,
-        JSON.stringify(message.attachments),
-        message.prompt,
-        message.created_at,
-      );
-      const p = (at: number) => `$${index * 18 + at}`;
-      return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}::text::jsonb, ${p(9)}, ${p(10)}, ${p(11)}::uuid, ${p(12)}::int, ${p(13)}::boolean, ${p(14)}::text::jsonb, ${p(15)}::uuid, ${p(16)}::text::jsonb, ${p(17)}, ${p(18)}::bigint)`;
-    });
+    const rows = copies.slice(start, start + COPY_BATCH).map(({ threadId, message }) => ({
+      id: message.id,
+      thread_id: threadId,
+      seq: message.seq,
+      role: message.role,
+      side: message.side,
+      content: message.content,
+      name: message.name,
+      tool_calls: message.tool_calls,
+      tool_call_id: message.tool_call_id,
+      tool_status: message.tool_status,
+      parent_id: message.parent_id,
+      depth: message.depth,
+      silent: message.silent,
+      metadata: message.metadata,
+      subagent_id: message.subagent_id,
+      attachments: message.attachments,
+      prompt: message.prompt,
+      created_at: message.created_at,
+    }));
     await tx.query(
       `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
          parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
-       VALUES ${rows.join(", ")}`,
-      values as never[],
+       SELECT id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+         parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at
+       FROM jsonb_to_recordset($1::text::jsonb) AS x(id uuid, thread_id uuid, seq int, role text, side text,
+         content text, name text, tool_calls jsonb, tool_call_id text, tool_status text, parent_id uuid, depth int,
+         silent boolean, metadata jsonb, subagent_id uuid, attachments jsonb, prompt text, created_at bigint)`,
+      [JSON.stringify(rows)],
     );
   }
   return copies.length;
