@@ -46,17 +46,20 @@ export async function readSubtree(
   callIds: ReadonlySet<string>,
 ): Promise<SourceSubtree> {
   const empty = { threads: [], histories: new Map(), links: [], invocations: [], envRequests: [] };
-  const rootRequests = async () =>
-    (await envRequestsOf(tx, [sourceId])).filter((request) => callIds.has(request.call_id));
   if (callIds.size === 0) return empty;
+  // A deferred spawn (an env request of a copied call) spawned its child under its own key.
+  const rootRequests = (await envRequestsOf(tx, [sourceId])).filter((request) =>
+    callIds.has(request.call_id),
+  );
+  const spawnKeys = new Set([...callIds, ...rootRequests.map((request) => `env-request:${request.id}`)]);
   const found = await tx.query<{ id: string }>(
     `WITH RECURSIVE tree AS (
        SELECT s.child_id AS id FROM subagents s WHERE s.parent_id = $1 AND s.spawn_call_id = ANY($2::text[])
        UNION ALL SELECT t.id FROM threads t JOIN tree ON t.parent_id = tree.id
      ) SELECT id FROM tree`,
-    [sourceId, [...callIds]],
+    [sourceId, [...spawnKeys]],
   );
-  if (found.length === 0) return { ...empty, envRequests: await rootRequests() };
+  if (found.length === 0) return { ...empty, envRequests: rootRequests };
   const ids = found.map((row) => String(row.id));
   const locked = (
     await tx.query<Record<string, unknown>>(
@@ -76,16 +79,17 @@ export async function readSubtree(
     readHistories(tx, ids),
     linksOfChildren(tx, ids),
     invocationsOfChildren(tx, ids),
-    envRequestsOf(tx, [sourceId, ...ids]),
+    envRequestsOf(tx, ids),
   ]);
   // Below the root everything is copied whole; of the root's, only what the copied history called.
-  const known = (parentId: string, callId: string) => parentId !== sourceId || callIds.has(callId);
   return {
     threads,
     histories,
     links,
-    invocations: invocations.filter((invocation) => known(invocation.parent_id, invocation.call_id)),
-    envRequests: requests.filter((request) => known(request.parent_id, request.call_id)),
+    invocations: invocations.filter(
+      (invocation) => invocation.parent_id !== sourceId || spawnKeys.has(invocation.call_id),
+    ),
+    envRequests: [...rootRequests, ...requests],
   };
 }
 
