@@ -1,9 +1,12 @@
 // Fork and diff in the browser (issue 21): "Edit and fork" on a user message opens the fork with the
-// edited message answered, the original stays as it was, "Compare with original" shows the two runs
+// edited message answered and a stored link back to the source ("Forked from <name> at message #n",
+// also after a reload), the original stays as it was, "Compare with original" shows the two runs
 // aligned with the first divergence highlighted; "Compare with…" picks another run of the project,
-// and two identical runs show no divergence. Axe on the diff view; screenshots at three widths.
+// and two identical runs show no divergence; a fork of a run with a subagent shows the copied child,
+// which names the thread it was copied from. Axe on the diff view; screenshots at three widths.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { assetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -85,8 +88,15 @@ test("edit and fork a message, then compare the fork with the original", async (
   await dialog.getByLabel("Edited message").fill("cherries");
   await dialog.getByRole("button", { name: "Fork with this message" }).click();
 
-  await expect(page).toHaveURL(new RegExp(`/threads/[0-9a-f-]{36}\\?forked_from=${original}`));
-  await expect(page.getByTestId("forked-from")).toContainText(`Forked from ${original.slice(0, 8)}`);
+  await expect(page).not.toHaveURL(new RegExp(original));
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  // The stored fork link: the source by name, the message by its place in the source's transcript.
+  const banner = page.getByTestId("forked-from");
+  await expect(banner).toContainText("Forked from assistant at message #3; the original is unchanged.");
+  await expect(banner.getByRole("link", { name: "assistant" })).toHaveAttribute(
+    "href",
+    `/threads/${original}`,
+  );
   // The fork's own scripted model answers its first call from the start of the script.
   await expect(messages(page)).toHaveCount(4);
   await expect(messages(page).nth(2)).toContainText("cherries");
@@ -143,8 +153,16 @@ test("fork from here, compare two identical runs, and the diff view's empty and 
   await answer.getByRole("button", { name: "Fork from here" }).click();
   const dialog = page.getByRole("dialog", { name: "Fork from here" });
   await dialog.getByRole("button", { name: "Fork", exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`forked_from=${first}`));
+  await expect(page).not.toHaveURL(new RegExp(first));
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
   await expect(messages(page)).toHaveCount(2);
+  await expect(page.getByTestId("forked-from")).toContainText("Forked from assistant at message #2");
+  // The link back to the source survives a reload (it is stored, not carried in the URL).
+  await page.reload();
+  await expect(page.getByTestId("forked-from")).toContainText("Forked from assistant at message #2");
+  await page.getByTestId("forked-from").getByRole("link", { name: "assistant" }).click();
+  await expect(page).toHaveURL(new RegExp(`/threads/${first}$`));
+  await expect(page.getByTestId("forked-from")).toHaveCount(0);
 
   await page.goto(`/threads/${first}`);
   await page.getByRole("button", { name: "Compare with…" }).click();
@@ -178,4 +196,52 @@ test("fork from here, compare two identical runs, and the diff view's empty and 
     "One of these threads does not exist.",
   );
   await page.screenshot({ path: `${ARTIFACTS}/diff-error-1280.png` });
+});
+
+test("a fork of a run with a subagent takes the child along, and the copy says where it comes from", async ({
+  page,
+  request,
+}) => {
+  const definitions = assetBundle({
+    config: { blocking: true },
+    orchestratorScript: [
+      { toolCalls: [{ name: "asset_subagent", args: { message: "a castle" } }] },
+      { text: "castle done" },
+    ],
+  });
+  const project = await request.post("/api/projects", {
+    data: { name: `Fork tree ${Date.now()}`, definitions },
+  });
+  const projectId = ((await project.json()) as { id: string }).id;
+  const created = await request.post("/api/threads", {
+    data: { project_id: projectId, agent_id: "orchestrator", message: "build" },
+  });
+  const sourceId = ((await created.json()) as { threadId: string }).threadId;
+  await waitIdle(request, sourceId, 4);
+  const sourceTree = (await (await request.get(`/api/threads/${sourceId}/tree`)).json()) as {
+    root: { children: { id: string }[] };
+  };
+  const sourceChild = sourceTree.root.children[0]!.id;
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/threads/${sourceId}`);
+  const reply = messages(page).filter({ hasText: "castle done" });
+  await reply.hover();
+  await reply.getByRole("button", { name: "Fork from here" }).click();
+  await page
+    .getByRole("dialog", { name: "Fork from here" })
+    .getByRole("button", { name: "Fork", exact: true })
+    .click();
+  await expect(page).not.toHaveURL(new RegExp(sourceId));
+  await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("forked-from")).toContainText("Forked from orchestrator at message #4");
+  const tree = page.getByRole("tree", { name: "Threads" });
+  await expect(tree.getByRole("treeitem")).toHaveCount(2);
+  await tree.getByRole("treeitem", { name: /^asset_subagent/ }).click();
+  const copied = page.getByTestId("copied-from");
+  await expect(copied).toContainText(`Copied with the fork from ${sourceChild.slice(0, 8)}`);
+  await expect(copied.getByRole("link")).toHaveAttribute("href", `/threads/${sourceChild}`);
+  const axe = await new AxeBuilder({ page }).include('[aria-label="Selected thread"]').analyze();
+  expect(axe.violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${ARTIFACTS}/fork-tree-child-1280.png` });
 });

@@ -13,7 +13,8 @@ const SCANNED = ["app", "components", "lib", "runtime", "scripts"];
 /** The lifecycle and the row writer it calls. */
 const ALLOWED = new Set(["runtime/store/thread-lifecycle.ts", "runtime/store/thread-store.ts"]);
 /** What only the lifecycle may call: the status-writing forms of the row writer. */
-const STATUS_WRITERS = /\b(updateThreadStatus|updateLockedThreadStatus|insertThreadRows|StatusWrite)\b/;
+const STATUS_WRITERS =
+  /\b(updateThreadStatus|updateLockedThreadStatus|insertThreadRows|insertThreadCopyRows|StatusWrite)\b/;
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(path.join(repo, folder), { withFileTypes: true }).catch(() => []);

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
+import type { ForkOrigin } from "@/lib/contracts/thread";
 import {
   type LiveMessage,
   type LiveState,
@@ -71,8 +72,8 @@ export function ThreadView({
   rootId: string;
   initialSelectedId: string;
   agents: Record<string, AgentInfo>;
-  /** The thread this root was forked from (the fork navigates here with `?forked_from=`). */
-  forkedFrom?: string | null;
+  /** Where this root was forked from (its stored fork link, with the source's name and message number). */
+  forkedFrom?: ForkOrigin | null;
 }) {
   const { state, connection } = useLiveThread(rootId);
   const router = useRouter();
@@ -212,18 +213,35 @@ export function ThreadView({
         {forkedFrom && selected?.id === rootId ? (
           <p
             data-testid="forked-from"
-            className="mx-4 mt-2 flex flex-wrap items-center gap-2 rounded-md border border-accent/30 bg-accent/5 px-3 py-1.5 text-sm"
+            className="mx-4 my-3 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-accent/30 bg-accent/5 px-3 py-2 text-sm"
           >
             <span>
               Forked from{" "}
-              <Link href={`/threads/${forkedFrom}`} className="font-mono text-accent underline">
-                {forkedFrom.slice(0, 8)}
+              <Link
+                href={`/threads/${forkedFrom.thread_id}`}
+                className="font-medium text-accent underline"
+                title={forkedFrom.thread_id}
+              >
+                {forkedFrom.thread_name ?? forkedFrom.thread_id.slice(0, 8)}
               </Link>
-              ; the original is unchanged.
+              {forkedFrom.message_number ? ` at message #${forkedFrom.message_number}` : ""}; the original is
+              unchanged.
             </span>
-            <Link href={diffHref(forkedFrom, rootId)} className="font-medium text-accent underline">
+            <Link href={diffHref(forkedFrom.thread_id, rootId)} className="font-medium text-accent underline">
               Compare with original
             </Link>
+          </p>
+        ) : selected?.forked_from && selected.parent_id !== null ? (
+          <p data-testid="copied-from" className="mx-4 my-3 text-sm text-muted">
+            Copied with the fork from{" "}
+            <Link
+              href={`/threads/${selected.forked_from.thread_id}`}
+              className="font-mono text-accent underline"
+              title={selected.forked_from.thread_id}
+            >
+              {selected.forked_from.thread_id.slice(0, 8)}
+            </Link>
+            ; the original is unchanged.
           </p>
         ) : null}
         <ReplayBanner
@@ -321,7 +339,7 @@ export function ThreadView({
         fork={async (input) => {
           const forked = await api.threads.fork(selectedId, input);
           setForkRequest(null);
-          router.push(`/threads/${forked.threadId}?forked_from=${encodeURIComponent(selectedId)}`);
+          router.push(`/threads/${forked.threadId}`);
         }}
       />
       {selected?.parent_id === null ? (

@@ -46,8 +46,24 @@ export const ThreadViewSchema = z.object({
   result: z.string().nullable(),
   failure: z.string().nullable(),
   usage: UsageSchema,
+  /**
+   * The thread this one is a fork copy of (Tandem extension, docs/live.md "Fork and diff"): the fork
+   * root names the message it was cut at; a copied child, copied whole, names none.
+   * `GET /api/threads/:id` adds the source's name and the message's position (`ForkOriginSchema`).
+   */
+  forked_from: z
+    .object({
+      thread_id: z.string().min(1),
+      message_id: z.string().min(1).nullable(),
+      thread_name: z.string().optional(),
+      message_number: z.number().int().positive().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 export type ThreadViewWire = z.infer<typeof ThreadViewSchema>;
+/** Where a fork copy comes from (`forked_from` of the thread view). */
+export type ForkOrigin = NonNullable<ThreadViewWire["forked_from"]>;
 
 /**
  * One thread in `GET /api/threads/:id/tree` (API.md additions): its registry entry's status and mode

@@ -1,6 +1,7 @@
 // Fork (issue 21, API.md "Replay, fork and diff"): a new root thread holding a copy of another
-// thread's history up to a message, and its files, optionally followed by a new user message that
-// runs the agent. One transaction: the fork exists whole or not at all; the source is only read.
+// thread's history up to a message, its files, and the subagent children that history knows about
+// (with their whole subtrees), optionally followed by a new user message that runs the agent. One
+// transaction: the fork exists whole or not at all; the source tree is only read.
 //
 // Choices (docs/live.md "Fork and diff"); `replace: true` (an extension) copies the history before the
 // message so `content` takes its place ("edit and fork"):
@@ -12,10 +13,22 @@
 // - Messages get new ids (parent links remapped); role, side, text, tool calls and their ids,
 //   results, silence, metadata, attachments and prompt are kept, in the same order, numbered 1..n.
 // - Files: the source's whole filesystem as it is now (the store keeps no file history).
-// - Children are not copied: the fork's history keeps the subagent calls and their results (the
-//   text each child reported), its registry starts empty, and it spawns children of its own when it
-//   runs on. Usage and model-call logs start at zero: the fork has spent nothing yet.
-// - Same project version and agent (the one in charge now); named "<name> (fork)".
+// - Children (runtime/services/fork-subtree.ts): every child spawned by a tool call the copy holds is
+//   copied with its whole subtree as it is now — history (same seqs), files, status and outcome,
+//   registry rows, invocations, env requests — under new ids, as threads of the fork's tree (root,
+//   parent and depth remapped). Children spawned after the cut are not copied. Every renewed id is
+//   replaced wherever the copies write it down (a result's "reference: <id>", a report's
+//   `subagent_id`, a child's `from_parent`; lib/runs/fork-ids.ts), so the fork's agent reaches its
+//   copies, never the source's children. Of the root's invocations only those of copied calls are
+//   copied; a copied child keeps its later history, though (the store keeps no per-call cut of it).
+//   A copied thread that is still at work (queued, running, waiting for an approval) is a 422
+//   (`fork_child_active`): its history would be half a turn. Copies are never runnable; they wait,
+//   settled, for input like any idle or finished child.
+// - Usage and model-call logs (and tool-run logs) start at zero, for the root and every copy: the
+//   fork has spent nothing yet.
+// - Same project version and agent (the one in charge now); named "<name> (fork)"; each thread of the
+//   fork records what it copies (`forked_from_thread_id`, and for the root `forked_from_message_id`:
+//   the message asked for), shown as `forked_from` on the thread view.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
@@ -30,6 +43,7 @@ import { messageEvent, threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
 import { type ThreadView, toThreadView } from "../store/thread-row";
 import { findThread } from "../store/thread-store";
+import { copyMessage, readSubtree, registryEvents, renewSubtreeIds, writeSubtreeCopy } from "./fork-subtree";
 import { isUuid } from "./project-service";
 
 /** Deeper than any sub-prompt nesting: the fork copies every message of the thread. */
@@ -49,8 +63,11 @@ export interface ForkResult {
   /** The source thread and the last message of it the fork holds (later than `at_message_id` when
    * the cut was moved forward to keep tool calls with their results). */
   forked_from: { thread_id: string; at_message_id: string; through_message_id: string | null };
+  /** Messages and files of the root and every copied child. */
   copied_messages: number;
   copied_files: number;
+  /** Subagent threads copied under the fork (the whole subtrees of the children its history knows). */
+  copied_threads: number;
 }
 
 export class ThreadForkService {
@@ -86,7 +103,11 @@ export class ThreadForkService {
           "fork_point_unanswered",
         );
       const copied = history.filter((message) => message.seq <= cut.throughSeq);
-      const newIds = new Map(copied.map((message) => [message.id, randomUUID()]));
+      const callIds = new Set(copied.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
+      const subtree = await readSubtree(tx, source.id, callIds);
+      const ids = new Map<string, string>([[source.id, id]]);
+      for (const message of copied) ids.set(message.id, randomUUID());
+      renewSubtreeIds(subtree, ids);
       const row = await createThread(
         tx,
         {
@@ -105,30 +126,35 @@ export class ThreadForkService {
           },
           env: source.env,
           scopedEnv: source.scoped_env,
+          forkedFrom: { threadId: source.id, messageId: input.atMessageId },
         },
         withInput,
       );
       const inserted = await insertMessages(
         tx,
         id,
-        copied.map((message) => ({
-          id: newIds.get(message.id)!,
-          role: message.role,
-          side: message.side,
-          content: message.content,
-          name: message.name,
-          tool_calls: message.tool_calls,
-          tool_call_id: message.tool_call_id,
-          tool_status: message.tool_status,
-          parent_id: message.parent_id ? (newIds.get(message.parent_id) ?? null) : null,
-          depth: message.depth,
-          silent: message.silent,
-          metadata: message.metadata,
-          subagent_id: message.subagent_id,
-          attachments: message.attachments,
-          prompt: message.prompt,
-        })),
+        copied.map((message) => {
+          const copy = copyMessage(message, ids);
+          return {
+            id: copy.id,
+            role: copy.role,
+            side: copy.side,
+            content: copy.content,
+            name: copy.name,
+            tool_calls: copy.tool_calls,
+            tool_call_id: copy.tool_call_id,
+            tool_status: copy.tool_status,
+            parent_id: copy.parent_id,
+            depth: copy.depth,
+            silent: copy.silent,
+            metadata: copy.metadata,
+            subagent_id: copy.subagent_id,
+            attachments: copy.attachments,
+            prompt: copy.prompt,
+          };
+        }),
       );
+      const children = await writeSubtreeCopy(tx, subtree, ids, id);
       const files = await copyThreadFiles(tx, source.id, id);
       if (withInput) {
         await enqueue(tx, id, {
@@ -146,8 +172,16 @@ export class ThreadForkService {
       await appendEvents(tx, [
         threadEvent(stored),
         ...inserted.filter((message) => message.depth === 0).map((message) => messageEvent(stored, message)),
+        ...children.events,
+        ...(await registryEvents(tx, id, subtree, ids)),
       ]);
-      return { row: stored, messages: inserted.length, files, throughId: cut.throughId };
+      return {
+        row: stored,
+        messages: inserted.length + children.messages,
+        files: files + children.files,
+        threads: children.rows.length,
+        throughId: cut.throughId,
+      };
     });
     return {
       threadId: id,
@@ -159,6 +193,7 @@ export class ThreadForkService {
       },
       copied_messages: result.messages,
       copied_files: result.files,
+      copied_threads: result.threads,
     };
   }
 }

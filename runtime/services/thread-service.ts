@@ -167,6 +167,7 @@ export class ThreadService {
     );
     return {
       ...toThreadView(row, children),
+      forked_from: await forkOrigin(this.sql, row),
       subtree_usage: {
         input_tokens: Number(usage?.input_tokens ?? 0),
         output_tokens: Number(usage?.output_tokens ?? 0),
@@ -374,4 +375,23 @@ export class ThreadService {
     if (!row) throw new NotFoundError("Thread", id);
     return row;
   }
+}
+
+/**
+ * Where a fork copy comes from, for the thread page's "Forked from <name> at message #n": the source's
+ * name (or agent) and the position of the message among its visible top-level messages (what its
+ * transcript lists), when the source still exists.
+ */
+async function forkOrigin(sql: SqlExecutor, row: ThreadRow): Promise<ThreadView["forked_from"]> {
+  const link = toThreadView(row).forked_from ?? null;
+  if (!link) return null;
+  const [source] = await sql.query<Record<string, unknown>>(
+    `SELECT COALESCE(t.name, t.agent_name) AS name,
+       (SELECT count(*)::int FROM messages n WHERE n.thread_id = t.id AND n.depth = 0 AND NOT n.silent AND n.seq <= m.seq) AS number
+     FROM threads t LEFT JOIN messages m ON m.thread_id = t.id AND m.id = $2::uuid WHERE t.id = $1::uuid`,
+    [link.thread_id, link.message_id],
+  );
+  if (!source) return link;
+  const number = source.number === null || source.number === undefined ? null : Number(source.number);
+  return { ...link, thread_name: String(source.name), message_number: number && number > 0 ? number : null };
 }

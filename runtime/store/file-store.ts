@@ -213,3 +213,19 @@ export async function copyThreadFiles(
   );
   return rows.length;
 }
+
+/** Copies the files of several threads at once (a fork's subagent copies): `[from, to]` pairs. */
+export async function copyFilesOfThreads(
+  tx: SqlExecutor,
+  pairs: readonly (readonly [from: string, to: string])[],
+): Promise<number> {
+  if (pairs.length === 0) return 0;
+  const rows = await tx.query(
+    `INSERT INTO thread_files (thread_id, path, mime_type, size, data, metadata, created_at, updated_at)
+     SELECT m.to_id, f.path, f.mime_type, f.size, f.data, f.metadata, f.created_at, $3::bigint
+     FROM thread_files f JOIN unnest($1::uuid[], $2::uuid[]) AS m(from_id, to_id) ON f.thread_id = m.from_id
+     RETURNING path`,
+    [pairs.map(([from]) => from), pairs.map(([, to]) => to), nowMicroseconds()],
+  );
+  return rows.length;
+}

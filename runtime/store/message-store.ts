@@ -258,3 +258,68 @@ export async function findMessageById(
   ]);
   return rows[0] ? toStoredMessage(rows[0] as Record<string, unknown>) : null;
 }
+
+/** The whole histories of several threads (every depth, silent ones too), each in seq order. */
+export async function readHistories(
+  db: SqlExecutor,
+  threadIds: readonly string[],
+): Promise<Map<string, StoredMessage[]>> {
+  const histories = new Map<string, StoredMessage[]>(threadIds.map((id) => [id, []]));
+  if (threadIds.length === 0) return histories;
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT thread_id, ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ANY($1::uuid[]) ORDER BY thread_id, seq`,
+    [[...threadIds]],
+  );
+  for (const row of rows) histories.get(String(row.thread_id))?.push(toStoredMessage(row));
+  return histories;
+}
+
+/** A message copied into another thread under the same seq (a fork's copy of a subagent thread). */
+export interface MessageCopy {
+  threadId: string;
+  message: StoredMessage;
+}
+
+/** Rows per statement (one JSON parameter each: binding thousands of parameters costs more). */
+const COPY_BATCH = 5_000;
+
+/**
+ * Inserts copied messages as they are (seq, depth, creation time and all), a few thousand rows a
+ * statement, sent as one JSON document. The threads are new in this transaction, their
+ * `message_seq` already set by the caller.
+ */
+export async function insertMessageCopies(tx: SqlExecutor, copies: readonly MessageCopy[]): Promise<number> {
+  for (let start = 0; start < copies.length; start += COPY_BATCH) {
+    const rows = copies.slice(start, start + COPY_BATCH).map(({ threadId, message }) => ({
+      id: message.id,
+      thread_id: threadId,
+      seq: message.seq,
+      role: message.role,
+      side: message.side,
+      content: message.content,
+      name: message.name,
+      tool_calls: message.tool_calls,
+      tool_call_id: message.tool_call_id,
+      tool_status: message.tool_status,
+      parent_id: message.parent_id,
+      depth: message.depth,
+      silent: message.silent,
+      metadata: message.metadata,
+      subagent_id: message.subagent_id,
+      attachments: message.attachments,
+      prompt: message.prompt,
+      created_at: message.created_at,
+    }));
+    await tx.query(
+      `INSERT INTO messages (id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+         parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at)
+       SELECT id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status,
+         parent_id, depth, silent, metadata, subagent_id, attachments, prompt, created_at
+       FROM jsonb_to_recordset($1::text::jsonb) AS x(id uuid, thread_id uuid, seq int, role text, side text,
+         content text, name text, tool_calls jsonb, tool_call_id text, tool_status text, parent_id uuid, depth int,
+         silent boolean, metadata jsonb, subagent_id uuid, attachments jsonb, prompt text, created_at bigint)`,
+      [JSON.stringify(rows)],
+    );
+  }
+  return copies.length;
+}

@@ -8,12 +8,14 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { InboxItem } from "./inbox-item";
 import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "./thread-row";
 import {
+  insertThreadCopyRows,
   insertThreadRows,
   type LockedUpdateOptions,
   type NewThread,
   type StatusWrite,
   statusIn,
   type ThreadChanges,
+  type ThreadCopy,
   updateLockedThreadStatus,
   updateThreadStatus,
   WORK_CHANNEL,
@@ -325,6 +327,25 @@ export function spawnThreads(tx: SqlExecutor, threads: readonly NewThread[]): Pr
     threads.map((thread) => ({ ...thread, status: to })),
     true,
   );
+}
+
+/**
+ * A fork's copies of subagent threads (ThreadForkService.fork): each keeps the status its source had,
+ * which must be a settled one (idle, a session's end, or terminated), never runnable, so no scheduler
+ * picks a copy up until input is queued for it like for any settled thread. Not a row of TRANSITIONS:
+ * it changes no status, it copies one.
+ */
+export function copyThreads(tx: SqlExecutor, threads: readonly ThreadCopy[]): Promise<ThreadRow[]> {
+  for (const thread of threads) {
+    if (!isCopyableStatus(thread.status))
+      throw new Error(`Thread copy ${thread.id}: a ${thread.status} thread cannot be copied.`);
+  }
+  return insertThreadCopyRows(tx, threads);
+}
+
+/** Whether a fork may copy a thread in this status: nothing of its run is under way. */
+export function isCopyableStatus(status: ThreadStatus): boolean {
+  return status === "idle" || isSessionEnded(status) || isTerminated(status);
 }
 
 /** The status `parkThread` ends a run with. */

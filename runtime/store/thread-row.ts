@@ -33,11 +33,14 @@ export interface ThreadRow {
   lease_owner: string | null;
   created_at: number;
   updated_at: number;
+  /** The thread this one is a fork copy of, and the message of it the fork was made at (null for a copied child). */
+  forked_from_thread_id: string | null;
+  forked_from_message_id: string | null;
 }
 
 export const THREAD_COLUMNS = `id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
   status_text, terminated_at, user_stopped, message_seq, execution, env, scoped_env, result, failure, stop_reason, input_tokens, output_tokens,
-  cost_usd, runnable, lease_owner, created_at, updated_at`;
+  cost_usd, runnable, lease_owner, created_at, updated_at, forked_from_thread_id, forked_from_message_id`;
 
 /** Postgres returns BIGINT as strings (and JSON as objects or strings, by driver): normalise both. */
 export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
@@ -56,6 +59,8 @@ export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
     cost_usd: Number(raw.cost_usd ?? 0),
     created_at: Number(raw.created_at),
     updated_at: Number(raw.updated_at),
+    forked_from_thread_id: (raw.forked_from_thread_id as string | null | undefined) ?? null,
+    forked_from_message_id: (raw.forked_from_message_id as string | null | undefined) ?? null,
   };
 }
 
@@ -82,6 +87,9 @@ export function toThreadView(row: ThreadRow, children: unknown[] = []): ThreadVi
     result: row.result,
     failure: row.failure,
     usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_usd: row.cost_usd },
+    forked_from: row.forked_from_thread_id
+      ? { thread_id: row.forked_from_thread_id, message_id: row.forked_from_message_id }
+      : null,
   };
 }
 

@@ -29,6 +29,8 @@ export interface NewThread {
   scopedEnv?: Record<string, string>;
   /** Messages the thread starts with (insertRunnableThreads; their rows are inserted by the caller). */
   messageSeq?: number;
+  /** A fork: the thread it copies and the message of it the copy was cut at (null: copied whole). */
+  forkedFrom?: { threadId: string; messageId: string | null };
 }
 
 /**
@@ -58,13 +60,72 @@ export async function insertThreadRows(
       JSON.stringify(thread.env),
       JSON.stringify(thread.scopedEnv ?? {}),
       thread.messageSeq ?? 0,
+      thread.forkedFrom?.threadId ?? null,
+      thread.forkedFrom?.messageId ?? null,
     );
-    const p = (offset: number) => `$${2 + index * 13 + offset}`;
-    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int)`;
+    const p = (offset: number) => `$${2 + index * 15 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid)`;
   });
   const inserted = await tx.query<Record<string, unknown>>(
     `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
-       execution, env, scoped_env, created_at, updated_at, runnable, message_seq)
+       execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
+       forked_from_message_id)
+     VALUES ${rows.join(", ")}
+     RETURNING ${THREAD_COLUMNS}`,
+    values as never[],
+  );
+  return inserted.map(toThreadRow);
+}
+
+/** A thread copied by a fork (subagent subtrees): its source's row under new ids, never runnable. */
+export type ThreadCopy = NewThread &
+  Pick<
+    ThreadRow,
+    "status" | "status_text" | "user_stopped" | "terminated_at" | "result" | "failure" | "stop_reason"
+  > & { messageSeq: number };
+
+/**
+ * Inserts fork copies in one statement (for `thread-lifecycle.ts` only: its `copyThreads`), each with
+ * the status and outcome of the thread it copies, not runnable and without a lease.
+ */
+export async function insertThreadCopyRows(
+  tx: SqlExecutor,
+  threads: readonly ThreadCopy[],
+): Promise<ThreadRow[]> {
+  if (threads.length === 0) return [];
+  const fields = 21;
+  const values: unknown[] = [nowMicroseconds()];
+  const rows = threads.map((thread, index) => {
+    values.push(
+      thread.id,
+      thread.projectId,
+      thread.projectVersion,
+      thread.agentName,
+      thread.parentId,
+      thread.rootId,
+      thread.depth,
+      thread.name,
+      thread.status,
+      JSON.stringify(thread.execution),
+      JSON.stringify(thread.env),
+      JSON.stringify(thread.scopedEnv ?? {}),
+      thread.messageSeq,
+      thread.forkedFrom?.threadId ?? null,
+      thread.forkedFrom?.messageId ?? null,
+      thread.status_text,
+      thread.user_stopped,
+      thread.terminated_at,
+      thread.result,
+      thread.failure,
+      thread.stop_reason,
+    );
+    const p = (offset: number) => `$${1 + index * fields + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, false, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid, ${p(16)}::text, ${p(17)}::boolean, ${p(18)}::bigint, ${p(19)}::text, ${p(20)}::text, ${p(21)}::text)`;
+  });
+  const inserted = await tx.query<Record<string, unknown>>(
+    `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
+       execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
+       forked_from_message_id, status_text, user_stopped, terminated_at, result, failure, stop_reason)
      VALUES ${rows.join(", ")}
      RETURNING ${THREAD_COLUMNS}`,
     values as never[],

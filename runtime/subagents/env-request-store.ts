@@ -101,3 +101,42 @@ export async function findEnvRequest(
   if (!rows[0]) throw new NotFoundError("Variables request", requestId);
   return toRequest(rows[0]);
 }
+
+/** The env requests of these parents (a fork reads those of the threads it copies). */
+export async function envRequestsOf(db: SqlExecutor, parentIds: readonly string[]): Promise<EnvRequest[]> {
+  if (parentIds.length === 0) return [];
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${COLUMNS} FROM subagent_env_requests WHERE parent_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+    [[...parentIds]],
+  );
+  return rows.map(toRequest);
+}
+
+/** Inserts env requests as they are (a fork's copies), in one statement. */
+export async function insertEnvRequestCopies(
+  tx: SqlExecutor,
+  requests: readonly EnvRequest[],
+): Promise<void> {
+  if (requests.length === 0) return;
+  const values: unknown[] = [];
+  const rows = requests.map((request, index) => {
+    values.push(
+      request.id,
+      request.parent_id,
+      request.tool_name,
+      request.call_id,
+      JSON.stringify(request.payload),
+      JSON.stringify(request.required),
+      JSON.stringify(request.missing),
+      request.child_id,
+      request.created_at,
+      request.resolved_at,
+    );
+    const p = (offset: number) => `$${index * 10 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}, ${p(4)}, ${p(5)}::text::jsonb, ${p(6)}::text::jsonb, ${p(7)}::text::jsonb, ${p(8)}::uuid, ${p(9)}::bigint, ${p(10)}::bigint)`;
+  });
+  await tx.query(
+    `INSERT INTO subagent_env_requests (${COLUMNS}) VALUES ${rows.join(", ")}`,
+    values as never[],
+  );
+}

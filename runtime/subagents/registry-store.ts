@@ -284,3 +284,55 @@ export async function settleOpenInvocations(
   );
   return rows.map(toInvocation).sort((left, right) => left.created_at - right.created_at);
 }
+
+/** The registry rows of these children (a fork reads the rows of the threads it copies). */
+export async function linksOfChildren(db: SqlExecutor, childIds: readonly string[]): Promise<SubagentLink[]> {
+  if (childIds.length === 0) return [];
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${LINK_COLUMNS} FROM subagents WHERE child_id = ANY($1::uuid[]) ORDER BY created_at, child_id`,
+    [[...childIds]],
+  );
+  return rows.map(toLink);
+}
+
+/** Every invocation of these children, oldest first. */
+export async function invocationsOfChildren(
+  db: SqlExecutor,
+  childIds: readonly string[],
+): Promise<SubagentInvocation[]> {
+  if (childIds.length === 0) return [];
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${INVOCATION_COLUMNS} FROM subagent_invocations WHERE child_id = ANY($1::uuid[]) ORDER BY created_at, id`,
+    [[...childIds]],
+  );
+  return rows.map(toInvocation);
+}
+
+/** Inserts invocations as they are (status, result, times): a fork's copies, in one statement. */
+export async function insertInvocationCopies(
+  tx: SqlExecutor,
+  invocations: readonly SubagentInvocation[],
+): Promise<void> {
+  if (invocations.length === 0) return;
+  const values: unknown[] = [];
+  const rows = invocations.map((invocation, index) => {
+    values.push(
+      invocation.id,
+      invocation.child_id,
+      invocation.parent_id,
+      invocation.call_id,
+      invocation.blocking,
+      invocation.status,
+      invocation.result,
+      JSON.stringify(invocation.attachments),
+      invocation.created_at,
+      invocation.finished_at,
+    );
+    const p = (offset: number) => `$${index * 10 + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::uuid, ${p(4)}, ${p(5)}::boolean, ${p(6)}, ${p(7)}, ${p(8)}::text::jsonb, ${p(9)}::bigint, ${p(10)}::bigint)`;
+  });
+  await tx.query(
+    `INSERT INTO subagent_invocations (${INVOCATION_COLUMNS}) VALUES ${rows.join(", ")}`,
+    values as never[],
+  );
+}

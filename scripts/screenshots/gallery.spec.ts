@@ -287,7 +287,7 @@ test("the gallery", async ({ page, request }) => {
   expect(forked.status()).toBe(201);
   const fork = ((await forked.json()) as { threadId: string }).threadId;
   await expect.poll(() => statusOf(request, fork), { timeout: 30_000 }).toBe("idle");
-  await page.goto(`/threads/${fork}?forked_from=${original}`);
+  await page.goto(`/threads/${fork}`);
   await expect(page.getByTestId("forked-from")).toBeVisible();
   await shoot(page, "19-thread-fork", "Thread page: a fork, with a link to compare it with the original");
   await page.goto(`/threads/diff?a=${original}&b=${fork}`);

@@ -9,21 +9,15 @@ import { getRuntime } from "@/runtime/runtime";
 
 export const dynamic = "force-dynamic";
 
-export default async function ThreadPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function ThreadPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  // A fork arrives with `?forked_from=<source>` (the page offers "Compare with original").
-  const forkedFrom = (await searchParams).forked_from;
   const runtime = await getRuntime();
   const thread = await runtime.threads.get(id).catch((error: unknown) => {
     if (isTandemError(error) && error.kind === "not_found") notFound();
     throw error;
   });
+  // A fork's root names its source ("Forked from <name> at message #n", and "Compare with original").
+  const root = thread.id === thread.root_id ? thread : await runtime.threads.get(thread.root_id);
   const project = await runtime.projects.get(thread.project_id);
   return (
     <AppFrame
@@ -37,7 +31,7 @@ export default async function ThreadPage({
         rootId={thread.root_id}
         initialSelectedId={thread.id}
         agents={agentInfoFromDefinitions(project.definitions)}
-        forkedFrom={typeof forkedFrom === "string" && /^[0-9a-f-]{36}$/i.test(forkedFrom) ? forkedFrom : null}
+        forkedFrom={root.forked_from ?? null}
       />
     </AppFrame>
   );
