@@ -6,6 +6,7 @@
 //      answered twice, event-loop delay meanwhile, peak memory;
 //   b) a 5,001-thread tree (1 → 50 → 4,950 dual_ai workers), run to completion, and the registry,
 //      tree and thread queries at that size (BENCH_LOAD_TREE=0 skips it).
+// BENCH_LOAD_CONCURRENCY sets 10a's step concurrency instead of the default.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Bundle } from "@/lib/standard";
 import { providerConcurrencyVariable } from "@/runtime/models/provider-limits";
@@ -93,7 +94,8 @@ async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]
   const bench = await openBenchRuntime(cluster, {
     database: "bench_load_concurrent",
     bundle: slowChatBundle(),
-    concurrency: SCHEDULER_DEFAULTS.concurrency,
+    // BENCH_LOAD_CONCURRENCY compares other step concurrencies (the old bench ran 10a at 1,000).
+    concurrency: Number(process.env.BENCH_LOAD_CONCURRENCY ?? SCHEDULER_DEFAULTS.concurrency),
     maxConnections: 20,
   });
   try {
@@ -199,7 +201,7 @@ export async function runLoad(cluster: Cluster, baseline: BaselineResult | null)
 export function printLoad(result: LoadResult, baseline: BaselineResult | null): void {
   const { concurrent, tree } = result;
   printTable(
-    `10a. ${concurrent.threads} ai_human threads in flight at once (model latency ${concurrent.latencyMs} ms, 2 turns each; step concurrency ${concurrent.concurrency} (the default), scripted provider limit ${concurrent.providerLimit}, pool 20)`,
+    `10a. ${concurrent.threads} ai_human threads in flight at once (model latency ${concurrent.latencyMs} ms, 2 turns each; step concurrency ${concurrent.concurrency}${concurrent.concurrency === SCHEDULER_DEFAULTS.concurrency ? " (the default)" : ""}, scripted provider limit ${concurrent.providerLimit}, pool 20)`,
     ["measure", "value"],
     [
       ["both answers of every thread, s", concurrent.wallMs / 1000],

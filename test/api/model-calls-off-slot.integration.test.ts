@@ -15,7 +15,7 @@ const { api, projectWith, startThread, waitFor, messagesOf } = {
 };
 
 const THREADS = 20;
-const DELAY_MS = 3_000;
+const DELAY_MS = 4_000;
 
 const slowChat = {
   agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
@@ -48,15 +48,16 @@ async function readLoad(): Promise<RuntimeLoad> {
 describe("model calls off the step slots", () => {
   it("keeps 20 threads' model calls in flight at once with TANDEM_CONCURRENCY=2", async () => {
     const projectId = await projectWith(slowChat);
-    const started = Date.now();
     const threads = await Promise.all(
       Array.from({ length: THREADS }, (_, index) => startThread(projectId, "assistant", `q${index}`)),
     );
+    const created = Date.now();
     let most = 0;
     let mostSteps = 0;
     let all: RuntimeLoad | null = null;
-    // Each call takes DELAY_MS: all of them are in flight together well before the first ends.
-    while (Date.now() - started < DELAY_MS) {
+    // Each call takes DELAY_MS and none started before its thread was created: all of them are in
+    // flight together well before DELAY_MS after the last creation.
+    while (Date.now() - created < DELAY_MS) {
       const load = await readLoad();
       most = Math.max(most, load.model_calls.in_flight);
       mostSteps = Math.max(mostSteps, load.this_process.steps_active);
