@@ -27,7 +27,8 @@ import {
 import type { Summary } from "./stats";
 import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from "./subagents";
 
-const CONCURRENT_THREADS = 1_000;
+/** BENCH_LOAD_THREADS runs 10a with fewer (or more) threads, e.g. to see latency apart from CPU. */
+const CONCURRENT_THREADS = Number(process.env.BENCH_LOAD_THREADS ?? 1_000);
 const LATENCY_MS = 1_000;
 /** The scripted provider's concurrency limit in 10a (TANDEM_PROVIDER_CONCURRENCY_SCRIPTED). */
 const SCRIPTED_PROVIDER_LIMIT = CONCURRENT_THREADS;
@@ -193,7 +194,9 @@ async function runBigTree(cluster: Cluster): Promise<NonNullable<LoadResult["tre
 export async function runLoad(cluster: Cluster, baseline: BaselineResult | null): Promise<LoadResult> {
   section("10. Load in one process: 1,000 concurrent threads, a 5,001-thread tree");
   const concurrent = await runConcurrent(cluster);
-  console.log(`  1,000 concurrent threads: both answers in ${(concurrent.wallMs / 1000).toFixed(2)} s`);
+  console.log(
+    `  ${concurrent.threads} concurrent threads: both answers in ${(concurrent.wallMs / 1000).toFixed(2)} s`,
+  );
   const tree = process.env.BENCH_LOAD_TREE === "0" ? null : await runBigTree(cluster);
   if (tree)
     console.log(`  ${tree.threads}-thread tree: run to completion in ${(tree.wallMs / 1000).toFixed(1)} s`);
