@@ -36,7 +36,7 @@ export async function startWorkerProcess(): Promise<Runtime> {
   await runtime.scheduler.start();
   await runtime.effectRunner.start();
   console.log(
-    `[tandem] worker ${runtime.scheduler.owner} running threads on ${describeDatabase(config)} (concurrency ${settings.concurrency}, lease ${settings.leaseMs} ms, drain ${settings.drainMs} ms)`,
+    `[tandem] worker ${runtime.scheduler.owner} running threads on ${describeDatabase(config)} (concurrency ${settings.concurrency}, up to ${settings.maxClaimed} threads claimed, lease ${settings.leaseMs} ms, drain ${settings.drainMs} ms)`,
   );
   drainOnSignals(runtime, settings.drainMs);
   return runtime;

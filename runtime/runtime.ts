@@ -16,6 +16,7 @@ import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
 import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
+import { awayFromStepSlot } from "./scheduler/step-slots";
 import { ActivityService } from "./services/activity-service";
 import { ApprovalService } from "./services/approval-service";
 import { EffectService } from "./services/effect-service";
@@ -122,7 +123,10 @@ export function createRuntime(database: Database): Runtime {
       new StepRunner({
         database,
         definitions,
-        callModel: (name, models, request, options) => callModel(name, models, request, options),
+        // A model call is I/O: the step gives its slot up while it waits (TANDEM_CONCURRENCY bounds
+        // steps doing work, not calls in flight; see runtime/scheduler/step-slots.ts).
+        callModel: (name, models, request, options) =>
+          awayFromStepSlot(() => callModel(name, models, request, options)),
         leaseOwner,
         publishChunk: (chunk) => events.publishChunk(chunk),
         endMessage: (messageId) => events.endMessage(messageId),
@@ -137,6 +141,7 @@ export function createRuntime(database: Database): Runtime {
       }),
     {
       concurrency: settings.concurrency,
+      maxClaimed: settings.maxClaimed,
       leaseMs: settings.leaseMs,
       pollMs: settings.pollMs,
       drainMs: settings.drainMs,

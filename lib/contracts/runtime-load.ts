@@ -12,13 +12,22 @@ export const runtimeLoadSchema = z.object({
     running: z.number().int().nonnegative(),
   }),
   this_process: z.object({
+    /** Threads this process holds: running a step, waiting for a step slot or on a model call. */
     running: z.number().int().nonnegative(),
+    /** Most threads it holds at once (TANDEM_MAX_CLAIMED_THREADS). */
+    max_claimed: z.number().int().positive(),
+    /** Steps doing CPU and database work now (a thread waiting on a model holds no slot). */
+    steps_active: z.number().int().nonnegative(),
+    /** Most steps at once (TANDEM_CONCURRENCY). */
     concurrency: z.number().int().positive(),
   }),
   model_calls: z.object({
     /** Model calls this process is waiting on. */
     in_flight: z.number().int().nonnegative(),
     by_provider: z.record(z.string(), z.number().int().positive()),
+    /** Calls waiting for their provider's concurrency limit (TANDEM_PROVIDER_CONCURRENCY). */
+    queued: z.number().int().nonnegative(),
+    queued_by_provider: z.record(z.string(), z.number().int().positive()),
   }),
 });
 

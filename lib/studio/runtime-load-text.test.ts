@@ -5,12 +5,19 @@ import { runtimeLoadText } from "./runtime-load-text";
 function load(
   overrides: Partial<RuntimeLoad["threads"]> = {},
   inFlight: Record<string, number> = {},
+  queued: Record<string, number> = {},
 ): RuntimeLoad {
   const total = Object.values(inFlight).reduce((sum, count) => sum + count, 0);
+  const queuedTotal = Object.values(queued).reduce((sum, count) => sum + count, 0);
   return {
     threads: { waiting: 0, oldest_waiting_ms: null, running: 0, ...overrides },
-    this_process: { running: Math.min(overrides.running ?? 0, 64), concurrency: 64 },
-    model_calls: { in_flight: total, by_provider: inFlight },
+    this_process: {
+      running: overrides.running ?? 0,
+      max_claimed: 10_000,
+      steps_active: Math.min(overrides.running ?? 0, 64),
+      concurrency: 64,
+    },
+    model_calls: { in_flight: total, by_provider: inFlight, queued: queuedTotal, queued_by_provider: queued },
   };
 }
 
@@ -19,7 +26,9 @@ describe("runtimeLoadText", () => {
     const text = runtimeLoadText(load());
     expect(text.short).toBe("Runtime idle");
     expect(text.backlogged).toBe(false);
-    expect(text.full).toContain("Threads running: 0 (this server: 0 of 64 at once)");
+    expect(text.full).toContain("Threads running: 0 (this server holds 0 of up to 10000)");
+    expect(text.full).toContain("Steps working on this server: 0 of 64 at once");
+    expect(text.full).not.toContain("queued");
   });
 
   it("counts running, waiting with the oldest wait, and model calls, with providers in the tooltip", () => {
@@ -37,5 +46,11 @@ describe("runtimeLoadText", () => {
     const text = runtimeLoadText(load({ waiting: 3, oldest_waiting_ms: 125_000 }, { scripted: 1 }));
     expect(text.backlogged).toBe(true);
     expect(text.short).toBe("Runtime: 3 waiting (oldest 2 min) · 1 model call");
+  });
+
+  it("shows calls queued behind a provider's concurrency limit", () => {
+    const text = runtimeLoadText(load({ running: 300 }, { openai: 256 }, { openai: 44 }));
+    expect(text.short).toBe("Runtime: 300 running · 256 model calls · 44 queued for a provider");
+    expect(text.full).toContain("Model calls queued for a provider's limit: 44 (openai 44)");
   });
 });

@@ -31,15 +31,23 @@ export function runtimeLoadText(load: RuntimeLoad): RuntimeLoadText {
     );
   }
   if (calls.in_flight > 0) parts.push(plural(calls.in_flight, "model call"));
+  if (calls.queued > 0) parts.push(`${calls.queued} queued for a provider`);
   const providers = Object.entries(calls.by_provider)
     .map(([provider, count]) => `${provider} ${count}`)
     .join(", ");
+  const queuedFor = Object.entries(calls.queued_by_provider)
+    .map(([provider, count]) => `${provider} ${count}`)
+    .join(", ");
   const full = [
-    `Threads running: ${threads.running} (this server: ${here.running} of ${here.concurrency} at once)`,
+    `Threads running: ${threads.running} (this server holds ${here.running} of up to ${here.max_claimed})`,
+    `Steps working on this server: ${here.steps_active} of ${here.concurrency} at once`,
     `Threads waiting for a scheduler: ${threads.waiting}${
       threads.oldest_waiting_ms === null ? "" : `, the oldest for ${waited(threads.oldest_waiting_ms)}`
     }`,
     `Model calls in flight on this server: ${calls.in_flight}${providers ? ` (${providers})` : ""}`,
+    ...(calls.queued > 0
+      ? [`Model calls queued for a provider's limit: ${calls.queued} (${queuedFor})`]
+      : []),
   ].join("\n");
   return {
     short: parts.length ? `Runtime: ${parts.join(" · ")}` : "Runtime idle",

@@ -229,6 +229,32 @@ describe("AI SDK providers against a local chat-completions server", () => {
     expect(telemetry).toContainEqual({ type: "fallback_triggered", from: "main", to: "backup" });
   });
 
+  it("waits as long as a 429's retry-after (seconds) or retry-after-ms asks before trying again", async () => {
+    const fake = await serve((body, index) => {
+      if (index === 0)
+        return { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "3" } };
+      if (index === 2)
+        return {
+          status: 429,
+          body: { error: { message: "slow down" } },
+          headers: { "retry-after-ms": "1500" },
+        };
+      return textReply(body.model, ["ok"], { prompt_tokens: 1, completion_tokens: 1 });
+    });
+    const models: ModelDefinition[] = [
+      { name: "limited", provider: "openai-compatible", model: "m", baseURL: fake.baseURL },
+    ];
+    const delays: number[] = [];
+    const sleep = async (ms: number) => {
+      delays.push(ms);
+    };
+    expect((await callModel("limited", models, request(), { env: {}, sleep })).text).toBe("ok");
+    expect((await callModel("limited", models, request(), { env: {}, sleep })).text).toBe("ok");
+    // Longer than the 1 s back-off of a first failed attempt: the provider's wait wins.
+    expect(delays).toEqual([3000, 1500]);
+    expect(fake.requests).toHaveLength(4);
+  });
+
   it("fails with the exhaustion error when every model answers HTTP 500", async () => {
     const fake = await serve(() => ({ status: 500, body: { error: { message: "down" } } }));
     const models: ModelDefinition[] = [

@@ -12,7 +12,7 @@ import {
   ModelError,
   ModelNotFoundError,
 } from "./errors";
-import { beginModelCall } from "./in-flight";
+import { enterModelCall } from "./in-flight";
 import { callScriptedModel } from "./scripted";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry, ProviderAnswer } from "./types";
 
@@ -58,10 +58,12 @@ export async function callModel(
     for (let attempt = 1; attempt <= MAX_ATTEMPTS_PER_MODEL; attempt++) {
       if (request.abortSignal?.aborted) throw new ModelAbortedError(name);
       emit({ type: "llm_request", model: name, attempt });
-      const startedAt = performance.now();
+      let startedAt = performance.now();
       try {
         if (definition === undefined) throw new ModelNotFoundError(name);
-        const release = beginModelCall(definition.provider);
+        // Waits while the provider is at its concurrency limit (TANDEM_PROVIDER_CONCURRENCY).
+        const release = await enterModelCall(definition.provider, request.abortSignal);
+        startedAt = performance.now();
         const answer = await callProvider(definition, request, options).finally(release);
         const latencyMs = Math.round(performance.now() - startedAt);
         emit({

@@ -4,6 +4,10 @@
 // expiring leases: any scheduler claims those threads again and resumes them from their last persisted
 // step. LISTEN/NOTIFY wakes schedulers (a hand-back notifies too); a poll backs it up. A drain
 // (SIGTERM) stops claiming, lets in-flight steps finish until a deadline and hands the rest back.
+// Two bounds: threads this process holds (TANDEM_MAX_CLAIMED_THREADS, memory-bound) and steps doing
+// CPU and database work at once (TANDEM_CONCURRENCY, step slots). A step gives its slot up while it
+// waits on a model call (`awayFromStepSlot`), so threads waiting on models stay claimed, their leases
+// renewed by the heartbeat and their calls abortable, without holding a slot or a connection.
 // Time limits: a run past TANDEM_MAX_RUN_MS is stopped, a thread queued past TANDEM_MAX_QUEUED_MS
 // fails, both by `StepRunner.endForLimit`, which drains waiting input and parks the thread with
 // that status (a child's report reaches its parent in the same commit, as at any session end).
@@ -17,6 +21,7 @@ import {
   WORK_CHANNEL,
 } from "../store/thread-store";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
+import { StepSlots, withStepSlot } from "./step-slots";
 
 export const ABORT_CHANNEL = "tandem_abort";
 
@@ -24,8 +29,16 @@ export const ABORT_CHANNEL = "tandem_abort";
 const CLAIM_BATCH = 8;
 
 export interface SchedulerOptions {
-  /** Threads this process runs at once (TANDEM_CONCURRENCY, default SCHEDULER_DEFAULTS.concurrency: 64). */
+  /**
+   * Steps doing CPU and database work at once in this process (TANDEM_CONCURRENCY, default
+   * SCHEDULER_DEFAULTS.concurrency: 64). A thread waiting on a model call does not count.
+   */
   concurrency?: number;
+  /**
+   * Threads this process holds at once, most of them waiting on model calls
+   * (TANDEM_MAX_CLAIMED_THREADS, default SCHEDULER_DEFAULTS.maxClaimed: 10,000).
+   */
+  maxClaimed?: number;
   /** Lease length; all leases are renewed every third of it (default 6 s). */
   leaseMs?: number;
   /** Fallback poll for missed notifications, expired leases and overdue threads (default 1 s). */
@@ -59,6 +72,10 @@ export class Scheduler {
   readonly owner = `${process.pid}:${randomUUID()}`;
   private readonly running = new Map<string, AbortController>();
   private readonly concurrency: number;
+  private readonly maxClaimed: number;
+  private readonly slots: StepSlots;
+  /** Claimed threads whose step has given its slot up for a model call. */
+  private away = 0;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly drainMs: number;
@@ -87,6 +104,8 @@ export class Scheduler {
     options: SchedulerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? SCHEDULER_DEFAULTS.concurrency;
+    this.maxClaimed = Math.max(this.concurrency, options.maxClaimed ?? SCHEDULER_DEFAULTS.maxClaimed);
+    this.slots = new StepSlots(this.concurrency);
     this.leaseMs = options.leaseMs ?? SCHEDULER_DEFAULTS.leaseMs;
     this.pollMs = options.pollMs ?? SCHEDULER_DEFAULTS.pollMs;
     this.drainMs = options.drainMs ?? SCHEDULER_DEFAULTS.drainMs;
@@ -158,14 +177,24 @@ export class Scheduler {
     await this.drain(0);
   }
 
-  /** How many threads this process runs at once at most (TANDEM_CONCURRENCY). */
+  /** How many steps this process runs at once at most (TANDEM_CONCURRENCY). */
   get maxConcurrency(): number {
     return this.concurrency;
   }
 
-  /** Threads this process is running now. */
+  /** How many threads this process holds at once at most (TANDEM_MAX_CLAIMED_THREADS). */
+  get maxClaimedThreads(): number {
+    return this.maxClaimed;
+  }
+
+  /** Threads this process holds now (running a step, waiting for a slot or on a model call). */
   get inFlight(): number {
     return this.running.size;
+  }
+
+  /** Steps holding a slot now (doing CPU or database work, not waiting on a model). */
+  get stepsActive(): number {
+    return this.slots.active;
   }
 
   /** Aborts the in-flight step of a thread run by this process (user stop, terminate). */
@@ -211,9 +240,18 @@ export class Scheduler {
     this.wake();
   }
 
+  /**
+   * How many more threads this process takes: enough to keep every step slot busy (a thread waiting
+   * on a model call leaves its slot to another), never more than maxClaimed in all.
+   */
+  private room(): number {
+    const wantingSlots = this.running.size - this.away;
+    return Math.min(this.concurrency - wantingSlots, this.maxClaimed - this.running.size);
+  }
+
   private async claimLoop(): Promise<void> {
-    while (!this.stopped && this.running.size < this.concurrency) {
-      const wanted = Math.min(this.concurrency - this.running.size, CLAIM_BATCH);
+    while (!this.stopped && this.room() > 0) {
+      const wanted = Math.min(this.room(), CLAIM_BATCH);
       const claimed = await this.claimRunnable(wanted).catch((error: unknown) => {
         logFailure("claiming threads", error);
         return null;
@@ -337,9 +375,22 @@ export class Scheduler {
           )
         : null;
     let outcome: StepOutcome = "continue";
+    // While this thread's step waits on a model away from its slot, another thread may take the slot.
+    const onAway = (away: boolean) => {
+      this.away += away ? 1 : -1;
+      if (away && this.atCapacity) this.wake();
+    };
+    const mayRun = () => !controller.signal.aborted && !this.stopped && !limit.overdue;
     try {
-      while (outcome === "continue" && !controller.signal.aborted && !this.stopped && !limit.overdue) {
-        outcome = await runner.runStep(threadId, controller.signal);
+      while (outcome === "continue" && mayRun()) {
+        const stepped = await withStepSlot(
+          this.slots,
+          // Waiting for the slot took time: a stop, a drain or a limit meanwhile ends the run here.
+          async () => (mayRun() ? runner.runStep(threadId, controller.signal) : null),
+          onAway,
+        );
+        if (stepped === null) break;
+        outcome = stepped;
       }
     } catch (error) {
       if (!limit.overdue) {
@@ -359,7 +410,7 @@ export class Scheduler {
           overdue === "run_limit"
             ? { status: "stopped" as const, reason: runLimitReason(this.maxRunMs) }
             : { status: "failed" as const, reason: queuedLimitReason(this.maxQueuedMs) };
-        await runner.endForLimit(threadId, ending).then(
+        await withStepSlot(this.slots, () => runner.endForLimit(threadId, ending)).then(
           (ended) => {
             if (ended) outcome = "parked";
           },

@@ -10,6 +10,13 @@ export const SCHEDULER_DEFAULTS = {
    */
   concurrency: 64,
   /**
+   * Threads one process holds at once. Most of them wait on model calls, which take no step slot (see
+   * concurrency) and no connection: this bounds memory (a claimed thread keeps its history cached),
+   * not CPU. 1,000 threads waiting on a 1 s model answer in about 2 s at concurrency 64
+   * (docs/benchmarks.md, 10a).
+   */
+  maxClaimed: 10_000,
+  /**
    * Lease length. A killed process's threads run elsewhere once its leases expire, so this plus one
    * poll bounds the reclaim time (6 s + 1 s, inside the 10 s target with room for a loaded machine);
    * a process renews all its leases in one statement every third of it, so it must stall for more
@@ -29,6 +36,7 @@ export const SCHEDULER_DEFAULTS = {
 export interface SchedulerSettings {
   runThreads: boolean;
   concurrency: number;
+  maxClaimed: number;
   leaseMs: number;
   pollMs: number;
   drainMs: number;
@@ -65,6 +73,7 @@ export function schedulerSettingsFromEnv(env: Record<string, string | undefined>
   return {
     runThreads,
     concurrency: number(env, "TANDEM_CONCURRENCY", SCHEDULER_DEFAULTS.concurrency, 1),
+    maxClaimed: number(env, "TANDEM_MAX_CLAIMED_THREADS", SCHEDULER_DEFAULTS.maxClaimed, 1),
     leaseMs: number(env, "TANDEM_LEASE_MS", SCHEDULER_DEFAULTS.leaseMs, 300),
     pollMs: number(env, "TANDEM_POLL_MS", SCHEDULER_DEFAULTS.pollMs, 50),
     drainMs: number(env, "TANDEM_DRAIN_MS", SCHEDULER_DEFAULTS.drainMs),

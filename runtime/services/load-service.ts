@@ -1,6 +1,6 @@
 // Backpressure you can see (issue 19): how much work waits for a scheduler and how much runs, across
-// every process on this database, plus what this process holds: its running threads and its model
-// calls in flight. Read by GET /api/health and the studio's status line.
+// every process on this database, plus what this process holds: its threads, its busy step slots, and its model calls in
+// flight and queued behind a provider's limit. Read by GET /api/health and the studio's status line.
 import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
 import type { SqlClient } from "@/lib/db/sql-client";
 import { modelCallsInFlight } from "../models/in-flight";
@@ -35,8 +35,18 @@ export class LoadService {
             : Math.max(0, Math.round((nowUs - Number(oldest)) / 1000)),
         running: Number(row?.running ?? 0),
       },
-      this_process: { running: this.scheduler.inFlight, concurrency: this.scheduler.maxConcurrency },
-      model_calls: { in_flight: calls.total, by_provider: calls.byProvider },
+      this_process: {
+        running: this.scheduler.inFlight,
+        max_claimed: this.scheduler.maxClaimedThreads,
+        steps_active: this.scheduler.stepsActive,
+        concurrency: this.scheduler.maxConcurrency,
+      },
+      model_calls: {
+        in_flight: calls.total,
+        by_provider: calls.byProvider,
+        queued: Object.values(calls.queuedByProvider).reduce((sum, count) => sum + count, 0),
+        queued_by_provider: calls.queuedByProvider,
+      },
     };
   }
 }

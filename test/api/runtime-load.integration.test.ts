@@ -1,13 +1,14 @@
 // Backpressure you can see (issue 19 item 4): GET /api/health reports threads waiting for a
 // scheduler (and how long the oldest has waited), threads running, and this process's model calls in
-// flight per provider. With TANDEM_CONCURRENCY=1 and a slow scripted model, one thread runs (its call
-// in flight) while the others wait; once all have answered, nothing waits and no call is in flight.
+// flight per provider. With TANDEM_MAX_CLAIMED_THREADS=1 (one thread held by this process, although
+// a model call leaves its step slot) and a slow scripted model, one thread runs (its call in flight)
+// while the others wait; once all have answered, nothing waits and no call is in flight.
 import { describe, expect, it } from "vitest";
 import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { testServerForFile } from "../support/fixture";
 import { threadHelpers } from "../support/thread-helpers";
 
-const fixture = testServerForFile({ TANDEM_CONCURRENCY: "1" });
+const fixture = testServerForFile({ TANDEM_CONCURRENCY: "1", TANDEM_MAX_CLAIMED_THREADS: "1" });
 const { projectWith, startThread } = threadHelpers(fixture);
 
 const slowChat = {
@@ -52,8 +53,8 @@ describe("GET /api/health load", () => {
   it("shows waiting threads, the running one and its model call in flight, then all clear", async () => {
     const idle = await readLoad();
     expect(idle.threads).toEqual({ waiting: 0, oldest_waiting_ms: null, running: 0 });
-    expect(idle.this_process).toEqual({ running: 0, concurrency: 1 });
-    expect(idle.model_calls).toEqual({ in_flight: 0, by_provider: {} });
+    expect(idle.this_process).toEqual({ running: 0, max_claimed: 1, steps_active: 0, concurrency: 1 });
+    expect(idle.model_calls).toEqual({ in_flight: 0, by_provider: {}, queued: 0, queued_by_provider: {} });
 
     const projectId = await projectWith(slowChat);
     const threads = await Promise.all(
@@ -67,7 +68,8 @@ describe("GET /api/health load", () => {
     );
     expect(busy.model_calls.by_provider).toEqual({ scripted: 1 });
     expect(busy.threads.running).toBe(1);
-    expect(busy.this_process).toEqual({ running: 1, concurrency: 1 });
+    // The thread waits on its model away from its step slot.
+    expect(busy.this_process).toEqual({ running: 1, max_claimed: 1, steps_active: 0, concurrency: 1 });
     // The two others have waited at least since they were created, before this read.
     const later = await waitForLoad(
       "the oldest wait to grow",

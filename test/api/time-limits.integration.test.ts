@@ -14,6 +14,9 @@ const MAX_QUEUED_MS = 1_000;
 const fixture = testServerForFile({
   TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions"),
   TANDEM_CONCURRENCY: "1",
+  // One thread held at a time: a step waiting on its model leaves its slot (issue 19), and the
+  // queued-limit test needs threads that nobody claims while one runs.
+  TANDEM_MAX_CLAIMED_THREADS: "1",
   TANDEM_MAX_RUN_MS: String(MAX_RUN_MS),
   TANDEM_MAX_QUEUED_MS: String(MAX_QUEUED_MS),
   TANDEM_TOOL_TIMEOUT_MS: "500",

@@ -85,6 +85,36 @@ describe("wake-ups with the poll off", () => {
     expect(transcript).toEqual(["first question", "first answer", "second question", "second answer"]);
   });
 
+  // A full process claims again when a step leaves its slot for a model call (issue 19): with three
+  // slots and the poll off, nine threads waiting on a slow model are all claimed through that wake-up
+  // alone, their calls in flight together, long before any call ends.
+  it("claims more threads when steps leave their slots for model calls", async () => {
+    const projectId = await projectWith({
+      agents: [{ name: "assistant", sideA: { prompt: "chat" } }],
+      prompts: [
+        { name: "chat", toolDescription: "c", prompt: "Be brief.", model: "demo", includeChat: true },
+      ],
+      models: [
+        { name: "demo", provider: "scripted", model: "s", script: [{ text: "late", delayMs: 5_000 }] },
+      ],
+    });
+    const threads = await Promise.all(
+      Array.from({ length: 9 }, (_, index) => startThread(projectId, "assistant", `q${index}`)),
+    );
+    await waitUntil(
+      "nine model calls in flight",
+      async () => {
+        const health = await fixture.api<{ load: { model_calls: { in_flight: number } } }>(
+          "GET",
+          "/api/health",
+        );
+        return health.body.load.model_calls.in_flight === 9;
+      },
+      4_000,
+    );
+    for (const threadId of threads) await waitFor(threadId, ["idle"]);
+  });
+
   // A child committing its report into its parent's inbox holds FOR KEY SHARE on the parent's row
   // (the inbox row's foreign key) until it commits. A claim that locked FOR UPDATE SKIP LOCKED skipped
   // the runnable parent meanwhile, and with the poll off nothing claimed it again.

@@ -14,7 +14,10 @@ import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 import { startTestWorker, type TestWorker } from "../support/worker";
 
 // Few slots per process, so a batch spreads over every process that runs threads.
-const SHARED = { TANDEM_CONCURRENCY: "3" };
+// Three threads per process at most: a step waiting on its model leaves its slot (issue 19), so with
+// the default TANDEM_MAX_CLAIMED_THREADS the first process to wake would hold every thread of these
+// tests, and none would be left for the worker each test kills or drains.
+const SHARED = { TANDEM_CONCURRENCY: "3", TANDEM_MAX_CLAIMED_THREADS: "3" };
 const FAN_OUT = 3;
 
 function fixtureFor(server: () => TestServer, databaseUrl: () => string): ServerFixture {

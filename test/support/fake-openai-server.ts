@@ -14,7 +14,9 @@ export type RecordedChatRequest = z.infer<typeof ChatRequestSchema> & {
   authorization?: string;
 };
 
-export type FakeReply = { status: number; body: unknown } | { chunks: unknown[]; pauseMs?: number };
+export type FakeReply =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { chunks: unknown[]; pauseMs?: number };
 export type FakeResponder = (request: RecordedChatRequest, index: number) => FakeReply;
 
 export interface FakeOpenAIServer {
@@ -98,7 +100,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 async function writeReply(response: ServerResponse, reply: FakeReply): Promise<void> {
   if ("status" in reply) {
-    response.writeHead(reply.status, { "content-type": "application/json" });
+    response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
     response.end(JSON.stringify(reply.body));
     return;
   }
