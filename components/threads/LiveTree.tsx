@@ -10,7 +10,7 @@
 // Virtualised (fixed row height): a tree of 1,000 threads renders only the rows in view plus a few
 // either side, and rows are memoised on the live state's persistent objects, so an event re-renders
 // the rows it changed (docs/benchmarks.md, "UI").
-import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from "react";
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   type LiveState,
   type LiveThread,
@@ -26,10 +26,12 @@ import {
 import { formatCost, formatDuration, formatTokens } from "./format";
 import { StatusBadge } from "./StatusBadge";
 import { threadLabel } from "./thread-label";
-import { TREE_ROW_HEIGHT } from "./tree-window";
+import { TREE_ROW_HEIGHT, visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
 import { useTreeExpansion } from "./useTreeExpansion";
-import { useVirtualWindow } from "./useVirtualWindow";
+
+/** Before the first measurement (and without layout): enough rows for a tall window. */
+const FALLBACK_VIEW_HEIGHT = 1200;
 
 export function LiveTree({
   state,
@@ -54,8 +56,20 @@ export function LiveTree({
   const rows = useMemo(() => selectTreeRows(state, expansion), [threads, childrenByParent, roots, expansion]);
   const anyActive = state.statusCounts.queued + state.statusCounts.running > 0;
   const now = useNowMicroseconds(anyActive);
-  const { scrollerRef: scroller, onScroll, ranges } = useVirtualWindow(rows.length, TREE_ROW_HEIGHT);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ scrollTop: 0, height: FALLBACK_VIEW_HEIGHT });
   const focusPending = useRef<string | null>(null);
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const measure = () =>
+      setView({ scrollTop: element.scrollTop, height: element.clientHeight || FALLBACK_VIEW_HEIGHT });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   // After a keyboard move the new row may only now be rendered: focus it once it is.
   useEffect(() => {
@@ -121,10 +135,18 @@ export function LiveTree({
     moveTo(nextIndex);
   }
 
+  const [start, end] = visibleRange(rows.length, view.scrollTop, view.height);
   // The selected row takes the tab stop; if it is hidden in a closed subtree, the first row does.
   const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
-    <div ref={scroller} className="h-full overflow-y-auto" onScroll={onScroll}>
+    <div
+      ref={scroller}
+      className="h-full overflow-y-auto"
+      onScroll={(event) => {
+        const { scrollTop, clientHeight } = event.currentTarget;
+        setView({ scrollTop, height: clientHeight || FALLBACK_VIEW_HEIGHT });
+      }}
+    >
       {rows.length === 0 ? (
         <p className="px-3 py-2 text-muted">Waiting for the thread…</p>
       ) : (
@@ -136,28 +158,26 @@ export function LiveTree({
           style={{ height: rows.length * TREE_ROW_HEIGHT + 8 }}
           onKeyDown={onKeyDown}
         >
-          {ranges.flatMap(([start, end]) =>
-            rows.slice(start, end).map((row, offset) => {
-              const index = start + offset;
-              const parentId = row.thread.parent_id;
-              return (
-                <TreeItem
-                  key={row.id}
-                  row={row}
-                  thread={row.thread}
-                  index={index}
-                  setSize={rows.length}
-                  entry={parentId ? selectRegistryEntry(state, parentId, row.id) : undefined}
-                  usage={usageKey(selectSubtreeUsage(state, row.id))}
-                  timeRunning={selectTimeRunning(state, row.id, now)}
-                  selected={row.id === selectedId}
-                  focusable={row.id === selectedId || (!selectedVisible && index === 0)}
-                  onSelect={onSelect}
-                  onExpandedChange={setExpanded}
-                />
-              );
-            }),
-          )}
+          {rows.slice(start, end).map((row, offset) => {
+            const index = start + offset;
+            const parentId = row.thread.parent_id;
+            return (
+              <TreeItem
+                key={row.id}
+                row={row}
+                thread={row.thread}
+                index={index}
+                setSize={rows.length}
+                entry={parentId ? selectRegistryEntry(state, parentId, row.id) : undefined}
+                usage={usageKey(selectSubtreeUsage(state, row.id))}
+                timeRunning={selectTimeRunning(state, row.id, now)}
+                selected={row.id === selectedId}
+                focusable={row.id === selectedId || (!selectedVisible && index === 0)}
+                onSelect={onSelect}
+                onExpandedChange={setExpanded}
+              />
+            );
+          })}
         </div>
       )}
     </div>

@@ -6,7 +6,7 @@
 //
 // Virtualised like the tree (fixed row height): 1,000 threads render only the rows in view, and the
 // bars are placed from one O(rows) pass (selectTimeline), so a clock tick or an event is cheap.
-import { type KeyboardEvent, memo, useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   barPlacement,
   type LiveState,
@@ -21,12 +21,13 @@ import {
 } from "@/lib/live";
 import { formatCost, formatDuration, formatTokens } from "./format";
 import { type ThreadLabel, threadLabel } from "./thread-label";
+import { visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
-import { useVirtualWindow } from "./useVirtualWindow";
 
 /** Row pitch of the timeline in px. */
 export const TIMELINE_ROW_HEIGHT = 30;
 const ALL_EXPANDED: TreeExpansion = { defaultExpanded: true, toggled: new Set<string>() };
+const FALLBACK_VIEW_HEIGHT = 1200;
 /** Width of the name column (px); indentation per level. */
 const LABEL_WIDTH = 280;
 const INDENT = 12;
@@ -52,9 +53,21 @@ export function ThreadTimeline({
   const now = useNowMicroseconds(anyActive);
   const timeline = useMemo(() => selectTimeline(rows, now), [rows, now]);
   const ticks = useMemo(() => timelineTicks(timeline, 7), [timeline]);
-  const { scrollerRef: scroller, onScroll, ranges } = useVirtualWindow(rows.length, TIMELINE_ROW_HEIGHT);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ scrollTop: 0, height: FALLBACK_VIEW_HEIGHT });
   const [hovered, setHovered] = useState<string | null>(null);
   const focusPending = useRef<string | null>(null);
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const measure = () =>
+      setView({ scrollTop: element.scrollTop, height: element.clientHeight || FALLBACK_VIEW_HEIGHT });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
     if (focusPending.current !== selectedId) return;
@@ -92,6 +105,7 @@ export function ThreadTimeline({
     onSelect(next.id);
   }
 
+  const [start, end] = visibleRange(rows.length, view.scrollTop, view.height, TIMELINE_ROW_HEIGHT);
   const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="thread-timeline">
@@ -115,7 +129,14 @@ export function ThreadTimeline({
           ))}
         </div>
       </div>
-      <div ref={scroller} className="relative min-h-0 flex-1 overflow-y-auto" onScroll={onScroll}>
+      <div
+        ref={scroller}
+        className="relative min-h-0 flex-1 overflow-y-auto"
+        onScroll={(event) => {
+          const { scrollTop, clientHeight } = event.currentTarget;
+          setView({ scrollTop, height: clientHeight || FALLBACK_VIEW_HEIGHT });
+        }}
+      >
         {rows.length === 0 ? (
           <p className="px-3 py-2 text-muted">Waiting for the thread…</p>
         ) : (
@@ -140,37 +161,31 @@ export function ThreadTimeline({
               onKeyDown={onKeyDown}
               onMouseLeave={() => setHovered(null)}
             >
-              {ranges.flatMap(([start, end]) =>
-                rows.slice(start, end).map((row, offset) => {
-                  const index = start + offset;
-                  const bar = timeline.bars[index]!;
-                  const parentId = row.thread.parent_id;
-                  const entry = parentId ? selectRegistryEntry(state, parentId, row.id) : undefined;
-                  const { left, width } = barPlacement(timeline, bar);
-                  return (
-                    <TimelineRow
-                      key={row.id}
-                      index={index}
-                      thread={row.thread}
-                      bar={bar}
-                      {...labelProps(threadLabel(row.thread, entry))}
-                      left={left}
-                      width={width}
-                      selected={row.id === selectedId}
-                      focusable={row.id === selectedId || (!selectedVisible && index === 0)}
-                      tooltip={
-                        hovered === row.id
-                          ? index >= rows.length - 3 && index > 2
-                            ? "above"
-                            : "below"
-                          : null
-                      }
-                      onHover={setHovered}
-                      onSelect={onSelect}
-                    />
-                  );
-                }),
-              )}
+              {rows.slice(start, end).map((row, offset) => {
+                const index = start + offset;
+                const bar = timeline.bars[index]!;
+                const parentId = row.thread.parent_id;
+                const entry = parentId ? selectRegistryEntry(state, parentId, row.id) : undefined;
+                const { left, width } = barPlacement(timeline, bar);
+                return (
+                  <TimelineRow
+                    key={row.id}
+                    index={index}
+                    thread={row.thread}
+                    bar={bar}
+                    {...labelProps(threadLabel(row.thread, entry))}
+                    left={left}
+                    width={width}
+                    selected={row.id === selectedId}
+                    focusable={row.id === selectedId || (!selectedVisible && index === 0)}
+                    tooltip={
+                      hovered === row.id ? (index >= rows.length - 3 && index > 2 ? "above" : "below") : null
+                    }
+                    onHover={setHovered}
+                    onSelect={onSelect}
+                  />
+                );
+              })}
             </ul>
           </div>
         )}
