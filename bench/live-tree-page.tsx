@@ -1,13 +1,14 @@
 // The browser side of the live-tree UI benchmark (bench/live-tree-ui.ts), bundled with esbuild: the
 // thread page's tree and timeline (the real components) over a synthetic 1,000-thread tree, fed SSE
-// frames through the same reducer and per-animation-frame batching as useLiveThread. The runner
-// drives it through `window.liveTreeBench`.
-import { useEffect, useReducer } from "react";
+// frames through the same folding as useLiveThread (createFrameFolder: once per animation frame, in
+// slices). The runner drives it through `window.liveTreeBench`.
+import { useEffect, useReducer, useState } from "react";
 import { createRoot } from "react-dom/client";
+import { createFrameFolder, type FrameFolder } from "@/components/threads/frame-folder";
 import { LiveTree } from "@/components/threads/LiveTree";
 import { ThreadTimeline } from "@/components/threads/ThreadTimeline";
 import { useTreeExpansion } from "@/components/threads/useTreeExpansion";
-import { applySseFrame, initialLiveState, type LiveState, type SseFrame } from "@/lib/live";
+import { initialLiveState, type SseFrame } from "@/lib/live";
 import {
   EventScript,
   registryEntryWire,
@@ -24,7 +25,7 @@ const STATUSES = ["running", "completed", "idle", "failed", "stopped", "queued"]
 
 interface Bench {
   /** Frames folded so far (all of them once the page has caught up). */
-  applied: number;
+  readonly applied: number;
   queued: number;
   initialFrames(): number;
   /** `count` thread, registry and chunk events, as a stream of them would bring. */
@@ -141,40 +142,28 @@ function burstFrames(count: number): SseFrame[] {
   return frames;
 }
 
-type Action = { frames: readonly SseFrame[] };
-function reducer(state: LiveState, action: Action): LiveState {
-  let next = state;
-  for (const frame of action.frames) next = applySseFrame(next, frame);
-  return next;
+let folder: FrameFolder | null = null;
+const undelivered: SseFrame[] = [];
+
+function deliver(frames: SseFrame[]) {
+  window.liveTreeBench.queued += frames.length;
+  if (!folder) {
+    undelivered.push(...frames);
+    return;
+  }
+  for (const frame of frames) folder.push(frame);
 }
 
-let deliver: (frames: SseFrame[]) => void = () => {};
-
 function App() {
-  const [state, dispatch] = useReducer(reducer, ROOT, initialLiveState);
+  const [state, setState] = useState(() => initialLiveState(ROOT));
   const { expansion, setExpanded } = useTreeExpansion();
   const [selectedId, select] = useReducer((_: string, id: string) => id, ROOT);
   useEffect(() => {
-    // useLiveThread's batching: frames wait for the next animation frame (at most 250 ms).
-    let pending: SseFrame[] = [];
-    let frameRequest = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      cancelAnimationFrame(frameRequest);
-      clearTimeout(timer);
-      timer = undefined;
-      const frames = pending;
-      pending = [];
-      window.liveTreeBench.applied += frames.length;
-      if (frames.length > 0) dispatch({ frames });
-    };
-    deliver = (frames) => {
-      pending.push(...frames);
-      window.liveTreeBench.queued += frames.length;
-      if (timer !== undefined) return;
-      frameRequest = requestAnimationFrame(flush);
-      timer = setTimeout(flush, 250);
-    };
+    // useLiveThread's folding: frames wait for the next animation frame, then fold in slices.
+    const own = createFrameFolder(initialLiveState(ROOT), setState);
+    folder = own;
+    for (const frame of undelivered.splice(0)) own.push(frame);
+    return () => own.dispose();
   }, []);
   return (
     <div style={{ display: "flex", height: "100vh" }}>
@@ -195,7 +184,9 @@ function App() {
 }
 
 window.liveTreeBench = {
-  applied: 0,
+  get applied() {
+    return this.queued - (folder?.backlog() ?? this.queued);
+  },
   queued: 0,
   initialFrames() {
     deliver(built.frames);

@@ -5,6 +5,8 @@
 // the replay of the whole tree's log, a burst of 1,000 events at once, a stream of 100 events/s, and
 // scrolling both panes from top to bottom. Target: no main-thread task over 50 ms after the replay.
 // Run alone: `npx tsx bench/live-tree-ui.ts`; in `npm run bench` as BENCH_ONLY=livetree.
+// LIVE_TREE_TRACES=<folder> keeps each phase's Chromium trace there; LIVE_TREE_PROFILE=<folder> also
+// takes a V8 CPU profile of each phase (sampling slows the page) from an unminified bundle.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -75,7 +77,8 @@ async function bundle(): Promise<string> {
     format: "iife",
     platform: "browser",
     jsx: "automatic",
-    minify: true,
+    // Unminified when profiling, so the profile names the functions.
+    minify: !process.env.LIVE_TREE_PROFILE,
     define: { "process.env.NODE_ENV": '"production"' },
     tsconfig: path.join(ROOT_DIR, "tsconfig.json"),
     logLevel: "silent",
@@ -106,11 +109,30 @@ async function traced(
   target: boolean,
   action: () => Promise<void>,
 ): Promise<PhaseResult> {
+  const profileFolder = process.env.LIVE_TREE_PROFILE;
+  const cdp = profileFolder ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+  }
   await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   const started = performance.now();
   await action();
   const wallMs = performance.now() - started;
-  const tasks = mainThreadTasks(await browser.stopTracing());
+  const trace = await browser.stopTracing();
+  const tasks = mainThreadTasks(trace);
+  const traceFolder = profileFolder ?? process.env.LIVE_TREE_TRACES;
+  if (traceFolder) {
+    fs.mkdirSync(traceFolder, { recursive: true });
+    const file = path.join(traceFolder, phase.split(":")[0]!.replace(/[^a-z0-9]+/gi, "-"));
+    fs.writeFileSync(`${file}.trace.json`, trace);
+    if (cdp) {
+      const { profile } = await cdp.send("Profiler.stop");
+      fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
+      await cdp.detach();
+    }
+  }
   return {
     phase,
     wallMs,

@@ -4,33 +4,18 @@
 // read), and the reducer ignores anything it has already applied, so nothing is missing or doubled.
 // It is read with fetch, not EventSource: no DOM event object per frame, which kept the browser's
 // major GC pauses over 50 ms at 100 events/s (docs/benchmarks.md, "UI").
-// Frames are folded once per animation frame, not once per event: at 100 events/s (or the burst of a
-// replay) React renders at most once per frame.
-import { useEffect, useReducer, useState } from "react";
-import {
-  applySseFrame,
-  createSseStreamReader,
-  initialLiveState,
-  type LiveState,
-  type SseFrame,
-} from "@/lib/live";
+// Frames are folded once per animation frame, not once per event, and outside React in slices of a
+// few milliseconds (frame-folder.ts): at 100 events/s (or the burst of a replay) React renders at most
+// once per frame, and no burst becomes one long task.
+import { useEffect, useState } from "react";
+import { createSseStreamReader, initialLiveState, type LiveState, type SseFrame } from "@/lib/live";
+import { createFrameFolder } from "./frame-folder";
 
 export type ConnectionState = "connecting" | "open" | "reconnecting";
 
-/** A hidden tab gets no animation frames: frames are still folded at least this often. */
-const MAX_BATCH_DELAY_MS = 250;
 /** Waits between reconnection attempts: doubling from the first to the last. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 5_000;
-
-type Action = { type: "frames"; frames: readonly SseFrame[] } | { type: "reset"; rootId: string };
-
-function liveReducer(state: LiveState, action: Action): LiveState {
-  if (action.type === "reset") return initialLiveState(action.rootId);
-  let next = state;
-  for (const frame of action.frames) next = applySseFrame(next, frame);
-  return next;
-}
 
 /** Reads the stream until it ends or fails, handing every complete frame to `onFrame`. */
 async function readStream(
@@ -57,33 +42,20 @@ async function readStream(
 }
 
 export function useLiveThread(rootId: string): { state: LiveState; connection: ConnectionState } {
-  const [state, dispatch] = useReducer(liveReducer, rootId, initialLiveState);
+  const [state, setState] = useState(() => initialLiveState(rootId));
   const [connection, setConnection] = useState<ConnectionState>("connecting");
 
   useEffect(() => {
-    dispatch({ type: "reset", rootId });
+    const initial = initialLiveState(rootId);
+    setState(initial);
     setConnection("connecting");
     const url = `/api/threads/${encodeURIComponent(rootId)}/events`;
     const controller = new AbortController();
     let lastEventId: string | null = null;
-    let pending: SseFrame[] = [];
-    let frameRequest = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      cancelAnimationFrame(frameRequest);
-      clearTimeout(timer);
-      frameRequest = 0;
-      timer = undefined;
-      const frames = pending;
-      pending = [];
-      if (frames.length > 0) dispatch({ type: "frames", frames });
-    };
+    const folder = createFrameFolder(initial, setState);
     const onFrame = (frame: SseFrame) => {
       if (frame.id) lastEventId = frame.id;
-      pending.push(frame);
-      if (timer !== undefined) return;
-      frameRequest = requestAnimationFrame(flush);
-      timer = setTimeout(flush, MAX_BATCH_DELAY_MS);
+      folder.push(frame);
     };
     void (async () => {
       let wait = RETRY_FIRST_MS;
@@ -110,8 +82,7 @@ export function useLiveThread(rootId: string): { state: LiveState; connection: C
     })();
     return () => {
       controller.abort();
-      cancelAnimationFrame(frameRequest);
-      clearTimeout(timer);
+      folder.dispose();
     };
   }, [rootId]);
 

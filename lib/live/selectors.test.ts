@@ -91,6 +91,30 @@ describe("live counts", () => {
 });
 
 describe("selectTreeRows", () => {
+  it("answers the same rows to the tree and the timeline until the tree or the expansion changes", () => {
+    const expansion = { defaultExpanded: true, toggled: new Set<string>() };
+    const rows = selectTreeRows(state, expansion);
+    expect(selectTreeRows(state, expansion)).toBe(rows);
+    expect(selectTreeRows({ ...state }, expansion)).toBe(rows);
+    const other = { defaultExpanded: true, toggled: new Set([RESEARCHER]) };
+    expect(selectTreeRows(state, other)).not.toBe(rows);
+    expect(selectTreeRows(state, other).map((row) => row.id)).not.toContain(CHECKER);
+    const updated = withThread(
+      state,
+      threadWire({
+        id: WRITER,
+        parent_id: ROOT,
+        root_id: ROOT,
+        depth: 1,
+        status: "completed",
+        updated_at: T0 + 9_000_000,
+      }),
+    );
+    const after = selectTreeRows(updated, expansion);
+    expect(after).not.toBe(rows);
+    expect(after.find((row) => row.id === WRITER)?.thread.status).toBe("completed");
+  });
+
   const rows = (expansion: { defaultExpanded: boolean; toggled: Set<string> }) =>
     selectTreeRows(state, expansion).map((row) => [row.id, row.depth, row.hasChildren, row.expanded]);
 

@@ -133,8 +133,41 @@ export function isExpanded(expansion: TreeExpansion, threadId: string): boolean 
   return expansion.toggled.has(threadId) !== expansion.defaultExpanded;
 }
 
-/** The visible rows of the tree in display order, for a virtualised list: O(visible rows). */
-export function selectTreeRows(state: LiveState, expansion: TreeExpansion): TreeRow[] {
+interface TreeRowsMemo {
+  childrenByParent: LiveState["childrenByParent"];
+  roots: LiveState["roots"];
+  expansion: TreeExpansion;
+  rows: readonly TreeRow[];
+}
+
+/** The last rows per threads map: the tree and the timeline of one page share one walk per event. */
+const treeRowsMemo = new WeakMap<LiveState["threads"], TreeRowsMemo>();
+
+/**
+ * The visible rows of the tree in display order, for a virtualised list: O(visible rows), and the
+ * same array again while the threads, the parent → children lists, the roots and the expansion are
+ * the same objects. Do not mutate the result.
+ */
+export function selectTreeRows(state: LiveState, expansion: TreeExpansion): readonly TreeRow[] {
+  const memo = treeRowsMemo.get(state.threads);
+  if (
+    memo &&
+    memo.childrenByParent === state.childrenByParent &&
+    memo.roots === state.roots &&
+    memo.expansion === expansion
+  )
+    return memo.rows;
+  const rows = walkTreeRows(state, expansion);
+  treeRowsMemo.set(state.threads, {
+    childrenByParent: state.childrenByParent,
+    roots: state.roots,
+    expansion,
+    rows,
+  });
+  return rows;
+}
+
+function walkTreeRows(state: LiveState, expansion: TreeExpansion): TreeRow[] {
   const rows: TreeRow[] = [];
   const pending: { id: string; depth: number }[] = [...state.roots].reverse().map((id) => ({ id, depth: 0 }));
   while (pending.length > 0) {
