@@ -6,14 +6,24 @@
 // request is replaced by its order of first appearance ("<id:0>", "<id:1>", …) before comparing. Two
 // requests that name the same things in the same places match; a request that names a different
 // thread where the recording named another one already seen does not. Everything else (roles, text,
-// tool calls and their arguments, tool schemas) must be equal as JSON values (key order aside).
+// tool calls and their arguments, tool schemas) must be equal as JSON values (key order aside) —
+// except the status each line of the child registry gives (`…; status: running)`,
+// runtime/subagents/branches.ts registrySystemMessage): which of a parent's running children have
+// finished when it next calls its model is timing, not design, so a replay ignores it.
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** A child registry line's status (the registry lines' only timing-dependent part). */
+const REGISTRY_STATUS = /(\(reference: [^;\n]*;[^\n]*; )status: [a-z_]+\)/g;
+
+/** A string with the registry lines' statuses masked (see above). */
+export function withoutRegistryStatuses(text: string): string {
+  return text.replace(REGISTRY_STATUS, "$1status: *)");
+}
 
 /** A JSON value with every UUID in its strings replaced by its order of first appearance. */
 export function withNumberedIds(value: unknown, seen: Map<string, number> = new Map()): unknown {
   if (typeof value === "string") {
-    return value.replace(UUID, (id) => {
+    return withoutRegistryStatuses(value).replace(UUID, (id) => {
       const key = id.toLowerCase();
       let index = seen.get(key);
       if (index === undefined) {

@@ -131,7 +131,8 @@ export async function writeSubtreeCopy(
       rootId: forkId,
       depth: thread.depth,
       name: thread.name,
-      execution: remapJson(thread.execution, ids),
+      // A copy is nobody's replay: it answers its calls with its own models.
+      execution: { ...remapJson(thread.execution, ids), replayOf: undefined },
       env: thread.env,
       scopedEnv: thread.scoped_env,
       messageSeq: thread.message_seq,

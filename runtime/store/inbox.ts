@@ -96,13 +96,13 @@ export async function drainInbox(tx: SqlExecutor, threadId: string): Promise<Inb
 export async function drainInboxItems(
   tx: SqlExecutor,
   threadId: string,
-  ids: ReadonlySet<string>,
+  ids: readonly string[],
 ): Promise<InboxItem[]> {
   const rows = await tx.query<Record<string, unknown>>(
     `UPDATE inbox_items SET consumed_at = $3
      WHERE id IN (SELECT id FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL AND id = ANY($2::uuid[]) ORDER BY seq FOR UPDATE)
      RETURNING id, seq, kind, payload`,
-    [threadId, [...ids], nowMicroseconds()],
+    [threadId, ids, nowMicroseconds()],
   );
   return rows.map(toInboxItem).sort((left, right) => left.seq - right.seq);
 }

@@ -23,8 +23,8 @@ export async function drainInput(
   definitions: LoadedDefinitions | null,
   /** The row as read before this transaction, with the input waiting then (a speculative commit). */
   read: ThreadForStep | null = null,
-  /** In a replay: the inputs this drain takes (runtime/engine/step/replay-gate.ts); all when absent. */
-  only: ReadonlySet<string> | null = null,
+  /** In a replay: the inputs this drain takes, in this order (runtime/engine/step/replay-gate.ts); all when absent. */
+  only: readonly string[] | null = null,
 ): Promise<Drained> {
   if (row.user_stopped) {
     const human = await tx.query(
@@ -39,12 +39,16 @@ export async function drainInput(
   const agent = definitions?.index.agents.get(row.agent_name)?.definition;
   const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
   // Input read with the row is consumed by id, in the commit's one statement; else drained here.
+  const taken = only ? new Map(only.map((id, index) => [id, index])) : null;
   const prefetched = read?.pendingInput
-    ? only
-      ? read.pendingInput.filter((item) => only.has(item.id))
+    ? taken
+      ? read.pendingInput.filter((item) => taken.has(item.id))
       : read.pendingInput
     : null;
-  const items = prefetched ?? (only ? await drainInboxItems(tx, row.id, only) : await drainInbox(tx, row.id));
+  const drained =
+    prefetched ??
+    (taken ? await drainInboxItems(tx, row.id, [...taken.keys()]) : await drainInbox(tx, row.id));
+  const items = taken ? [...drained].sort((a, b) => taken.get(a.id)! - taken.get(b.id)!) : drained;
   if (prefetched) await consumeInboxItems(tx, prefetched);
   if (items.length === 0) {
     if (row.status === "running") return { kind: "run", row, drained: [] };

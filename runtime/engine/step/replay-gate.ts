@@ -1,7 +1,8 @@
 // Replay's input gate (docs/runtime.md "Replay"): a thread's context depends on which inputs each
 // drain took — its children's reports arrive in whatever groups timing makes. So the j-th drain of
 // a replayed thread that has not diverged takes exactly the inputs the source's j-th drain took (the
-// reports of the children that follow those the source heard from, the same other inputs), waits
+// reports of the children that follow those the source heard from, the same other inputs), in the
+// source's order (a group's messages are stored in the order drained), waits
 // while any of them is missing and its child still works, and takes everything as usual once the
 // recording can no longer say (the source drained fewer times, a child it waits for ended without
 // that report, or the thread diverged).
@@ -12,8 +13,8 @@ import type { ThreadRow } from "../../store/thread-row";
 
 export type ReplayDrainPlan =
   | { kind: "all" }
-  /** Drain these inbox items only (the rest stay for later drains). */
-  | { kind: "take"; ids: ReadonlySet<string> }
+  /** Drain these inbox items only, in this order — the source's (the rest stay for later drains). */
+  | { kind: "take"; ids: readonly string[] }
   /** An input the source had here has not arrived, and its child still works: park until it does. */
   | { kind: "wait" };
 
@@ -83,12 +84,12 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
     const key = identity(payload, (id) => id);
     available.set(key, [...(available.get(key) ?? []), String(item.id)]);
   }
-  const take = new Set<string>();
+  const take: string[] = [];
   const missing: string[] = [];
   for (const key of wanted) {
     const ids = available.get(key);
     const id = ids?.shift();
-    if (id) take.add(id);
+    if (id) take.push(id);
     else missing.push(key);
   }
   if (missing.length === 0) return { kind: "take", ids: take };
