@@ -1,11 +1,10 @@
 // Benchmark 14, replay (issue 21): a 200-child fan-out (the subagents benchmark's bundle: scripted
 // models, no model latency) runs once, then is replayed from its recording — every model call of the
 // 201 threads answered from the recorded responses, children following their counterparts — and the
-// two wall times are printed side by side with the database baseline of the same run, with how many
-// calls the recording answered. Every child replays its own calls; the parent drains its children's
-// reports in whatever groups they arrive, which need not be the groups of the original run, and a
-// parent whose context differs for that reason diverges there (reported, then its scripted model
-// answers): the table says how often. Every child must be replayed and report, or the benchmark fails.
+// two wall times are printed side by side with the database baseline of the same run. The replay
+// must reproduce the run — every call answered from the recording, no divergence, every child
+// following the source child with the same task — or the benchmark fails: the parent's drains take
+// the reports the original's took (runtime/engine/step/replay-gate.ts), whatever order they arrive in.
 import { monotonicMs } from "../test/support/clock";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
@@ -74,6 +73,15 @@ export async function runReplay(
       throw new Error(
         `The replay did not run every child to its report: ${JSON.stringify(status).slice(0, 500)}`,
       );
+    // Each replayed child must follow the source child that got the same task.
+    const mismatched = await bench.raw.sql.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM thread_replays r
+         JOIN messages mine ON mine.thread_id = r.thread_id AND mine.seq = 1
+         JOIN messages theirs ON theirs.thread_id = r.source_thread_id AND theirs.seq = 1
+        WHERE r.root_id = $1 AND r.thread_id <> $1 AND mine.content <> theirs.content`,
+      [replay.threadId],
+    );
+    console.log(`children following a source child with another task: ${mismatched[0]?.count ?? "?"}`);
     const childDivergences = status.divergences.filter(
       (divergence) => divergence.thread_id !== replay.threadId,
     );
@@ -91,6 +99,11 @@ export async function runReplay(
     for (const divergence of status.divergences.slice(0, 3))
       console.log(
         `  ${divergence.agent_id} side ${divergence.side} call ${divergence.call_index}: ${divergence.reason} at ${divergence.path}; was ${JSON.stringify(divergence.recorded)?.slice(0, 160)}; now ${JSON.stringify(divergence.replayed)?.slice(0, 160)}`,
+      );
+    const wrongTasks = Number(mismatched[0]?.count ?? 0);
+    if (status.divergences.length > 0 || status.calls.live > 0 || wrongTasks > 0)
+      throw new Error(
+        `The replay did not reproduce the run: ${status.divergences.length} divergences, ${status.calls.live} live calls, ${wrongTasks} children following another task`,
       );
     printBaselineBeside("Replay", baseline, (measured) => [
       ["single-row INSERT/s, one connection", measured.insertOneConnection.perSecond],

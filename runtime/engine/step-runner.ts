@@ -166,13 +166,24 @@ export class StepRunner {
       );
     }
     const only = plan?.kind === "take" ? plan.ids : null;
-    const started = midRun
-      ? { kind: "run" as const, row: current, drained: [] }
-      : await commits.commit(threadId, (tx, row, read) => drainInput(ctx, tx, row, definitions, read, only), {
-          allowUserStopped: true,
-          speculate: true,
-          readBack: true,
-        });
+    const deferred =
+      plan?.kind === "defer" &&
+      current.status === "running" &&
+      !current.user_stopped &&
+      current.terminated_at === null &&
+      current.lease_owner === ctx.deps.leaseOwner;
+    const started =
+      midRun || deferred
+        ? { kind: "run" as const, row: current, drained: [] }
+        : await commits.commit(
+            threadId,
+            (tx, row, read) => drainInput(ctx, tx, row, definitions, read, only),
+            {
+              allowUserStopped: true,
+              speculate: true,
+              readBack: true,
+            },
+          );
     if (started.kind === "parked") return "parked";
     const row = started.row;
     const active = await activeSide(ctx.deps.definitions, row);

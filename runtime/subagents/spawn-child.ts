@@ -150,7 +150,9 @@ export async function spawnChildren(
       spawn_call_id: request.callId,
       spawn_group_id: request.spawnGroupId ?? null,
       status: "running",
-      created_at: now,
+      // One microsecond apart in spawn order: the registry lists children by created_at, so a batch
+      // reads in the order it was spawned (the same in every run, and in a replay), not by random id.
+      created_at: now + index,
       updated_at: now,
     };
   });

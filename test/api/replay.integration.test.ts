@@ -206,6 +206,55 @@ describe("replay", () => {
     expect(sameStatus.calls.live).toBe(0);
   });
 
+  it("replays a non-blocking fan-out deterministically: each drain takes the reports the original's took", async () => {
+    const fanOut = 12;
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: false },
+        orchestratorScript: [
+          {
+            toolCalls: Array.from({ length: fanOut }, (_, index) => ({
+              name: "asset_subagent",
+              args: { message: `job ${index}` },
+            })),
+          },
+          ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
+        ],
+        // Children finish at different times: their reports arrive in an order timing decides.
+        workerScript: [{ text: "Draft: {{input}}", delayMs: 40 }],
+      }),
+    );
+    const sourceId = await startThread(projectId, "orchestrator", "fan out");
+    const settled = async (rootId: string) => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const tree = await treeOf(rootId);
+        const thread = await api<{ thread: { status: string } }>("GET", `/api/threads/${rootId}`);
+        const reports = (await messagesOf(rootId)).filter(
+          (m) => m.role === "assistant" && m.content === "noted",
+        );
+        if (
+          tree.children.length === fanOut &&
+          thread.body.thread.status === "idle" &&
+          reports.length >= fanOut
+        )
+          return;
+        if (Date.now() > deadline) throw new Error("the fan-out did not settle");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    await settled(sourceId);
+    const started = await api<{ threadId: string }>("POST", `/api/threads/${sourceId}/replay`, {
+      from_version: "same",
+    });
+    const status = await replayFinished(started.body.threadId);
+    expect(status.divergences).toEqual([]);
+    expect(status.calls.live).toBe(0);
+    expect(status.threads).toBe(fanOut + 1);
+    const diff = await api<Diff>("GET", `/api/threads/diff?a=${sourceId}&b=${started.body.threadId}`);
+    expect(diff.body.first_divergence).toBeNull();
+  });
+
   it("replays a project's latest finished runs at once, skipping replays and unknown ids", async () => {
     const projectId = await projectWith(castleBundle());
     const first = await recordedRun(projectId);

@@ -5,7 +5,8 @@
 // source's order (a group's messages are stored in the order drained), waits
 // while any of them is missing and its child still works, and takes everything as usual once the
 // recording can no longer say (the source drained fewer times, a child it waits for ended without
-// that report, or the thread diverged).
+// that report, or the thread diverged). It also keeps the drain's place among the model calls: a
+// running thread that has made fewer calls than the source had when it drained runs on undrained.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { withNumberedIds } from "@/lib/runs/replay-match";
 import { type InboxMessagePayload, InboxMessagePayloadSchema } from "../../store/inbox-item";
@@ -16,7 +17,9 @@ export type ReplayDrainPlan =
   /** Drain these inbox items only, in this order — the source's (the rest stay for later drains). */
   | { kind: "take"; ids: readonly string[] }
   /** An input the source had here has not arrived, and its child still works: park until it does. */
-  | { kind: "wait" };
+  | { kind: "wait" }
+  /** Mid-run, the source made more model calls before this drain: run on without draining yet. */
+  | { kind: "defer" };
 
 const ALL: ReplayDrainPlan = { kind: "all" };
 
@@ -37,14 +40,15 @@ function identity(payload: InboxMessagePayload, childOf: (id: string) => string)
 export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<ReplayDrainPlan> {
   const sourceId = row.execution.replayOf;
   if (!sourceId) return ALL;
-  const [state] = await db.query<{ diverged: boolean; drains: number }>(
+  const [state] = await db.query<{ diverged: boolean; drains: number; calls: number }>(
     `SELECT divergence IS NOT NULL AS diverged,
-            (SELECT count(DISTINCT consumed_at)::int FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL) AS drains
+            (SELECT count(DISTINCT consumed_at)::int FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL) AS drains,
+            (SELECT count(*)::int FROM model_calls WHERE thread_id = $1) AS calls
        FROM thread_replays WHERE thread_id = $1`,
     [row.id],
   );
   if (!state || state.diverged) return ALL;
-  const [sourceItems, pending, followers] = await Promise.all([
+  const [sourceItems, pending, followers, sourceCalls] = await Promise.all([
     db.query<{ payload: unknown; consumed_at: string | number }>(
       "SELECT payload, consumed_at FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL ORDER BY consumed_at, seq",
       [sourceId],
@@ -57,17 +61,22 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
       "SELECT thread_id, source_thread_id FROM thread_replays WHERE root_id = $1",
       [row.root_id],
     ),
+    db.query<{ created_at: string | number }>("SELECT created_at FROM model_calls WHERE thread_id = $1", [
+      sourceId,
+    ]),
   ]);
-  const groups: unknown[][] = [];
-  let last: number | null = null;
+  const groups: { at: number; payloads: unknown[] }[] = [];
   for (const item of sourceItems) {
     const consumedAt = Number(item.consumed_at);
-    if (consumedAt === last) groups.at(-1)!.push(item.payload);
-    else groups.push([item.payload]);
-    last = consumedAt;
+    if (consumedAt === groups.at(-1)?.at) groups.at(-1)!.payloads.push(item.payload);
+    else groups.push({ at: consumedAt, payloads: [item.payload] });
   }
-  const expected = groups[Number(state.drains)];
-  if (!expected) return ALL;
+  const group = groups[Number(state.drains)];
+  if (!group) return ALL;
+  // A drain commits before the next model call starts (model_calls.created_at is its start).
+  const callsBefore = sourceCalls.filter((call) => Number(call.created_at) < group.at).length;
+  if (Number(state.calls) < callsBefore && row.status === "running") return { kind: "defer" };
+  const expected = group.payloads;
   const followerOf = new Map(
     followers.map((entry) => [String(entry.source_thread_id), String(entry.thread_id)]),
   );
