@@ -294,6 +294,20 @@ test("the gallery", async ({ page, request }) => {
   await expect(page.getByTestId("diff-summary")).toBeVisible({ timeout: 30_000 });
   await shoot(page, "20-runs-diff", "Two runs side by side, the first divergence highlighted");
 
+  // The prompt is edited; the original run is replayed against it and diverges at its first call.
+  const edited = {
+    ...factsBundle,
+    prompts: [{ ...factsBundle.prompts[0]!, prompt: "Tell a surprising fact." }],
+  };
+  expect((await request.put(`/api/projects/${factsId}/definitions`, { data: edited })).status()).toBe(200);
+  const replayed = await request.post(`/api/threads/${original}/replay`, { data: { from_version: "latest" } });
+  expect(replayed.status()).toBe(201);
+  const replay = ((await replayed.json()) as { threadId: string }).threadId;
+  await page.goto(`/threads/${replay}`);
+  await expect(page.getByTestId("replay-banner")).toContainText("Finished", { timeout: 30_000 });
+  await expect(page.getByTestId("replay-divergence")).toBeVisible();
+  await shoot(page, "21-thread-replay", "Thread page: a replay against edited definitions, where it diverged");
+
   // Approvals raised by two sibling children, on the root's live view.
   const approvalsId = await createProject(request, "Writers (approvals)", approvalsBundle);
   const lead = await request.post("/api/threads", {
@@ -302,11 +316,11 @@ test("the gallery", async ({ page, request }) => {
   const leadId = ((await lead.json()) as { threadId: string }).threadId;
   await page.goto(`/threads/${leadId}`);
   await expect(page.getByTestId("approval-card")).toHaveCount(2, { timeout: 30_000 });
-  await shoot(page, "21-approvals", "Thread page: tool calls waiting for approval anywhere in the tree");
+  await shoot(page, "22-approvals", "Thread page: tool calls waiting for approval anywhere in the tree");
 
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
-  await shoot(page, "22-login", "Sign in");
+  await shoot(page, "23-login", "Sign in");
 });
 
 test.afterAll(() => {
