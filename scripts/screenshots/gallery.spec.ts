@@ -300,13 +300,19 @@ test("the gallery", async ({ page, request }) => {
     prompts: [{ ...factsBundle.prompts[0]!, prompt: "Tell a surprising fact." }],
   };
   expect((await request.put(`/api/projects/${factsId}/definitions`, { data: edited })).status()).toBe(200);
-  const replayed = await request.post(`/api/threads/${original}/replay`, { data: { from_version: "latest" } });
+  const replayed = await request.post(`/api/threads/${original}/replay`, {
+    data: { from_version: "latest" },
+  });
   expect(replayed.status()).toBe(201);
   const replay = ((await replayed.json()) as { threadId: string }).threadId;
   await page.goto(`/threads/${replay}`);
   await expect(page.getByTestId("replay-banner")).toContainText("Finished", { timeout: 30_000 });
   await expect(page.getByTestId("replay-divergence")).toBeVisible();
-  await shoot(page, "21-thread-replay", "Thread page: a replay against edited definitions, where it diverged");
+  await shoot(
+    page,
+    "21-thread-replay",
+    "Thread page: a replay against edited definitions, where it diverged",
+  );
 
   // Approvals raised by two sibling children, on the root's live view.
   const approvalsId = await createProject(request, "Writers (approvals)", approvalsBundle);
