@@ -228,17 +228,12 @@ describe("replay", () => {
     const settled = async (rootId: string) => {
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const tree = await treeOf(rootId);
+        // Every child's report drained (several may share a drain, and one reply), the root idle.
         const thread = await api<{ thread: { status: string } }>("GET", `/api/threads/${rootId}`);
-        const reports = (await messagesOf(rootId)).filter(
-          (m) => m.role === "assistant" && m.content === "noted",
+        const reports = (await messagesOf(rootId, true)).filter(
+          (m) => m.role === "user" && m.silent && (m.content ?? "").startsWith("Subagent (reference:"),
         );
-        if (
-          tree.children.length === fanOut &&
-          thread.body.thread.status === "idle" &&
-          reports.length >= fanOut
-        )
-          return;
+        if (thread.body.thread.status === "idle" && reports.length === fanOut) return;
         if (Date.now() > deadline) throw new Error("the fan-out did not settle");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
