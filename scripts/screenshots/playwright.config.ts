@@ -26,7 +26,9 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`,
+    // Idle keep-alive sockets stay open past a test's pauses: with the default 5 s, a request reusing a
+    // socket the server was closing at that moment failed with ECONNRESET under load.
+    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port} --keepAliveTimeout 65000`,
     cwd: path.resolve(import.meta.dirname, "../.."),
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,

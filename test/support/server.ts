@@ -51,17 +51,22 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
 
   async function launch(): Promise<void> {
     const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
-    const spawned = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: "1",
-        NEXT_MANUAL_SIG_HANDLE: "true",
-        NODE_ENV: "production",
-        ...currentEnv,
+    // --keepAliveTimeout: past the tests' pauses, so a reused idle socket is never one the server is closing.
+    const spawned = spawn(
+      process.execPath,
+      [nextBin, "start", "-H", "127.0.0.1", "-p", String(port), "--keepAliveTimeout", "65000"],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NEXT_TELEMETRY_DISABLED: "1",
+          NEXT_MANUAL_SIG_HANDLE: "true",
+          NODE_ENV: "production",
+          ...currentEnv,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     child = spawned;
     const logFile = path.join(ROOT, "test-results", `server-${port}.log`);
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
