@@ -6,6 +6,7 @@
 // which names the thread it was copied from. Axe on the diff view; screenshots at three widths.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { waitIdle } from "../test/support/e2e-threads";
 import { assetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -37,23 +38,6 @@ async function chatProject(request: APIRequestContext): Promise<string> {
   const project = await request.post("/api/projects", { data: { name: `Fork ${Date.now()}`, definitions } });
   expect(project.status()).toBe(201);
   return ((await project.json()) as { id: string }).id;
-}
-
-async function waitIdle(request: APIRequestContext, threadId: string, messages: number) {
-  await expect
-    .poll(
-      async () => {
-        const thread = (await (await request.get(`/api/threads/${threadId}`)).json()) as {
-          thread: { status: string };
-        };
-        const list = (await (await request.get(`/api/threads/${threadId}/messages`)).json()) as {
-          messages: unknown[];
-        };
-        return `${thread.thread.status}:${list.messages.length}`;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(`idle:${messages}`);
 }
 
 async function run(request: APIRequestContext, projectId: string, first: string, second: string) {

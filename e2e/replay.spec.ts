@@ -5,6 +5,7 @@
 // and the panel; screenshots at three widths.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { waitIdle } from "../test/support/e2e-threads";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -22,23 +23,6 @@ function definitions(prompt: string) {
     ],
     tools: [],
   };
-}
-
-async function waitIdle(request: APIRequestContext, threadId: string, messages: number) {
-  await expect
-    .poll(
-      async () => {
-        const thread = (await (await request.get(`/api/threads/${threadId}`)).json()) as {
-          thread: { status: string };
-        };
-        const list = (await (await request.get(`/api/threads/${threadId}/messages`)).json()) as {
-          messages: unknown[];
-        };
-        return `${thread.thread.status}:${list.messages.length}`;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(`idle:${messages}`);
 }
 
 async function recordedRun(request: APIRequestContext): Promise<{ projectId: string; threadId: string }> {

@@ -4,8 +4,9 @@
 // and every other thread answers. On a scheduler whose slots are held through the model call, at
 // most 2 calls would be in flight.
 import { describe, expect, it } from "vitest";
-import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
+import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
 import { testServerForFile } from "../support/fixture";
+import { readRuntimeLoad, slowChatBundle } from "../support/runtime-load";
 import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_CONCURRENCY: "2" });
@@ -17,33 +18,9 @@ const { api, projectWith, startThread, waitFor, messagesOf } = {
 const THREADS = 20;
 const DELAY_MS = 4_000;
 
-const slowChat = {
-  agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
-  prompts: [
-    {
-      name: "assistant_chat",
-      toolDescription: "Chats",
-      prompt: "You are helpful.",
-      model: "slow",
-      includeChat: true,
-    },
-  ],
-  models: [
-    {
-      name: "slow",
-      provider: "scripted",
-      model: "scripted",
-      script: [{ text: "Answer to {{input}}", delayMs: DELAY_MS }],
-    },
-  ],
-  tools: [],
-};
+const slowChat = slowChatBundle("Answer to {{input}}", DELAY_MS);
 
-async function readLoad(): Promise<RuntimeLoad> {
-  const health = await api<{ load: unknown }>("GET", "/api/health");
-  expect(health.status).toBe(200);
-  return runtimeLoadSchema.parse(health.body.load);
-}
+const readLoad = () => readRuntimeLoad(fixture);
 
 describe("model calls off the step slots", () => {
   it("keeps 20 threads' model calls in flight at once with TANDEM_CONCURRENCY=2", async () => {

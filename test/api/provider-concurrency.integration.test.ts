@@ -2,8 +2,8 @@
 // 12 threads whose steps leave their slots for the model keep exactly 5 scripted calls in flight and
 // queue the rest (GET /api/health `load`: `queued_by_provider`), and every thread answers.
 import { describe, expect, it } from "vitest";
-import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { testServerForFile } from "../support/fixture";
+import { readRuntimeLoad, slowChatBundle } from "../support/runtime-load";
 import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_CONCURRENCY: "2", TANDEM_PROVIDER_CONCURRENCY_SCRIPTED: "5" });
@@ -11,33 +11,9 @@ const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture)
 
 const THREADS = 12;
 
-const slowChat = {
-  agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
-  prompts: [
-    {
-      name: "assistant_chat",
-      toolDescription: "Chats",
-      prompt: "You are helpful.",
-      model: "slow",
-      includeChat: true,
-    },
-  ],
-  models: [
-    {
-      name: "slow",
-      provider: "scripted",
-      model: "scripted",
-      script: [{ text: "Answer to {{input}}", delayMs: 800 }],
-    },
-  ],
-  tools: [],
-};
+const slowChat = slowChatBundle("Answer to {{input}}", 800);
 
-async function readLoad(): Promise<RuntimeLoad> {
-  const health = await fixture.api<{ load: unknown }>("GET", "/api/health");
-  expect(health.status).toBe(200);
-  return runtimeLoadSchema.parse(health.body.load);
-}
+const readLoad = () => readRuntimeLoad(fixture);
 
 describe("per-provider concurrency limit", () => {
   it("keeps at most 5 scripted calls in flight and queues the others", async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ReplayStatus } from "@/lib/contracts/replay";
 import { testServerForFile } from "../support/fixture";
 import { connectSse } from "../support/sse";
-import { assetBundle, detailAgent } from "../support/subagent-bundles";
+import { assetBundle, assetFanOutBundle, detailAgent } from "../support/subagent-bundles";
 import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile();
@@ -209,17 +209,7 @@ describe("replay", () => {
   it("replays a non-blocking fan-out deterministically: each drain takes the reports the original's took", async () => {
     const fanOut = 12;
     const projectId = await projectWith(
-      assetBundle({
-        config: { blocking: false },
-        orchestratorScript: [
-          {
-            toolCalls: Array.from({ length: fanOut }, (_, index) => ({
-              name: "asset_subagent",
-              args: { message: `job ${index}` },
-            })),
-          },
-          ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
-        ],
+      assetFanOutBundle(fanOut, {
         // Children finish at different times: their reports arrive in an order timing decides.
         workerScript: [{ text: "Draft: {{input}}", delayMs: 40 }],
       }),

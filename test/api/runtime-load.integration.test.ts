@@ -4,40 +4,17 @@
 // a model call leaves its step slot) and a slow scripted model, one thread runs (its call in flight)
 // while the others wait; once all have answered, nothing waits and no call is in flight.
 import { describe, expect, it } from "vitest";
-import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
+import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
 import { testServerForFile } from "../support/fixture";
+import { readRuntimeLoad, slowChatBundle } from "../support/runtime-load";
 import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_CONCURRENCY: "1", TANDEM_MAX_CLAIMED_THREADS: "1" });
 const { projectWith, startThread } = threadHelpers(fixture);
 
-const slowChat = {
-  agents: [{ name: "assistant", sideA: { prompt: "assistant_chat" } }],
-  prompts: [
-    {
-      name: "assistant_chat",
-      toolDescription: "Chats",
-      prompt: "You are helpful.",
-      model: "slow",
-      includeChat: true,
-    },
-  ],
-  models: [
-    {
-      name: "slow",
-      provider: "scripted",
-      model: "scripted",
-      script: [{ text: "Done thinking.", delayMs: 1500 }],
-    },
-  ],
-  tools: [],
-};
+const slowChat = slowChatBundle("Done thinking.", 1500);
 
-async function readLoad(): Promise<RuntimeLoad> {
-  const health = await fixture.api<{ ok: boolean; load: unknown }>("GET", "/api/health");
-  expect(health.status).toBe(200);
-  return runtimeLoadSchema.parse(health.body.load);
-}
+const readLoad = () => readRuntimeLoad(fixture);
 
 async function waitForLoad(what: string, check: (load: RuntimeLoad) => boolean): Promise<RuntimeLoad> {
   const deadline = Date.now() + 30_000;

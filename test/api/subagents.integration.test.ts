@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import type { ThreadTreeNode, Usage } from "../../lib/contracts/thread";
 import { testServerForFile } from "../support/fixture";
 import { connectSse } from "../support/sse";
-import { assetBundle, detailAgent, failureText, resultText } from "../support/subagent-bundles";
+import {
+  assetBundle,
+  assetFanOutBundle,
+  detailAgent,
+  failureText,
+  resultText,
+} from "../support/subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions") });
@@ -747,20 +753,7 @@ describe("immediate branches are recursive", () => {
 describe("registry events at scale", () => {
   it("sends the whole registry while it is small, then only the changed entries with the total", async () => {
     const fanOut = 25;
-    const projectId = await projectWith(
-      assetBundle({
-        config: { blocking: false },
-        orchestratorScript: [
-          {
-            toolCalls: Array.from({ length: fanOut }, (_, index) => ({
-              name: "asset_subagent",
-              args: { message: `job ${index}` },
-            })),
-          },
-          ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
-        ],
-      }),
-    );
+    const projectId = await projectWith(assetFanOutBundle(fanOut));
     const parentId = await startThread(projectId, "orchestrator", "many jobs");
     await waitUntil(
       async () => reports(await messagesOf(parentId, true)).length === fanOut,

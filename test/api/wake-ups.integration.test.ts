@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { testBackend } from "../support/database";
 import { testServerForFile } from "../support/fixture";
-import { assetBundle } from "../support/subagent-bundles";
+import { assetFanOutBundle } from "../support/subagent-bundles";
 import { type ApiMessage, threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({ TANDEM_POLL_MS: "600000", TANDEM_CONCURRENCY: "3" });
@@ -28,20 +28,7 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs 
 describe("wake-ups with the poll off", () => {
   it("delivers every report of a fan-out wider than the process and ends the parent's turns", async () => {
     const fanOut = 24;
-    const projectId = await projectWith(
-      assetBundle({
-        config: { blocking: false },
-        orchestratorScript: [
-          {
-            toolCalls: Array.from({ length: fanOut }, (_, index) => ({
-              name: "asset_subagent",
-              args: { message: `job ${index}` },
-            })),
-          },
-          ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
-        ],
-      }),
-    );
+    const projectId = await projectWith(assetFanOutBundle(fanOut));
     const parentId = await startThread(projectId, "orchestrator", "many jobs");
     await waitUntil(
       "every report",

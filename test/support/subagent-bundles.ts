@@ -174,3 +174,20 @@ export function observableAssetBundle(delayMs: number) {
     ],
   });
 }
+
+/** The asset example fanned out: one step spawns `fanOut` non-blocking children ("job 0", "job 1", …), then notes each report. */
+export function assetFanOutBundle(fanOut: number, options: Pick<AssetBundleOptions, "workerScript"> = {}) {
+  return assetBundle({
+    config: { blocking: false },
+    orchestratorScript: [
+      {
+        toolCalls: Array.from({ length: fanOut }, (_, index) => ({
+          name: "asset_subagent",
+          args: { message: `job ${index}` },
+        })),
+      },
+      ...Array.from({ length: fanOut + 1 }, () => ({ text: "noted" })),
+    ],
+    ...options,
+  });
+}
