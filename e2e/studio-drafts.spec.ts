@@ -242,9 +242,49 @@ test("saving a canvas with errors asks first", async ({ page }) => {
   expect((await project(page, id)).version).toBe(1);
 
   await page.keyboard.press("Control+s");
+  await expect(ask).toBeVisible();
   await ask.getByRole("button", { name: "Save anyway" }).click();
   await expect(status(page)).toHaveText("Saved v2");
   expect((await project(page, id)).version).toBe(2);
+});
+
+test("the save shortcut pressed as the dialog closes opens it again", async ({ page }) => {
+  const { id } = await createProject(page, "Reopen");
+  await page.goto(`/projects/${id}/studio`);
+  await page.getByRole("button", { name: "Add prompt", exact: true }).click();
+  await page.keyboard.press("Control+s");
+  const ask = page.getByRole("dialog", { name: /^Save with \d+ problems?\?$/ });
+  await expect(ask).toBeVisible();
+  // The browser fires a dialog's close event in a later task than close(). A Ctrl+S that lands in
+  // between (a quick user, a busy machine) reopens the dialog first; the stale event must not close
+  // it again. Press it at exactly that moment: right after the studio's call to close().
+  await page.evaluate(() => {
+    const close = HTMLDialogElement.prototype.close;
+    HTMLDialogElement.prototype.close = function (this: HTMLDialogElement, ...args: [string?]) {
+      HTMLDialogElement.prototype.close = close;
+      close.apply(this, args);
+      window.dispatchEvent(
+        new KeyboardEvent("keydown", {
+          key: "s",
+          code: "KeyS",
+          ctrlKey: true,
+          bubbles: true,
+          cancelable: true,
+        }),
+      );
+    };
+  });
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  // Both the close event and the reopening have run once the next frames are through.
+  await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))),
+      ),
+  );
+  await expect(ask).toBeVisible();
+  await ask.getByRole("button", { name: "Save anyway" }).click({ timeout: 5_000 });
+  await expect(status(page)).toHaveText("Saved v2");
 });
 
 test("a draft survives a closed tab and a server restart", async ({ page, context }) => {

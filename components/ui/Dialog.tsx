@@ -18,14 +18,21 @@ export function Dialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   // The native close event also fires when `open` turned false; only a close by the user (Escape)
-  // must be reported, or closing one dialog to open another would close the new one too.
+  // must be reported, or closing one dialog to open another would close the new one too. The event
+  // is queued, not fired in close(): when the dialog was opened again before it ran (a shortcut
+  // pressed just after Cancel), it is stale and must not close the reopened dialog.
   const openRef = useRef(open);
   openRef.current = open;
+  // Closes this component asked for whose close event has not been fired yet.
+  const ownCloses = useRef(0);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (!open && dialog.open) {
+      ownCloses.current += 1;
+      dialog.close();
+    }
   }, [open]);
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click mirrors Escape, which <dialog> handles itself.
@@ -33,7 +40,11 @@ export function Dialog({
       ref={ref}
       aria-label={label}
       onClose={() => {
-        if (openRef.current) onClose();
+        if (ownCloses.current > 0) {
+          ownCloses.current -= 1;
+          return;
+        }
+        if (openRef.current && !ref.current?.open) onClose();
       }}
       onClick={(event) => {
         // A click on the backdrop (the dialog element itself, outside its content) closes it.
