@@ -98,18 +98,23 @@ function NodeCard({
           {title || "unnamed"}
         </span>
         {tag ? <span className="studio-card-tag">{tag}</span> : null}
-        {activity.active ? <ActivityBadge activity={activity} /> : null}
-        {errorCount > 0 ? (
-          <span
-            role="status"
-            aria-label={`${errorCount} problem${errorCount > 1 ? "s" : ""}`}
-            title={`${errorCount} problem${errorCount > 1 ? "s" : ""}: see Problems`}
-            className="shrink-0 rounded-full bg-danger px-1.5 text-[12px] leading-[18px] font-semibold text-white"
-          >
-            {errorCount}
-          </span>
-        ) : null}
       </div>
+      {activity.active || errorCount > 0 ? (
+        // On the card's top edge, not in the header: a count never takes the name's room.
+        <div className="studio-card-badges">
+          {activity.active ? <ActivityBadge activity={activity} /> : null}
+          {errorCount > 0 ? (
+            <span
+              role="status"
+              aria-label={`${errorCount} problem${errorCount > 1 ? "s" : ""}`}
+              title={`${errorCount} problem${errorCount > 1 ? "s" : ""}: see Problems`}
+              className="shrink-0 rounded-full bg-danger px-1.5 text-[12px] leading-[18px] font-semibold text-white"
+            >
+              {errorCount}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       <div className="studio-card-body">{children}</div>
       {source ? (
         <Handle

@@ -11,7 +11,7 @@ import type { ModelCallResult, ModelToolCall, ModelUsage } from "../../models/ty
 import { appendEvents } from "../../store/event-log";
 import type { Side } from "../../store/messages";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
-import { resolveRequests } from "../request-log";
+import type { RecordedCall } from "./replay-recordings";
 import type { StepContext } from "./types";
 
 export type ReplayAnswer =
@@ -21,17 +21,6 @@ export type ReplayAnswer =
   | { kind: "recorded_failure"; error: string; sourceCallId: string }
   /** Ask the real model (the thread diverged, now or earlier). */
   | { kind: "live" };
-
-interface RecordedCall {
-  id: string;
-  model_name: string;
-  answered_by: string | null;
-  provider_model_id: string | null;
-  request: unknown;
-  response: unknown;
-  error: string | null;
-  latency_ms: number;
-}
 
 const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
 
@@ -53,12 +42,14 @@ export async function replayAnswer(
   );
   if (!state || state.diverged) return { kind: "live" };
   const callIndex = Number(state.made);
-  const recorded = await ctx.db.query<RecordedCall>(
-    `SELECT id, model_name, answered_by, provider_model_id, request, response, error, latency_ms
-       FROM model_calls WHERE thread_id = $1 AND side = $2 ORDER BY created_at, id`,
-    [sourceId, side],
+  const recording = await ctx.memory.replayRecordings.covering(sourceId, side, callIndex, () =>
+    ctx.db.query<RecordedCall>(
+      `SELECT id, model_name, answered_by, provider_model_id, request, response, error, latency_ms
+         FROM model_calls WHERE thread_id = $1 AND side = $2 ORDER BY created_at, id`,
+      [sourceId, side],
+    ),
   );
-  const call = recorded[callIndex];
+  const call = recording.calls[callIndex];
   const diverge = (reason: DivergenceWire["reason"], difference: RequestDifference | null) =>
     recordDivergence(ctx, row, {
       thread_id: row.id,
@@ -81,8 +72,7 @@ export async function replayAnswer(
     await diverge("model_changed", { path: "model", recorded: call.model_name, replayed: modelName });
     return { kind: "live" };
   }
-  const requests = resolveRequests(recorded.map((entry) => ({ id: entry.id, request: json(entry.request) })));
-  const difference = compareRequests(requests.get(call.id) ?? null, request);
+  const difference = compareRequests(recording.request(call.id), request);
   if (difference) {
     await diverge("request_changed", difference);
     return { kind: "live" };

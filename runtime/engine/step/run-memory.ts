@@ -8,6 +8,7 @@ import type { StoredMessage } from "../../store/messages";
 import type { ThreadRow } from "../../store/thread-row";
 import type { OneOffReportRoute } from "../../subagents/report-to-parent";
 import type { ParkedCaches } from "../parked-caches";
+import { ReplayRecordings } from "./replay-recordings";
 import type { ThreadCache } from "./types";
 
 export class RunMemory {
@@ -28,6 +29,9 @@ export class RunMemory {
 
   /** Per-execution state (spec ThreadState.context and the flow id), from input drained to parked. */
   private readonly runs = new Map<string, { flowId: string; context: Record<string, unknown> }>();
+
+  /** Source recordings replayed threads are answered from (kept across runs: they never change). */
+  readonly replayRecordings = new ReplayRecordings();
 
   /** Threads whose session ended in the step now running (for the after_terminal_commit crash point). */
   readonly endedSessions = new Map<string, string>();
