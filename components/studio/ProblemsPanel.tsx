@@ -34,13 +34,14 @@ export function ProblemsPanel() {
               <button
                 type="button"
                 onClick={() => reveal(diagnostic)}
-                className="flex w-full gap-2 rounded px-2 py-0.5 text-left hover:bg-surface-muted"
+                className="flex w-full flex-wrap gap-x-2 rounded px-2 py-0.5 text-left hover:bg-surface-muted"
               >
                 <span className={diagnostic.severity === "error" ? "text-danger" : "text-warning"}>
                   {diagnostic.severity}
                 </span>
-                <span className="shrink-0 font-medium">{owner(diagnostic)}</span>
-                <span>{diagnostic.message}</span>
+                <span className="min-w-0 break-words font-medium">{owner(diagnostic)}</span>
+                {/* Beside them when the panel is wide, on its own line below when it is narrow. */}
+                <span className="min-w-48 flex-1 break-words">{diagnostic.message}</span>
               </button>
             </li>
           ))}

@@ -251,6 +251,17 @@ test("the gallery", async ({ page, request }) => {
   await expect(page.getByRole("region", { name: "Threads" })).toBeVisible();
   await shoot(page, "16-project-threads", "Project page: its threads, definitions and versions");
 
+  // The same agent run from the studio's playground: the chat, the run's tree and the canvas overlay.
+  await studio(page, liveId);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const runPanel = page.getByRole("complementary", { name: "Playground" });
+  await runPanel.getByLabel("Agent").selectOption("orchestrator");
+  await runPanel.getByLabel("First message").fill("Write the launch checklist.");
+  await runPanel.getByRole("button", { name: /Start run$/ }).click();
+  await expect(runPanel.getByRole("treeitem", { name: /asset_subagent/ })).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[data-testid="run-overlay"][data-agent="asset_subagent"]')).toBeVisible();
+  await shoot(page, "17-playground-running", "Playground: a run's chat, tree and the canvas overlay");
+
   // MCP tools of the server's configured servers in the palette (test/extensions/mcp.json).
   const mcpId = await createProject(request, "MCP tools");
   await studio(page, mcpId);
