@@ -31,6 +31,9 @@ const FALLBACK_VIEW_HEIGHT = 1200;
 /** Width of the name column (px); indentation per level. */
 const LABEL_WIDTH = 280;
 const INDENT = 12;
+/** The lane of the bars: right of the names, with a margin on the right (px; the axis's mr-3). */
+const LANE_RIGHT = 12;
+const LANE_INSET = LABEL_WIDTH + LANE_RIGHT;
 /** Bars never get thinner than this (px), so an instant thread is still a target. */
 const MIN_BAR_PX = 6;
 
@@ -232,11 +235,15 @@ const TimelineRow = memo(function TimelineRow({
   const duration = formatDuration(bar.end - bar.start);
   const tokens = `${formatTokens(thread.usage.input_tokens)} in · ${formatTokens(thread.usage.output_tokens)} out`;
   const center = left + width / 2;
+  // The bar and its tooltip are placed in the row itself, across the lane right of the names.
+  const lane = (fraction: number) => `calc(${LABEL_WIDTH}px + (100% - ${LANE_INSET}px) * ${fraction})`;
   return (
     <li
       data-thread-id={thread.id}
       data-status={thread.status}
-      className={`absolute inset-x-0 flex items-center ${selected ? "bg-surface-muted" : ""}`}
+      // A fixed box laid out on its own (contain: size layout style; not paint, so the tooltip shows
+      // outside it, above the next rows).
+      className={`absolute inset-x-0 flex items-center [contain:size_layout_style] ${selected ? "bg-surface-muted" : ""} ${tooltip ? "z-10" : ""}`}
       style={{ top: index * TIMELINE_ROW_HEIGHT, height: TIMELINE_ROW_HEIGHT }}
     >
       <div
@@ -247,49 +254,51 @@ const TimelineRow = memo(function TimelineRow({
         <span className="max-w-full shrink-0 truncate">{name}</span>
         {agent ? <span className="min-w-0 truncate font-mono text-xs text-muted">{agent}</span> : null}
       </div>
-      <div className="relative mr-3 h-full flex-1">
-        <button
-          type="button"
-          data-bar-id={thread.id}
-          tabIndex={focusable ? 0 : -1}
-          aria-label={`${fullName}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
-          aria-current={selected ? "true" : undefined}
-          onClick={() => onSelect(thread.id)}
-          onMouseEnter={() => onHover(thread.id)}
-          onFocus={() => onHover(thread.id)}
-          onBlur={() => onHover(null)}
-          className={`absolute top-1/2 h-3.5 -translate-y-1/2 cursor-pointer rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-1 ${
-            bar.active ? "animate-pulse" : ""
-          } ${selected ? "ring-2 ring-text/60" : ""}`}
-          style={{
-            left: `${left * 100}%`,
-            width: `max(${MIN_BAR_PX}px, ${width * 100}%)`,
-            backgroundColor: `var(--status-${thread.status})`,
-          }}
-        />
-        {tooltip ? (
-          <div
-            role="tooltip"
-            className={`pointer-events-none absolute z-10 w-max max-w-[min(20rem,45vw)] rounded-md border border-border bg-surface px-2 py-1.5 text-xs shadow-lg ${
-              tooltip === "above" ? "bottom-full mb-1" : "top-full mt-1"
-            }`}
-            style={center > 0.5 ? { right: `${(1 - center) * 100}%` } : { left: `${center * 100}%` }}
-          >
-            <div className="font-medium break-words">{fullName}</div>
-            <div>
-              <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
-                ●{" "}
-              </span>
-              {thread.status.replace("_", " ")}
-              {detail ? <span className="text-muted"> · {detail.text}</span> : null}
-            </div>
-            <div className="text-muted">
-              {duration}
-              {bar.active ? " so far" : ""} · {tokens} · {formatCost(thread.usage.cost_usd)}
-            </div>
+      <button
+        type="button"
+        data-bar-id={thread.id}
+        tabIndex={focusable ? 0 : -1}
+        aria-label={`${fullName}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
+        aria-current={selected ? "true" : undefined}
+        onClick={() => onSelect(thread.id)}
+        onMouseEnter={() => onHover(thread.id)}
+        onFocus={() => onHover(thread.id)}
+        onBlur={() => onHover(null)}
+        className={`absolute top-1/2 h-3.5 -translate-y-1/2 cursor-pointer rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-1 ${
+          bar.active ? "animate-pulse" : ""
+        } ${selected ? "ring-2 ring-text/60" : ""}`}
+        style={{
+          left: lane(left),
+          width: `max(${MIN_BAR_PX}px, (100% - ${LANE_INSET}px) * ${width})`,
+          backgroundColor: `var(--status-${thread.status})`,
+        }}
+      />
+      {tooltip ? (
+        <div
+          role="tooltip"
+          className={`pointer-events-none absolute z-10 w-max max-w-[min(20rem,45vw)] rounded-md border border-border bg-surface px-2 py-1.5 text-xs shadow-lg ${
+            tooltip === "above" ? "bottom-full mb-1" : "top-full mt-1"
+          }`}
+          style={
+            center > 0.5
+              ? { right: `calc(${LANE_RIGHT}px + (100% - ${LANE_INSET}px) * ${1 - center})` }
+              : { left: lane(center) }
+          }
+        >
+          <div className="font-medium break-words">{fullName}</div>
+          <div>
+            <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
+              ●{" "}
+            </span>
+            {thread.status.replace("_", " ")}
+            {detail ? <span className="text-muted"> · {detail.text}</span> : null}
           </div>
-        ) : null}
-      </div>
+          <div className="text-muted">
+            {duration}
+            {bar.active ? " so far" : ""} · {tokens} · {formatCost(thread.usage.cost_usd)}
+          </div>
+        </div>
+      ) : null}
     </li>
   );
 });
