@@ -138,6 +138,8 @@ export function LiveTree({
   }
 
   const [start, end] = visibleRange(rows.length, view.scrollTop, view.height);
+  // Only the rows in view pulse: each pulse is a composited layer, and a jump mounts a whole window.
+  const [viewStart, viewEnd] = visibleRange(rows.length, view.scrollTop, view.height, TREE_ROW_HEIGHT, 0);
   // The selected row takes the tab stop; if it is hidden in a closed subtree, the first row does.
   const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
@@ -175,6 +177,7 @@ export function LiveTree({
                 timeRunning={selectTimeRunning(state, row.id, now)}
                 selected={row.id === selectedId}
                 focusable={row.id === selectedId || (!selectedVisible && index === 0)}
+                inView={index >= viewStart && index < viewEnd}
                 onSelect={onSelect}
                 onExpandedChange={setExpanded}
               />
@@ -202,6 +205,7 @@ const TreeItem = memo(
     timeRunning,
     selected,
     focusable,
+    inView,
     onSelect,
     onExpandedChange,
   }: {
@@ -214,6 +218,8 @@ const TreeItem = memo(
     timeRunning: number | null;
     selected: boolean;
     focusable: boolean;
+    /** In the view proper, not the overscan: only then does a running status pulse. */
+    inView: boolean;
     onSelect: (threadId: string) => void;
     onExpandedChange: (threadId: string, expanded: boolean) => void;
   }) {
@@ -287,7 +293,7 @@ const TreeItem = memo(
           ) : null}
         </div>
         <div className="flex min-w-0 items-center gap-2">
-          <StatusBadge status={thread.status} />
+          <StatusBadge status={thread.status} pulse={inView} />
           {detail ? (
             <span
               className={`min-w-0 truncate text-xs ${detail.tone === "problem" ? (thread.status === "failed" ? "text-danger" : "text-text") : "text-muted"}`}
@@ -325,6 +331,7 @@ const TreeItem = memo(
     formatDurationKey(previous.timeRunning) === formatDurationKey(next.timeRunning) &&
     previous.selected === next.selected &&
     previous.focusable === next.focusable &&
+    previous.inView === next.inView &&
     previous.onSelect === next.onSelect &&
     previous.onExpandedChange === next.onExpandedChange,
 );

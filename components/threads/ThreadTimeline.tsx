@@ -36,6 +36,8 @@ const LANE_RIGHT = 12;
 const LANE_INSET = LABEL_WIDTH + LANE_RIGHT;
 /** Bars never get thinner than this (px), so an instant thread is still a target. */
 const MIN_BAR_PX = 6;
+/** Height of a bar (px; h-3.5). */
+const BAR_HEIGHT = 14;
 
 export function ThreadTimeline({
   state,
@@ -109,6 +111,11 @@ export function ThreadTimeline({
   }
 
   const [start, end] = visibleRange(rows.length, view.scrollTop, view.height, TIMELINE_ROW_HEIGHT);
+  // The active bars in view pulse together in one shared layer (below), not one layer each: a jump
+  // mounts a whole new window of rows, and every pulsing element would be a new composited layer.
+  const [viewStart, viewEnd] = visibleRange(rows.length, view.scrollTop, view.height, TIMELINE_ROW_HEIGHT, 0);
+  const pulsing: number[] = [];
+  for (let index = viewStart; index < viewEnd; index++) if (timeline.bars[index]?.active) pulsing.push(index);
   const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="thread-timeline">
@@ -181,6 +188,7 @@ export function ThreadTimeline({
                     width={width}
                     selected={row.id === selectedId}
                     focusable={row.id === selectedId || (!selectedVisible && index === 0)}
+                    pulse={bar.active && index >= viewStart && index < viewEnd}
                     tooltip={
                       hovered === row.id ? (index >= rows.length - 3 && index > 2 ? "above" : "below") : null
                     }
@@ -190,6 +198,31 @@ export function ThreadTimeline({
                 );
               })}
             </ul>
+            {pulsing.length > 0 ? (
+              <div
+                aria-hidden
+                data-testid="timeline-pulse"
+                className="pointer-events-none absolute inset-y-0 right-3 animate-pulse"
+                style={{ left: LABEL_WIDTH }}
+              >
+                {pulsing.map((index) => {
+                  const bar = timeline.bars[index]!;
+                  const { left, width } = barPlacement(timeline, bar);
+                  return (
+                    <span
+                      key={rows[index]!.id}
+                      className="absolute h-3.5 rounded-sm"
+                      style={{
+                        top: index * TIMELINE_ROW_HEIGHT + (TIMELINE_ROW_HEIGHT - BAR_HEIGHT) / 2,
+                        left: `${left * 100}%`,
+                        width: `max(${MIN_BAR_PX}px, ${width * 100}%)`,
+                        backgroundColor: `var(--status-${rows[index]!.thread.status})`,
+                      }}
+                    />
+                  );
+                })}
+              </div>
+            ) : null}
           </div>
         )}
       </div>
@@ -213,6 +246,7 @@ const TimelineRow = memo(function TimelineRow({
   width,
   selected,
   focusable,
+  pulse,
   tooltip,
   onHover,
   onSelect,
@@ -227,6 +261,8 @@ const TimelineRow = memo(function TimelineRow({
   width: number;
   selected: boolean;
   focusable: boolean;
+  /** Active and in the view proper (not the overscan): the shared pulse layer draws its colour. */
+  pulse: boolean;
   tooltip: "above" | "below" | null;
   onHover: (threadId: string | null) => void;
   onSelect: (threadId: string) => void;
@@ -265,12 +301,13 @@ const TimelineRow = memo(function TimelineRow({
         onFocus={() => onHover(thread.id)}
         onBlur={() => onHover(null)}
         className={`absolute top-1/2 h-3.5 -translate-y-1/2 cursor-pointer rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-1 ${
-          bar.active ? "animate-pulse" : ""
-        } ${selected ? "ring-2 ring-text/60" : ""}`}
+          selected ? "ring-2 ring-text/60" : ""
+        }`}
         style={{
           left: lane(left),
           width: `max(${MIN_BAR_PX}px, (100% - ${LANE_INSET}px) * ${width})`,
-          backgroundColor: `var(--status-${thread.status})`,
+          // A pulsing bar's colour is drawn by the timeline's shared pulse layer, over this one.
+          backgroundColor: pulse ? "transparent" : `var(--status-${thread.status})`,
         }}
       />
       {tooltip ? (
