@@ -30,6 +30,8 @@ import { TREE_ROW_HEIGHT, visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
 import { useTreeExpansion } from "./useTreeExpansion";
 
+/** Width of the chevron column and the gap after it (rem), beside the row's indentation. */
+const TOGGLE_REM = 1.5;
 /** Before the first measurement (and without layout): enough rows for a tall window. */
 const FALLBACK_VIEW_HEIGHT = 1200;
 
@@ -136,6 +138,8 @@ export function LiveTree({
   }
 
   const [start, end] = visibleRange(rows.length, view.scrollTop, view.height);
+  // Only the rows in view pulse: each pulse is a composited layer, and a jump mounts a whole window.
+  const [viewStart, viewEnd] = visibleRange(rows.length, view.scrollTop, view.height, TREE_ROW_HEIGHT, 0);
   // The selected row takes the tab stop; if it is hidden in a closed subtree, the first row does.
   const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
@@ -173,6 +177,7 @@ export function LiveTree({
                 timeRunning={selectTimeRunning(state, row.id, now)}
                 selected={row.id === selectedId}
                 focusable={row.id === selectedId || (!selectedVisible && index === 0)}
+                inView={index >= viewStart && index < viewEnd}
                 onSelect={onSelect}
                 onExpandedChange={setExpanded}
               />
@@ -200,6 +205,7 @@ const TreeItem = memo(
     timeRunning,
     selected,
     focusable,
+    inView,
     onSelect,
     onExpandedChange,
   }: {
@@ -212,6 +218,8 @@ const TreeItem = memo(
     timeRunning: number | null;
     selected: boolean;
     focusable: boolean;
+    /** In the view proper, not the overscan: only then does a running status pulse. */
+    inView: boolean;
     onSelect: (threadId: string) => void;
     onExpandedChange: (threadId: string, expanded: boolean) => void;
   }) {
@@ -224,6 +232,10 @@ const TreeItem = memo(
     const markers = entry
       ? `${entry.blocking ? "blocking" : "non-blocking"}${entry.resumable ? ", resumable" : ""}`
       : "";
+    const indent = 0.25 + row.depth * 1.125;
+    const usageText = `${formatTokens(inputTokens)} in · ${formatTokens(outputTokens)} out\u2003${formatCost(cost)}${
+      timeRunning !== null ? `\u2003${formatDuration(timeRunning)}` : ""
+    }`;
     const label = `${name.full}, ${thread.status}${detail ? `: ${detail.text}` : ""}${markers ? `, ${markers}` : ""}`;
     return (
       <div
@@ -245,14 +257,13 @@ const TreeItem = memo(
           }
         }}
         style={{
-          position: "absolute",
           top: 4 + index * TREE_ROW_HEIGHT,
-          left: 4,
-          right: 4,
           height: TREE_ROW_HEIGHT - 2,
-          paddingLeft: `${0.25 + row.depth * 1.125}rem`,
+          paddingLeft: `${indent + TOGGLE_REM}rem`,
         }}
-        className={`flex cursor-pointer gap-1 overflow-hidden rounded-md py-1 pr-2 outline-none focus-visible:ring-2 focus-visible:ring-accent ${
+        // Each row is a fixed box laid out and painted on its own (contain: strict): a jump that
+        // mounts a new window of rows lays out and paints only those rows.
+        className={`absolute inset-x-1 cursor-pointer overflow-hidden rounded-md py-1 pr-2 outline-none [contain:strict] focus-visible:ring-2 focus-visible:ring-accent ${
           selected ? "bg-surface-muted" : "hover:bg-surface-muted/60"
         }`}
       >
@@ -262,55 +273,47 @@ const TreeItem = memo(
             tabIndex={-1}
             aria-hidden
             data-testid="tree-toggle"
-            className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded text-muted hover:bg-border"
+            style={{ left: `${indent}rem` }}
+            className={`absolute top-1.5 flex size-5 items-center justify-center rounded text-muted transition-transform hover:bg-border ${row.expanded ? "rotate-90" : ""}`}
             onClick={(event) => {
               event.stopPropagation();
               onExpandedChange(thread.id, !row.expanded);
             }}
           >
-            <span className={`inline-block transition-transform ${row.expanded ? "rotate-90" : ""}`}>▸</span>
+            ▸
           </button>
-        ) : (
-          <span className="w-5 shrink-0" aria-hidden />
-        )}
-        <div className="min-w-0 flex-1">
-          <div className="flex min-w-0 items-baseline gap-2">
-            <span className="max-w-full shrink-0 truncate text-sm font-medium" data-testid="tree-name">
-              {name.primary}
+        ) : null}
+        <div className="flex min-w-0 items-baseline gap-2">
+          <span className="max-w-full shrink-0 truncate text-sm font-medium" data-testid="tree-name">
+            {name.primary}
+          </span>
+          {/* The space keeps the accessible name readable ("alpha asset_subagent"); flex hides it. */}{" "}
+          {name.agent ? (
+            <span className="min-w-0 truncate font-mono text-xs text-muted">{name.agent}</span>
+          ) : null}
+        </div>
+        <div className="flex min-w-0 items-center gap-2">
+          <StatusBadge status={thread.status} pulse={inView} />
+          {detail ? (
+            <span
+              className={`min-w-0 truncate text-xs ${detail.tone === "problem" ? (thread.status === "failed" ? "text-danger" : "text-text") : "text-muted"}`}
+              data-testid="tree-status-detail"
+            >
+              {detail.text}
             </span>
-            {/* The space keeps the accessible name readable ("alpha asset_subagent"); flex hides it. */}{" "}
-            {name.agent ? (
-              <span className="min-w-0 truncate font-mono text-xs text-muted">{name.agent}</span>
-            ) : null}
-          </div>
-          <div className="flex min-w-0 items-center gap-2">
-            <StatusBadge status={thread.status} />
-            {detail ? (
-              <span
-                className={`min-w-0 truncate text-xs ${detail.tone === "problem" ? (thread.status === "failed" ? "text-danger" : "text-text") : "text-muted"}`}
-                data-testid="tree-status-detail"
-              >
-                {detail.text}
-              </span>
-            ) : null}
-          </div>
-          <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
-            <span>
-              {formatTokens(inputTokens)} in · {formatTokens(outputTokens)} out
+          ) : null}
+        </div>
+        {/* One text for the figures: an em space at text-xs is the 12 px gap that separate boxes had. */}
+        <div className="flex gap-3 whitespace-nowrap text-xs text-muted">
+          {usageText}
+          {entry ? (
+            <span className="ml-auto shrink-0 rounded border border-border px-1 text-[11px]">
+              {entry.blocking ? "blocking" : "non-blocking"}
             </span>
-            <span>{formatCost(cost)}</span>
-            {timeRunning !== null ? <span>{formatDuration(timeRunning)}</span> : null}
-            {entry ? (
-              <span className="ml-auto flex shrink-0 gap-1 text-[11px]">
-                <span className="rounded border border-border px-1">
-                  {entry.blocking ? "blocking" : "non-blocking"}
-                </span>
-                {entry.resumable ? (
-                  <span className="rounded border border-border px-1">resumable</span>
-                ) : null}
-              </span>
-            ) : null}
-          </div>
+          ) : null}
+          {entry?.resumable ? (
+            <span className="-ml-2 shrink-0 rounded border border-border px-1 text-[11px]">resumable</span>
+          ) : null}
         </div>
       </div>
     );
@@ -328,6 +331,7 @@ const TreeItem = memo(
     formatDurationKey(previous.timeRunning) === formatDurationKey(next.timeRunning) &&
     previous.selected === next.selected &&
     previous.focusable === next.focusable &&
+    previous.inView === next.inView &&
     previous.onSelect === next.onSelect &&
     previous.onExpandedChange === next.onExpandedChange,
 );

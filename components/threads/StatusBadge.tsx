@@ -1,7 +1,8 @@
-// A thread status in the shared status colours (globals.css --status-*); running pulses.
+// A thread status in the shared status colours (globals.css --status-*); running pulses (unless
+// `pulse` is false: a virtualised list pulses only the rows in view, each pulse being a layer).
 import type { ThreadStatus } from "@/lib/live";
 
-export function StatusBadge({ status }: { status: ThreadStatus }) {
+export function StatusBadge({ status, pulse = true }: { status: ThreadStatus; pulse?: boolean }) {
   return (
     <span
       data-testid="status-badge"
@@ -9,7 +10,7 @@ export function StatusBadge({ status }: { status: ThreadStatus }) {
     >
       <span
         aria-hidden
-        className={`size-2 rounded-full ${status === "running" ? "animate-pulse" : ""}`}
+        className={`size-2 rounded-full ${pulse && status === "running" ? "animate-pulse" : ""}`}
         style={{ backgroundColor: `var(--status-${status})` }}
       />
       {status.replace("_", " ")}

@@ -31,8 +31,13 @@ const FALLBACK_VIEW_HEIGHT = 1200;
 /** Width of the name column (px); indentation per level. */
 const LABEL_WIDTH = 280;
 const INDENT = 12;
+/** The lane of the bars: right of the names, with a margin on the right (px; the axis's mr-3). */
+const LANE_RIGHT = 12;
+const LANE_INSET = LABEL_WIDTH + LANE_RIGHT;
 /** Bars never get thinner than this (px), so an instant thread is still a target. */
 const MIN_BAR_PX = 6;
+/** Height of a bar (px; h-3.5). */
+const BAR_HEIGHT = 14;
 
 export function ThreadTimeline({
   state,
@@ -106,6 +111,11 @@ export function ThreadTimeline({
   }
 
   const [start, end] = visibleRange(rows.length, view.scrollTop, view.height, TIMELINE_ROW_HEIGHT);
+  // The active bars in view pulse together in one shared layer (below), not one layer each: a jump
+  // mounts a whole new window of rows, and every pulsing element would be a new composited layer.
+  const [viewStart, viewEnd] = visibleRange(rows.length, view.scrollTop, view.height, TIMELINE_ROW_HEIGHT, 0);
+  const pulsing: number[] = [];
+  for (let index = viewStart; index < viewEnd; index++) if (timeline.bars[index]?.active) pulsing.push(index);
   const selectedVisible = rows.some((row) => row.id === selectedId);
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="thread-timeline">
@@ -178,6 +188,7 @@ export function ThreadTimeline({
                     width={width}
                     selected={row.id === selectedId}
                     focusable={row.id === selectedId || (!selectedVisible && index === 0)}
+                    pulse={bar.active && index >= viewStart && index < viewEnd}
                     tooltip={
                       hovered === row.id ? (index >= rows.length - 3 && index > 2 ? "above" : "below") : null
                     }
@@ -187,6 +198,31 @@ export function ThreadTimeline({
                 );
               })}
             </ul>
+            {pulsing.length > 0 ? (
+              <div
+                aria-hidden
+                data-testid="timeline-pulse"
+                className="pointer-events-none absolute inset-y-0 right-3 animate-pulse"
+                style={{ left: LABEL_WIDTH }}
+              >
+                {pulsing.map((index) => {
+                  const bar = timeline.bars[index]!;
+                  const { left, width } = barPlacement(timeline, bar);
+                  return (
+                    <span
+                      key={rows[index]!.id}
+                      className="absolute h-3.5 rounded-sm"
+                      style={{
+                        top: index * TIMELINE_ROW_HEIGHT + (TIMELINE_ROW_HEIGHT - BAR_HEIGHT) / 2,
+                        left: `${left * 100}%`,
+                        width: `max(${MIN_BAR_PX}px, ${width * 100}%)`,
+                        backgroundColor: `var(--status-${rows[index]!.thread.status})`,
+                      }}
+                    />
+                  );
+                })}
+              </div>
+            ) : null}
           </div>
         )}
       </div>
@@ -210,6 +246,7 @@ const TimelineRow = memo(function TimelineRow({
   width,
   selected,
   focusable,
+  pulse,
   tooltip,
   onHover,
   onSelect,
@@ -224,6 +261,8 @@ const TimelineRow = memo(function TimelineRow({
   width: number;
   selected: boolean;
   focusable: boolean;
+  /** Active and in the view proper (not the overscan): the shared pulse layer draws its colour. */
+  pulse: boolean;
   tooltip: "above" | "below" | null;
   onHover: (threadId: string | null) => void;
   onSelect: (threadId: string) => void;
@@ -232,11 +271,15 @@ const TimelineRow = memo(function TimelineRow({
   const duration = formatDuration(bar.end - bar.start);
   const tokens = `${formatTokens(thread.usage.input_tokens)} in · ${formatTokens(thread.usage.output_tokens)} out`;
   const center = left + width / 2;
+  // The bar and its tooltip are placed in the row itself, across the lane right of the names.
+  const lane = (fraction: number) => `calc(${LABEL_WIDTH}px + (100% - ${LANE_INSET}px) * ${fraction})`;
   return (
     <li
       data-thread-id={thread.id}
       data-status={thread.status}
-      className={`absolute inset-x-0 flex items-center ${selected ? "bg-surface-muted" : ""}`}
+      // A fixed box laid out on its own (contain: size layout style; not paint, so the tooltip shows
+      // outside it, above the next rows).
+      className={`absolute inset-x-0 flex items-center [contain:size_layout_style] ${selected ? "bg-surface-muted" : ""} ${tooltip ? "z-10" : ""}`}
       style={{ top: index * TIMELINE_ROW_HEIGHT, height: TIMELINE_ROW_HEIGHT }}
     >
       <div
@@ -247,49 +290,52 @@ const TimelineRow = memo(function TimelineRow({
         <span className="max-w-full shrink-0 truncate">{name}</span>
         {agent ? <span className="min-w-0 truncate font-mono text-xs text-muted">{agent}</span> : null}
       </div>
-      <div className="relative mr-3 h-full flex-1">
-        <button
-          type="button"
-          data-bar-id={thread.id}
-          tabIndex={focusable ? 0 : -1}
-          aria-label={`${fullName}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
-          aria-current={selected ? "true" : undefined}
-          onClick={() => onSelect(thread.id)}
-          onMouseEnter={() => onHover(thread.id)}
-          onFocus={() => onHover(thread.id)}
-          onBlur={() => onHover(null)}
-          className={`absolute top-1/2 h-3.5 -translate-y-1/2 cursor-pointer rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-1 ${
-            bar.active ? "animate-pulse" : ""
-          } ${selected ? "ring-2 ring-text/60" : ""}`}
-          style={{
-            left: `${left * 100}%`,
-            width: `max(${MIN_BAR_PX}px, ${width * 100}%)`,
-            backgroundColor: `var(--status-${thread.status})`,
-          }}
-        />
-        {tooltip ? (
-          <div
-            role="tooltip"
-            className={`pointer-events-none absolute z-10 w-max max-w-[min(20rem,45vw)] rounded-md border border-border bg-surface px-2 py-1.5 text-xs shadow-lg ${
-              tooltip === "above" ? "bottom-full mb-1" : "top-full mt-1"
-            }`}
-            style={center > 0.5 ? { right: `${(1 - center) * 100}%` } : { left: `${center * 100}%` }}
-          >
-            <div className="font-medium break-words">{fullName}</div>
-            <div>
-              <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
-                ●{" "}
-              </span>
-              {thread.status.replace("_", " ")}
-              {detail ? <span className="text-muted"> · {detail.text}</span> : null}
-            </div>
-            <div className="text-muted">
-              {duration}
-              {bar.active ? " so far" : ""} · {tokens} · {formatCost(thread.usage.cost_usd)}
-            </div>
+      <button
+        type="button"
+        data-bar-id={thread.id}
+        tabIndex={focusable ? 0 : -1}
+        aria-label={`${fullName}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
+        aria-current={selected ? "true" : undefined}
+        onClick={() => onSelect(thread.id)}
+        onMouseEnter={() => onHover(thread.id)}
+        onFocus={() => onHover(thread.id)}
+        onBlur={() => onHover(null)}
+        className={`absolute top-1/2 h-3.5 -translate-y-1/2 cursor-pointer rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-accent focus-visible:ring-offset-1 ${
+          selected ? "ring-2 ring-text/60" : ""
+        }`}
+        style={{
+          left: lane(left),
+          width: `max(${MIN_BAR_PX}px, (100% - ${LANE_INSET}px) * ${width})`,
+          // A pulsing bar's colour is drawn by the timeline's shared pulse layer, over this one.
+          backgroundColor: pulse ? "transparent" : `var(--status-${thread.status})`,
+        }}
+      />
+      {tooltip ? (
+        <div
+          role="tooltip"
+          className={`pointer-events-none absolute z-10 w-max max-w-[min(20rem,45vw)] rounded-md border border-border bg-surface px-2 py-1.5 text-xs shadow-lg ${
+            tooltip === "above" ? "bottom-full mb-1" : "top-full mt-1"
+          }`}
+          style={
+            center > 0.5
+              ? { right: `calc(${LANE_RIGHT}px + (100% - ${LANE_INSET}px) * ${1 - center})` }
+              : { left: lane(center) }
+          }
+        >
+          <div className="font-medium break-words">{fullName}</div>
+          <div>
+            <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
+              ●{" "}
+            </span>
+            {thread.status.replace("_", " ")}
+            {detail ? <span className="text-muted"> · {detail.text}</span> : null}
           </div>
-        ) : null}
-      </div>
+          <div className="text-muted">
+            {duration}
+            {bar.active ? " so far" : ""} · {tokens} · {formatCost(thread.usage.cost_usd)}
+          </div>
+        </div>
+      ) : null}
     </li>
   );
 });
