@@ -143,8 +143,10 @@ test("highlights the running agent and its active prompt on the canvas and count
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
-  const projectId = await createProject(request, "Canvas run", observableAssetBundle(4000));
+  test.setTimeout(120_000);
+  // Each side's reply takes 7 s: long enough for the activity poll (every 1.5 s) to see each side at
+  // work even when a busy machine is slow to claim the thread and to answer the poll.
+  const projectId = await createProject(request, "Canvas run", observableAssetBundle(7000));
   await page.goto(`/projects/${projectId}/studio`);
   await expect(card(page, "agent", "asset_subagent")).toHaveAttribute("data-active", "false");
   await expect(page.locator('[data-active="true"]')).toHaveCount(0);
@@ -153,7 +155,7 @@ test("highlights the running agent and its active prompt on the canvas and count
 
   // The worker side runs first: the subagent and the worker prompt light up, the reviewer does not.
   const subagent = card(page, "agent", "asset_subagent");
-  await expect(subagent).toHaveAttribute("data-active", "true");
+  await expect(subagent).toHaveAttribute("data-active", "true", { timeout: 15_000 });
   await expect(subagent.getByTestId("node-activity")).toContainText("1 running");
   await expect(card(page, "prompt", "asset_worker")).toHaveAttribute("data-active", "true");
   await expect(card(page, "prompt", "asset_reviewer")).toHaveAttribute("data-active", "false");
