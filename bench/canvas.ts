@@ -5,6 +5,9 @@
 // around, and drag a box of selected nodes. Measured per gesture: the main thread's tasks in a
 // Chromium trace (the longest RunTask on CrRendererMain, wall and CPU; tasks over 50 ms), the page's
 // own PerformanceObserver 'longtask' entries, and the frames painted.
+// BENCH_CANVAS_TRACES=<folder> keeps each gesture's Chromium trace there; BENCH_CANVAS_PROFILE=<folder>
+// also writes each gesture's V8 CPU profile of the page (<gesture>.cpuprofile, for Chrome DevTools;
+// build with `next build --no-mangling` to read function names).
 import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
@@ -146,12 +149,30 @@ async function measure(
   run: () => Promise<void>,
 ): Promise<GestureResult> {
   await resetProbe(page);
+  const profileFolder = process.env.BENCH_CANVAS_PROFILE;
+  const cdp = profileFolder ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+  }
   await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   const started = performance.now();
   await run();
   await nextFrame(page);
   const durationMs = performance.now() - started;
   const raw = await browser.stopTracing();
+  const traceFolder = profileFolder ?? process.env.BENCH_CANVAS_TRACES;
+  if (traceFolder) {
+    fs.mkdirSync(traceFolder, { recursive: true });
+    const file = path.join(traceFolder, name.replace(/[^a-z0-9]+/gi, "-"));
+    fs.writeFileSync(`${file}.trace.json`, raw);
+    if (cdp) {
+      const { profile } = await cdp.send("Profiler.stop");
+      fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
+      await cdp.detach();
+    }
+  }
   const trace = mainThreadTasks(raw);
   const probe = await readProbe(page);
   const sorted = [...trace.tasks].sort((left, right) => right.wallMs - left.wallMs);

@@ -27,6 +27,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { useShallow } from "zustand/react/shallow";
 import { boundsInView, definitionName, type Graph, graphBounds, isDefinitionNode } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
@@ -148,9 +149,12 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
     previousNodes.current = next;
     return next;
   }, [graph, counts, selection, measured, activity]);
+  // The edges depend on the selected edges only, compared by content: picking up a card must not
+  // hand React Flow a new edge array (see toFlowEdges).
+  const selectedEdgeIds = useStudio(useShallow((state) => state.selection.edgeIds));
   const baseEdges = useMemo(
-    () => toFlowEdges(compiled.graph, edges, counts, selection),
-    [compiled.graph, edges, counts, selection],
+    () => toFlowEdges(compiled.graph, edges, counts, selectedEdgeIds),
+    [compiled.graph, edges, counts, selectedEdgeIds],
   );
   const { nodes: flowNodes, edges: flowEdges } = useMemo(
     () => withRunOverlay(baseNodes, baseEdges, runOverlay),

@@ -4,7 +4,7 @@ import { countErrors } from "@/lib/studio/diagnostic-targets";
 import { addNode, moveNodes } from "@/lib/studio/document-edits";
 import { EMPTY_SELECTION, selectionOfNodes } from "@/lib/studio/selection";
 import { assetBundle } from "../../test/support/spec-fixtures";
-import { edgeLabel, toFlowNodes } from "./flow-elements";
+import { edgeLabel, toFlowEdges, toFlowNodes } from "./flow-elements";
 
 describe("toFlowNodes", () => {
   const first = addNode(emptyGraph(), "note", { x: 0, y: 0 });
@@ -28,6 +28,17 @@ describe("toFlowNodes", () => {
     expect(after[0]).not.toBe(before[0]);
     expect(after[0]?.selected).toBe(true);
     expect(after[1]).toBe(before[1]);
+  });
+});
+
+describe("toFlowEdges", () => {
+  it("marks exactly the selected edges, whatever nodes are selected", () => {
+    const graph = decompileBundle(assetBundle());
+    const edges = deriveEdges(graph);
+    const [chosen] = edges;
+    const flow = toFlowEdges(graph, edges, countErrors([]), [chosen!.id]);
+    expect(flow.filter((edge) => edge.selected).map((edge) => edge.id)).toEqual([chosen!.id]);
+    expect(toFlowEdges(graph, edges, countErrors([]), []).some((edge) => edge.selected)).toBe(false);
   });
 });
 

@@ -136,12 +136,19 @@ export function subagentEntry(edge: GraphEdge, graph: Graph): Record<string, unk
   return entry && typeof entry === "object" ? (entry as Record<string, unknown>) : {};
 }
 
+/**
+ * One flow edge per derived edge. Only the selected edges' ids are an input (not the whole
+ * selection), so the canvas can keep the edge array while only the node selection changes: a new
+ * array makes React Flow rebuild its edge lookups and re-render every edge in view, which on a
+ * 300-node canvas was most of the task that picks a card up.
+ */
 export function toFlowEdges(
   graph: Graph,
   edges: GraphEdge[],
   counts: DiagnosticCounts,
-  selection: StudioSelection,
+  selectedEdgeIds: readonly string[],
 ): StudioFlowEdge[] {
+  const selected = new Set(selectedEdgeIds);
   return edges.map((edge) => {
     const errors = counts.byEdge.get(edge.id) ?? 0;
     const color = errors > 0 ? "var(--danger)" : EDGE_COLORS[edge.kind];
@@ -157,7 +164,7 @@ export function toFlowEdges(
       source: edge.source,
       target: edge.target,
       sourceHandle: edge.sourceHandle ?? null,
-      selected: selection.edgeIds.includes(edge.id),
+      selected: selected.has(edge.id),
       ariaLabel: `${full} edge`,
       className: `studio-edge-${edge.kind}${errors > 0 ? " studio-edge-error" : ""}`,
       interactionWidth: 16,
