@@ -319,15 +319,30 @@ export class Scheduler {
       void this.runThread({ id: row.id, runStartedAt: null, read: null }, "queued_too_long");
   }
 
-  /** Renews every lease this process holds in one statement; a thread whose lease is gone is aborted. */
+  /**
+   * Renews every lease this process holds in one statement; a thread whose lease is gone is aborted.
+   * The renewal never waits for a row lock: a row locked now (its own step committing, a parent's
+   * report) is skipped this time, kept while it still names this process, and renewed next time. A
+   * renewal that waited could deadlock with a step transaction that locks the same rows in another
+   * order; the lost renewal used to abort every thread the process ran, so their model calls in
+   * flight were made again.
+   */
   private async renewLeases(): Promise<void> {
     const sent = [...this.running.entries()];
     if (sent.length === 0) return;
     let held: Set<string>;
     try {
       const rows = await this.database.sql.query<{ id: string }>(
-        `UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
-         WHERE id = ANY($1::uuid[]) AND lease_owner = $2 RETURNING id`,
+        `WITH unlocked AS (
+           SELECT id FROM threads WHERE id = ANY($1::uuid[]) AND lease_owner = $2 FOR NO KEY UPDATE SKIP LOCKED
+         ), renewed AS (
+           UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
+           WHERE id IN (SELECT id FROM unlocked) RETURNING id
+         )
+         SELECT id FROM renewed
+         UNION ALL
+         SELECT id FROM threads
+          WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND id NOT IN (SELECT id FROM unlocked)`,
         [sent.map(([id]) => id), this.owner, String(this.leaseMs)],
       );
       held = new Set(rows.map((row) => row.id));
