@@ -12,6 +12,12 @@ describe("visibleRange", () => {
     expect(visibleRange(1000, 26, 52, 52, 0)).toEqual([0, 2]);
   });
 
+  it("overscans about the same height above and below the view whatever the row height", () => {
+    // 256 px: 4 tree rows of 64 px, 9 timeline rows of 30 px.
+    expect(visibleRange(1000, 64 * 100, 640)).toEqual([96, 114]);
+    expect(visibleRange(1000, 30 * 100, 600, 30)).toEqual([91, 129]);
+  });
+
   it("handles short lists, overscrolled and unmeasured views", () => {
     expect(visibleRange(3, 0, 1200)).toEqual([0, 3]);
     expect(visibleRange(0, 0, 1200)).toEqual([0, 0]);

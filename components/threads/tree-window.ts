@@ -3,8 +3,18 @@
 
 /** Row pitch of the live tree in px: 62 px rows (name, status reason, usage) and a 2 px gap. */
 export const TREE_ROW_HEIGHT = 64;
-/** Rows rendered beyond each edge of the view, so fast scrolling rarely shows a gap. */
-export const OVERSCAN = 8;
+/**
+ * Rendered beyond each edge of the view, in px, so fast scrolling rarely shows a gap: about five
+ * frames of a fast wheel or touch fling. Counted in px, not rows, so tall rows (the tree's 64 px)
+ * mount no more than the timeline's short ones: a jump (scrollbar drag, Page Down) mounts the whole
+ * window, and each row mounted is style, layout and paint in that one frame.
+ */
+export const OVERSCAN_PX = 256;
+
+/** The rows that cover OVERSCAN_PX at `rowHeight`. */
+export function overscanRows(rowHeight: number): number {
+  return Math.ceil(OVERSCAN_PX / Math.max(1, rowHeight));
+}
 
 /** The rows to render, [start, end), for `scrollTop` and the view's height. */
 export function visibleRange(
@@ -12,7 +22,7 @@ export function visibleRange(
   scrollTop: number,
   viewHeight: number,
   rowHeight = TREE_ROW_HEIGHT,
-  overscan = OVERSCAN,
+  overscan = overscanRows(rowHeight),
 ): [number, number] {
   const top = Math.max(0, scrollTop);
   const first = Math.floor(top / rowHeight);
