@@ -260,6 +260,10 @@ test("the gallery", async ({ page, request }) => {
   await runPanel.getByRole("button", { name: /Start run$/ }).click();
   await expect(runPanel.getByRole("treeitem", { name: /asset_subagent/ })).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('[data-testid="run-overlay"][data-agent="asset_subagent"]')).toBeVisible();
+  // The project's activity poll has counted the running child on its card too.
+  await expect(
+    nodes(page).filter({ hasText: "asset_subagent" }).first().getByTestId("node-activity"),
+  ).toBeVisible({ timeout: 15_000 });
   await shoot(page, "17-playground-running", "Playground: a run's chat, tree and the canvas overlay");
 
   // MCP tools of the server's configured servers in the palette (test/extensions/mcp.json).
