@@ -2,12 +2,14 @@
 // the compile benchmark's (60 teams, 301 nodes, 480 edges), saved as a project on the bench cluster
 // and opened in the studio of the production build (`next start`, 1280 × 800). Three gestures with
 // real pointer events, one move per animation frame: pan the canvas back and forth, drag one node
-// around, and drag a box of selected nodes. Measured per gesture: the main thread's tasks in a
+// around, and drag a box of selected nodes; then, zoomed all the way out (0.2, where the cards are
+// drawn as coloured blocks and many more are in the DOM), pan and drag one node. Measured per gesture: the main thread's tasks in a
 // Chromium trace (the longest RunTask on CrRendererMain, wall and CPU; tasks over 50 ms), the page's
 // own PerformanceObserver 'longtask' entries, and the frames painted.
 // BENCH_CANVAS_TRACES=<folder> keeps each gesture's Chromium trace there; BENCH_CANVAS_PROFILE=<folder>
 // also writes each gesture's V8 CPU profile of the page (<gesture>.cpuprofile, for Chrome DevTools;
-// build with `next build --no-mangling` to read function names).
+// build with `next build --no-mangling` to read function names). BENCH_CANVAS_CSS=<css> adds a style
+// sheet before the zoomed-out gestures (to try what a CSS change would save without a rebuild).
 import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
@@ -333,6 +335,51 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
         ),
       );
     }
+
+    // Zoomed all the way out (the canvas's minimum zoom, 0.2): most of the graph is in view, so culling
+    // no longer keeps the DOM small. Pan, then drag one card. Clicking empty canvas first clears the
+    // selection.
+    await page.mouse.click(emptySpot.x, emptySpot.y);
+    if (process.env.BENCH_CANVAS_CSS) await page.addStyleTag({ content: process.env.BENCH_CANVAS_CSS });
+    for (let turn = 0; turn < 20; turn += 1) {
+      await page.mouse.move(centre.x, centre.y);
+      await page.mouse.wheel(0, 400);
+      await page.waitForTimeout(60);
+    }
+    await page.waitForTimeout(800);
+    const zoomedOutNodes = await page.locator(".react-flow__node").count();
+    const zoomedOutSpot = await emptySpotFrom(pane);
+    if (!zoomedOutSpot) throw new Error("No empty spot on the zoomed-out canvas to pan from");
+    gestures.push(
+      await measure(browser, page, `pan at the minimum zoom (${zoomedOutNodes} nodes in the DOM)`, () =>
+        gesture(page, zoomedOutSpot, (step) => ({
+          x: zoomedOutSpot.x + Math.sin((step / MOVES) * Math.PI * 2) * 300,
+          y: zoomedOutSpot.y + (step / MOVES) * 100,
+        })),
+      ),
+    );
+    const zoomedOutCard = await page.evaluate(({ x, y }) => {
+      let best: { x: number; y: number } | null = null;
+      let bestDistance = Number.POSITIVE_INFINITY;
+      for (const element of document.querySelectorAll(".react-flow__node")) {
+        const box = element.getBoundingClientRect();
+        const distance = Math.hypot(box.x + box.width / 2 - x, box.y + box.height / 2 - y);
+        if (distance < bestDistance) {
+          bestDistance = distance;
+          best = { x: box.x + Math.min(10, box.width / 4), y: box.y + Math.min(3, box.height / 4) };
+        }
+      }
+      return best;
+    }, centre);
+    if (zoomedOutCard)
+      gestures.push(
+        await measure(browser, page, "drag one node at the minimum zoom", () =>
+          gesture(page, zoomedOutCard, (step) => ({
+            x: zoomedOutCard.x + Math.sin((step / MOVES) * Math.PI * 2) * 200,
+            y: zoomedOutCard.y + (1 - Math.cos((step / MOVES) * Math.PI * 2)) * 100,
+          })),
+        ),
+      );
 
     const artifacts = path.resolve(import.meta.dirname, "../test-results");
     fs.mkdirSync(artifacts, { recursive: true });

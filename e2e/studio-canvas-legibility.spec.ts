@@ -2,7 +2,7 @@
 // 1920×1080, after fit view no canvas text is under 11 px on screen, no edge label covers a node or
 // another label, and every handle takes the pointer over at least 16×16 px. Screenshots at 1440×900.
 import { expect, type Page, test } from "@playwright/test";
-import { FIT_VIEW_MIN_ZOOM, MIN_TEXT_PX } from "../lib/graph/card-geometry";
+import { CANVAS_FAR_ZOOM, FIT_VIEW_MIN_ZOOM, MIN_TEXT_PX } from "../lib/graph/card-geometry";
 import { STUDIO_TEMPLATES } from "../lib/studio/templates";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -128,6 +128,9 @@ for (const size of VIEWPORTS) {
       const where = `${template.id} at ${size.width}×${size.height}`;
 
       expect(zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
+      // Fit view never reaches the far zoom, where card text is left out (so the sizes above count).
+      expect(FIT_VIEW_MIN_ZOOM).toBeGreaterThan(CANVAS_FAR_ZOOM);
+      await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(0);
       expect(zoom, where).toBeLessThanOrEqual(1);
       expect(texts.length, where).toBeGreaterThan(nodes.length);
       const small = texts.filter((text) => text.px < MIN_TEXT_PX - 0.01);
@@ -181,4 +184,35 @@ test("crowded labels show in full on hover, and a label click selects its edge",
   await label.click();
   await expect(page.getByRole("complementary", { name: "Inspector" })).toContainText("writer");
   await expect(page.locator(".react-flow__edge.selected.studio-edge-subagent")).toHaveCount(1);
+});
+
+test("zoomed far out, cards are coloured blocks without their unreadable text, and zooming in brings it back", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTemplate(page, STUDIO_TEMPLATES.find((template) => template.id === "asset")!);
+  const names = page.getByTestId("node-name");
+  await expect(names.first()).toBeVisible();
+  const zoomOut = page.getByRole("button", { name: "Zoom Out" });
+  // Each click zooms out by 1.2; stop at the canvas's minimum (the button is disabled there).
+  for (let click = 0; click < 12 && (await zoomOut.isEnabled()); click += 1) await zoomOut.click();
+  await expect.poll(() => measure(page).then((measured) => measured.zoom)).toBeLessThan(CANVAS_FAR_ZOOM);
+  await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(1);
+  // Every card is still there, at its size, with its ports; its text is not drawn.
+  const cards = page.getByTestId("studio-node");
+  expect(await cards.count()).toBeGreaterThan(5);
+  await expect(cards.first()).toBeVisible();
+  for (const name of await names.all()) await expect(name).toBeHidden();
+  const visibleText = await measure(page).then((measured) => measured.texts);
+  expect(visibleText).toEqual([]);
+  await expect(page.locator(".react-flow__handle").first()).toBeAttached();
+  // The card's colour is its kind's, not the surface's.
+  const fill = await cards.first().evaluate((card) => getComputedStyle(card).backgroundColor);
+  const surface = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(fill).not.toBe(surface);
+  await page.screenshot({ path: `${ARTIFACTS}/canvas-far-zoom.png` });
+
+  await page.getByRole("button", { name: "Fit View" }).click();
+  await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(0);
+  await expect(names.first()).toBeVisible();
 });

@@ -17,18 +17,27 @@ import {
   type ReactFlowState,
   useReactFlow,
   useStore,
+  useStoreApi,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import {
   type DragEvent,
   type MouseEvent as ReactMouseEvent,
   useCallback,
+  useEffect,
   useMemo,
   useRef,
   useState,
 } from "react";
 import { useShallow } from "zustand/react/shallow";
-import { boundsInView, definitionName, type Graph, graphBounds, isDefinitionNode } from "@/lib/graph";
+import {
+  boundsInView,
+  CANVAS_FAR_ZOOM,
+  definitionName,
+  type Graph,
+  graphBounds,
+  isDefinitionNode,
+} from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
@@ -125,6 +134,16 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   const flowElement = useRef<HTMLDivElement>(null);
   const onMoveStart = useCallback(() => flowElement.current?.classList.add("studio-canvas-moving"), []);
   const onMoveEnd = useCallback(() => flowElement.current?.classList.remove("studio-canvas-moving"), []);
+  // Zoomed far out, cards are drawn as coloured blocks without their unreadable text (globals.css,
+  // .studio-canvas-far). A class on the element, switched by a store subscription: crossing the
+  // threshold re-renders nothing.
+  const flowStore = useStoreApi();
+  useEffect(() => {
+    const apply = (zoom: number) =>
+      flowElement.current?.classList.toggle("studio-canvas-far", zoom < CANVAS_FAR_ZOOM);
+    apply(flowStore.getState().transform[2]);
+    return flowStore.subscribe((state) => apply(state.transform[2]));
+  }, [flowStore]);
   const [menu, setMenu] = useState<CanvasMenuState | null>(null);
   const [hoveredEdgeId, setHoveredEdgeId] = useState<string | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);

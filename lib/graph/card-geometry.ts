@@ -9,6 +9,12 @@ export const SMALLEST_CANVAS_FONT_PX = 12;
 export const MIN_TEXT_PX = 11;
 /** Fit view stops here, so the smallest canvas text stays ≥ MIN_TEXT_PX on screen. */
 export const FIT_VIEW_MIN_ZOOM = MIN_TEXT_PX / SMALLEST_CANVAS_FONT_PX;
+/**
+ * Zoomed out below this, the cards' text is under 5 px on screen, which nobody can read: the canvas
+ * draws each card as a block of its kind's colour (same size and ports) and leaves the text out,
+ * which also keeps panning a zoomed-out 300-node canvas cheap (benchmark 11).
+ */
+export const CANVAS_FAR_ZOOM = 0.4;
 
 export const CARD = {
   border: 1,
