@@ -33,6 +33,52 @@ async function expectNoAxeViolations(page: Page) {
   expect(findings).toEqual([]);
 }
 
+/** How far (px, across) the cards' middle is from the canvas pane's middle. */
+async function graphOffCentre(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const pane = document.querySelector(".react-flow__pane")?.getBoundingClientRect();
+    const cards = [...document.querySelectorAll(".react-flow__node")].map((node) =>
+      node.getBoundingClientRect(),
+    );
+    if (!pane || cards.length === 0) return Number.POSITIVE_INFINITY;
+    const left = Math.min(...cards.map((card) => card.left));
+    const right = Math.max(...cards.map((card) => card.right));
+    return Math.abs((left + right) / 2 - (pane.left + pane.right) / 2);
+  });
+}
+
+const viewportTransform = (page: Page) =>
+  page.locator(".react-flow__viewport").evaluate((element) => getComputedStyle(element).transform);
+
+test("a fitted canvas is fitted again when the playground opens and closes; a view the user zoomed stays", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const id = await importProject(page, "Playground refit", chatTemplate());
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(1, { timeout: 15_000 });
+  await expect.poll(() => graphOffCentre(page)).toBeLessThan(2);
+  const fitted = await viewportTransform(page);
+
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const panel = playground(page);
+  await expect(panel).toBeVisible();
+  await expect.poll(() => viewportTransform(page)).not.toBe(fitted);
+  await expect.poll(() => graphOffCentre(page)).toBeLessThan(2);
+  await panel.getByRole("button", { name: "Close the playground" }).click();
+  await expect.poll(() => viewportTransform(page)).toBe(fitted);
+
+  // Zoomed by the user (the controls): opening the playground leaves the view alone.
+  await page.getByRole("button", { name: "Zoom Out" }).click();
+  await expect.poll(() => viewportTransform(page)).not.toBe(fitted);
+  await page.waitForTimeout(400);
+  const zoomed = await viewportTransform(page);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(panel).toBeVisible();
+  await page.waitForTimeout(400);
+  expect(await viewportTransform(page)).toBe(zoomed);
+});
+
 test("says why nothing can run on an empty canvas, then offers the chat template's agent", async ({
   page,
 }) => {
@@ -189,6 +235,15 @@ test("runs the asset example: the overlay badges the running child, its edge ani
     page.locator(".react-flow__edge.studio-edge-subagent.studio-edge-running.animated"),
   ).toHaveCount(1);
   await expect(runBadge(page, "orchestrator")).toHaveAttribute("data-live", "1");
+  // Fitted again in the narrower pane (too wide for it, so from its left edge, where the entry agent
+  // is), with room above the top cards for their run badges.
+  const pane = await page.locator(".react-flow__pane").boundingBox();
+  const orchestrator = await agentNode(page, "orchestrator").boundingBox();
+  expect(orchestrator && pane ? orchestrator.x - pane.x : -1).toBeGreaterThanOrEqual(0);
+  for (const badge of await page.getByTestId("run-overlay").all()) {
+    const box = await badge.boundingBox();
+    expect(box && pane ? box.y - pane.y : -1).toBeGreaterThanOrEqual(0);
+  }
   const tree = panel.getByRole("tree");
   await expect(tree.getByRole("treeitem").filter({ hasText: "asset_subagent" })).toHaveCount(1);
   await expect(tree.getByRole("treeitem")).toHaveCount(2);

@@ -4,7 +4,7 @@
 // shortcuts, models, saving) every command can open; a draft of unsaved work is kept in this
 // browser and restored.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { fitViewport, type Graph, graphBounds, layoutRoomFor } from "@/lib/graph";
 import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
 import { BottomPanel } from "./BottomPanel";
@@ -33,20 +33,34 @@ function useStudioViewport(
   canvas: React.RefObject<HTMLDivElement | null>,
   store: StudioStore,
 ): StudioViewport {
-  const { fitView, setViewport, screenToFlowPosition, getInternalNode } = useReactFlow();
+  const { fitView, setViewport, getViewport, screenToFlowPosition, getInternalNode } = useReactFlow();
+  // The viewport the last fit asked for: while the view is still there, a resized pane is fitted again.
+  const lastFit = useRef<{ x: number; y: number; zoom: number } | null>(null);
   return useMemo(() => {
     const paneSize = () => {
       const box = canvas.current?.getBoundingClientRect();
       return box && box.width > 0 && box.height > 0 ? { width: box.width, height: box.height } : undefined;
     };
+    const fitCanvas = (options?: { duration?: number }) => {
+      const pane = paneSize();
+      const bounds = graphBounds(store.getState().history.present.nodes);
+      if (!pane || !bounds) return;
+      const { x, y, zoom } = fitViewport(bounds, pane);
+      lastFit.current = { x, y, zoom };
+      void setViewport({ x, y, zoom }, { duration: options?.duration });
+    };
     return {
       fitView,
-      fitCanvas: (options) => {
-        const pane = paneSize();
-        const bounds = graphBounds(store.getState().history.present.nodes);
-        if (!pane || !bounds) return;
-        const { x, y, zoom } = fitViewport(bounds, pane);
-        void setViewport({ x, y, zoom }, { duration: options?.duration });
+      fitCanvas,
+      refitIfFitted: () => {
+        const fit = lastFit.current;
+        const now = getViewport();
+        const still =
+          fit !== null &&
+          Math.abs(now.x - fit.x) < 0.5 &&
+          Math.abs(now.y - fit.y) < 0.5 &&
+          Math.abs(now.zoom - fit.zoom) < 1e-3;
+        if (still) fitCanvas();
       },
       layoutRoom: () => {
         const pane = paneSize();
@@ -66,7 +80,7 @@ function useStudioViewport(
           : undefined;
       },
     };
-  }, [canvas, store, fitView, setViewport, screenToFlowPosition, getInternalNode]);
+  }, [canvas, store, fitView, setViewport, getViewport, screenToFlowPosition, getInternalNode]);
 }
 
 function StudioWorkspace({ projectId }: { projectId: string }) {
@@ -79,6 +93,21 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
   );
   useStudioShortcuts(context);
   useStudioDraft(store, projectId);
+  // The pane changes size when the playground opens or closes, a panel is resized or the window is:
+  // a fitted canvas stays fitted (its run badges and right-hand cards would otherwise be cut off).
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element) return;
+    let last = { width: element.clientWidth, height: element.clientHeight };
+    const observer = new ResizeObserver(() => {
+      const now = { width: element.clientWidth, height: element.clientHeight };
+      if (now.width === last.width && now.height === last.height) return;
+      last = now;
+      viewport.refitIfFitted();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [viewport]);
   const playgroundOpen = usePlayground((state) => state.open);
   return (
     <div className="flex h-[calc(100vh-2.75rem)] flex-col">

@@ -8,7 +8,11 @@ import { autoLayout } from "@/lib/studio/document-layout";
 import type { StudioStore } from "@/lib/studio/studio-store";
 
 /** Fit view stops at FIT_VIEW_MIN_ZOOM (smallest canvas text ≥ 11 px on screen) and at 100 %. */
-export const FIT_VIEW_OPTIONS = { ...CANVAS_FIT } satisfies FitViewOptions;
+export const FIT_VIEW_OPTIONS = {
+  minZoom: CANVAS_FIT.minZoom,
+  maxZoom: CANVAS_FIT.maxZoom,
+  padding: CANVAS_FIT.padding,
+} satisfies FitViewOptions;
 
 /**
  * Lays the whole canvas out again, packed for `room` (the canvas at the smallest legible zoom). ELK

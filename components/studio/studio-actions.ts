@@ -28,6 +28,11 @@ export interface StudioViewport {
    * starts at its left/top (see lib/graph/fit-viewport).
    */
   fitCanvas(options?: { duration?: number }): void;
+  /**
+   * After the canvas pane changed size (the playground opened, a panel was resized): frames the
+   * canvas again if the view is still where the last fit put it; a view the user moved stays.
+   */
+  refitIfFitted(): void;
   /** The room (flow units) a layout may fill and still be shown whole; undefined before the canvas is shown. */
   layoutRoom(): Size | undefined;
   /** The part of the document the user sees, in flow coordinates; null before the canvas is shown. */
