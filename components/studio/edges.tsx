@@ -23,9 +23,11 @@ import {
   type Point,
   placeEdgeLabels,
 } from "@/lib/studio/edge-labels";
+import { backwardRoute, isBackward, roundedPath, runBackY } from "@/lib/studio/edge-route";
 import { EDGE_LABEL_PRIORITY, type StudioFlowEdge, type StudioFlowNode } from "./flow-elements";
 
 export function StudioEdge({
+  source: sourceId,
   sourceX,
   sourceY,
   targetX,
@@ -36,7 +38,20 @@ export function StudioEdge({
   markerEnd,
   interactionWidth,
 }: EdgeProps<StudioFlowEdge>) {
-  const [path] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  const source = { x: sourceX, y: sourceY };
+  const target = { x: targetX, y: targetY };
+  const backward = isBackward(source, target);
+  // A backward edge runs back under its source card: read the card's bottom (a number, so this edge
+  // re-renders only when that changes); forward edges read nothing.
+  const sourceBottom = useStore((state) => {
+    if (!backward) return null;
+    const node = state.nodeLookup.get(sourceId);
+    const height = node?.measured.height;
+    return node && height ? node.internals.positionAbsolute.y + height : null;
+  });
+  const path = backward
+    ? roundedPath(backwardRoute(source, target, sourceBottom === null ? undefined : runBackY(sourceBottom)))
+    : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition })[0];
   return <BaseEdge path={path} style={style} markerEnd={markerEnd} interactionWidth={interactionWidth} />;
 }
 
@@ -159,10 +174,12 @@ export function EdgeLabels({
       const from = source && handlePoint(source, "source", edge.sourceHandle);
       const to = target && handlePoint(target, "target", edge.targetHandle);
       if (!edge.data || !from || !to || !boxesIntersect(spanOf(from, to), drawArea)) continue;
+      const sourceBox = source && nodeBox(source);
       requests.push({
         id: edge.id,
         source: from,
         target: to,
+        runY: sourceBox ? runBackY(sourceBox.y + sourceBox.height) : undefined,
         text: edge.data.text,
         priority: EDGE_LABEL_PRIORITY[edge.data.kind],
         emphasised: edge.selected === true || edge.id === hoveredEdgeId,

@@ -2,6 +2,7 @@
 // whose mode matters at a glance), and where each label goes so that no label covers a node or
 // another label. Placement walks each edge's curve from its middle outwards and takes the first
 // free spot; a label with no free spot is not drawn (hover or select the edge to read it). Pure.
+import { backwardRoute, isBackward, pointAlong, ROUTE_STUB } from "./edge-route";
 
 export type EdgeLabelKind =
   | "side"
@@ -111,6 +112,16 @@ export function bezierPoint(source: Point, target: Point, t: number): Point {
   };
 }
 
+/**
+ * The point a fraction `t` of the way along the edge's line, bezier or backward route (edge-route.ts,
+ * `runY` where a backward edge runs back).
+ */
+export function edgePoint(source: Point, target: Point, t: number, runY?: number): Point {
+  return isBackward(source, target)
+    ? pointAlong(backwardRoute(source, target, runY), t)
+    : bezierPoint(source, target, t);
+}
+
 export function boxesIntersect(a: Box, b: Box, margin = 0): boolean {
   return (
     a.x < b.x + b.width + margin &&
@@ -129,6 +140,8 @@ export interface LabelRequest {
   priority: number;
   /** Hovered or selected: always drawn in full, on top, even where crowded. */
   emphasised?: boolean;
+  /** Where the line runs back when it is a backward edge (edge-route.ts runBackY). */
+  runY?: number;
 }
 
 export interface LabelPlacement extends Box {
@@ -199,9 +212,15 @@ function firstFreeSpot(
   size: { width: number; height: number },
   taken: TakenBoxes,
 ): Box | null {
+  // A backward edge's label stays across its route (within a stub of its ends): the route's far
+  // left is the target's side, and a label hanging past it would stick out beyond the graph.
+  const across = isBackward(request.source, request.target)
+    ? { left: request.target.x - 2 * ROUTE_STUB, right: request.source.x + 2 * ROUTE_STUB }
+    : null;
   for (const t of CANDIDATE_T) {
-    const point = bezierPoint(request.source, request.target, t);
+    const point = edgePoint(request.source, request.target, t, request.runY);
     const box = { x: point.x - size.width / 2, y: point.y - size.height / 2, ...size };
+    if (across && (box.x < across.left || box.x + box.width > across.right)) continue;
     if (!taken.hits(box, CLEARANCE)) return box;
   }
   return null;
@@ -254,7 +273,7 @@ export function placeEdgeLabels(
     if (!request.emphasised || placement.form === "full") return placement;
     const centre =
       placement.form === "hidden"
-        ? bezierPoint(request.source, request.target, 0.5)
+        ? edgePoint(request.source, request.target, 0.5, request.runY)
         : { x: placement.x + placement.width / 2, y: placement.y + placement.height / 2 };
     const size = labelSize(request.text.full);
     return {

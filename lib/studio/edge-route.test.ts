@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { bezierPoint, edgePoint, placeEdgeLabels } from "./edge-labels";
+import { backwardRoute, isBackward, pointAlong, ROUTE_STUB, roundedPath, runBackY } from "./edge-route";
+
+const source = { x: 400, y: 100 };
+const behind = { x: 100, y: 300 };
+
+describe("isBackward", () => {
+  it("is true when the target is not clear of the source's right side", () => {
+    expect(isBackward(source, { x: 600, y: 300 })).toBe(false);
+    expect(isBackward(source, behind)).toBe(true);
+    expect(isBackward(source, { x: source.x - 1, y: 300 })).toBe(true);
+    // A short forward hop (a narrow layer gap) stays a bezier.
+    expect(isBackward(source, { x: source.x + 10, y: 300 })).toBe(false);
+  });
+});
+
+describe("backwardRoute", () => {
+  it("leaves the source to the right, runs back halfway between the ends and enters the target from its left", () => {
+    const route = backwardRoute(source, behind);
+    expect(route[0]).toEqual(source);
+    expect(route[1]).toEqual({ x: source.x + ROUTE_STUB, y: source.y });
+    expect(route[2]?.y).toBe(200);
+    expect(route[3]).toEqual({ x: behind.x - ROUTE_STUB, y: 200 });
+    expect(route[4]).toEqual({ x: behind.x - ROUTE_STUB, y: behind.y });
+    expect(route.at(-1)).toEqual(behind);
+  });
+
+  it("runs back along the given line (under the source card) when there is one", () => {
+    const route = backwardRoute(source, behind, runBackY(140));
+    expect(route[2]).toEqual({ x: source.x + ROUTE_STUB, y: 140 + ROUTE_STUB });
+    expect(route[3]).toEqual({ x: behind.x - ROUTE_STUB, y: 140 + ROUTE_STUB });
+  });
+
+  it("runs below both ends when they are on one row", () => {
+    const route = backwardRoute(source, { x: 100, y: 110 });
+    expect(route[2]?.y).toBeGreaterThan(110);
+    expect(route[3]?.y).toBe(route[2]?.y);
+  });
+});
+
+describe("pointAlong", () => {
+  it("walks the route by length", () => {
+    const route = backwardRoute(source, behind);
+    expect(pointAlong(route, 0)).toEqual(source);
+    expect(pointAlong(route, 1)).toEqual(behind);
+    // The route is symmetric about its middle: halfway is on the run back, halfway across.
+    const middle = pointAlong(route, 0.5);
+    expect(middle.y).toBeCloseTo(200);
+    expect(middle.x).toBeCloseTo((source.x + ROUTE_STUB + behind.x - ROUTE_STUB) / 2);
+  });
+});
+
+describe("roundedPath", () => {
+  it("goes from the first point to the last with a curve at each corner", () => {
+    const path = roundedPath(backwardRoute(source, behind));
+    expect(path.startsWith(`M ${source.x} ${source.y}`)).toBe(true);
+    expect(path.endsWith(`L ${behind.x} ${behind.y}`)).toBe(true);
+    expect(path.match(/ Q /g)).toHaveLength(4);
+  });
+});
+
+describe("edgePoint", () => {
+  it("follows the bezier forwards and the route backwards, so labels sit on their lines", () => {
+    const ahead = { x: 700, y: 300 };
+    expect(edgePoint(source, ahead, 0.3)).toEqual(bezierPoint(source, ahead, 0.3));
+    const route = backwardRoute(source, behind);
+    expect(edgePoint(source, behind, 0.3)).toEqual(pointAlong(route, 0.3));
+    expect(edgePoint(source, behind, 0.5).y).toBeCloseTo(200);
+    expect(edgePoint(source, behind, 0.5, 160)).toEqual(pointAlong(backwardRoute(source, behind, 160), 0.5));
+  });
+});
+
+describe("a backward edge's label", () => {
+  it("is placed across its route, never hanging past the target's side", () => {
+    const target = { x: 100, y: 400 };
+    const from = { x: 500, y: 100 };
+    const [placement] = placeEdgeLabels(
+      [
+        {
+          id: "e",
+          source: from,
+          target,
+          runY: 150,
+          priority: 0,
+          text: { full: "subagent · blocking · resumable ×2", badges: [] },
+        },
+      ],
+      [],
+      1,
+    );
+    expect(placement?.form).toBe("full");
+    expect(placement!.x).toBeGreaterThanOrEqual(target.x - 2 * ROUTE_STUB);
+    expect(placement!.x + placement!.width).toBeLessThanOrEqual(from.x + 2 * ROUTE_STUB);
+  });
+});
