@@ -205,7 +205,9 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   for (const name of await names.all()) await expect(name).toBeHidden();
   const visibleText = await measure(page).then((measured) => measured.texts);
   expect(visibleText).toEqual([]);
+  // The ports keep their place (edges stay attached) without being painted.
   await expect(page.locator(".react-flow__handle").first()).toBeAttached();
+  await expect(page.locator(".react-flow__handle").first()).toBeHidden();
   // The card's colour is its kind's, not the surface's.
   const fill = await cards.first().evaluate((card) => getComputedStyle(card).backgroundColor);
   const surface = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -215,4 +217,5 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   await page.getByRole("button", { name: "Fit View" }).click();
   await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(0);
   await expect(names.first()).toBeVisible();
+  await expect(page.locator(".react-flow__handle").first()).toBeVisible();
 });
