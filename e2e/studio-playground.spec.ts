@@ -235,6 +235,8 @@ test("runs the asset example: the overlay badges the running child, its edge ani
     page.locator(".react-flow__edge.studio-edge-subagent.studio-edge-running.animated"),
   ).toHaveCount(1);
   await expect(runBadge(page, "orchestrator")).toHaveAttribute("data-live", "1");
+  // The status line follows the run (polled every second while the playground follows one).
+  await expect(page.getByTestId("runtime-load")).toContainText(/\d+ running/, { timeout: 3_000 });
   // Fitted again in the narrower pane (too wide for it, so from its left edge, where the entry agent
   // is), with room above the top cards for their run badges.
   const pane = await page.locator(".react-flow__pane").boundingBox();

@@ -1,17 +1,22 @@
 "use client";
 // The runtime's load in the studio's status line (issue 19, "backpressure you can see"): threads
 // running and waiting, model calls in flight, polled from GET /api/health every few seconds while
-// the tab is visible. Says nothing when the server does not report its load.
+// the tab is visible: at once and every second while the playground follows a run (so the line
+// never says "idle" beside a running tree). Says nothing when the server does not report its load.
 import { useEffect, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
 import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
 import { runtimeLoadText } from "@/lib/studio/runtime-load-text";
+import { usePlayground } from "./PlaygroundContext";
 
 const POLL_MS = 4000;
+const POLL_DURING_RUN_MS = 1000;
 
 export function RuntimeLoadIndicator() {
   const [load, setLoad] = useState<RuntimeLoad | null>(null);
+  const followedRun = usePlayground((state) => (state.open ? (state.run?.rootId ?? null) : null));
   useEffect(() => {
+    const interval = followedRun ? POLL_DURING_RUN_MS : POLL_MS;
     const api = createApiClient();
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -24,14 +29,14 @@ export function RuntimeLoadIndicator() {
           // The status line is a hint: a failed poll keeps the last figures until the next one.
         }
       }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
+      if (!stopped) timer = setTimeout(poll, interval);
     };
     void poll();
     return () => {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, []);
+  }, [followedRun]);
   if (!load) return null;
   const text = runtimeLoadText(load);
   return (

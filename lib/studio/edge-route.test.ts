@@ -27,9 +27,11 @@ describe("backwardRoute", () => {
   });
 
   it("runs back along the given line (under the source card) when there is one", () => {
+    // Halfway down the layout's 20 px gap under the card, clear of a card stacked below it.
+    expect(runBackY(140)).toBe(150);
     const route = backwardRoute(source, behind, runBackY(140));
-    expect(route[2]).toEqual({ x: source.x + ROUTE_STUB, y: 140 + ROUTE_STUB });
-    expect(route[3]).toEqual({ x: behind.x - ROUTE_STUB, y: 140 + ROUTE_STUB });
+    expect(route[2]).toEqual({ x: source.x + ROUTE_STUB, y: 150 });
+    expect(route[3]).toEqual({ x: behind.x - ROUTE_STUB, y: 150 });
   });
 
   it("runs below both ends when they are on one row", () => {

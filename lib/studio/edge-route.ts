@@ -19,9 +19,12 @@ export function isBackward(source: Point, target: Point): boolean {
   return target.x < source.x;
 }
 
+/** Half the layout's gap between stacked cards (elk-layout NODE_GAP): the middle of that gap. */
+const RUN_BACK_GAP = 10;
+
 /** Where a backward edge from a card whose bottom is at `sourceBottom` runs back: just under it. */
 export function runBackY(sourceBottom: number): number {
-  return sourceBottom + ROUTE_STUB;
+  return sourceBottom + RUN_BACK_GAP;
 }
 
 /**

@@ -170,6 +170,14 @@ test("the gallery", async ({ page, request }) => {
       .replace(/^-|-$/g, "");
     await shoot(page, `04-studio-template-${index + 1}-${slug}`, `Studio: the “${label}” template`);
   }
+  // Zoomed far out (below 0.4): the cards are blocks of their kind's colour, without unreadable text.
+  const zoomOut = page.getByRole("button", { name: "Zoom Out" });
+  for (let click = 0; click < 12 && (await zoomOut.isEnabled()); click += 1) await zoomOut.click();
+  await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(1);
+  await page.waitForTimeout(400);
+  await shoot(page, "04-studio-zoomed-out", "Studio: zoomed far out, each card a block of its kind's colour");
+  await page.getByRole("button", { name: "Fit View" }).click();
+  await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(0);
 
   // Inspector for the first agent, the code pane, then a problem on the canvas.
   await page.locator(".react-flow__node-agent").first().click();
