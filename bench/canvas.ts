@@ -194,6 +194,32 @@ async function measure(
   };
 }
 
+/** The box (screen px) and id of the card whose middle is nearest `point`; null with no card. */
+function nearestCard(
+  page: Page,
+  point: { x: number; y: number },
+): Promise<{ id: string; x: number; y: number; width: number; height: number } | null> {
+  return page.evaluate(({ x, y }) => {
+    let best: { id: string; x: number; y: number; width: number; height: number } | null = null;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (const element of document.querySelectorAll(".react-flow__node")) {
+      const box = element.getBoundingClientRect();
+      const distance = Math.hypot(box.x + box.width / 2 - x, box.y + box.height / 2 - y);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = {
+          id: element.getAttribute("data-id") ?? "",
+          x: box.x,
+          y: box.y,
+          width: box.width,
+          height: box.height,
+        };
+      }
+    }
+    return best;
+  }, point);
+}
+
 export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
   section("11. UI: a 300-node studio canvas, panned and dragged");
   await cluster.createDatabase("bench_canvas", TEMPLATE_DATABASE);
@@ -256,25 +282,7 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
 
     // Drag one node: the card nearest the middle of the view, by its header, in a loop around where
     // it was (a card off screen would not move at all).
-    const nodeBox = await page.evaluate(({ x, y }) => {
-      let best: { id: string; x: number; y: number; width: number; height: number } | null = null;
-      let bestDistance = Number.POSITIVE_INFINITY;
-      for (const element of document.querySelectorAll(".react-flow__node")) {
-        const box = element.getBoundingClientRect();
-        const distance = Math.hypot(box.x + box.width / 2 - x, box.y + box.height / 2 - y);
-        if (distance < bestDistance) {
-          bestDistance = distance;
-          best = {
-            id: element.getAttribute("data-id") ?? "",
-            x: box.x,
-            y: box.y,
-            width: box.width,
-            height: box.height,
-          };
-        }
-      }
-      return best;
-    }, centre);
+    const nodeBox = await nearestCard(page, centre);
     if (!nodeBox) throw new Error("No node to drag");
     const grip = { x: nodeBox.x + 20, y: nodeBox.y + 8 };
     // The grip must move the card (a gesture that moves nothing measures nothing): nudge it and back.
@@ -358,19 +366,12 @@ export async function runCanvas(cluster: Cluster): Promise<CanvasResult> {
         })),
       ),
     );
-    const zoomedOutCard = await page.evaluate(({ x, y }) => {
-      let best: { x: number; y: number } | null = null;
-      let bestDistance = Number.POSITIVE_INFINITY;
-      for (const element of document.querySelectorAll(".react-flow__node")) {
-        const box = element.getBoundingClientRect();
-        const distance = Math.hypot(box.x + box.width / 2 - x, box.y + box.height / 2 - y);
-        if (distance < bestDistance) {
-          bestDistance = distance;
-          best = { x: box.x + Math.min(10, box.width / 4), y: box.y + Math.min(3, box.height / 4) };
-        }
-      }
-      return best;
-    }, centre);
+    const zoomedOutBox = await nearestCard(page, centre);
+    // By its top-left corner: at 0.2 a card is about 50 × 20 px.
+    const zoomedOutCard = zoomedOutBox && {
+      x: zoomedOutBox.x + Math.min(10, zoomedOutBox.width / 4),
+      y: zoomedOutBox.y + Math.min(3, zoomedOutBox.height / 4),
+    };
     if (zoomedOutCard)
       gestures.push(
         await measure(browser, page, "drag one node at the minimum zoom", () =>

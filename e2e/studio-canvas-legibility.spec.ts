@@ -193,6 +193,14 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   await openTemplate(page, STUDIO_TEMPLATES.find((template) => template.id === "asset")!);
   const names = page.getByTestId("node-name");
   await expect(names.first()).toBeVisible();
+  // A note too: its text is the card's own, not in a child element.
+  await page.getByRole("button", { name: "Add note" }).click();
+  const noteText = "Review the asset flow.";
+  await page.getByRole("complementary", { name: "Inspector" }).getByLabel("Note text").fill(noteText);
+  const note = page.locator(".studio-note");
+  await expect(note).toHaveText(noteText);
+  const noteColour = () => note.evaluate((element) => getComputedStyle(element).color);
+  expect(await noteColour()).not.toBe("rgba(0, 0, 0, 0)");
   const zoomOut = page.getByRole("button", { name: "Zoom Out" });
   // Each click zooms out by 1.2; stop at the canvas's minimum (the button is disabled there).
   for (let click = 0; click < 12 && (await zoomOut.isEnabled()); click += 1) await zoomOut.click();
@@ -203,11 +211,13 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   expect(await cards.count()).toBeGreaterThan(5);
   await expect(cards.first()).toBeVisible();
   for (const name of await names.all()) await expect(name).toBeHidden();
+  // The note's text is its own element's, so it is drawn transparent (checked below) rather than hidden.
   const visibleText = await measure(page).then((measured) => measured.texts);
-  expect(visibleText).toEqual([]);
+  expect(visibleText.filter((text) => text.text !== noteText)).toEqual([]);
   // The ports keep their place (edges stay attached) without being painted.
   await expect(page.locator(".react-flow__handle").first()).toBeAttached();
   await expect(page.locator(".react-flow__handle").first()).toBeHidden();
+  expect(await noteColour()).toBe("rgba(0, 0, 0, 0)");
   // The card's colour is its kind's, not the surface's.
   const fill = await cards.first().evaluate((card) => getComputedStyle(card).backgroundColor);
   const surface = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

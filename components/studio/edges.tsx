@@ -28,6 +28,7 @@ import { EDGE_LABEL_PRIORITY, type StudioFlowEdge, type StudioFlowNode } from ".
 
 export function StudioEdge({
   source: sourceId,
+  target: targetId,
   sourceX,
   sourceY,
   targetX,
@@ -41,16 +42,13 @@ export function StudioEdge({
   const source = { x: sourceX, y: sourceY };
   const target = { x: targetX, y: targetY };
   const backward = isBackward(source, target);
-  // A backward edge runs back under its source card: read the card's bottom (a number, so this edge
-  // re-renders only when that changes); forward edges read nothing.
-  const sourceBottom = useStore((state) => {
-    if (!backward) return null;
-    const node = state.nodeLookup.get(sourceId);
-    const height = node?.measured.height;
-    return node && height ? node.internals.positionAbsolute.y + height : null;
-  });
+  // A backward edge runs back under its source card, clear of the other cards: a number, so this
+  // edge re-renders only when it changes; forward edges read nothing.
+  const runY = useStore((state) =>
+    backward ? (backwardRunY(state.nodeLookup, sourceId, targetId, source, target) ?? null) : null,
+  );
   const path = backward
-    ? roundedPath(backwardRoute(source, target, sourceBottom === null ? undefined : runBackY(sourceBottom)))
+    ? roundedPath(backwardRoute(source, target, runY ?? undefined))
     : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition })[0];
   return <BaseEdge path={path} style={style} markerEnd={markerEnd} interactionWidth={interactionWidth} />;
 }
@@ -119,11 +117,34 @@ function handlePoint(
   return { x: handle.position === Position.Right ? x + handle.width : x, y };
 }
 
-function nodeBox(node: InternalNode<StudioFlowNode>): Box | null {
+function nodeBox(node: InternalNode): Box | null {
   const width = node.measured.width;
   const height = node.measured.height;
   if (!width || !height) return null;
   return { ...node.internals.positionAbsolute, width, height };
+}
+
+/**
+ * Where a backward edge runs back (lib/studio/edge-route runBackY): under its source card, clear of
+ * every other card on the way; undefined until the source card is measured.
+ */
+function backwardRunY(
+  nodeLookup: ReadonlyMap<string, InternalNode>,
+  sourceId: string,
+  targetId: string,
+  from: Point,
+  to: Point,
+): number | undefined {
+  const sourceNode = nodeLookup.get(sourceId);
+  const sourceBox = sourceNode && nodeBox(sourceNode);
+  if (!sourceBox) return undefined;
+  const cards: Box[] = [];
+  for (const node of nodeLookup.values()) {
+    if (node.id === sourceId || node.id === targetId) continue;
+    const box = nodeBox(node);
+    if (box) cards.push(box);
+  }
+  return runBackY(sourceBox.y + sourceBox.height, from, to, cards);
 }
 
 export function EdgeLabels({
@@ -174,12 +195,11 @@ export function EdgeLabels({
       const from = source && handlePoint(source, "source", edge.sourceHandle);
       const to = target && handlePoint(target, "target", edge.targetHandle);
       if (!edge.data || !from || !to || !boxesIntersect(spanOf(from, to), drawArea)) continue;
-      const sourceBox = source && nodeBox(source);
       requests.push({
         id: edge.id,
         source: from,
         target: to,
-        runY: sourceBox ? runBackY(sourceBox.y + sourceBox.height) : undefined,
+        runY: isBackward(from, to) ? backwardRunY(nodeLookup, edge.source, edge.target, from, to) : undefined,
         text: edge.data.text,
         priority: EDGE_LABEL_PRIORITY[edge.data.kind],
         emphasised: edge.selected === true || edge.id === hoveredEdgeId,

@@ -34,6 +34,17 @@ describe("backwardRoute", () => {
     expect(route[3]).toEqual({ x: behind.x - ROUTE_STUB, y: 150 });
   });
 
+  it("runs back below any other card it would cross, and ignores cards beside its span", () => {
+    // A card beside the source reaches lower than it; another below that one; one outside the span.
+    const cards = [
+      { x: 150, y: 90, width: 200, height: 80 },
+      { x: 150, y: 175, width: 200, height: 40 },
+      { x: 900, y: 0, width: 200, height: 900 },
+    ];
+    expect(runBackY(140, source, behind, cards)).toBe(215 + 10);
+    expect(runBackY(140, source, behind, [cards[2]!])).toBe(150);
+  });
+
   it("runs below both ends when they are on one row", () => {
     const route = backwardRoute(source, { x: 100, y: 110 });
     expect(route[2]?.y).toBeGreaterThan(110);

@@ -5,7 +5,7 @@
 // between; it is drawn as a rounded orthogonal route instead: out to the right, back along the gap
 // under its source card (or halfway between its ends, when the card is not known), and into the
 // target from its left. Pure.
-import type { Point } from "./edge-labels";
+import type { Box, Point } from "./edge-labels";
 
 /** How far a backward route runs out of its source and into its target before it turns. */
 export const ROUTE_STUB = 20;
@@ -22,9 +22,31 @@ export function isBackward(source: Point, target: Point): boolean {
 /** Half the layout's gap between stacked cards (elk-layout NODE_GAP): the middle of that gap. */
 const RUN_BACK_GAP = 10;
 
-/** Where a backward edge from a card whose bottom is at `sourceBottom` runs back: just under it. */
-export function runBackY(sourceBottom: number): number {
-  return sourceBottom + RUN_BACK_GAP;
+/**
+ * Where a backward edge from a card whose bottom is at `sourceBottom` runs back: just under it, and
+ * further down past any of `cards` (the other cards) that the run from `source` back to `target`
+ * would cross — a taller card beside the source, say.
+ */
+export function runBackY(
+  sourceBottom: number,
+  source?: Point,
+  target?: Point,
+  cards: readonly Box[] = [],
+): number {
+  let y = sourceBottom + RUN_BACK_GAP;
+  if (!source || !target) return y;
+  const left = target.x - ROUTE_STUB;
+  const right = source.x + ROUTE_STUB;
+  const across = cards.filter((card) => card.x < right && card.x + card.width > left);
+  // Each pass moves below one card the run crossed; a card it now crosses is found by the next.
+  for (let pass = 0; pass <= across.length; pass += 1) {
+    const crossed = across.find(
+      (card) => y > card.y - RUN_BACK_GAP && y < card.y + card.height + RUN_BACK_GAP,
+    );
+    if (!crossed) break;
+    y = crossed.y + crossed.height + RUN_BACK_GAP;
+  }
+  return y;
 }
 
 /**
