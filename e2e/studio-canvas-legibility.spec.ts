@@ -40,6 +40,26 @@ async function openTemplate(page: Page, template: (typeof STUDIO_TEMPLATES)[numb
 }
 
 /** The canvas as measured in the page: zoom, text sizes on screen, label/node/handle boxes. */
+/** Each port's centre relative to its card's top-left corner, in flow units (screen px / zoom). */
+async function portOffsets(page: Page) {
+  return page.evaluate(() => {
+    const viewport = document.querySelector<HTMLElement>(".react-flow__viewport");
+    if (!viewport) throw new Error("no viewport");
+    const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
+    return [...viewport.querySelectorAll<HTMLElement>(".react-flow__node")].flatMap((node) => {
+      const card = node.getBoundingClientRect();
+      return [...node.querySelectorAll<HTMLElement>(".react-flow__handle")].map((handle) => {
+        const box = handle.getBoundingClientRect();
+        return {
+          key: `${node.dataset.id}:${handle.dataset.handleid ?? handle.dataset.handlepos}`,
+          x: (box.x + box.width / 2 - card.x) / zoom,
+          y: (box.y + box.height / 2 - card.y) / zoom,
+        };
+      });
+    });
+  });
+}
+
 async function measure(page: Page) {
   return page.evaluate(() => {
     const viewport = document.querySelector<HTMLElement>(".react-flow__viewport");
@@ -201,10 +221,20 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   await expect(note).toHaveText(noteText);
   const noteColour = () => note.evaluate((element) => getComputedStyle(element).color);
   expect(await noteColour()).not.toBe("rgba(0, 0, 0, 0)");
+  const portsBefore = await portOffsets(page);
+  expect(portsBefore.length).toBeGreaterThan(10);
   const zoomOut = page.getByRole("button", { name: "Zoom Out" });
   // Each click zooms out by 1.2; stop at the canvas's minimum (the button is disabled there).
   for (let click = 0; click < 12 && (await zoomOut.isEnabled()); click += 1) await zoomOut.click();
   await expect.poll(() => measure(page).then((measured) => measured.zoom)).toBeLessThan(CANVAS_FAR_ZOOM);
+  // Every port is where it was on its card (in flow units), so the edges stay attached although the
+  // cards' text is no longer rendered.
+  const portsFar = await portOffsets(page);
+  expect(portsFar.map((port) => port.key)).toEqual(portsBefore.map((port) => port.key));
+  for (const [index, port] of portsFar.entries()) {
+    expect(Math.abs(port.x - portsBefore[index]!.x), port.key).toBeLessThan(1.5);
+    expect(Math.abs(port.y - portsBefore[index]!.y), port.key).toBeLessThan(1.5);
+  }
   await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(1);
   // Every card is still there, at its size, with its ports; its text is not drawn.
   const cards = page.getByTestId("studio-node");
