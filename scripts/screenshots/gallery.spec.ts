@@ -4,10 +4,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { observableAssetBundle } from "../../test/support/subagent-bundles";
+import { assetTemplate } from "../../lib/studio/templates";
 
 const OUT = path.resolve(import.meta.dirname, "../../docs/screenshots");
 const shots: { file: string; title: string }[] = [];
+
+/**
+ * The live demo: the studio's asset template as a user gets it, with every scripted step slowed to
+ * `delayMs` so the screenshots catch its subagent running (the template's own steps take 0.9 s).
+ */
+function liveDemoBundle(delayMs: number) {
+  const bundle = assetTemplate();
+  bundle.models = bundle.models.map((model) => ({
+    ...model,
+    script: model.script?.map((step) => ({ ...step, delayMs })),
+  }));
+  return bundle;
+}
 
 async function shoot(page: Page, file: string, title: string) {
   // Let hover tooltips, transitions and React Flow's fit settle; hide the pointer's hover state.
@@ -143,7 +156,7 @@ test("the gallery", async ({ page, request }) => {
     request,
     "A research assistant with a rather long project name that must end in an ellipsis somewhere",
   );
-  const liveId = await createProject(request, "Asset pipeline (live demo)", observableAssetBundle(6000));
+  const liveId = await createProject(request, "Asset pipeline (live demo)", liveDemoBundle(4000));
   await page.goto("/");
   await expect(page.getByRole("link", { name: "Support desk" })).toBeVisible();
   await shoot(page, "02-home-projects", "Home with projects (long names end in an ellipsis)");
@@ -246,14 +259,18 @@ test("the gallery", async ({ page, request }) => {
   const { threadId } = (await started.json()) as { threadId: string };
   await page.goto(`/threads/${threadId}`);
   const tree = page.getByRole("tree", { name: "Threads" });
-  // The scripted models wait 6 s per reply, so the child is normally still running here.
+  // The scripted models wait 4 s per step, so the child is normally still running here.
   const child = tree.getByRole("treeitem", { name: /asset_subagent/ });
   await expect(child).toBeVisible({ timeout: 60_000 });
   await shoot(page, "14-thread-running", "Thread page: a subagent tree while it runs");
   await expect(child).toHaveAttribute("data-status", /^(completed|idle|stopped|failed)$/, {
     timeout: 120_000,
   });
-  await page.waitForTimeout(1500);
+  // The orchestrator then streams its answer; the run is over once it waits for the user again.
+  await expect(tree.getByRole("treeitem").first()).toHaveAttribute("data-status", "idle", {
+    timeout: 60_000,
+  });
+  await page.waitForTimeout(1000);
   await shoot(page, "15-thread-finished", "Thread page: the tree after the run");
   await page.goto(`/projects/${liveId}`);
   await expect(page.getByRole("region", { name: "Threads" })).toBeVisible();
