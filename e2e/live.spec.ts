@@ -96,6 +96,44 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await expect(page).toHaveURL(new RegExp(`/threads/${rootId}$`));
 });
 
+test("a tool call without its result says so: running while the blocking child works, no result once stopped", async ({
+  page,
+  request,
+}) => {
+  const definitions = assetBundle({
+    config: { blocking: true },
+    orchestratorScript: [
+      { toolCalls: [{ name: "asset_subagent", args: { message: "{{input}}" } }] },
+      { text: "Done: {{input}}" },
+    ],
+    workerScript: [{ text: "Draft: {{input}}", delayMs: 2500 }],
+  });
+  const created = await request.post("/api/projects", {
+    data: { name: `Pending ${Date.now()}`, definitions },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: string }).id;
+  const call = () => transcriptRows(page).filter({ hasText: "Tool call · asset_subagent" });
+
+  // Completed: the call shows it is running while the child works, and nothing once answered.
+  await startRunFromUi(page, projectId, "a lamp");
+  await expect(childItem(page)).toHaveAttribute("data-status", "running");
+  await expect(call().getByTestId("tool-call-pending")).toHaveText("running…");
+  await page.screenshot({ path: `${ARTIFACTS}/live-call-pending.png`, fullPage: true });
+  await expect(childItem(page)).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
+  await expect(transcriptRows(page).filter({ hasText: "Done:" })).toHaveCount(1, { timeout: 20_000 });
+  await expect(call().getByTestId("tool-call-pending")).toHaveCount(0);
+
+  // Terminated while the child works: the call was never answered, and says so.
+  await startRunFromUi(page, projectId, "a chair");
+  await expect(call().getByTestId("tool-call-pending")).toHaveText("running…");
+  const header = page.getByRole("region", { name: "Selected thread" }).locator("header");
+  await header.getByRole("button", { name: "Terminate" }).click();
+  await page.getByRole("button", { name: "Confirm terminate" }).click();
+  await expect(header.getByTestId("status-badge")).toHaveText("terminated");
+  await expect(call().getByTestId("tool-call-pending")).toHaveText("no result");
+});
+
 test("terminates a running tree from the UI after a confirmation", async ({ page, request }) => {
   const projectId = await createAssetProject(request);
   const rootId = await startRunFromUi(page, projectId, "a tree");

@@ -11,6 +11,9 @@ import { formatBytes } from "./inspect-format";
 
 export type SideLabels = { a: string; b: string };
 
+/** What a tool call without a result shows: by the thread's status (Transcript's pendingCallState). */
+export type PendingCallState = "running…" | "awaiting approval" | "no result";
+
 export function speakerOf(message: LiveMessage, sideLabels: SideLabels | null): string {
   if (message.role === "tool") return `Tool result${message.name ? ` · ${message.name}` : ""}`;
   if (message.role === "system") return "System";
@@ -57,6 +60,8 @@ export const MessageRow = memo(function MessageRow({
   threadId,
   sideLabels,
   agents,
+  unansweredCalls = "",
+  pendingState = "no result",
   onFork,
 }: {
   message: LiveMessage;
@@ -64,6 +69,10 @@ export const MessageRow = memo(function MessageRow({
   sideLabels: SideLabels | null;
   /** The project's agents (a stable object), for the titles a handoff marker shows. */
   agents: Readonly<Record<string, AgentInfo>>;
+  /** Ids of this message's tool calls that have no result yet, comma-joined ("" for none). */
+  unansweredCalls?: string;
+  /** What those calls show, from the thread's status. */
+  pendingState?: PendingCallState;
   /** "Fork from here" (and "Edit and fork" on a user message); a stable callback, or none. */
   onFork?: (message: LiveMessage, mode: "fork" | "edit") => void;
 }) {
@@ -89,6 +98,7 @@ export const MessageRow = memo(function MessageRow({
     );
   }
   const toolCalls = parseToolCalls(message.tool_calls);
+  const unanswered = new Set(unansweredCalls ? unansweredCalls.split(",") : []);
   const speaker = speakerOf(message, sideLabels);
   const isToolResult = message.role === "tool";
   return (
@@ -139,7 +149,26 @@ export const MessageRow = memo(function MessageRow({
       ) : null}
       {toolCalls.map((call) => (
         <details key={call.id} className="mt-1">
-          <summary className="cursor-pointer font-mono text-sm">Tool call · {call.name}</summary>
+          <summary className="cursor-pointer font-mono text-sm">
+            Tool call · {call.name}
+            {unanswered.has(call.id) ? (
+              <span
+                data-testid="tool-call-pending"
+                className={`ml-2 inline-flex items-center gap-1 rounded-full border border-border px-1.5 font-sans text-xs ${
+                  pendingState === "no result" ? "text-muted" : "text-text"
+                }`}
+              >
+                {pendingState === "running…" ? (
+                  <span
+                    aria-hidden
+                    className="size-1.5 animate-pulse rounded-full"
+                    style={{ background: "var(--status-running)" }}
+                  />
+                ) : null}
+                {pendingState}
+              </span>
+            ) : null}
+          </summary>
           <pre className="mt-1 whitespace-pre-wrap break-words text-xs text-muted">{call.args}</pre>
         </details>
       ))}

@@ -1,11 +1,43 @@
 "use client";
 // The selected thread's messages in order, then any text still streaming in (message_chunk), both
-// as markdown.
-import { useEffect, useRef } from "react";
-import { type LiveMessage, type LiveState, selectStreamingMessages, selectTranscript } from "@/lib/live";
+// as markdown. A tool call without its result yet says so: running (or awaiting approval) while the
+// thread works, "no result" once it stopped without one.
+import { useEffect, useMemo, useRef } from "react";
+import {
+  getEntry,
+  type LiveMessage,
+  type LiveState,
+  selectStreamingMessages,
+  selectTranscript,
+} from "@/lib/live";
 import type { AgentInfo } from "./agent-info";
 import { StreamingMarkdown } from "./ChatMarkdown";
-import { MessageRow, type SideLabels } from "./MessageRow";
+import { parseToolCalls } from "./format";
+import { MessageRow, type PendingCallState, type SideLabels } from "./MessageRow";
+
+/**
+ * The ids of each message's tool calls that no tool message answers (yet), comma-joined per message
+ * id (a string, so the memoised rows compare it by value). Only messages with such calls are listed.
+ */
+export function unansweredToolCalls(messages: readonly LiveMessage[]): ReadonlyMap<string, string> {
+  const answered = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "tool" && message.tool_call_id) answered.add(message.tool_call_id);
+  }
+  const unanswered = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant" || !message.tool_calls) continue;
+    const open = parseToolCalls(message.tool_calls).filter((call) => !answered.has(call.id));
+    if (open.length > 0) unanswered.set(message.id, open.map((call) => call.id).join(","));
+  }
+  return unanswered;
+}
+
+function pendingCallState(status: string | undefined): PendingCallState {
+  if (status === "waiting_approval") return "awaiting approval";
+  if (status === "queued" || status === "running") return "running…";
+  return "no result";
+}
 
 export function Transcript({
   state,
@@ -22,6 +54,9 @@ export function Transcript({
   onFork?: (message: LiveMessage, mode: "fork" | "edit") => void;
 }) {
   const messages = selectTranscript(state, threadId);
+  // Keyed on the messages array, which changes only when a message arrives (not on each chunk).
+  const unanswered = useMemo(() => unansweredToolCalls(messages), [messages]);
+  const pendingState = pendingCallState(getEntry(state.threads, threadId)?.status);
   const streaming = selectStreamingMessages(state, threadId);
   const end = useRef<HTMLDivElement>(null);
   const count = messages.length + streaming.reduce((total, stream) => total + stream.text.length, 0);
@@ -43,6 +78,8 @@ export function Transcript({
             threadId={threadId}
             sideLabels={sideLabels}
             agents={agents}
+            unansweredCalls={unanswered.get(message.id) ?? ""}
+            pendingState={pendingState}
             {...(onFork ? { onFork } : {})}
           />
         ))}
