@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { assetTemplate } from "../../lib/studio/templates";
+import { assetTemplate, namedWorkersTemplate } from "../../lib/studio/templates";
 
 const OUT = path.resolve(import.meta.dirname, "../../docs/screenshots");
 const shots: { file: string; title: string }[] = [];
@@ -300,6 +300,27 @@ test("the gallery", async ({ page, request }) => {
   await mcpTools.locator('[data-palette-entry="mcp:calc:add"]').click();
   await expect(nodes(page)).toHaveCount(1);
   await shoot(page, "18-studio-mcp-tools", "Studio: tools of a configured MCP server in the palette");
+
+  // The named-workers template run to the end: the tree and the timeline (Gantt) of its threads.
+  const teamId = await createProject(request, "Team lead (named workers)", namedWorkersTemplate());
+  const teamRun = await request.post("/api/threads", {
+    data: { project_id: teamId, agent_id: "team_lead", message: "A short piece on tide pools." },
+  });
+  expect(teamRun.ok()).toBe(true);
+  const teamThread = ((await teamRun.json()) as { threadId: string }).threadId;
+  await page.goto(`/threads/${teamThread}`);
+  const teamTree = page.getByRole("tree", { name: "Threads" });
+  await expect(teamTree.getByRole("treeitem")).toHaveCount(3, { timeout: 60_000 });
+  await expect(teamTree.getByRole("treeitem").first()).toHaveAttribute("data-status", "idle", {
+    timeout: 120_000,
+  });
+  await page.getByRole("tab", { name: "Timeline" }).click();
+  await expect(page.getByRole("tabpanel", { name: "Timeline" })).toBeVisible();
+  await shoot(
+    page,
+    "16b-thread-timeline",
+    "Thread page: the timeline of a team lead and its two named workers",
+  );
 
   // Fork a run at a message with an edited user message, then compare the two runs.
   const factsId = await createProject(request, "Facts (fork and diff)", factsBundle);
