@@ -161,6 +161,13 @@ test("shows named children, their stop reasons and a timeline, and works from th
   await expect(timeline(page).getByRole("listitem")).toHaveCount(4);
   for (const name of ["logo-designer: main emblem", "banner-painter: hero banner", "endless-debate"])
     await expect(timeline(page).getByText(name, { exact: true })).toBeVisible();
+  // The legend says what the colours mean, with a count per status: the four threads in all.
+  const legend = page.getByRole("list", { name: "Timeline legend" });
+  await expect(legend.locator('[data-status="stopped"]')).toHaveText(/stopped\s*1$/);
+  const legendCounts = await legend
+    .getByRole("listitem")
+    .evaluateAll((items) => items.map((item) => Number(item.textContent?.match(/(\d+)$/)?.[1] ?? 0)));
+  expect(legendCounts.reduce((sum, count) => sum + count, 0)).toBe(4);
   const debateBar = timeline(page).getByRole("button", { name: /^endless-debate.*stopped/ });
   await expect(debateBar).toHaveAccessibleName(new RegExp(LIMIT_REASON.replace(/[()]/g, "\\$&")));
   await debateBar.hover();

@@ -15,11 +15,13 @@ import {
   selectTimeline,
   selectTreeRows,
   statusDetail,
+  type ThreadStatus,
   type TimelineBar,
   type TreeExpansion,
   timelineTicks,
 } from "@/lib/live";
 import { formatCost, formatDuration, formatTokens } from "./format";
+import { StatusBadge } from "./StatusBadge";
 import { type ThreadLabel, threadLabel } from "./thread-label";
 import { visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
@@ -226,7 +228,27 @@ export function ThreadTimeline({
           </div>
         )}
       </div>
+      <TimelineLegend counts={state.statusCounts} />
     </div>
+  );
+}
+
+/** What the bars' colours mean: each status the tree has, with how many threads have it. */
+function TimelineLegend({ counts }: { counts: LiveState["statusCounts"] }) {
+  const present = (Object.entries(counts) as [ThreadStatus, number][]).filter(([, count]) => count > 0);
+  if (present.length === 0) return null;
+  return (
+    <ul
+      aria-label="Timeline legend"
+      className="flex shrink-0 flex-wrap items-center gap-2 border-t border-border px-2 py-1 text-xs text-muted"
+    >
+      {present.map(([status, count]) => (
+        <li key={status} data-status={status} className="flex items-center gap-1">
+          <StatusBadge status={status} pulse={false} />
+          <span>{count}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
