@@ -221,6 +221,18 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   await expect(note).toHaveText(noteText);
   const noteColour = () => note.evaluate((element) => getComputedStyle(element).color);
   expect(await noteColour()).not.toBe("rgba(0, 0, 0, 0)");
+  // A selected edge shows its label in full at any readable zoom: select a straight one (its middle is
+  // on the line).
+  const straight = await page.locator(".react-flow__edge").evaluateAll((edges) =>
+    edges
+      .map((edge) => edge.getBoundingClientRect())
+      .filter((box) => box.height < 6 && box.width > 30)
+      .map((box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 })),
+  );
+  expect(straight.length).toBeGreaterThan(0);
+  await page.mouse.click(straight[0]!.x, straight[0]!.y);
+  await expect(page.locator(".react-flow__edge.selected")).toHaveCount(1);
+  await expect(page.getByTestId("edge-label")).toHaveCount(1);
   const portsBefore = await portOffsets(page);
   expect(portsBefore.length).toBeGreaterThan(10);
   const zoomOut = page.getByRole("button", { name: "Zoom Out" });
@@ -248,6 +260,8 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   await expect(page.locator(".react-flow__handle").first()).toBeAttached();
   await expect(page.locator(".react-flow__handle").first()).toBeHidden();
   expect(await noteColour()).toBe("rgba(0, 0, 0, 0)");
+  // No edge label either (their text would be under 5 px); they come back with the text below.
+  await expect(page.getByTestId("edge-label")).toHaveCount(0);
   // The card's colour is its kind's, not the surface's.
   const fill = await cards.first().evaluate((card) => getComputedStyle(card).backgroundColor);
   const surface = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -258,4 +272,5 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(0);
   await expect(names.first()).toBeVisible();
   await expect(page.locator(".react-flow__handle").first()).toBeVisible();
+  await expect(page.getByTestId("edge-label").first()).toBeVisible();
 });

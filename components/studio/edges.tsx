@@ -13,6 +13,7 @@ import {
   useStore,
 } from "@xyflow/react";
 import { useMemo } from "react";
+import { CANVAS_FAR_ZOOM } from "@/lib/graph";
 import {
   BADGE_ICON_PX,
   type Box,
@@ -98,6 +99,7 @@ function spanOf(from: Point, to: Point): Box {
 }
 
 const EVERYWHERE: Box = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
+const NOWHERE: Box = { x: 0, y: 0, width: 0, height: 0 };
 
 function sameBox(a: Box, b: Box): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
@@ -168,14 +170,19 @@ export function EdgeLabels({
   // On a culled canvas only labels near the view are in the DOM (300 nodes have ~500 labels). The
   // area is compared by value, so this re-renders when it moves to another grid cell, not on every
   // frame.
+  // Zoomed far out (cards drawn as blocks) no label is drawn, not even a hovered one (its text would
+  // be under 5 px): nothing is placed, and panning there re-renders nothing here.
+  const far = zoom < CANVAS_FAR_ZOOM;
   const drawArea = useStore(
     (state) =>
-      culled
-        ? labelDrawArea(
-            { x: state.transform[0], y: state.transform[1], zoom: state.transform[2] },
-            { width: state.width, height: state.height },
-          )
-        : EVERYWHERE,
+      state.transform[2] < CANVAS_FAR_ZOOM
+        ? NOWHERE
+        : culled
+          ? labelDrawArea(
+              { x: state.transform[0], y: state.transform[1], zoom: state.transform[2] },
+              { width: state.width, height: state.height },
+            )
+          : EVERYWHERE,
     sameBox,
   );
 
@@ -183,6 +190,7 @@ export function EdgeLabels({
   // are placed (against the cards there): on a large canvas that is a fraction of them.
   const placements = useMemo(() => {
     void nodes;
+    if (far) return [];
     const boxes: Box[] = [];
     for (const node of nodeLookup.values()) {
       const box = nodeBox(node as InternalNode<StudioFlowNode>);
@@ -206,7 +214,7 @@ export function EdgeLabels({
       });
     }
     return placeEdgeLabels(requests, boxes, zoom);
-  }, [edges, nodeLookup, nodes, zoom, hoveredEdgeId, drawArea]);
+  }, [edges, nodeLookup, nodes, zoom, far, hoveredEdgeId, drawArea]);
 
   const byId = new Map(edges.map((edge) => [edge.id, edge]));
   return (
