@@ -3,7 +3,7 @@
 // minimap still shows every node, and a dragged card is saved where it was dropped. A small canvas
 // keeps every card in the DOM (other specs count them), so the keyboard reaches each one.
 import { expect, type Page, test } from "@playwright/test";
-import { decompileBundle } from "../lib/graph";
+import { decompileBundle, sideRowCentre } from "../lib/graph";
 import { studioBundle } from "../test/support/bench-bundles";
 
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -125,4 +125,91 @@ test("a card dragged on a large canvas is saved where it was dropped", async ({ 
   const moved = stored.graph.nodes.find((node) => node.id === nearest.id);
   expect(original && moved).toBeTruthy();
   expect((moved?.position.x ?? 0) - (original?.position.x ?? 0)).toBeGreaterThan(80);
+});
+
+test("zoomed far out, cards that come into view skip their text but keep their ports, and get the text back zoomed in", async ({
+  page,
+}) => {
+  const { nodes } = await openLargeCanvas(page);
+  await expect
+    .poll(async () => (await renderedNodeIds(page)).length, { timeout: 15_000 })
+    .toBeLessThan(nodes / 2);
+  const zoomOut = page.getByRole("button", { name: "Zoom Out" });
+  for (let click = 0; click < 12 && (await zoomOut.isEnabled()); click += 1) await zoomOut.click();
+  await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(1);
+  const pan = async (dx: number, dy: number) => {
+    const start = await emptySpot(page);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + dx, start.y + dy, { steps: 12 });
+    await page.mouse.up();
+  };
+  // Pan away (cards leave the view and the DOM), then back: the cards that come into view again
+  // mount without their text.
+  await pan(600, 350);
+  await pan(600, 350);
+  const before = new Set(await renderedNodeIds(page));
+  await pan(-600, -350);
+  await pan(-600, -350);
+  const revealed = (await renderedNodeIds(page)).filter((id) => id && !before.has(id)) as string[];
+  expect(revealed.length).toBeGreaterThan(3);
+  const cards = await page.evaluate((ids) => {
+    const viewport = document.querySelector<HTMLElement>(".react-flow__viewport");
+    if (!viewport) throw new Error("no viewport");
+    const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
+    return ids.flatMap((id) => {
+      const node = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${id}"]`);
+      if (!node || node.classList.contains("react-flow__node-note")) return [];
+      const card = node.getBoundingClientRect();
+      return [
+        {
+          id,
+          names: node.querySelectorAll("[data-testid=node-name]").length,
+          width: card.width / zoom,
+          height: card.height / zoom,
+          ports: [...node.querySelectorAll<HTMLElement>(".react-flow__handle")].map((handle) => {
+            const box = handle.getBoundingClientRect();
+            return {
+              side: handle.dataset.handlepos ?? "",
+              handle: handle.dataset.handleid ?? "",
+              x: (box.x + box.width / 2 - card.x) / zoom,
+              y: (box.y + box.height / 2 - card.y) / zoom,
+            };
+          }),
+        },
+      ];
+    });
+  }, revealed);
+  expect(cards.length).toBeGreaterThan(3);
+  for (const card of cards) {
+    expect(card.names, card.id).toBe(0);
+    expect(card.ports.length, card.id).toBeGreaterThan(0);
+    // Where the card geometry puts them (lib/graph/card-geometry.ts): in on the left edge's middle,
+    // out on the right edge's middle, an agent's sides on the right at their rows' centres.
+    for (const port of card.ports) {
+      const expected =
+        port.side === "left"
+          ? { x: 0, y: card.height / 2 }
+          : port.handle === "sideA"
+            ? { x: card.width, y: sideRowCentre(0) }
+            : port.handle === "sideB"
+              ? { x: card.width, y: sideRowCentre(1) }
+              : { x: card.width, y: card.height / 2 };
+      expect(Math.abs(port.x - expected.x), `${card.id} ${port.handle || port.side} x`).toBeLessThan(1.5);
+      expect(Math.abs(port.y - expected.y), `${card.id} ${port.handle || port.side} y`).toBeLessThan(1.5);
+    }
+  }
+
+  // Zoomed back in around the middle, every card in the DOM renders its name again.
+  const zoomIn = page.getByRole("button", { name: "Zoom In" });
+  for (let click = 0; click < 5; click += 1) await zoomIn.click();
+  await expect(page.locator(".react-flow.studio-canvas-far")).toHaveCount(0);
+  const definitionCards = page.locator(".react-flow__node:not(.react-flow__node-note)");
+  await expect
+    .poll(async () => {
+      const total = await definitionCards.count();
+      const named = await definitionCards.locator("[data-testid=node-name]").count();
+      return total > 0 && named === total;
+    })
+    .toBe(true);
 });

@@ -3,9 +3,9 @@
 // icon, the name, and the fields that matter (lib/studio/card-fields.ts). Sizes come from
 // lib/graph/card-geometry.ts, which the auto layout packs, so laid-out cards never overlap. They
 // only render: every edit goes through the store.
-import { Handle, type NodeProps, Position } from "@xyflow/react";
-import type { CSSProperties, ReactNode } from "react";
-import { cardSize, type GraphNode, sideRowCentre } from "@/lib/graph";
+import { Handle, type NodeProps, Position, type ReactFlowState, useStoreApi } from "@xyflow/react";
+import { type CSSProperties, type ReactNode, startTransition, useEffect, useState } from "react";
+import { CANVAS_FAR_ZOOM, cardSize, type GraphNode, sideRowCentre } from "@/lib/graph";
 import { cardFields, describeSide, type SideSummary } from "@/lib/studio/card-fields";
 import { describeNodeActivity, INACTIVE, type NodeActivity } from "@/lib/studio/run-activity";
 import type { StudioFlowNode } from "./flow-elements";
@@ -24,6 +24,29 @@ const KIND_LABEL: Record<Kind, string> = {
 
 function kindStyle(kind: Kind): CSSProperties {
   return { "--kind": `var(--kind-${kind})` } as CSSProperties;
+}
+
+/**
+ * Whether the card renders its text. A card that comes into view while the canvas is zoomed far out
+ * (a culled 300-node canvas being panned) renders without it: the text would be hidden there anyway
+ * (globals.css, .studio-canvas-far), and a card of a few elements mounts in a fraction of the time,
+ * which is most of the costliest frames of a zoomed-out pan (benchmark 11). Once the view zooms back
+ * in, the text comes as a transition (React renders it in slices between frames, so cards crossing
+ * the threshold together never make one long task). A card mounted with its text keeps it, so
+ * zooming out re-renders nothing.
+ */
+function useCardText(): boolean {
+  const flowStore = useStoreApi();
+  const [withText, setWithText] = useState(() => flowStore.getState().transform[2] >= CANVAS_FAR_ZOOM);
+  useEffect(() => {
+    if (withText) return;
+    const upgrade = (state: ReactFlowState) => {
+      if (state.transform[2] >= CANVAS_FAR_ZOOM) startTransition(() => setWithText(true));
+    };
+    upgrade(flowStore.getState());
+    return flowStore.subscribe(upgrade);
+  }, [withText, flowStore]);
+  return withText;
 }
 
 function ActivityBadge({ activity }: { activity: NodeActivity }) {
@@ -54,6 +77,7 @@ function NodeCard({
   children,
   target = true,
   source = true,
+  withText = true,
 }: {
   node: GraphNode;
   errorCount: number;
@@ -65,6 +89,8 @@ function NodeCard({
   children: ReactNode;
   target?: boolean;
   source?: boolean;
+  /** False: the header keeps its colour and tooltip but renders no icon, name or tag (useCardText). */
+  withText?: boolean;
 }) {
   const kind = node.type;
   const title = node.type === "note" ? "" : String(node.data.definition.name ?? "");
@@ -88,16 +114,20 @@ function NodeCard({
         />
       ) : null}
       <div className="studio-card-header" title={tooltip}>
-        <span className="studio-card-icon" role="img" aria-label={KIND_LABEL[kind]}>
-          <NodeIcon kind={kind} className="size-3.5" />
-        </span>
-        <span
-          data-testid="node-name"
-          className={`min-w-0 flex-1 truncate font-semibold ${title ? "" : "italic text-muted"}`}
-        >
-          {title || "unnamed"}
-        </span>
-        {tag ? <span className="studio-card-tag">{tag}</span> : null}
+        {withText ? (
+          <>
+            <span className="studio-card-icon" role="img" aria-label={KIND_LABEL[kind]}>
+              <NodeIcon kind={kind} className="size-3.5" />
+            </span>
+            <span
+              data-testid="node-name"
+              className={`min-w-0 flex-1 truncate font-semibold ${title ? "" : "italic text-muted"}`}
+            >
+              {title || "unnamed"}
+            </span>
+            {tag ? <span className="studio-card-tag">{tag}</span> : null}
+          </>
+        ) : null}
       </div>
       {activity.active || errorCount > 0 ? (
         // On the card's top edge, not in the header: a count never takes the name's room.
@@ -128,7 +158,24 @@ function NodeCard({
   );
 }
 
-function SideRow({ side, index }: { side: SideSummary; index: 0 | 1 }) {
+function SideRow({ side, index, withText }: { side: SideSummary; index: 0 | 1; withText: boolean }) {
+  const handle = (
+    <Handle
+      type="source"
+      id={side.handle}
+      position={Position.Right}
+      className="studio-handle studio-handle-side"
+      style={{ top: sideRowCentre(index) }}
+      title={`Side ${side.letter}: drag to its prompt`}
+    />
+  );
+  if (!withText) {
+    return (
+      <div data-testid={`side-${side.handle}`} className="studio-side-row" title={describeSide(side)}>
+        {handle}
+      </div>
+    );
+  }
   return (
     <div data-testid={`side-${side.handle}`} className="studio-side-row" title={describeSide(side)}>
       <span className="studio-side-letter">
@@ -146,19 +193,13 @@ function SideRow({ side, index }: { side: SideSummary; index: 0 | 1 }) {
           {side.label ? <span className="text-muted"> · {side.label}</span> : null}
         </span>
       )}
-      <Handle
-        type="source"
-        id={side.handle}
-        position={Position.Right}
-        className="studio-handle studio-handle-side"
-        style={{ top: sideRowCentre(index) }}
-        title={`Side ${side.letter}: drag to its prompt`}
-      />
+      {handle}
     </div>
   );
 }
 
 export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
+  const withText = useCardText();
   const node = data.graphNode;
   if (node.type !== "agent") return null;
   const fields = cardFields(node);
@@ -173,9 +214,10 @@ export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
         selected={selected}
         activity={data.activity}
         source={false}
+        withText={withText}
       >
-        <SideRow side={fields.sides[0]!} index={0} />
-        <SideRow side={fields.sides[1]!} index={1} />
+        <SideRow side={fields.sides[0]!} index={0} withText={withText} />
+        <SideRow side={fields.sides[1]!} index={1} withText={withText} />
       </NodeCard>
     </>
   );
@@ -186,6 +228,7 @@ function DetailRow({ children }: { children: ReactNode }) {
 }
 
 export function PromptNode({ data, selected }: NodeProps<StudioFlowNode>) {
+  const withText = useCardText();
   const node = data.graphNode;
   if (node.type !== "prompt") return null;
   const fields = cardFields(node);
@@ -196,19 +239,23 @@ export function PromptNode({ data, selected }: NodeProps<StudioFlowNode>) {
       errorCount={data.errorCount}
       selected={selected}
       activity={data.activity}
+      withText={withText}
     >
-      <div className="studio-card-detail flex items-center gap-1.5 text-muted">
-        <NodeIcon kind="model" className="size-3.5 shrink-0" />
-        <span className={`min-w-0 truncate ${fields.detail ? "" : "italic"}`}>
-          {fields.detail || "no model"}
-        </span>
-        <span className="ml-auto shrink-0">{fields.meta}</span>
-      </div>
+      {withText ? (
+        <div className="studio-card-detail flex items-center gap-1.5 text-muted">
+          <NodeIcon kind="model" className="size-3.5 shrink-0" />
+          <span className={`min-w-0 truncate ${fields.detail ? "" : "italic"}`}>
+            {fields.detail || "no model"}
+          </span>
+          <span className="ml-auto shrink-0">{fields.meta}</span>
+        </div>
+      ) : null}
     </NodeCard>
   );
 }
 
 export function ToolNode({ data, selected }: NodeProps<StudioFlowNode>) {
+  const withText = useCardText();
   const node = data.graphNode;
   if (node.type !== "tool") return null;
   const fields = cardFields(node);
@@ -219,19 +266,27 @@ export function ToolNode({ data, selected }: NodeProps<StudioFlowNode>) {
       tooltip={fields.tooltip}
       errorCount={data.errorCount}
       selected={selected}
+      withText={withText}
     >
-      <DetailRow>{fields.detail}</DetailRow>
+      {withText ? <DetailRow>{fields.detail}</DetailRow> : null}
     </NodeCard>
   );
 }
 
 export function ModelNode({ data, selected }: NodeProps<StudioFlowNode>) {
+  const withText = useCardText();
   const node = data.graphNode;
   if (node.type !== "model") return null;
   const fields = cardFields(node);
   return (
-    <NodeCard node={node} tooltip={fields.tooltip} errorCount={data.errorCount} selected={selected}>
-      <DetailRow>{fields.detail}</DetailRow>
+    <NodeCard
+      node={node}
+      tooltip={fields.tooltip}
+      errorCount={data.errorCount}
+      selected={selected}
+      withText={withText}
+    >
+      {withText ? <DetailRow>{fields.detail}</DetailRow> : null}
     </NodeCard>
   );
 }
