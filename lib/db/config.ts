@@ -49,6 +49,20 @@ export function postgresConnection(url: string): { url: string; path?: string } 
   return { url: parsed.toString(), path: `${folder.replace(/\/+$/, "")}/.s.PGSQL.${port}` };
 }
 
+/**
+ * Group commit (`commit-batcher.ts`), from TANDEM_GROUP_COMMIT: "1"/"on"/"true" or "0"/"off"/"false";
+ * unset means the default. Only a Postgres server groups commits (PGlite has one connection).
+ */
+export const GROUP_COMMIT_DEFAULT = false;
+
+export function groupCommitEnabled(env: Record<string, string | undefined>): boolean {
+  const raw = env.TANDEM_GROUP_COMMIT?.trim().toLowerCase();
+  if (!raw) return GROUP_COMMIT_DEFAULT;
+  if (["1", "on", "true", "yes"].includes(raw)) return true;
+  if (["0", "off", "false", "no"].includes(raw)) return false;
+  throw new DatabaseConfigError(`TANDEM_GROUP_COMMIT must be 1/on or 0/off; got "${raw}".`);
+}
+
 /** A URL safe to print: the password, if any, is replaced. */
 export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");

@@ -7,7 +7,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import postgres from "postgres";
 import { connectCoalescingSocket } from "./coalescing-socket";
-import { type DatabaseConfig, describeDatabase, postgresConnection, resolveDatabaseConfig } from "./config";
+import {
+  type DatabaseConfig,
+  describeDatabase,
+  groupCommitEnabled,
+  postgresConnection,
+  resolveDatabaseConfig,
+} from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import {
@@ -30,6 +36,8 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** Pool size for a Postgres server (default 10). */
   maxConnections?: number;
+  /** Group commit on a Postgres server (default: TANDEM_GROUP_COMMIT, see `groupCommitEnabled`). */
+  groupCommit?: boolean;
 }
 
 export async function openDatabase(
@@ -57,7 +65,7 @@ function openPostgres(
   return {
     config,
     prisma,
-    sql: sqlClientFromPostgres(sql),
+    sql: sqlClientFromPostgres(sql, { groupCommit: options.groupCommit ?? groupCommitEnabled(process.env) }),
     notifications: notificationBusFromPostgres(sql),
     async close() {
       await Promise.allSettled([prisma.$disconnect(), sql.end({ timeout: 5 })]);
