@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/lib/db/database";
 import { createIsolatedDatabaseConfig, testBackend } from "@/test/support/database";
 import { insertTestProject, insertTestThread } from "@/test/support/thread-rows";
-import { findThreadForStep } from "../../store/thread-store";
+import { findThreadForStep, updateLockedThread } from "../../store/thread-store";
 import { LeaseLost } from "./errors";
 import { RunMemory } from "./run-memory";
 import { ThreadCommitter } from "./thread-committer";
@@ -54,11 +54,11 @@ describe.skipIf(testBackend() !== "postgres")("step commits under group commit",
       ids.map((id, index) =>
         committers[index]!.commit(
           id,
-          async (tx) => {
+          async (tx, row) => {
             await committers[index]!.insert(tx, id, [
               { role: "assistant", side: "a", content: `${label} ${id}` },
             ]);
-            await tx.defer("UPDATE threads SET status_text = $2 WHERE id = $1", [id, label]);
+            await updateLockedThread(tx, row, committers[index]!.withMessageSeq(id, { statusText: label }));
           },
           { speculate: true, readBack: true },
         ),
