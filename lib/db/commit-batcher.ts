@@ -94,7 +94,7 @@ export class CommitBatcher {
 
   constructor(
     private readonly wire: CommitBatcherWire,
-    private readonly limits: { maxInFlight: number; maxParts: number } = { maxInFlight: 2, maxParts: 64 },
+    private readonly limits: { maxInFlight: number; maxParts: number },
   ) {}
 
   /** Commits `part` (alone or with others ready now); resolves like `sequence([statement, ...after])`. */
@@ -111,8 +111,13 @@ export class CommitBatcher {
     // After the current turn's I/O callbacks: every commit submitted in this turn joins the group.
     setImmediate(() => {
       this.scheduled = false;
-      while (this.waiting.length > 0 && this.inFlight < this.limits.maxInFlight) {
-        const batch = this.waiting.splice(0, this.limits.maxParts);
+      // Spread what is ready over the free connections: several groups run in parallel (a group's
+      // statements run one after another in one backend), each as large as its share.
+      const free = this.limits.maxInFlight - this.inFlight;
+      const groups = Math.min(free, this.waiting.length);
+      const size = Math.min(this.limits.maxParts, Math.ceil(this.waiting.length / groups));
+      for (let group = 0; group < groups && this.waiting.length > 0; group += 1) {
+        const batch = this.waiting.splice(0, size);
         this.inFlight += 1;
         void this.send(batch).finally(() => {
           this.inFlight -= 1;

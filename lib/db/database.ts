@@ -10,7 +10,7 @@ import { connectCoalescingSocket } from "./coalescing-socket";
 import {
   type DatabaseConfig,
   describeDatabase,
-  groupCommitEnabled,
+  groupCommitSettings,
   postgresConnection,
   resolveDatabaseConfig,
 } from "./config";
@@ -54,6 +54,8 @@ function openPostgres(
   options: OpenDatabaseOptions,
 ): Database {
   const connection = postgresConnection(config.url);
+  const settings = groupCommitSettings(process.env);
+  const groupCommit = { ...settings, enabled: options.groupCommit ?? settings.enabled };
   const sql = postgres(connection.url, {
     ...(connection.path ? { path: connection.path } : {}),
     max: options.maxConnections ?? 10,
@@ -65,7 +67,7 @@ function openPostgres(
   return {
     config,
     prisma,
-    sql: sqlClientFromPostgres(sql, { groupCommit: options.groupCommit ?? groupCommitEnabled(process.env) }),
+    sql: sqlClientFromPostgres(sql, groupCommit),
     notifications: notificationBusFromPostgres(sql),
     async close() {
       await Promise.allSettled([prisma.$disconnect(), sql.end({ timeout: 5 })]);

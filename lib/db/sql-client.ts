@@ -46,9 +46,11 @@ export interface SqlClient extends SqlExecutor {
   commitStats(): CommitBatchStats;
 }
 
+/** Group commit (TANDEM_GROUP_COMMIT…, `groupCommitSettings`): commits ready together share a transaction. */
 export interface SqlClientOptions {
-  /** Group commit (TANDEM_GROUP_COMMIT): one-statement commits ready together share a transaction. */
-  groupCommit?: boolean;
+  enabled: boolean;
+  maxInFlight: number;
+  maxParts: number;
 }
 
 /** What one statement of `SqlClient.sequence` did. */
@@ -69,17 +71,23 @@ export interface CombinedForm extends SqlStatement {
   describes?: unknown;
 }
 
-export function sqlClientFromPostgres(sql: postgres.Sql, options: SqlClientOptions = {}): SqlClient {
+export function sqlClientFromPostgres(
+  sql: postgres.Sql,
+  groupCommit: SqlClientOptions = { enabled: false, maxInFlight: 1, maxParts: 1 },
+): SqlClient {
   const send = (target: postgres.Sql | postgres.ReservedSql, text: string, params: readonly SqlParameter[]) =>
     // Prepared: one round trip less and no re-planning per call (measured in docs/benchmarks.md).
     target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
   const alone = (part: CommitPart) => client.sequence([part.statement, ...part.after]);
-  const batcher = options.groupCommit
-    ? new CommitBatcher({
-        alone,
-        group: (parts) => groupTransaction(sql, send, parts),
-        isServerError: (error) => error instanceof postgres.PostgresError || error instanceof GroupRolledBack,
-      })
+  const batcher = groupCommit.enabled
+    ? new CommitBatcher(
+        {
+          alone,
+          group: (parts) => groupTransaction(sql, send, parts),
+          isServerError: (error) => error instanceof postgres.PostgresError || error instanceof GroupRolledBack,
+        },
+        groupCommit,
+      )
     : null;
   const client: SqlClient = {
     async query<Row>(text: string, params: readonly SqlParameter[] = []) {
