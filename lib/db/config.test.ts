@@ -89,9 +89,9 @@ describe("postgresConnection", () => {
 });
 
 describe("groupCommitSettings", () => {
-  it("is off by default and reads TANDEM_GROUP_COMMIT and its limits", () => {
+  it("is on by default and reads TANDEM_GROUP_COMMIT and its limits", () => {
     expect(groupCommitSettings({})).toEqual(GROUP_COMMIT_DEFAULTS);
-    expect(GROUP_COMMIT_DEFAULTS.enabled).toBe(false);
+    expect(GROUP_COMMIT_DEFAULTS.enabled).toBe(true);
     expect(groupCommitSettings({ TANDEM_GROUP_COMMIT: "1" }).enabled).toBe(true);
     expect(groupCommitSettings({ TANDEM_GROUP_COMMIT: " On " }).enabled).toBe(true);
     expect(groupCommitSettings({ TANDEM_GROUP_COMMIT: "off" }).enabled).toBe(false);

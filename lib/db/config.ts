@@ -55,7 +55,7 @@ export function postgresConnection(url: string): { url: string; path?: string } 
  * TANDEM_GROUP_COMMIT_IN_FLIGHT: groups in flight at once (each on its own connection);
  * TANDEM_GROUP_COMMIT_MAX: commits in one group at most.
  */
-export const GROUP_COMMIT_DEFAULTS = { enabled: false, maxInFlight: 4, maxParts: 64 };
+export const GROUP_COMMIT_DEFAULTS = { enabled: true, maxInFlight: 4, maxParts: 64 };
 
 export interface GroupCommitSettings {
   enabled: boolean;
