@@ -84,7 +84,8 @@ export function sqlClientFromPostgres(
         {
           alone,
           group: (parts) => groupTransaction(sql, send, parts),
-          isServerError: (error) => error instanceof postgres.PostgresError || error instanceof GroupRolledBack,
+          isServerError: (error) =>
+            error instanceof postgres.PostgresError || error instanceof GroupRolledBack,
         },
         groupCommit,
       )
