@@ -13,14 +13,17 @@
 // A part that fails must not take its batch-mates down, and none may commit twice:
 // - a check or commit raising a guard of its own (SQLSTATE P0001: `tandem_expect`, e.g. a stale
 //   thread) fails that part alone — it would have failed the same way alone, run at that point — and
-//   the other parts go again as a new group (nothing of the failed group was committed);
+//   the other parts go again as a new group (nothing of the failed group was committed; after three
+//   tries, each goes alone);
 // - any other server error (a deadlock, a serialization failure, a constraint) rolls the group back,
 //   and every part then runs alone, as it would have without group commit, and gets its own outcome;
 // - a lost connection leaves the outcome unknown: every part gets that error, exactly as a
 //   one-statement commit sent alone would.
-// A group of one is sent alone (no BEGIN/COMMIT). At most `maxInFlight` groups are in flight; while
-// they are, new commits queue and form the next group (the longer a commit takes, the larger groups
-// grow: classic group commit).
+// A group of one is sent alone (no BEGIN/COMMIT). At most `maxInFlight` groups are in flight, each on
+// its own connection: what is ready when connections are free is spread evenly over them (a group's
+// statements run one after another in one backend; several groups keep several cores busy), at most
+// `maxParts` per group. While all are busy, new commits queue and form the next groups (the longer a
+// commit takes, the larger groups grow: classic group commit).
 import type { SqlOutcome, SqlStatement } from "./sql-client";
 
 /** One thread's one-statement commit, waiting for its group. */
