@@ -253,6 +253,11 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
     if (reports !== children || completed !== children) {
       throw new Error(`Expected ${children} completed children and reports, saw ${completed} and ${reports}`);
     }
+    const commits = bench.raw.sql.commitStats();
+    if (commits.grouped)
+      console.log(
+        `  ${children} children: group commit: ${commits.parts} commits in ${commits.batches} groups (largest ${commits.largest}), ${commits.alone} alone, ${commits.retried} groups retried, ${commits.fallbacks} fell back`,
+      );
     return {
       children,
       wallMs,

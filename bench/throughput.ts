@@ -101,6 +101,17 @@ async function runOnce(cluster: Cluster, setting: ThroughputSetting): Promise<Th
     if (failed > 0) throw new Error(`${failed} threads failed`);
     const steps = [...probe.calls.values()].reduce((total, calls) => total + calls.length, 0);
     if (steps !== THREADS * TURNS * 2) throw new Error(`Expected ${THREADS * TURNS * 2} steps, saw ${steps}`);
+    // Nothing lost or logged twice: one model-call row per step.
+    const [logged] = await bench.raw.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM model_calls");
+    if (logged?.n !== steps) throw new Error(`Expected ${steps} model_calls rows, found ${logged?.n}`);
+    const commits = bench.raw.sql.commitStats();
+    console.log(
+      `  concurrency ${setting.concurrency}, pool ${setting.maxConnections}: ${logged.n} model_calls rows; ${
+        commits.grouped
+          ? `group commit: ${commits.parts} commits in ${commits.batches} groups (largest ${commits.largest}), ${commits.alone} alone, ${commits.retried} groups retried, ${commits.fallbacks} fell back`
+          : "group commit off"
+      }`,
+    );
     const resources = resourceUse(before, after);
     return {
       ...setting,

@@ -29,6 +29,26 @@ export const runtimeLoadSchema = z.object({
     queued: z.number().int().nonnegative(),
     queued_by_provider: z.record(z.string(), z.number().int().positive()),
   }),
+  /**
+   * Group commit in this process since it started (docs/runtime.md "Group commit"): one-statement
+   * step commits of several threads sharing one transaction.
+   */
+  commits: z.object({
+    /** Whether group commit is on (TANDEM_GROUP_COMMIT; never on the embedded database). */
+    grouped: z.boolean(),
+    /** Transactions that committed two or more threads' commits together. */
+    batches: z.number().int().nonnegative(),
+    /** The commits those transactions held (parts / batches: the mean group size). */
+    parts: z.number().int().nonnegative(),
+    /** The most commits one transaction held. */
+    largest: z.number().int().nonnegative(),
+    /** Commits sent alone (nothing else ready at that moment, or after a group failed). */
+    alone: z.number().int().nonnegative(),
+    /** Groups that failed as a whole (one part's own check failing, or a server error). */
+    retried: z.number().int().nonnegative(),
+    /** Failed groups whose commits then ran alone each. */
+    fallbacks: z.number().int().nonnegative(),
+  }),
 });
 
 export type RuntimeLoad = z.infer<typeof runtimeLoadSchema>;

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   DatabaseConfigError,
   describeDatabase,
+  GROUP_COMMIT_DEFAULTS,
+  groupCommitSettings,
   postgresConnection,
   redactUrl,
   resolveDatabaseConfig,
@@ -83,5 +85,24 @@ describe("postgresConnection", () => {
   it("leaves TCP URLs alone", () => {
     for (const url of ["postgresql://postgres@127.0.0.1:55432/tandem", "postgres://u:p@db:5432/x?host=db2"])
       expect(postgresConnection(url)).toEqual({ url });
+  });
+});
+
+describe("groupCommitSettings", () => {
+  it("is on by default and reads TANDEM_GROUP_COMMIT and its limits", () => {
+    expect(groupCommitSettings({})).toEqual(GROUP_COMMIT_DEFAULTS);
+    expect(GROUP_COMMIT_DEFAULTS.enabled).toBe(true);
+    expect(groupCommitSettings({ TANDEM_GROUP_COMMIT: "1" }).enabled).toBe(true);
+    expect(groupCommitSettings({ TANDEM_GROUP_COMMIT: " On " }).enabled).toBe(true);
+    expect(groupCommitSettings({ TANDEM_GROUP_COMMIT: "off" }).enabled).toBe(false);
+    expect(
+      groupCommitSettings({ TANDEM_GROUP_COMMIT_IN_FLIGHT: "2", TANDEM_GROUP_COMMIT_MAX: "16" }),
+    ).toMatchObject({ maxInFlight: 2, maxParts: 16 });
+  });
+
+  it("refuses values it cannot read", () => {
+    expect(() => groupCommitSettings({ TANDEM_GROUP_COMMIT: "maybe" })).toThrow(DatabaseConfigError);
+    expect(() => groupCommitSettings({ TANDEM_GROUP_COMMIT_IN_FLIGHT: "0" })).toThrow(/positive integer/);
+    expect(() => groupCommitSettings({ TANDEM_GROUP_COMMIT_MAX: "1.5" })).toThrow(/positive integer/);
   });
 });

@@ -49,6 +49,42 @@ export function postgresConnection(url: string): { url: string; path?: string } 
   return { url: parsed.toString(), path: `${folder.replace(/\/+$/, "")}/.s.PGSQL.${port}` };
 }
 
+/**
+ * Group commit (`commit-batcher.ts`), from TANDEM_GROUP_COMMIT: "1"/"on"/"true" or "0"/"off"/"false";
+ * unset means the default. Only a Postgres server groups commits (PGlite has one connection).
+ * TANDEM_GROUP_COMMIT_IN_FLIGHT: groups in flight at once (each on its own connection);
+ * TANDEM_GROUP_COMMIT_MAX: commits in one group at most.
+ */
+export const GROUP_COMMIT_DEFAULTS = { enabled: true, maxInFlight: 4, maxParts: 64 };
+
+export interface GroupCommitSettings {
+  enabled: boolean;
+  maxInFlight: number;
+  maxParts: number;
+}
+
+export function groupCommitSettings(env: Record<string, string | undefined>): GroupCommitSettings {
+  const raw = env.TANDEM_GROUP_COMMIT?.trim().toLowerCase();
+  let enabled = GROUP_COMMIT_DEFAULTS.enabled;
+  if (raw && ["1", "on", "true", "yes"].includes(raw)) enabled = true;
+  else if (raw && ["0", "off", "false", "no"].includes(raw)) enabled = false;
+  else if (raw) throw new DatabaseConfigError(`TANDEM_GROUP_COMMIT must be 1/on or 0/off; got "${raw}".`);
+  return {
+    enabled,
+    maxInFlight: positiveInteger(env, "TANDEM_GROUP_COMMIT_IN_FLIGHT", GROUP_COMMIT_DEFAULTS.maxInFlight),
+    maxParts: positiveInteger(env, "TANDEM_GROUP_COMMIT_MAX", GROUP_COMMIT_DEFAULTS.maxParts),
+  };
+}
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new DatabaseConfigError(`${name} must be a positive integer; got "${raw}".`);
+  return value;
+}
+
 /** A URL safe to print: the password, if any, is replaced. */
 export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");

@@ -7,7 +7,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import postgres from "postgres";
 import { connectCoalescingSocket } from "./coalescing-socket";
-import { type DatabaseConfig, describeDatabase, postgresConnection, resolveDatabaseConfig } from "./config";
+import {
+  type DatabaseConfig,
+  describeDatabase,
+  groupCommitSettings,
+  postgresConnection,
+  resolveDatabaseConfig,
+} from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import {
@@ -30,6 +36,8 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** Pool size for a Postgres server (default 10). */
   maxConnections?: number;
+  /** Group commit on a Postgres server (default: TANDEM_GROUP_COMMIT, see `groupCommitEnabled`). */
+  groupCommit?: boolean;
 }
 
 export async function openDatabase(
@@ -46,6 +54,8 @@ function openPostgres(
   options: OpenDatabaseOptions,
 ): Database {
   const connection = postgresConnection(config.url);
+  const settings = groupCommitSettings(process.env);
+  const groupCommit = { ...settings, enabled: options.groupCommit ?? settings.enabled };
   const sql = postgres(connection.url, {
     ...(connection.path ? { path: connection.path } : {}),
     max: options.maxConnections ?? 10,
@@ -57,7 +67,7 @@ function openPostgres(
   return {
     config,
     prisma,
-    sql: sqlClientFromPostgres(sql),
+    sql: sqlClientFromPostgres(sql, groupCommit),
     notifications: notificationBusFromPostgres(sql),
     async close() {
       await Promise.allSettled([prisma.$disconnect(), sql.end({ timeout: 5 })]);

@@ -28,6 +28,10 @@ describe.each(testDatabaseBackends())("LazyTransaction on %s", (backend) => {
         sent.sequences += 1;
         return database.sql.sequence(statements);
       },
+      commitStatement: (part) => {
+        sent.sequences += 1;
+        return database.sql.commitStatement(part);
+      },
     };
   });
   afterAll(async () => {

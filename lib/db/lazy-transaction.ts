@@ -3,7 +3,8 @@
 // transaction: one statement and one round trip instead of BEGIN, n statements and COMMIT. The
 // first statement whose result is read (`query`, `exec`), or parts that cannot be combined, open a
 // real transaction instead, replay what was collected into it and go on there: same outcome,
-// ordinary cost. Either way all of it commits or none of it does.
+// ordinary cost. Either way all of it commits or none of it does. A one-statement commit goes out
+// through `SqlClient.commitStatement`, which may group it with other threads' (group commit).
 import { combineStatements } from "./combined-statement";
 import type {
   CombinedForm,
@@ -42,10 +43,15 @@ export class LazyTransaction implements SqlExecutor {
   private open: OpenTransaction | null = null;
   private settled = false;
 
-  /** `checks` run before everything else (see combineStatements); they may lock what later parts change. */
+  /**
+   * `checks` run before everything else (see combineStatements); they may lock what later parts change.
+   * `order`: where a one-statement commit's locks go when it shares a transaction with others' (group
+   * commit, `commit-batcher.ts`): the runtime passes the thread's root, then the thread.
+   */
   constructor(
     private readonly client: SqlClient,
     private readonly checks: readonly SqlStatement[],
+    private readonly order = "",
   ) {}
 
   /** Whether a real transaction is open (a result was read, so nothing is combined). */
@@ -92,7 +98,12 @@ export class LazyTransaction implements SqlExecutor {
         const returning = wantsRows
           ? ((parts.find((part) => (part as CombinedForm).returnsRows) as CombinedForm | undefined) ?? null)
           : null;
-        const outcomes = await this.client.sequence(returning ? [combined] : [combined, ...after]);
+        const outcomes = await this.client.commitStatement({
+          statement: combined,
+          checks: this.checks,
+          after: returning ? [] : after,
+          order: this.order,
+        });
         const written = outcomes[0]!;
         if ("error" in written) throw written.error;
         if (returning) return { after: after.map(() => []), returned: written.rows, returnedFrom: returning };

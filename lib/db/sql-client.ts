@@ -1,7 +1,14 @@
 // One small SQL interface over both database backends (postgres.js for a server, PGlite embedded),
 // used by migrations and by the runtime's hand-written queries. Prisma covers plain CRUD.
 import type { PGlite, Transaction as PGliteTransaction } from "@electric-sql/pglite";
-import type postgres from "postgres";
+import postgres from "postgres";
+import {
+  CommitBatcher,
+  type CommitBatchStats,
+  type CommitPart,
+  emptyCommitBatchStats,
+  type GroupOutcome,
+} from "./commit-batcher";
 
 export type SqlParameter = string | number | boolean | null | Date | Uint8Array | readonly unknown[] | object;
 
@@ -28,6 +35,22 @@ export interface SqlClient extends SqlExecutor {
    * each statement's rows or its error (it throws only when it cannot run them at all).
    */
   sequence(statements: readonly SqlStatement[]): Promise<SqlOutcome[]>;
+  /**
+   * A one-statement commit (a statement that is a whole transaction, `part.checks` first in it),
+   * then reads of what it committed: resolves like `sequence([statement, ...after])`. With group
+   * commit the statement may share its transaction with other threads' commits ready at the same
+   * moment (`commit-batcher.ts`); its outcome is still its own.
+   */
+  commitStatement(part: CommitPart): Promise<SqlOutcome[]>;
+  /** How commits were grouped so far in this process (GET /api/health `load.commits`). */
+  commitStats(): CommitBatchStats;
+}
+
+/** Group commit (TANDEM_GROUP_COMMIT…, `groupCommitSettings`): commits ready together share a transaction. */
+export interface SqlClientOptions {
+  enabled: boolean;
+  maxInFlight: number;
+  maxParts: number;
 }
 
 /** What one statement of `SqlClient.sequence` did. */
@@ -48,11 +71,26 @@ export interface CombinedForm extends SqlStatement {
   describes?: unknown;
 }
 
-export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {
+export function sqlClientFromPostgres(
+  sql: postgres.Sql,
+  groupCommit: SqlClientOptions = { enabled: false, maxInFlight: 1, maxParts: 1 },
+): SqlClient {
   const send = (target: postgres.Sql | postgres.ReservedSql, text: string, params: readonly SqlParameter[]) =>
     // Prepared: one round trip less and no re-planning per call (measured in docs/benchmarks.md).
     target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
-  return {
+  const alone = (part: CommitPart) => client.sequence([part.statement, ...part.after]);
+  const batcher = groupCommit.enabled
+    ? new CommitBatcher(
+        {
+          alone,
+          group: (parts) => groupTransaction(sql, send, parts),
+          isServerError: (error) =>
+            error instanceof postgres.PostgresError || error instanceof GroupRolledBack,
+        },
+        groupCommit,
+      )
+    : null;
+  const client: SqlClient = {
     async query<Row>(text: string, params: readonly SqlParameter[] = []) {
       return (await send(sql, text, params)) as unknown as Row[];
     },
@@ -77,7 +115,82 @@ export function sqlClientFromPostgres(sql: postgres.Sql): SqlClient {
         connection.release();
       }
     },
+    commitStatement: (part) => (batcher ? batcher.submit(part) : alone(part)),
+    commitStats: () => (batcher ? { ...batcher.stats } : emptyCommitBatchStats(false)),
   };
+  return client;
+}
+
+/** A group's COMMIT answered ROLLBACK although none of its statements failed. */
+class GroupRolledBack extends Error {}
+
+/**
+ * Several one-statement commits in ONE transaction on one reserved connection, pipelined in one
+ * round trip: BEGIN, every part's checks (in the parts' order), every part's statement, COMMIT, then
+ * every part's reads. After a failure the server answers every later statement of the transaction
+ * with "transaction is aborted" and the COMMIT with ROLLBACK: the first failure names the part.
+ */
+async function groupTransaction(
+  sql: postgres.Sql,
+  send: (target: postgres.ReservedSql, text: string, params: readonly SqlParameter[]) => Promise<unknown>,
+  parts: readonly CommitPart[],
+): Promise<GroupOutcome> {
+  const connection = await sql.reserve();
+  let lost = false;
+  try {
+    const sent: { part: number | null; result: Promise<unknown> }[] = [];
+    const issue = (part: number | null, result: Promise<unknown>) => {
+      result.catch(() => {}); // read below, never an unhandled rejection
+      sent.push({ part, result });
+      return result;
+    };
+    issue(null, connection.unsafe("BEGIN"));
+    for (const [index, part] of parts.entries())
+      for (const check of part.checks) issue(index, send(connection, check.text, check.params));
+    const written = parts.map((part, index) =>
+      issue(index, send(connection, part.statement.text, part.statement.params)),
+    );
+    issue(null, connection.unsafe(FLUSHING_COMMIT, [], { prepare: false }));
+    const reads = parts.map((part) =>
+      part.after.map((read) => {
+        const result = send(connection, read.text, read.params);
+        result.catch(() => {});
+        return result;
+      }),
+    );
+    const settled = await Promise.allSettled(sent.map((statement) => statement.result));
+    const failedAt = settled.findIndex((outcome) => outcome.status === "rejected");
+    if (failedAt >= 0) {
+      const error = (settled[failedAt] as PromiseRejectedResult).reason;
+      lost = isConnectionLoss(error);
+      await Promise.allSettled(reads.flat());
+      return { committed: false, failedPart: sent[failedAt]!.part, error };
+    }
+    const commit = (settled.at(-1) as PromiseFulfilledResult<{ command?: string }>).value;
+    if (commit.command !== "COMMIT") {
+      await Promise.allSettled(reads.flat());
+      return { committed: false, failedPart: null, error: new GroupRolledBack(`COMMIT: ${commit.command}`) };
+    }
+    const outcomes: SqlOutcome[][] = [];
+    for (const [index, partReads] of reads.entries()) {
+      const readOutcomes = await Promise.allSettled(partReads);
+      outcomes.push([
+        { rows: (await written[index]!) as Record<string, unknown>[] },
+        ...readOutcomes.map((outcome) =>
+          outcome.status === "fulfilled"
+            ? { rows: outcome.value as Record<string, unknown>[] }
+            : { error: outcome.reason },
+        ),
+      ]);
+    }
+    return { committed: true, parts: outcomes };
+  } catch (error) {
+    lost ||= isConnectionLoss(error);
+    throw error;
+  } finally {
+    // A lost connection is already back in the pool's closed list (see pipelinedTransaction).
+    if (!lost) connection.release();
+  }
 }
 
 /**
@@ -193,9 +306,12 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
       await target.query(text, params as unknown[]);
     },
   });
-  return {
+  const client: SqlClient = {
     ...executorFor(db),
     transaction: (work) => db.transaction((tx) => work(executorFor(tx))),
+    // One connection: nothing to share a round trip or a WAL flush with.
+    commitStatement: (part) => client.sequence([part.statement, ...part.after]),
+    commitStats: () => emptyCommitBatchStats(false),
     async sequence(statements) {
       const outcomes: SqlOutcome[] = [];
       for (const statement of statements) {
@@ -212,6 +328,7 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
       return outcomes;
     },
   };
+  return client;
 }
 
 /** Errors after which a connection is gone (postgres.js codes and socket errors). */

@@ -18,6 +18,7 @@ function load(
       concurrency: 64,
     },
     model_calls: { in_flight: total, by_provider: inFlight, queued: queuedTotal, queued_by_provider: queued },
+    commits: { grouped: false, batches: 0, parts: 0, largest: 0, alone: 0, retried: 0, fallbacks: 0 },
   };
 }
 
@@ -52,5 +53,18 @@ describe("runtimeLoadText", () => {
     const text = runtimeLoadText(load({ running: 300 }, { openai: 256 }, { openai: 44 }));
     expect(text.short).toBe("Runtime: 300 running · 256 model calls · 44 queued for a provider");
     expect(text.full).toContain("Model calls queued for a provider's limit: 44 (openai 44)");
+  });
+
+  it("says how step commits were grouped when group commit is on, and nothing when it is off", () => {
+    expect(runtimeLoadText(load()).full).not.toContain("grouped");
+    const none = { ...load(), commits: { ...load().commits, grouped: true } };
+    expect(runtimeLoadText(none).full).toContain("Step commits grouped on this server: none yet");
+    const some = {
+      ...load(),
+      commits: { grouped: true, batches: 4, parts: 30, largest: 12, alone: 7, retried: 1, fallbacks: 0 },
+    };
+    expect(runtimeLoadText(some).full).toContain(
+      "Step commits grouped on this server: 30 in 4 transactions (7.5 on average, largest 12)",
+    );
   });
 });

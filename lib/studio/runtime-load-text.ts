@@ -48,10 +48,18 @@ export function runtimeLoadText(load: RuntimeLoad): RuntimeLoadText {
     ...(calls.queued > 0
       ? [`Model calls queued for a provider's limit: ${calls.queued} (${queuedFor})`]
       : []),
+    ...(load.commits.grouped ? [groupCommitLine(load.commits)] : []),
   ].join("\n");
   return {
     short: parts.length ? `Runtime: ${parts.join(" · ")}` : "Runtime idle",
     full,
     backlogged: threads.waiting > 0 && (threads.oldest_waiting_ms ?? 0) >= BACKLOG_AFTER_MS,
   };
+}
+
+/** Group commit on this server: how many step commits shared a transaction, and how many at most. */
+function groupCommitLine(commits: RuntimeLoad["commits"]): string {
+  if (commits.batches === 0) return "Step commits grouped on this server: none yet";
+  const mean = commits.parts / commits.batches;
+  return `Step commits grouped on this server: ${commits.parts} in ${plural(commits.batches, "transaction")} (${mean.toFixed(1)} on average, largest ${commits.largest})`;
 }

@@ -47,6 +47,7 @@ export class LoadService {
         queued: Object.values(calls.queuedByProvider).reduce((sum, count) => sum + count, 0),
         queued_by_provider: calls.queuedByProvider,
       },
+      commits: this.sql.commitStats(),
     };
   }
 }

@@ -5,6 +5,7 @@
 // while the others wait; once all have answered, nothing waits and no call is in flight.
 import { describe, expect, it } from "vitest";
 import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
+import { testBackend } from "../support/database";
 import { testServerForFile } from "../support/fixture";
 import { readRuntimeLoad, slowChatBundle } from "../support/runtime-load";
 import { threadHelpers } from "../support/thread-helpers";
@@ -32,6 +33,8 @@ describe("GET /api/health load", () => {
     expect(idle.threads).toEqual({ waiting: 0, oldest_waiting_ms: null, running: 0 });
     expect(idle.this_process).toEqual({ running: 0, max_claimed: 1, steps_active: 0, concurrency: 1 });
     expect(idle.model_calls).toEqual({ in_flight: 0, by_provider: {}, queued: 0, queued_by_provider: {} });
+    // Group commit: on by default on a Postgres server, never on the embedded database.
+    expect(idle.commits.grouped).toBe(testBackend() === "postgres");
 
     const projectId = await projectWith(slowChat);
     const threads = await Promise.all(
@@ -61,5 +64,7 @@ describe("GET /api/health load", () => {
     expect(done.threads.oldest_waiting_ms).toBeNull();
     expect(done.model_calls.by_provider).toEqual({});
     expect(done.this_process.running).toBe(0);
+    // The replies' one-statement commits went through the batcher (alone: one thread at a time).
+    if (testBackend() === "postgres") expect(done.commits.alone + done.commits.parts).toBeGreaterThan(0);
   });
 });

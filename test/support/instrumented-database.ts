@@ -68,25 +68,31 @@ export function instrumentDatabase(database: Database): InstrumentedDatabase {
       }
     }
   }
+  /** Counts `list` as autocommit statements sharing `elapsed` (a sequence, a one-statement commit). */
+  const countedAll = async <T>(list: readonly { text: string }[], send: () => Promise<T>): Promise<T> => {
+    const started = monotonicMs();
+    try {
+      return await send();
+    } finally {
+      const elapsed = monotonicMs() - started;
+      for (const statement of list) {
+        counters.statements += 1;
+        counters.autocommitStatements += 1;
+        const entry = statements.get(statement.text) ?? { count: 0, ms: 0 };
+        entry.count += 1;
+        entry.ms += elapsed / list.length;
+        statements.set(statement.text, entry);
+      }
+      counters.statementMs += elapsed;
+    }
+  };
   const sql: SqlClient = {
     ...wrap(database.sql, false),
-    async sequence(list) {
-      const started = monotonicMs();
-      try {
-        return await database.sql.sequence(list);
-      } finally {
-        const elapsed = monotonicMs() - started;
-        for (const statement of list) {
-          counters.statements += 1;
-          counters.autocommitStatements += 1;
-          const entry = statements.get(statement.text) ?? { count: 0, ms: 0 };
-          entry.count += 1;
-          entry.ms += elapsed / list.length;
-          statements.set(statement.text, entry);
-        }
-        counters.statementMs += elapsed;
-      }
-    },
+    sequence: (list) => countedAll(list, () => database.sql.sequence(list)),
+    // A group shares its BEGIN/COMMIT with other threads' commits: counted as the statements it sends.
+    commitStatement: (part) =>
+      countedAll([part.statement, ...part.after], () => database.sql.commitStatement(part)),
+    commitStats: () => database.sql.commitStats(),
     async transaction(work) {
       const started = monotonicMs();
       try {

@@ -76,6 +76,10 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
     };
     spawned.stdout?.on("data", record);
     spawned.stderr?.on("data", record);
+    // How it ended, in its log: a SIGKILL with no crash point before it came from outside the test.
+    spawned.on("exit", (code, signal) =>
+      record(Buffer.from(`[test] server pid ${spawned.pid} exited: code ${code}, signal ${signal}\n`)),
+    );
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (spawned.exitCode !== null) throw new Error(`Server exited with ${spawned.exitCode}:\n${log}`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { emptyCommitBatchStats } from "@/lib/db/commit-batcher";
 import type { SqlClient, SqlExecutor, SqlParameter } from "@/lib/db/sql-client";
 import { initialExecutionState } from "../../store/messages";
 import { LeaseLost, StoppedByUser, ThreadTerminated } from "./errors";
@@ -23,6 +24,8 @@ function fakeDatabase(row: Record<string, unknown> | null) {
     ...executor,
     transaction: (work) => work(executor),
     sequence: async () => [],
+    commitStatement: async () => [],
+    commitStats: () => emptyCommitBatchStats(false),
   };
   return { client, statements };
 }

@@ -180,7 +180,11 @@ export class ThreadCommitter {
       if (expected) {
         // Speculative: the work's statements and the version check usually go out as one statement
         // (LazyTransaction), the read-back in the same round trip.
-        const lazy = new LazyTransaction(this.db, [threadVersionCheck(threadId, expected.version)]);
+        const lazy = new LazyTransaction(
+          this.db,
+          [threadVersionCheck(threadId, expected.version)],
+          `${expected.row.root_id}/${threadId}`,
+        );
         try {
           result = await checked(lazy, expected.row);
           const readBack = readBackAfter(result);

@@ -1,0 +1,136 @@
+// Group commit on a real Postgres server (`commit-batcher.ts`): one-statement commits submitted at the
+// same moment share one transaction, each keeps its own checks and outcome, and a part whose check
+// or statement fails fails alone while its batch-mates commit, once. PGlite passes commits through.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createIsolatedDatabaseConfig, testBackend } from "../../test/support/database";
+import { type Database, openDatabase } from "./database";
+import { LazyTransaction } from "./lazy-transaction";
+import type { SqlStatement } from "./sql-client";
+
+const TABLES = `
+  CREATE TABLE batch_items (id TEXT PRIMARY KEY, n INT NOT NULL);
+  CREATE TABLE batch_log (id SERIAL PRIMARY KEY, item TEXT NOT NULL, txid BIGINT NOT NULL DEFAULT txid_current())`;
+
+const itemCheck = (id: string, n: number): SqlStatement => ({
+  text: "SELECT tandem_expect((SELECT n FROM batch_items WHERE id = $1 FOR NO KEY UPDATE) = $2::int, 'stale ' || $1)",
+  params: [id, n],
+});
+
+/** One thread's step-like commit: check its item's version, bump it, log it; read the item back after. */
+async function commitItem(database: Database, id: string, expected: number, failing = false) {
+  const lazy = new LazyTransaction(database.sql, [itemCheck(id, expected)], id);
+  await lazy.defer(`UPDATE batch_items SET n = n + ${failing ? "1 / 0" : "1"} WHERE id = $1`, [id]);
+  await lazy.defer("INSERT INTO batch_log (item) VALUES ($1)", [id]);
+  const committed = await lazy.commit([{ text: "SELECT n FROM batch_items WHERE id = $1", params: [id] }]);
+  return committed.after[0];
+}
+
+describe.skipIf(testBackend() !== "postgres")("group commit on a Postgres server", () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const isolated = await createIsolatedDatabaseConfig();
+    drop = isolated.drop;
+    database = await openDatabase(isolated.config, { groupCommit: true, migrate: false });
+    await database.sql.exec(TABLES);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  async function items(prefix: string, count: number): Promise<string[]> {
+    const ids = Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, "0")}`);
+    await database.sql.query("INSERT INTO batch_items (id, n) SELECT unnest($1::text[]), 0", [ids]);
+    return ids;
+  }
+  const logged = async (prefix: string) =>
+    database.sql.query<{ item: string; txid: string }>(
+      "SELECT item, txid::text FROM batch_log WHERE item LIKE $1 ORDER BY item",
+      [`${prefix}-%`],
+    );
+  const values = async (prefix: string) =>
+    database.sql.query<{ id: string; n: number }>(
+      "SELECT id, n FROM batch_items WHERE id LIKE $1 ORDER BY id",
+      [`${prefix}-%`],
+    );
+
+  it("commits many threads' commits ready at once in far fewer transactions, each read back to its caller", async () => {
+    const ids = await items("a", 40);
+    const before = database.sql.commitStats();
+    const reads = await Promise.all(ids.map((id) => commitItem(database, id, 0)));
+    expect(reads).toEqual(ids.map(() => [{ n: 1 }]));
+    const after = database.sql.commitStats();
+    expect(after.grouped).toBe(true);
+    expect(after.parts - before.parts).toBe(40);
+    expect(after.batches - before.batches).toBeGreaterThan(0);
+    expect(after.batches - before.batches).toBeLessThan(40);
+    // Every commit exactly once, and several of them in one transaction.
+    const log = await logged("a");
+    expect(log.map((row) => row.item)).toEqual(ids);
+    expect(new Set(log.map((row) => row.txid)).size).toBeLessThan(40);
+    expect(await values("a")).toEqual(ids.map((id) => ({ id, n: 1 })));
+  });
+
+  it("fails a part whose check is stale alone; its batch-mates commit once", async () => {
+    const ids = await items("b", 20);
+    const before = database.sql.commitStats();
+    const outcomes = await Promise.allSettled(
+      ids.map((id, index) => commitItem(database, id, index === 7 ? 5 : 0)),
+    );
+    const after = database.sql.commitStats();
+    expect(String((outcomes[7] as PromiseRejectedResult).reason)).toContain("stale b-007");
+    for (const [index, outcome] of outcomes.entries())
+      if (index !== 7) expect(outcome).toEqual({ status: "fulfilled", value: [{ n: 1 }] });
+    // The stale part failed its group, which went again without it, still as a group.
+    expect(after.retried - before.retried).toBeGreaterThan(0);
+    expect(after.fallbacks - before.fallbacks).toBe(0);
+    expect(after.parts - before.parts).toBe(19);
+    const others = ids.filter((_, index) => index !== 7);
+    expect((await logged("b")).map((row) => row.item)).toEqual(others);
+    expect(await values("b")).toEqual(ids.map((id, index) => ({ id, n: index === 7 ? 0 : 1 })));
+  });
+
+  it("runs a failed group's parts alone when a statement fails for another reason: only that part fails", async () => {
+    const ids = await items("c", 20);
+    const before = database.sql.commitStats();
+    const outcomes = await Promise.allSettled(
+      ids.map((id, index) => commitItem(database, id, 0, index === 3)),
+    );
+    const after = database.sql.commitStats();
+    expect(String((outcomes[3] as PromiseRejectedResult).reason)).toMatch(/division by zero/);
+    for (const [index, outcome] of outcomes.entries())
+      if (index !== 3) expect(outcome).toEqual({ status: "fulfilled", value: [{ n: 1 }] });
+    expect(after.fallbacks - before.fallbacks).toBeGreaterThan(0);
+    const others = ids.filter((_, index) => index !== 3);
+    expect((await logged("c")).map((row) => row.item)).toEqual(others);
+    expect(await values("c")).toEqual(ids.map((id, index) => ({ id, n: index === 3 ? 0 : 1 })));
+  });
+
+  it("commits a lone commit alone, without a transaction around it", async () => {
+    const [id] = await items("d", 1);
+    const before = database.sql.commitStats();
+    expect(await commitItem(database, id!, 0)).toEqual([{ n: 1 }]);
+    const after = database.sql.commitStats();
+    expect(after.alone - before.alone).toBe(1);
+    expect(after.batches - before.batches).toBe(0);
+  });
+});
+
+describe.skipIf(testBackend() === "postgres")("group commit on the embedded database", () => {
+  it("passes commits through: one connection has nothing to share", async () => {
+    const database = await openDatabase({ kind: "pglite", dataDir: null }, { groupCommit: true });
+    try {
+      await database.sql.exec(TABLES);
+      await database.sql.query("INSERT INTO batch_items (id, n) VALUES ('e-1', 0), ('e-2', 0)");
+      expect(await Promise.all(["e-1", "e-2"].map((id) => commitItem(database, id, 0)))).toEqual([
+        [{ n: 1 }],
+        [{ n: 1 }],
+      ]);
+      expect(database.sql.commitStats()).toMatchObject({ grouped: false, batches: 0 });
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+// The runtime under group commit, on a Postgres server (docs/runtime.md "Group commit"): 40 dual_ai
+// dialogues of 10 steps run at once, their step commits share transactions (far fewer groups than
+// commits), and every step is there exactly once: one model-call row, one assistant message and one
+// stop per thread, nothing lost or repeated.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "@/lib/db/database";
+import { dialogueBundle } from "@/test/support/bench-bundles";
+import { createIsolatedDatabaseConfig, testBackend } from "@/test/support/database";
+import { createRuntime, type Runtime } from "./runtime";
+
+const THREADS = 40;
+const TURNS = 5; // 10 steps per thread
+
+describe.skipIf(testBackend() !== "postgres")("the runtime with group commit", () => {
+  let database: Database;
+  let runtime: Runtime;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const isolated = await createIsolatedDatabaseConfig();
+    drop = isolated.drop;
+    database = await openDatabase(isolated.config, { groupCommit: true, migrate: false });
+    runtime = createRuntime(database);
+  });
+  afterAll(async () => {
+    await runtime?.scheduler.stop();
+    await database?.close();
+    await drop?.();
+  });
+
+  it("runs many threads at once with shared commits, every step exactly once", async () => {
+    const project = await runtime.projects.create({ name: "group", definitions: dialogueBundle(TURNS) });
+    const ids: string[] = [];
+    for (let index = 0; index < THREADS; index += 1) {
+      const { threadId } = await runtime.threads.create({
+        projectId: project.id,
+        agentName: "dialogue",
+        message: `go ${index}`,
+      });
+      ids.push(threadId);
+    }
+    const before = database.sql.commitStats();
+    await runtime.scheduler.start();
+    const deadline = Date.now() + 60_000;
+    const stopped = async () =>
+      (
+        await database.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM threads WHERE id = ANY($1::uuid[]) AND status = 'stopped'",
+          [ids],
+        )
+      )[0]!.n;
+    while ((await stopped()) < THREADS && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await stopped()).toBe(THREADS);
+
+    const stats = database.sql.commitStats();
+    const batches = stats.batches - before.batches;
+    const parts = stats.parts - before.parts;
+    // Most of the 400 step commits went out in groups, far fewer groups than commits.
+    expect(parts).toBeGreaterThan(THREADS * TURNS);
+    expect(batches).toBeLessThan(parts / 2);
+
+    const perThread = await database.sql.query<{
+      calls: number;
+      replies: number;
+      seqs: number;
+      rows: number;
+    }>(
+      `SELECT
+         (SELECT count(*)::int FROM model_calls c WHERE c.thread_id = t.id) AS calls,
+         (SELECT count(*)::int FROM messages m WHERE m.thread_id = t.id AND m.role = 'assistant') AS replies,
+         (SELECT count(DISTINCT seq)::int FROM messages m WHERE m.thread_id = t.id) AS seqs,
+         (SELECT count(*)::int FROM messages m WHERE m.thread_id = t.id) AS rows
+       FROM threads t WHERE t.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    for (const thread of perThread) {
+      expect(thread.calls).toBe(TURNS * 2);
+      expect(thread.seqs).toBe(thread.rows);
+    }
+  });
+});
