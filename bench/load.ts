@@ -12,6 +12,7 @@ import type { Bundle } from "@/lib/standard";
 import { providerConcurrencyVariable } from "@/runtime/models/provider-limits";
 import { SCHEDULER_DEFAULTS } from "@/runtime/scheduler/settings";
 import { monotonicMs, sleep } from "../test/support/clock";
+import { topStatements } from "../test/support/instrumented-database";
 import type { BaselineResult } from "./baseline";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
@@ -24,6 +25,7 @@ import {
   snapshot,
   waitUntil,
 } from "./harness";
+import { profiled } from "./profile";
 import type { Summary } from "./stats";
 import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from "./subagents";
 
@@ -51,6 +53,8 @@ export interface LoadResult {
     peakRssMiB: number;
     peakHeapMiB: number;
     resources: ResourceUse;
+    /** The runtime's statements over the run, most time first. */
+    statements: { statement: string; count: number; ms: number }[];
   };
   /** Null when BENCH_LOAD_TREE=0 skipped it. */
   tree: {
@@ -60,6 +64,8 @@ export interface LoadResult {
     registry: Summary;
     tree: Summary;
     thread: Summary;
+    resources: ResourceUse;
+    statements: { statement: string; count: number; ms: number }[];
   } | null;
 }
 
@@ -108,33 +114,38 @@ async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]
     const memory = new MemorySampler();
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
+    bench.statements.clear();
     const started = monotonicMs();
-    const ids = await createThreads(bench, CONCURRENT_THREADS, "chat", (index) => `question ${index}`, 50);
-    await waitUntil(
-      "every thread's first answer",
-      async () => (await countThreads(bench.raw.sql, ["idle"])) === CONCURRENT_THREADS,
-      300_000,
-      50,
-    );
-    const firstTurnMs = monotonicMs() - started;
-    for (let batch = 0; batch < ids.length; batch += 50) {
-      await Promise.all(
-        ids.slice(batch, batch + 50).map((id) => bench.runtime.threads.postMessage(id, { content: "again" })),
+    const { firstTurnMs, wallMs } = await profiled("load-concurrent", async () => {
+      const ids = await createThreads(bench, CONCURRENT_THREADS, "chat", (index) => `question ${index}`, 50);
+      await waitUntil(
+        "every thread's first answer",
+        async () => (await countThreads(bench.raw.sql, ["idle"])) === CONCURRENT_THREADS,
+        300_000,
+        50,
       );
-    }
-    await sleep(50);
-    await waitUntil(
-      "every thread's second answer",
-      async () => {
-        const rows = await bench.raw.sql.query<{ value: number }>(
-          "SELECT count(*)::int AS value FROM messages WHERE content LIKE 'Second answer%'",
+      const firstTurnMs = monotonicMs() - started;
+      for (let batch = 0; batch < ids.length; batch += 50) {
+        await Promise.all(
+          ids
+            .slice(batch, batch + 50)
+            .map((id) => bench.runtime.threads.postMessage(id, { content: "again" })),
         );
-        return Number(rows[0]?.value ?? 0) === CONCURRENT_THREADS;
-      },
-      300_000,
-      50,
-    );
-    const wallMs = monotonicMs() - started;
+      }
+      await sleep(50);
+      await waitUntil(
+        "every thread's second answer",
+        async () => {
+          const rows = await bench.raw.sql.query<{ value: number }>(
+            "SELECT count(*)::int AS value FROM messages WHERE content LIKE 'Second answer%'",
+          );
+          return Number(rows[0]?.value ?? 0) === CONCURRENT_THREADS;
+        },
+        300_000,
+        50,
+      );
+      return { firstTurnMs, wallMs: monotonicMs() - started };
+    });
     delay.disable();
     memory.stop();
     const after = await snapshot(cluster, bench);
@@ -154,6 +165,7 @@ async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]
       peakRssMiB: memory.peakRss / 1024 ** 2,
       peakHeapMiB: memory.peakHeap / 1024 ** 2,
       resources: resourceUse(before, after),
+      statements: topStatements(bench.statements, 16),
     };
   } finally {
     await bench.close();
@@ -173,15 +185,21 @@ async function runBigTree(cluster: Cluster): Promise<NonNullable<LoadResult["tre
   try {
     await bench.runtime.scheduler.start();
     const memory = new MemorySampler();
+    const before = await snapshot(cluster, bench);
+    bench.statements.clear();
     const started = monotonicMs();
-    const rootId = await buildThreadTree(bench, threads);
+    const rootId = await profiled("load-tree", () => buildThreadTree(bench, threads));
     const wallMs = monotonicMs() - started;
     memory.stop();
+    const resources = resourceUse(before, await snapshot(cluster, bench));
+    const statements = topStatements(bench.statements, 16);
     await sleep(200);
     return {
       threads,
       wallMs,
       peakRssMiB: memory.peakRss / 1024 ** 2,
+      resources,
+      statements,
       registry: await timed(QUERY_REPEATS, () => bench.runtime.threads.children(rootId)),
       tree: await timed(QUERY_REPEATS, () => bench.runtime.threads.tree(rootId)),
       thread: await timed(QUERY_REPEATS, () => bench.runtime.threads.get(rootId)),
@@ -205,6 +223,19 @@ export async function runLoad(cluster: Cluster, baseline: BaselineResult | null)
   return result;
 }
 
+/** What one thread-turn of 10a cost on average (creation and input included). */
+function perTurn(concurrent: LoadResult["concurrent"]): string {
+  const turns = 2 * concurrent.threads;
+  const { resources } = concurrent;
+  return [
+    (resources.nodeCpuMs / turns).toFixed(2),
+    (resources.postgresCpuMs / turns).toFixed(2),
+    (resources.counters.statements / turns).toFixed(1),
+    (resources.counters.transactions / turns).toFixed(1),
+    (resources.socketWrites / turns).toFixed(1),
+  ].join(" / ");
+}
+
 export function printLoad(result: LoadResult, baseline: BaselineResult | null): void {
   const { concurrent, tree } = result;
   printTable(
@@ -226,7 +257,19 @@ export function printLoad(result: LoadResult, baseline: BaselineResult | null): 
         `${concurrent.resources.nodeCores.toFixed(2)} / ${concurrent.resources.postgresCores.toFixed(2)}`,
       ],
       ["other processes' CPU meanwhile (noise), cores", concurrent.resources.otherCores],
+      ["per turn: runtime / Postgres CPU ms, statements, transactions, socket writes", perTurn(concurrent)],
     ],
+  );
+  const turns = 2 * concurrent.threads;
+  printTable(
+    "10a. The runtime's statements, per thread-turn (most time first)",
+    ["statement", "per turn", "ms per turn", "ms each"],
+    concurrent.statements.map((entry) => [
+      entry.statement.length > 70 ? `${entry.statement.slice(0, 69)}…` : entry.statement,
+      entry.count / turns,
+      entry.ms / turns,
+      entry.ms / entry.count,
+    ]),
   );
   if (tree)
     printTable(
@@ -254,6 +297,22 @@ export function printLoad(result: LoadResult, baseline: BaselineResult | null): 
         ],
       ],
     );
+  if (tree) {
+    const { resources } = tree;
+    console.log(
+      `  10b per thread: runtime / Postgres CPU ${(resources.nodeCpuMs / tree.threads).toFixed(2)} / ${(resources.postgresCpuMs / tree.threads).toFixed(2)} ms, ${(resources.counters.statements / tree.threads).toFixed(1)} statements, ${(resources.counters.transactions / tree.threads).toFixed(1)} transactions, ${(resources.socketWrites / tree.threads).toFixed(1)} socket writes; runtime / Postgres ${resources.nodeCores.toFixed(2)} / ${resources.postgresCores.toFixed(2)} cores, others ${resources.otherCores.toFixed(2)}`,
+    );
+    printTable(
+      "10b. The runtime's statements, per thread (most time first)",
+      ["statement", "per thread", "ms per thread", "ms each"],
+      tree.statements.map((entry) => [
+        entry.statement.length > 70 ? `${entry.statement.slice(0, 69)}…` : entry.statement,
+        entry.count / tree.threads,
+        entry.ms / tree.threads,
+        entry.ms / entry.count,
+      ]),
+    );
+  }
   if (baseline) {
     console.log(
       `  database baseline in the same run: ${baseline.insertOneConnection.perSecond.toFixed(0)} INSERT+COMMIT rows/s on one connection, ${baseline.insertTenConnections.perSecond.toFixed(0)} on ten`,

@@ -293,13 +293,26 @@ export async function buildThreadTree(bench: BenchRuntime, threads = TREE_THREAD
     agentName: "orchestrator",
     message: "Build the whole world.",
   });
+  // At rest: finished, nothing runnable, no input waiting. The whole tree is counted only once the
+  // root is at rest and none of its children is still at work (which a child is until each of its
+  // own children reported): counting thousands of threads every 20 ms took most of Postgres's CPU
+  // in the 5,001-thread tree.
+  const atRest = `status IN ('completed', 'idle') AND NOT runnable
+    AND NOT EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = threads.id AND i.consumed_at IS NULL)`;
   await waitUntil(
     `all ${threads} threads to finish`,
     async () => {
+      const rootDone = await scalar(
+        bench,
+        `SELECT count(*)::int AS value FROM threads WHERE id = $1 AND ${atRest}
+           AND EXISTS (SELECT 1 FROM subagents WHERE parent_id = $1)
+           AND NOT EXISTS (SELECT 1 FROM subagents WHERE parent_id = $1 AND status = 'running')`,
+        [threadId],
+      );
+      if (rootDone !== 1) return false;
       const done = await scalar(
         bench,
-        `SELECT count(*)::int AS value FROM threads WHERE root_id = $1 AND status IN ('completed', 'idle')
-           AND NOT runnable AND NOT EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = threads.id AND i.consumed_at IS NULL)`,
+        `SELECT count(*)::int AS value FROM threads WHERE root_id = $1 AND ${atRest}`,
         [threadId],
       );
       return done === threads;

@@ -7,6 +7,7 @@ import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
 import { EffectRunner } from "./effects/effect-runner";
 import { effectSettingsFromEnv } from "./effects/settings";
+import { threadCacheBytes } from "./engine/step/run-memory";
 import { StepRunner, type ThreadCache } from "./engine/step-runner";
 import { loadThreadState } from "./engine/thread-state";
 import { EventHub } from "./events/event-hub";
@@ -38,10 +39,17 @@ import { ParentWaker } from "./subagents/parent-waker";
 import { wakeParent } from "./subagents/report-to-parent";
 import { subagentLimitsFromEnv } from "./subagents/spawn-child";
 
-/** Parked threads whose in-memory history a process keeps for their next run. */
-const PARKED_CACHE_LIMIT = 128;
-/** Children spawned by this process, until their first run takes their cache (one message each). */
-const SPAWNED_CACHE_LIMIT = 1024;
+/**
+ * Parked threads whose in-memory history a process keeps for their next run: thousands of chats
+ * waiting for their user's next message each answer it without reading their history back.
+ */
+const PARKED_CACHE_LIMITS = { entries: 8_192, bytes: 64 * 1024 ** 2 };
+/**
+ * Children (and threads) created by this process, until their first run takes their cache (one
+ * message each): as many as may be at work (TANDEM_MAX_ACTIVE_THREADS' default), so a fan-out of
+ * thousands starts and reports every child without reading it back.
+ */
+const SPAWNED_CACHE_LIMITS = { entries: 10_000, bytes: 32 * 1024 ** 2 };
 
 export interface Runtime {
   readonly database: Database;
@@ -105,10 +113,10 @@ export function createRuntime(database: Database): Runtime {
     await threads?.terminate(threadId);
   };
   // Parked threads whose history this process keeps for their next run (bounded memory).
-  const parkedCaches = new ParkedCaches<ThreadCache>(PARKED_CACHE_LIMIT);
+  const parkedCaches = new ParkedCaches<ThreadCache>(PARKED_CACHE_LIMITS, threadCacheBytes);
   // Children spawned here, with the one message each starts with, and threads created here, with
   // none, for their first run here (most likely here: it starts as soon as the creation commits).
-  const spawnedCaches = new ParkedCaches<ThreadCache>(SPAWNED_CACHE_LIMIT);
+  const spawnedCaches = new ParkedCaches<ThreadCache>(SPAWNED_CACHE_LIMITS, threadCacheBytes);
   const parentWaker = new ParentWaker(
     (parentId) => wakeParent(database.sql, parentId),
     (parentId, error) =>

@@ -3,6 +3,7 @@
 #   scripts/postgres-cluster.sh start DIR PORT   initdb (if needed) and start; prints the DATABASE_URL
 #   scripts/postgres-cluster.sh stop DIR         stop it (fast)
 # Postgres refuses to run as root, so as root the cluster runs as the `postgres` system user.
+# PG_FSYNC=on turns fsync on; PG_OPTIONS adds server options (e.g. "-c shared_preload_libraries=pg_stat_statements").
 set -euo pipefail
 
 command=${1:-}
@@ -32,7 +33,7 @@ case "$command" in
     # the server's log is shown when it still does not start.
     start_server() {
       (cd "$(dirname "$dir")" && as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w start \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=${PG_FSYNC:-off}" >/dev/null)
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=${PG_FSYNC:-off} ${PG_OPTIONS:-}" >/dev/null)
     }
     if ! start_server; then
       sleep 3

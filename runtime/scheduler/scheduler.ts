@@ -14,12 +14,8 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";
-import {
-  THREAD_FOR_STEP_COLUMNS,
-  type ThreadForStep,
-  toThreadForStep,
-  WORK_CHANNEL,
-} from "../store/thread-store";
+import { WORK_CHANNEL } from "../store/thread-store";
+import { type Claimed, claimRunnableThreads } from "./claim";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 import { StepSlots, withStepSlot } from "./step-slots";
 
@@ -58,14 +54,6 @@ export interface SchedulerOptions {
   maxQueuedMs?: number;
   /** Work the runs handed off (parents' wake-ups), awaited by a drain once the runs have ended. */
   settle?: () => Promise<void>;
-}
-
-interface Claimed {
-  id: string;
-  /** When the thread's current run began (µs), null when it has not started yet. */
-  runStartedAt: number | null;
-  /** The thread as the claim left it (its first step starts from it instead of reading it again). */
-  read: ThreadForStep | null;
 }
 
 export class Scheduler {
@@ -268,26 +256,14 @@ export class Scheduler {
     if (!this.stopped) this.atCapacity = true;
   }
 
-  /** Claims up to `limit` runnable threads nobody holds, oldest first, in one statement. */
-  private async claimRunnable(limit: number): Promise<Claimed[]> {
-    const rows = await this.database.sql.query<Record<string, unknown>>(
-      `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
-       WHERE id IN (
-         SELECT id FROM threads
-         WHERE runnable AND terminated_at IS NULL AND (lease_expires_at IS NULL OR lease_expires_at < now())
-           AND NOT (id = ANY($3::uuid[]))
-         ORDER BY updated_at
-         LIMIT $4
-         FOR NO KEY UPDATE SKIP LOCKED
-       )
-       RETURNING run_started_at, ${THREAD_FOR_STEP_COLUMNS}`,
-      [this.owner, String(this.leaseMs), [...this.running.keys()], limit],
-    );
-    return rows.map((row) => ({
-      id: String(row.id),
-      runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at),
-      read: toThreadForStep(row),
-    }));
+  /** Claims up to `limit` runnable threads nobody holds (`claimRunnableThreads`). */
+  private claimRunnable(limit: number): Promise<Claimed[]> {
+    return claimRunnableThreads(this.database.sql, {
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      exclude: [...this.running.keys()],
+      limit,
+    });
   }
 
   /**

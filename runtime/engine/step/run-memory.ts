@@ -107,3 +107,22 @@ export class RunMemory {
     return hasChildren ? null : cache.report;
   }
 }
+
+/** Bytes a message costs beyond its text (its row's other fields, the object itself): an estimate. */
+const MESSAGE_OVERHEAD_BYTES = 512;
+
+/**
+ * A cache's size in memory, estimated: its history's text (two bytes a character) and a fixed
+ * amount per message and per remembered request message (whose texts are the history's own strings).
+ */
+export function threadCacheBytes(cache: ThreadCache): number {
+  let bytes = MESSAGE_OVERHEAD_BYTES;
+  for (const message of cache.history?.messages ?? []) {
+    bytes += MESSAGE_OVERHEAD_BYTES + 2 * (message.content?.length ?? 0);
+    for (const call of message.tool_calls ?? [])
+      bytes += MESSAGE_OVERHEAD_BYTES / 4 + 2 * call.function.arguments.length;
+  }
+  for (const request of cache.requests.values())
+    bytes += 64 * (request.messages.length + request.tools.length);
+  return bytes;
+}
