@@ -27,6 +27,13 @@ export interface Database {
   readonly config: DatabaseConfig;
   readonly prisma: PrismaClient;
   readonly sql: SqlClient;
+  /**
+   * The scheduler's own small pool (SCHEDULER_CONNECTIONS) on a Postgres server, for its claims
+   * and lease renewals: they never queue for a connection behind request traffic and step commits
+   * (a burst of 100 messages made the claim that starts their steps wait for all 100 posts). The
+   * same client as `sql` on PGlite (one connection).
+   */
+  readonly schedulerSql: SqlClient;
   readonly notifications: NotificationBus;
   close(): Promise<void>;
 }
@@ -39,6 +46,9 @@ export interface OpenDatabaseOptions {
   /** Group commit on a Postgres server (default: TANDEM_GROUP_COMMIT, see `groupCommitEnabled`). */
   groupCommit?: boolean;
 }
+
+/** Connections of the scheduler's own pool (`Database.schedulerSql`): a claim and a renewal at once. */
+export const SCHEDULER_CONNECTIONS = 2;
 
 export async function openDatabase(
   config: DatabaseConfig,
@@ -56,21 +66,29 @@ function openPostgres(
   const connection = postgresConnection(config.url);
   const settings = groupCommitSettings(process.env);
   const groupCommit = { ...settings, enabled: options.groupCommit ?? settings.enabled };
-  const sql = postgres(connection.url, {
-    ...(connection.path ? { path: connection.path } : {}),
-    max: options.maxConnections ?? 10,
-    onnotice: () => {},
-    // Not in postgres.js's types, but documented: a factory for the connection's socket.
-    ...({ socket: connectCoalescingSocket } as Record<string, unknown>),
-  });
+  const pool = (max: number) =>
+    postgres(connection.url, {
+      ...(connection.path ? { path: connection.path } : {}),
+      max,
+      onnotice: () => {},
+      // Not in postgres.js's types, but documented: a factory for the connection's socket.
+      ...({ socket: connectCoalescingSocket } as Record<string, unknown>),
+    });
+  const sql = pool(options.maxConnections ?? 10);
+  const schedulerSql = pool(SCHEDULER_CONNECTIONS);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.url }) });
   return {
     config,
     prisma,
     sql: sqlClientFromPostgres(sql, groupCommit),
+    schedulerSql: sqlClientFromPostgres(schedulerSql),
     notifications: notificationBusFromPostgres(sql),
     async close() {
-      await Promise.allSettled([prisma.$disconnect(), sql.end({ timeout: 5 })]);
+      await Promise.allSettled([
+        prisma.$disconnect(),
+        sql.end({ timeout: 5 }),
+        schedulerSql.end({ timeout: 5 }),
+      ]);
     },
   };
 }
@@ -80,10 +98,12 @@ async function openPGlite(config: Extract<DatabaseConfig, { kind: "pglite" }>): 
   const pglite = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const client = sqlClientFromPGlite(pglite);
   return {
     config,
     prisma,
-    sql: sqlClientFromPGlite(pglite),
+    sql: client,
+    schedulerSql: client,
     notifications: notificationBusFromPGlite(pglite),
     async close() {
       // PGlite runs one query at a time: this barrier waits for everything already queued, since

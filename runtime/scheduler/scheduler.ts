@@ -22,7 +22,7 @@ import { StepSlots, withStepSlot } from "./step-slots";
 export const ABORT_CHANNEL = "tandem_abort";
 
 /** Most threads one claim statement takes (a burst of input is claimed a batch at a time). */
-const CLAIM_BATCH = 8;
+const CLAIM_BATCH = 32;
 
 export interface SchedulerOptions {
   /**
@@ -258,7 +258,7 @@ export class Scheduler {
 
   /** Claims up to `limit` runnable threads nobody holds (`claimRunnableThreads`). */
   private claimRunnable(limit: number): Promise<Claimed[]> {
-    return claimRunnableThreads(this.database.sql, {
+    return claimRunnableThreads(this.database.schedulerSql, {
       owner: this.owner,
       leaseMs: this.leaseMs,
       exclude: [...this.running.keys()],
@@ -308,7 +308,7 @@ export class Scheduler {
     if (sent.length === 0) return;
     let held: Set<string>;
     try {
-      const rows = await this.database.sql.query<{ id: string }>(
+      const rows = await this.database.schedulerSql.query<{ id: string }>(
         `WITH unlocked AS (
            SELECT id FROM threads WHERE id = ANY($1::uuid[]) AND lease_owner = $2 FOR NO KEY UPDATE SKIP LOCKED
          ), renewed AS (

@@ -2,14 +2,11 @@
 // has no definition error (a version with errors cannot run: 409 `definitions_have_errors`). Shared by
 // ThreadService.create and ThreadReplayService.replay.
 import "server-only";
-import type { SqlClient } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import { ConflictError, NotFoundError } from "../errors";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
-import { parseJson } from "./thread-queries";
 
 export async function runnableVersion(
-  sql: SqlClient,
   definitions: DefinitionsCache,
   projectId: string,
   version: number,
@@ -18,14 +15,7 @@ export async function runnableVersion(
   const loaded = await definitions.load(projectId, version);
   const agent = loaded?.index.agents.get(agentName)?.definition;
   if (!loaded || !agent) throw new NotFoundError("Agent", agentName);
-  const unusable = await sql.query<{ diagnostics: unknown }>(
-    "SELECT diagnostics FROM project_versions WHERE project_id = $1 AND version = $2",
-    [projectId, version],
-  );
-  const diagnostics = parseJson(unusable[0]?.diagnostics) as
-    | { severity: string; path: string; message: string }[]
-    | undefined;
-  const errors = (diagnostics ?? []).filter((diagnostic) => diagnostic.severity === "error");
+  const errors = loaded.errors ?? [];
   if (errors.length > 0) {
     throw new ConflictError(
       `Version ${version} of this project has ${errors.length} definition error(s), so it cannot run. First: ${errors[0]!.path}: ${errors[0]!.message}`,

@@ -67,7 +67,7 @@ export class ThreadReplayService {
     if (!project) throw new NotFoundError("Project", source.project_id);
     const version = input.from_version === "same" ? source.project_version : Number(project.current_version);
     const agentName = (await this.firstAgentOf(source.id)) ?? source.agent_name;
-    await runnableVersion(sql, this.definitions, source.project_id, version, agentName);
+    await runnableVersion(this.definitions, source.project_id, version, agentName);
     const inputs = await externalInputsOf(sql, source.id);
     if (inputs.length === 0)
       throw new UnprocessableError(

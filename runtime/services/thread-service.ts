@@ -13,14 +13,20 @@ import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import { appendEvents } from "../store/event-log";
-import { enqueue, hasPendingInput } from "../store/inbox";
+import { enqueueDeferred, hasPendingInput } from "../store/inbox";
 import { insertMessages, readMessages, toMessageView } from "../store/message-store";
 import { initialExecutionState } from "../store/messages";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
-import { apply, createThread, TransitionRefusedError, terminate } from "../store/thread-lifecycle";
-import { type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
-import { findThread, lockThread, notifyWork } from "../store/thread-store";
+import {
+  apply,
+  createThread,
+  queueInputAndWake,
+  TransitionRefusedError,
+  terminate,
+} from "../store/thread-lifecycle";
+import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
+import { findThread, lockThread, notifyWork, WORK_CHANNEL } from "../store/thread-store";
 import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 import { isUuid } from "./project-service";
@@ -84,7 +90,6 @@ export class ThreadService {
     if (!project) throw new NotFoundError("Project", input.projectId);
     const version = Number(project.current_version);
     const { definitions, agent } = await runnableVersion(
-      this.sql,
       this.definitions,
       input.projectId,
       version,
@@ -99,6 +104,12 @@ export class ThreadService {
     const id = randomUUID();
     // An after_thread_created hook runs before execution: the thread is not runnable until it ran.
     const deferred = (await this.afterThreadCreated?.declared(agent, definitions)) ?? false;
+    // Input and no hook to run first: the thread is inserted runnable, its inputs and the wake-up go
+    // out with the COMMIT (two round trips in all).
+    const startsNow = inputs.length > 0 && !deferred;
+    // Before the commit, whose NOTIFY may start the thread's first run at once: that run then finds
+    // the (empty) history here. A failed creation leaves an entry nobody takes, soon dropped.
+    this.createdEmpty(id);
     const thread = await this.sql.transaction(async (tx) => {
       const row = await createThread(
         tx,
@@ -115,9 +126,10 @@ export class ThreadService {
           env: input.env ?? {},
         },
         inputs.length > 0,
+        startsNow,
       );
       for (const message of inputs) {
-        await enqueue(tx, id, {
+        await enqueueDeferred(tx, id, {
           role: message.role,
           content: message.content,
           attachments: message.first ? await storeAttachments(tx, id, attachments) : [],
@@ -128,11 +140,10 @@ export class ThreadService {
           external: true,
         });
       }
-      if (deferred) await tx.query("UPDATE threads SET runnable = false WHERE id = $1", [id]);
+      if (startsNow) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
       await appendEvents(tx, [threadEvent(row)]);
       return row;
     });
-    if (thread.message_seq === 0) this.createdEmpty(id);
     if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
   }
@@ -214,18 +225,37 @@ export class ThreadService {
     if (input.content.trim() === "" && attachments.length === 0)
       throw new InvalidInputError("Message content or attachments are required.", { field: "content" });
     const messageId = randomUUID();
+    const role = input.role ?? "user";
+    const payload = {
+      role,
+      content: input.content,
+      silent: input.silent ?? false,
+      metadata: {},
+      fromHuman: role === "user",
+      messageId,
+      external: true,
+    };
+    // Without attachments (most messages): one statement locks, queues and wakes; its event goes
+    // out with the COMMIT. A burst of messages then holds each pool connection for one round trip.
+    if (attachments.length === 0 && isUuid(id)) {
+      return this.sql.transaction(async (tx) => {
+        const queued = await queueInputAndWake(tx, id, {
+          id: randomUUID(),
+          payload: { ...payload, attachments: [] },
+          createdAt: nowMicroseconds(),
+        });
+        if (queued.kind === "missing") throw new NotFoundError("Thread", id);
+        if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
+        if (queued.woken) await appendEvents(tx, [threadEvent(queued.woken)]);
+        return { status: "queued" as const, queueId: queued.item.id, messageId };
+      });
+    }
     return this.sql.transaction(async (tx) => {
       const row = await this.lockExisting(tx, id);
       if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
       const item = await queueThreadInput(tx, row, {
-        role: input.role ?? "user",
-        content: input.content,
+        ...payload,
         attachments: await storeAttachments(tx, id, attachments),
-        silent: input.silent ?? false,
-        metadata: {},
-        fromHuman: (input.role ?? "user") === "user",
-        messageId,
-        external: true,
       });
       return { status: "queued" as const, queueId: item?.id ?? null, messageId };
     });

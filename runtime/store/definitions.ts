@@ -6,6 +6,14 @@ import { type Bundle, type BundleIndex, indexBundle } from "@/lib/standard";
 export interface LoadedDefinitions {
   bundle: Bundle;
   index: BundleIndex;
+  /** The version's definition errors (its diagnostics of severity "error"): a version with any cannot run. */
+  errors?: readonly VersionDiagnostic[];
+}
+
+export interface VersionDiagnostic {
+  severity: string;
+  path: string;
+  message: string;
 }
 
 const MAX_CACHED_VERSIONS = 200;
@@ -28,13 +36,16 @@ export class DefinitionsCache {
   }
 
   private async read(projectId: string, version: number): Promise<LoadedDefinitions | null> {
-    const rows = await this.db.query<{ definitions: unknown }>(
-      "SELECT definitions FROM project_versions WHERE project_id = $1 AND version = $2",
+    // A version never changes once saved, its diagnostics neither: both are read once.
+    const rows = await this.db.query<{ definitions: unknown; diagnostics: unknown }>(
+      "SELECT definitions, diagnostics FROM project_versions WHERE project_id = $1 AND version = $2",
       [projectId, version],
     );
     if (!rows[0]) return null;
-    const raw = rows[0].definitions;
-    const bundle = (typeof raw === "string" ? JSON.parse(raw) : raw) as Bundle;
-    return { bundle, index: indexBundle(bundle) };
+    const json = (raw: unknown) => (typeof raw === "string" ? JSON.parse(raw) : raw);
+    const bundle = json(rows[0].definitions) as Bundle;
+    const diagnostics = (json(rows[0].diagnostics) ?? []) as VersionDiagnostic[];
+    const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+    return { bundle, index: indexBundle(bundle), errors };
   }
 }

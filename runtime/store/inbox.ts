@@ -46,6 +46,22 @@ export async function insertInboxItemDeferred(
 }
 
 /**
+ * Queues an input without reading anything back (pipelined: it goes out with the transaction's next
+ * statement or its COMMIT), for a thread this transaction created runnable (`createThread`).
+ */
+export async function enqueueDeferred(
+  tx: SqlExecutor,
+  threadId: string,
+  payload: InboxMessagePayload,
+): Promise<void> {
+  await tx.defer(
+    `INSERT INTO inbox_items (id, thread_id, kind, payload, created_at)
+     VALUES ($1, $2, 'message', $3::text::jsonb, $4)`,
+    [randomUUID(), threadId, JSON.stringify(payload), nowMicroseconds()],
+  );
+}
+
+/**
  * `insertInboxItem` for a thread that may have been terminated meanwhile: one statement that inserts
  * nothing (null) unless the thread exists and is not terminated.
  */

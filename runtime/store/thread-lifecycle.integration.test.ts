@@ -12,6 +12,7 @@ import {
   apply,
   applyLocked,
   createThread,
+  queueInputAndWake,
   spawnThreads,
   startRun,
   TRANSITIONS,
@@ -137,6 +138,60 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
     expect(parked).toMatchObject({ applied: false, row: { status: "stopped" } });
     await database.sql.query("UPDATE threads SET terminated_at = 1 WHERE id = $1", [userStopped.id]);
     expect(await database.sql.transaction((tx) => wakeForReport(tx, userStopped.id))).toBeNull();
+  });
+
+  it("queueInputAndWake queues the input and wakes as wakeForInput would, in one statement", async () => {
+    const queue = (threadId: string, fromHuman: boolean) =>
+      database.sql.transaction((tx) =>
+        queueInputAndWake(tx, threadId, {
+          id: randomUUID(),
+          payload: {
+            role: "user",
+            content: "hello",
+            attachments: [],
+            silent: false,
+            metadata: {},
+            fromHuman,
+            messageId: randomUUID(),
+          },
+          createdAt: 7,
+        }),
+      );
+    const pending = async (threadId: string) =>
+      Number(
+        (
+          await database.sql.query<{ count: number }>(
+            "SELECT count(*)::int AS count FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL",
+            [threadId],
+          )
+        )[0]?.count,
+      );
+    for (const from of THREAD_STATUSES) {
+      const row = await threadIn(from);
+      await database.sql.query("UPDATE threads SET runnable = false WHERE id = $1", [row.id]);
+      const queued = await queue(row.id, false);
+      expect(queued.kind, from).toBe("queued");
+      if (queued.kind !== "queued") continue;
+      const after = (await findThread(database.sql, row.id))!;
+      expect(after.runnable, from).toBe(true);
+      expect(after.status, from).toBe(allows("wakeForInput", from) ? "queued" : from);
+      expect(queued.woken?.status ?? null, from).toBe(allows("wakeForInput", from) ? "queued" : null);
+      if (queued.woken) expect(after.updated_at, from).toBe(7);
+      expect(await pending(row.id), from).toBe(1);
+      expect(queued.item.seq, from).toBeGreaterThan(0);
+    }
+    // A user-stopped thread takes the input but stays parked unless a human wrote.
+    const stopped = await threadIn("stopped", { userStopped: true });
+    const byTool = await queue(stopped.id, false);
+    expect(byTool).toMatchObject({ kind: "queued", woken: null });
+    expect((await findThread(database.sql, stopped.id))!.status).toBe("stopped");
+    const byHuman = await queue(stopped.id, true);
+    expect(byHuman).toMatchObject({ kind: "queued", woken: { status: "queued" } });
+    // A terminated thread takes nothing; a missing one is said to be missing.
+    await database.sql.query("UPDATE threads SET terminated_at = 5 WHERE id = $1", [stopped.id]);
+    expect(await queue(stopped.id, true)).toEqual({ kind: "terminated", terminatedAt: 5 });
+    expect(await pending(stopped.id)).toBe(2);
+    expect(await queue(randomUUID(), true)).toEqual({ kind: "missing" });
   });
 
   it("startRun lifts a user stop only when a human wrote", async () => {

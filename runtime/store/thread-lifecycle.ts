@@ -283,6 +283,67 @@ export async function wakeForInput(
   return rows[0] ? toThreadRow(rows[0]) : null;
 }
 
+/** What `queueInputAndWake` did: nothing for a missing or terminated thread. */
+export type QueuedInput =
+  | { kind: "missing" }
+  | { kind: "terminated"; terminatedAt: number }
+  | { kind: "queued"; item: InboxItem; woken: ThreadRow | null };
+
+/**
+ * `enqueue` and `wakeForInput` under the thread's row lock, in ONE statement (a queued message's
+ * transaction then costs a round trip and its commit, not one round trip per step): locks the row,
+ * inserts the input unless the thread is terminated, makes it runnable, applies `wakeForInput` when
+ * it allows (not while user-stopped unless a human wrote) and wakes the schedulers. `woken` is the
+ * row when wakeForInput applied (its event is the caller's), as `wakeForInput` returns it.
+ */
+export async function queueInputAndWake(
+  tx: SqlExecutor,
+  threadId: string,
+  input: { id: string; payload: InboxItem["payload"]; createdAt: number },
+): Promise<QueuedInput> {
+  const wakes = `${statusIn(TRANSITIONS.wakeForInput.from)} AND (NOT user_stopped OR $5::boolean)`;
+  const [raw] = await tx.query<Record<string, unknown>>(
+    `WITH locked AS (
+       SELECT id, terminated_at, (${wakes}) AS wakes FROM threads WHERE id = $1 FOR NO KEY UPDATE
+     ), item AS (
+       INSERT INTO inbox_items (id, thread_id, kind, payload, created_at)
+       SELECT $2, $1, 'message', $3::text::jsonb, $4 FROM locked WHERE terminated_at IS NULL
+       RETURNING seq
+     ), woken AS (
+       UPDATE threads SET runnable = true,
+         status = CASE WHEN locked.wakes THEN 'queued' ELSE threads.status END,
+         updated_at = CASE WHEN locked.wakes THEN $4 ELSE threads.updated_at END
+       FROM locked, item
+       WHERE threads.id = $1
+       RETURNING ${THREAD_COLUMNS.split(",")
+         .map((column) => `threads.${column.trim()}`)
+         .join(", ")}, locked.wakes AS applied, pg_notify($6, $1::text) AS notified
+     )
+     SELECT (SELECT count(*) FROM locked)::int AS found, (SELECT terminated_at FROM locked) AS locked_terminated_at,
+       (SELECT seq FROM item) AS item_seq, woken.*
+     FROM (SELECT 1) AS one LEFT JOIN woken ON true`,
+    [
+      threadId,
+      input.id,
+      JSON.stringify(input.payload),
+      input.createdAt,
+      input.payload.fromHuman,
+      WORK_CHANNEL,
+    ],
+  );
+  if (!raw || Number(raw.found) === 0) return { kind: "missing" };
+  if (raw.locked_terminated_at !== null && raw.locked_terminated_at !== undefined)
+    return { kind: "terminated", terminatedAt: Number(raw.locked_terminated_at) };
+  const item: InboxItem = {
+    id: input.id,
+    seq: Number(raw.item_seq),
+    kind: "message",
+    payload: input.payload,
+  };
+  const applied = raw.applied === true || raw.applied === "t";
+  return { kind: "queued", item, woken: applied ? toThreadRow(raw) : null };
+}
+
 /**
  * `wakeForInput` for a child's report in a parent's inbox, without the parent's row lock beforehand:
  * one statement makes it runnable (unless user-stopped) and queued (when `wakeForInput` applies),
@@ -313,9 +374,11 @@ export async function createThread(
   tx: SqlExecutor,
   thread: NewThread,
   withInput: boolean,
+  /** Runnable at once: its input is queued in this same transaction (and nothing has to run first). */
+  runnable = false,
 ): Promise<ThreadRow> {
   const to = TRANSITIONS[withInput ? "createWithInput" : "create"].to;
-  const [row] = await insertThreadRows(tx, [{ ...thread, status: to }], false);
+  const [row] = await insertThreadRows(tx, [{ ...thread, status: to }], runnable && withInput);
   return row!;
 }
 

@@ -192,6 +192,15 @@ describe("saving definitions and graphs", () => {
     const detail = await api<Project>("GET", `/api/projects/${created.id}`);
     expect(detail.body.graph.nodes.map((node) => node.id)).toEqual(["a1", "p1", "n1"]);
     expect(detail.body.graph.edges).toContainEqual(expect.objectContaining({ id: "a1:sideA", kind: "side" }));
+    // A version with errors is kept, but cannot run.
+    const run = await api<{ code: string; error: string }>("POST", "/api/threads", {
+      project_id: created.id,
+      agent_id: "helper",
+      message: "hello",
+    });
+    expect(run.status).toBe(409);
+    expect(run.body.code).toBe("definitions_have_errors");
+    expect(run.body.error).toMatch(/prompts\[0\]\.model/);
   });
 
   it("refuses a save on a stale base version with 409 and loses nothing", async () => {

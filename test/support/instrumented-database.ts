@@ -86,28 +86,32 @@ export function instrumentDatabase(database: Database): InstrumentedDatabase {
       counters.statementMs += elapsed;
     }
   };
-  const sql: SqlClient = {
-    ...wrap(database.sql, false),
-    sequence: (list) => countedAll(list, () => database.sql.sequence(list)),
+  const instrument = (client: SqlClient): SqlClient => ({
+    ...wrap(client, false),
+    sequence: (list) => countedAll(list, () => client.sequence(list)),
     // A group shares its BEGIN/COMMIT with other threads' commits: counted as the statements it sends.
     commitStatement: (part) =>
-      countedAll([part.statement, ...part.after], () => database.sql.commitStatement(part)),
-    commitStats: () => database.sql.commitStats(),
+      countedAll([part.statement, ...part.after], () => client.commitStatement(part)),
+    commitStats: () => client.commitStats(),
     async transaction(work) {
       const started = monotonicMs();
       try {
-        return await database.sql.transaction((tx) => work(wrap(tx, true)));
+        return await client.transaction((tx) => work(wrap(tx, true)));
       } finally {
         counters.transactions += 1;
         counters.transactionMs += monotonicMs() - started;
       }
     },
-  };
+  });
+  const sql = instrument(database.sql);
+  // The scheduler's claims and renewals are the runtime's statements too.
+  const schedulerSql = database.schedulerSql === database.sql ? sql : instrument(database.schedulerSql);
   return {
     database: {
       config: database.config,
       prisma: database.prisma,
       sql,
+      schedulerSql,
       notifications: database.notifications,
       close: () => database.close(),
     },
