@@ -11,7 +11,8 @@ import path from "node:path";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
 import { type Cell, printTable, section } from "./format";
-import type { PeerResult, PeerSummary, PeersResult } from "./peer-results";
+import { COMPARED_FAN_OUTS, type PeerResult, type PeerSummary, type PeersResult } from "./peer-results";
+import { THROUGHPUT_SETTINGS } from "./throughput";
 
 const PEERS_DIR = path.resolve(import.meta.dirname, "peers");
 const ROOT = path.resolve(import.meta.dirname, "..");
