@@ -74,6 +74,8 @@ export interface PeersResult {
   peers: PeerResult[];
   /** Set when no peer ran at all (e.g. the install failed): why. */
   error: string | null;
+  /** CPU used by other processes on the machine while the peers ran, in cores (noise); null if unmeasured. */
+  otherCores?: number | null;
 }
 
 /** The best (highest steps/s) throughput run of a peer, if it has any. */

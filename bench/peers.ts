@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
+import { machineCpu, processTreeCpuMs } from "./cpu";
 import { type Cell, printTable, section } from "./format";
 import { COMPARED_FAN_OUTS, type PeerResult, type PeerSummary, type PeersResult } from "./peer-results";
 import { THROUGHPUT_SETTINGS } from "./throughput";
@@ -92,9 +93,23 @@ async function runPeerProcess(cluster: Cluster): Promise<PeersResult> {
 export async function runPeers(cluster: Cluster, baseline: BaselineResult | null): Promise<PeersResult> {
   section("10. Peers: LangGraph.js, deepagents, OpenAI agents-core on the same workloads and cluster");
   const installError = installPeers();
+  // What else ran on the machine meanwhile: all busy CPU less this process tree (the peers' process
+  // is a child, counted once it has exited) and the cluster.
+  const before = {
+    machine: machineCpu().busyMs,
+    own: processTreeCpuMs(process.pid),
+    postgres: cluster.cpuMs(),
+  };
+  const started = Date.now();
   const result: PeersResult = installError
     ? { peers: [], error: installError }
     : await runPeerProcess(cluster);
+  const other =
+    machineCpu().busyMs -
+    before.machine -
+    (processTreeCpuMs(process.pid) - before.own) -
+    (cluster.cpuMs() - before.postgres);
+  result.otherCores = installError ? null : Math.max(0, other) / (Date.now() - started);
   printPeers(result, baseline);
   return result;
 }
@@ -186,6 +201,10 @@ export function printPeer(peer: PeerResult): void {
 export function printPeers(result: PeersResult, baseline: BaselineResult | null): void {
   if (result.error) console.log(`\n10. Peers did not run: ${result.error}`);
   for (const peer of result.peers) printPeer(peer);
+  if (typeof result.otherCores === "number")
+    console.log(
+      `\n10. Other processes used ${result.otherCores.toFixed(2)} cores on average while the peers ran (noise; the machine has ${os.cpus().length}).`,
+    );
   printBaselineBeside("10. Peers", baseline, (base) => [
     ["one durable commit: INSERT + COMMIT p50 (ms)", base.insertOneConnection.latency?.p50 ?? Number.NaN],
     ["INSERT + COMMIT rows/s, 1 connection", base.insertOneConnection.perSecond],
