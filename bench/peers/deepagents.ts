@@ -102,6 +102,11 @@ async function fanOutOnce(
     throw new Error(
       `deepagents: expected ${children} workers and reports, saw ${workerCalls.length} and ${reports}`,
     );
+  // The saver holds the parent's whole conversation, every report included.
+  const saved = await checkpointer.getTuple({ configurable: { thread_id: threadId } });
+  const savedMessages = (saved?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
+  if (savedMessages.length !== messages.length)
+    throw new Error(`deepagents: saved ${savedMessages.length} of ${messages.length} messages of the parent`);
   const lastFirstCall = Math.max(...workerCalls.map(([, calls]) => calls[0]!));
   return {
     children,

@@ -51,11 +51,11 @@ export function dialogueGraph(steps: number, log: CallLog, checkpointer: Postgre
 async function openSaver(
   url: string,
   pool: number,
-): Promise<{ saver: PostgresSaver; close(): Promise<void> }> {
+): Promise<{ saver: PostgresSaver; connection: pg.Pool; close(): Promise<void> }> {
   const connection = new pg.Pool({ connectionString: url, max: pool });
   const saver = new PostgresSaver(connection);
   await saver.setup();
-  return { saver, close: () => connection.end() };
+  return { saver, connection, close: () => connection.end() };
 }
 
 async function runDialogue(
@@ -112,7 +112,7 @@ export async function langGraphThroughput(
   postmasterPid: number | null,
 ): Promise<PeerThroughputRun> {
   const log = new CallLog();
-  const { saver, close } = await openSaver(url, setting.pool);
+  const { saver, connection, close } = await openSaver(url, setting.pool);
   try {
     const graph = dialogueGraph(THROUGHPUT_STEPS, log, saver);
     const meter = cpuMeter(postmasterPid);
@@ -124,6 +124,12 @@ export async function langGraphThroughput(
       throw new Error(
         `LangGraph: expected ${THROUGHPUT_THREADS * THROUGHPUT_STEPS} model calls, saw ${log.total}`,
       );
+    // Every thread persisted, and the last one whole (bench/throughput.ts checks its model_calls rows).
+    const persisted = await connection.query<{ threads: number }>(
+      "SELECT count(DISTINCT thread_id)::int AS threads FROM checkpoints WHERE thread_id LIKE 'thread-%'",
+    );
+    if (persisted.rows[0]?.threads !== THROUGHPUT_THREADS)
+      throw new Error(`LangGraph: ${persisted.rows[0]?.threads} of ${THROUGHPUT_THREADS} threads persisted`);
     await checkCheckpoints(saver, `thread-${THROUGHPUT_THREADS - 1}`, THROUGHPUT_STEPS);
     return {
       ...setting,
