@@ -64,6 +64,8 @@ export interface PeerResult {
   /** What is persisted, and when (e.g. `PostgresSaver, durability "sync"`). */
   persistence: string;
   step: PeerStepRun | null;
+  /** The same one-thread run under another setting, for information (e.g. LangGraph's default durability). */
+  stepVariants?: { label: string; step: PeerStepRun }[];
   throughput: PeerThroughputRun[];
   fanOuts: PeerFanOutRun[];
   /** Set when the peer could not be installed or run: why. */

@@ -136,6 +136,8 @@ export function printPeer(peer: PeerResult): void {
       [`  first ${step.firstQuarter.count} steps`, ...summaryCells(step.firstQuarter)],
       [`  last ${step.lastQuarter.count} steps`, ...summaryCells(step.lastQuarter)],
     );
+    for (const variant of peer.stepVariants ?? [])
+      rows.push([`the same, ${variant.label} (information)`, ...summaryCells(variant.step.step)]);
   }
   if (rows.length > 0) printTable(`${title}: step time`, ["measure", "p50 ms", "p99 ms", "max ms"], rows);
   if (peer.step)
@@ -143,11 +145,28 @@ export function printPeer(peer: PeerResult): void {
       `${title}: cost per step (one thread)`,
       ["measure", "value"],
       [
+        ["whole thread's wall time ÷ steps (ms)", peer.step.cpu.wallMs / peer.step.steps],
         ["peer process CPU per step (ms)", peer.step.cpu.nodeCpuMs / peer.step.steps],
         [
           "Postgres CPU per step (ms)",
           peer.step.cpu.postgresCpuMs === null ? "—" : peer.step.cpu.postgresCpuMs / peer.step.steps,
         ],
+        ...(peer.stepVariants ?? []).flatMap((variant): Cell[][] => [
+          [
+            `${variant.label}: whole thread's wall time ÷ steps (ms)`,
+            variant.step.cpu.wallMs / variant.step.steps,
+          ],
+          [
+            `${variant.label}: peer process CPU per step (ms)`,
+            variant.step.cpu.nodeCpuMs / variant.step.steps,
+          ],
+          [
+            `${variant.label}: Postgres CPU per step (ms)`,
+            variant.step.cpu.postgresCpuMs === null
+              ? "—"
+              : variant.step.cpu.postgresCpuMs / variant.step.steps,
+          ],
+        ]),
       ],
     );
   if (peer.throughput.length > 0)

@@ -58,29 +58,37 @@ async function openSaver(
   return { saver, connection, close: () => connection.end() };
 }
 
+/** `"sync"` (Tandem's durability: each checkpoint committed before the next step) or LangGraph's default `"async"`. */
+export type Durability = "sync" | "async";
+
 async function runDialogue(
   graph: ReturnType<typeof dialogueGraph>,
   threadId: string,
   steps: number,
+  durability: Durability = "sync",
 ): Promise<void> {
   await graph.invoke(
     { messages: [new HumanMessage(`Dialogue ${threadId}`)] },
-    { configurable: { thread_id: threadId }, durability: "sync", recursionLimit: steps + 10 },
+    { configurable: { thread_id: threadId }, durability, recursionLimit: steps + 10 },
   );
 }
 
 const STEP_THREAD_STEPS = 200;
 
 /** One thread of 200 steps after an unmeasured warm-up thread of the same shape (bench/step-time.ts 2a). */
-export async function langGraphStepTime(url: string, postmasterPid: number | null): Promise<PeerStepRun> {
+export async function langGraphStepTime(
+  url: string,
+  postmasterPid: number | null,
+  durability: Durability = "sync",
+): Promise<PeerStepRun> {
   const log = new CallLog();
   const { saver, close } = await openSaver(url, 10);
   try {
     const graph = dialogueGraph(STEP_THREAD_STEPS, log, saver);
-    await runDialogue(graph, "warm-up", STEP_THREAD_STEPS);
+    await runDialogue(graph, "warm-up", STEP_THREAD_STEPS, durability);
     log.clear();
     const meter = cpuMeter(postmasterPid);
-    await runDialogue(graph, "measured", STEP_THREAD_STEPS);
+    await runDialogue(graph, "measured", STEP_THREAD_STEPS, durability);
     const cpu = meter();
     const calls = log.calls.get("measured") ?? [];
     if (calls.length !== STEP_THREAD_STEPS)

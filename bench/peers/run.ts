@@ -75,6 +75,14 @@ async function langGraph(): Promise<PeerResult> {
   };
   result.step = await langGraphStepTime(await createDatabase("peers_langgraph_steps"), postmasterPid);
   log(`LangGraph.js: step p50 ${result.step.step.p50.toFixed(2)} ms`);
+  // For information: LangGraph's default, which writes a checkpoint while the next step runs.
+  const asyncStep = await langGraphStepTime(
+    await createDatabase("peers_langgraph_async"),
+    postmasterPid,
+    "async",
+  );
+  result.stepVariants = [{ label: 'durability "async" (LangGraph\'s default)', step: asyncStep }];
+  log(`LangGraph.js: step p50 ${asyncStep.step.p50.toFixed(2)} ms with durability "async"`);
   for (const setting of THROUGHPUT_SETTINGS) {
     const url = await createDatabase(`peers_langgraph_tp_${setting.concurrency}_${setting.pool}`);
     const run = await langGraphThroughput(url, setting, postmasterPid);
