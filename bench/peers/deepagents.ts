@@ -3,8 +3,9 @@
 // answer), and the parent ends its turn once every worker's report is in. deepagents' `task` tool
 // runs a worker inside the parent's tool call, so the N workers of one turn run concurrently in
 // this process (one ToolNode super-step), and the parent's next model call sees all N reports at
-// once. Checkpointed by PostgresSaver (the parent invoked with `durability: "sync"`, the workers
-// inheriting the parent's checkpointer) or by MemorySaver.
+// once. Checkpointed by PostgresSaver (`durability: "sync"`, which the `task` tool passes on to the
+// workers' runs with the rest of its config; the workers inherit the parent's checkpointer) or by
+// MemorySaver.
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";

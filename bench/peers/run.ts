@@ -101,7 +101,7 @@ async function deepAgents(saver: "postgres" | "memory"): Promise<PeerResult> {
     versions: versions("deepagents", "langchain", "@langchain/langgraph", "@langchain/core"),
     persistence:
       saver === "postgres"
-        ? 'PostgresSaver (pool 20), the parent invoked with durability "sync"; the workers inherit the saver (checkpointed in their own namespaces)'
+        ? 'PostgresSaver (pool 20), durability "sync" (passed on to the workers\' runs); the workers inherit the saver (checkpointed in their own namespaces)'
         : "MemorySaver (in this process only)",
     step: null,
     throughput: [],
