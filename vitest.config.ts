@@ -23,8 +23,10 @@ export default defineConfig({
             "runtime/**/*.test.ts",
             "components/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
           ],
-          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          // bench/peers/ is its own npm package, installed only for BENCH_ONLY=peers (never in CI).
+          exclude: ["**/*.integration.test.ts", "node_modules/**", "bench/peers/**"],
           environment: "node",
         },
       },

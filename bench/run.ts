@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay
-// (comma list) runs only some benchmarks. `ui` (the live page) and `canvas` (the studio canvas) serve the production
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,peers
+// (comma list) runs only some benchmarks. `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
+// the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
 // timeline alone (its CSS from the build when there is one); `npm run bench:ui` runs those three.
 // `cluster` starts real app servers and workers, so it needs the build too.
@@ -20,6 +21,7 @@ import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
 import { runLiveTreeUi } from "./live-tree-ui";
 import { runLoad } from "./load";
+import { runPeers } from "./peers";
 import { runReplay } from "./replay";
 import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
@@ -44,6 +46,7 @@ const ALL = [
   "load",
   "effects",
   "replay",
+  "peers",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
       cluster: null,
       load: null,
       effects: null,
+      peers: null,
     };
     if (only.has("baseline")) {
       await cluster.createDatabase(BASELINE_DATABASE);
@@ -126,6 +130,8 @@ async function main(): Promise<void> {
     if (only.has("inbox")) results.inbox = await runInboxLatency(cluster, results.baseline);
     if (only.has("memory")) results.memory = await runIdleMemory(cluster);
     if (only.has("subagents")) results.subagents = await runSubagents(cluster);
+    // Right after Tandem's step, throughput and fan-out runs, so both sides meet the machine alike.
+    if (only.has("peers")) results.peers = await runPeers(cluster, results.baseline);
     if (only.has("compile")) results.compile = runCompile();
     if (only.has("ui")) results.ui = await runUi(cluster);
     if (only.has("canvas")) results.canvas = await runCanvas(cluster);

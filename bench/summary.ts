@@ -8,6 +8,14 @@ import { type Cell, fixed, printTable, section } from "./format";
 import type { IdleMemoryResult } from "./idle-memory";
 import type { InboxLatencyResult } from "./inbox-latency";
 import type { LoadResult } from "./load";
+import {
+  bestThroughput,
+  type PeersResult,
+  peerComparisons,
+  peerFigure,
+  type TandemFigures,
+  targetWithPeer,
+} from "./peer-results";
 import type { ClusterResult } from "./scale-out";
 import type { StepTimeResult } from "./step-time";
 import type { SubagentResult } from "./subagents";
@@ -28,6 +36,7 @@ export interface RunResults {
   cluster: ClusterResult | null;
   load: LoadResult | null;
   effects: EffectsResult | null;
+  peers: PeersResult | null;
 }
 
 /** Heap growth per idle thread under which "an idle thread costs rows, not memory" holds. */
@@ -40,6 +49,20 @@ export function printSummary(results: RunResults): void {
   const rows: Cell[][] = [];
   const { baseline, drift, steps, throughput, inbox, memory, subagents, compile, ui, canvas, cluster, load } =
     results;
+  // A peer's figure stands beside a target only when the peer ran in this same process.
+  const peers = results.peers?.peers ?? null;
+  const langGraphStep = peerFigure(peers, "langgraph", (peer) =>
+    peer.step ? `${fixed(peer.step.step.p50)} ms` : null,
+  );
+  const langGraphThroughput = peerFigure(peers, "langgraph", (peer) => {
+    const best = bestThroughput(peer.throughput);
+    return best ? fixed(best.stepsPerSecond) : null;
+  });
+  const deepAgentsFanOut = (children: number) =>
+    peerFigure(peers, "deepagents-postgres", (peer) => {
+      const run = peer.fanOuts.find((candidate) => candidate.children === children);
+      return run ? `${fixed(run.wallMs / 1000)} s` : null;
+    });
   if (results.effects) {
     const { effects, toStart, toDone, perSecond } = results.effects;
     rows.push(
@@ -79,7 +102,7 @@ export function printSummary(results: RunResults): void {
       [
         "step wall time p50 (dual_ai, client clock)",
         `${fixed(steps.clientStep.p50)} ms`,
-        "≤ 1.5 ms (LangGraph.js 7.75 ms)",
+        targetWithPeer("≤ 1.5 ms", langGraphStep),
         verdict(steps.clientStep.p50 <= 1.5),
       ],
       ["step wall time p99 (dual_ai, client clock)", `${fixed(steps.clientStep.p99)} ms`, "", "info"],
@@ -96,7 +119,7 @@ export function printSummary(results: RunResults): void {
     rows.push([
       `aggregate steps/s, 200 threads × 10 steps (best: concurrency ${best.concurrency}, pool ${best.maxConnections})`,
       fixed(best.stepsPerSecond),
-      "≥ 1,300 (LangGraph.js 188)",
+      targetWithPeer("≥ 1,300", langGraphThroughput),
       verdict(best.stepsPerSecond >= 1300),
     ]);
   }
@@ -150,7 +173,11 @@ export function printSummary(results: RunResults): void {
       rows.push([
         `${run.children} non-blocking dual_ai children: every report delivered, parent done (peak RSS ${fixed(run.peakRssMiB)} MiB)`,
         `${fixed(run.wallMs / 1000)} s`,
-        run.children === 200 ? "≤ 1 s (deepagents 3.6 s)" : run.children === 50 ? "deepagents 1.0 s" : "",
+        run.children === 200
+          ? targetWithPeer("≤ 1 s", deepAgentsFanOut(200))
+          : run.children === 50
+            ? targetWithPeer("", deepAgentsFanOut(50))
+            : "",
         run.children === 200 ? verdict(run.wallMs <= 1000) : "info",
       ]);
     }
@@ -239,4 +266,27 @@ export function printSummary(results: RunResults): void {
       ]);
   }
   printTable("Headline figures", ["figure", "measured", "target", "verdict"], rows);
+  if (results.peers) printPeerComparisons(results);
+}
+
+/** Tandem's figure, the peer's and the ratio, for every figure both measured in this run. */
+function printPeerComparisons(results: RunResults): void {
+  const figures: TandemFigures = {
+    stepP50Ms: results.steps?.clientStep.p50 ?? null,
+    stepsPerSecond: results.throughput?.best.stepsPerSecond ?? null,
+    fanOutMs: new Map(results.subagents?.fanOuts.map((run) => [run.children, run.wallMs]) ?? []),
+  };
+  const rows = peerComparisons(figures, results.peers?.peers ?? []);
+  const failed = (results.peers?.peers ?? []).filter((peer) => peer.error !== null);
+  if (results.peers?.error) console.log(`\nPeers did not run: ${results.peers.error}`);
+  for (const peer of failed) console.log(`\n${peer.name} did not run: ${peer.error}`);
+  if (rows.length === 0) {
+    console.log("\nPeers beside Tandem: nothing to compare (run steps, throughput or subagents with peers)");
+    return;
+  }
+  printTable(
+    "Peers beside Tandem (same run, same cluster; Tandem's best setting and the peer's best setting)",
+    ["figure", "Tandem", "peer", "peer's figure", "ratio"],
+    rows.map((row) => [row.figure, row.tandem, row.peer, row.peerFigure, row.ratio]),
+  );
 }
