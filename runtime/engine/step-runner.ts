@@ -60,6 +60,11 @@ export class StepRunner {
     this.ctx.commits.startFrom(read);
   }
 
+  /** The scheduler renewed the thread's lease, which moved its row from version `from` to `to`. */
+  leaseRenewed(threadId: string, from: string, to: string): void {
+    this.ctx.commits.leaseRenewed(threadId, from, to);
+  }
+
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     const { memory, commits } = this.ctx;

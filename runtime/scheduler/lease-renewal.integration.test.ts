@@ -4,6 +4,7 @@
 // deadlock with a step transaction, and a lost renewal aborted every thread of the process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
+import { instrumentDatabase } from "@/test/support/instrumented-database";
 import { slowChatBundle } from "@/test/support/runtime-load";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import { createRuntime, type Runtime } from "../runtime";
@@ -78,10 +79,13 @@ const idle = (database: Database, threadId: string) =>
 describe.each(testDatabaseBackends())("lease renewal on %s", (backend) => {
   let database: Database;
   let runtime: Runtime;
+  let statements: ReturnType<typeof instrumentDatabase>["statements"];
 
   beforeAll(async () => {
     database = await openTestDatabase(backend);
-    runtime = startRuntime(database, 300); // renewed every 100 ms
+    const instrumented = instrumentDatabase(database);
+    statements = instrumented.statements;
+    runtime = startRuntime(instrumented.database, 300); // renewed every 100 ms
     await runtime.scheduler.start();
   });
   afterAll(async () => {
@@ -103,6 +107,12 @@ describe.each(testDatabaseBackends())("lease renewal on %s", (backend) => {
     expect(later.expiresUs ?? 0).toBeGreaterThan(first.expiresUs ?? 0);
     for (const id of ids) await idle(database, id);
     for (const id of ids) expect(await modelCallsOf(database, id)).toBe(1);
+    // The renewals changed only the leases' expiry: each reply still committed on the version its
+    // step read (the speculative commit), none was redone under a lock read first.
+    const lockReads = [...statements.keys()].filter((text) =>
+      /^SELECT id, project_id[\s\S]*FROM threads WHERE id = \$1 FOR NO KEY UPDATE$/.test(text.trim()),
+    );
+    expect(lockReads).toEqual([]);
   });
 });
 

@@ -59,6 +59,8 @@ export interface SchedulerOptions {
 export class Scheduler {
   readonly owner = `${process.pid}:${randomUUID()}`;
   private readonly running = new Map<string, AbortController>();
+  /** The step runner of each thread running here (told when a lease renewal moves its row's version). */
+  private readonly runners = new Map<string, StepRunner>();
   private readonly concurrency: number;
   private readonly maxClaimed: number;
   private readonly slots: StepSlots;
@@ -308,20 +310,30 @@ export class Scheduler {
     if (sent.length === 0) return;
     let held: Set<string>;
     try {
-      const rows = await this.database.schedulerSql.query<{ id: string }>(
+      const rows = await this.database.schedulerSql.query<{
+        id: string;
+        before: string | null;
+        after: string | null;
+      }>(
         `WITH unlocked AS (
-           SELECT id FROM threads WHERE id = ANY($1::uuid[]) AND lease_owner = $2 FOR NO KEY UPDATE SKIP LOCKED
+           SELECT id, xmin::text AS before FROM threads
+           WHERE id = ANY($1::uuid[]) AND lease_owner = $2 FOR NO KEY UPDATE SKIP LOCKED
          ), renewed AS (
            UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
-           WHERE id IN (SELECT id FROM unlocked) RETURNING id
+           WHERE id IN (SELECT id FROM unlocked) RETURNING id, xmin::text AS after
          )
-         SELECT id FROM renewed
+         SELECT renewed.id, unlocked.before, renewed.after FROM renewed JOIN unlocked ON unlocked.id = renewed.id
          UNION ALL
-         SELECT id FROM threads
+         SELECT id, NULL, NULL FROM threads
           WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND id NOT IN (SELECT id FROM unlocked)`,
         [sent.map(([id]) => id), this.owner, String(this.leaseMs)],
       );
       held = new Set(rows.map((row) => row.id));
+      // The runs' copies of their rows stay exact: only the lease's expiry changed.
+      for (const row of rows) {
+        if (row.before !== null && row.after !== null)
+          this.runners.get(row.id)?.leaseRenewed(row.id, row.before, row.after);
+      }
     } catch (error) {
       // Without a renewal the leases may expire and another process may take the threads: stop.
       logFailure("renewing leases", error);
@@ -349,6 +361,7 @@ export class Scheduler {
     const controller = new AbortController();
     this.running.set(threadId, controller);
     const runner = this.runnerFor(this.owner);
+    this.runners.set(threadId, runner);
     if (claimed.read) runner.startFrom(claimed.read);
     // The run's wall clock started when its input was drained (or starts now, with the first step).
     const deadline =
@@ -412,6 +425,7 @@ export class Scheduler {
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
       if (this.running.get(threadId) === controller) this.running.delete(threadId);
+      if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
       if (this.stopped) this.endedWhileDraining++;
       // Claim again only if something may have been left waiting: runnable threads while this
       // process was full, or this very thread (input arrived while it ran, and the NOTIFY came before

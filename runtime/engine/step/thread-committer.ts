@@ -100,6 +100,18 @@ export class ThreadCommitter {
     this.snapshot = null;
   }
 
+  /**
+   * The lease renewal moved the thread's row from version `from` to `to`, changing nothing but the
+   * lease's expiry, which no step reads: a copy of the row at `from` is still exact at `to`. Without
+   * this, every renewal (every third of the lease) made the speculative commit of each thread
+   * waiting on a model at that moment fail and run again under a lock.
+   */
+  leaseRenewed(threadId: string, from: string, to: string): void {
+    for (const known of [this.expected, this.snapshot]) {
+      if (known?.row.id === threadId && known.version === from) known.version = to;
+    }
+  }
+
   /** The thread was just read as `found`: the next commit may speculate on that version. */
   expect(found: ThreadForStep): void {
     this.expected = found;
