@@ -65,6 +65,11 @@ export class StepRunner {
     this.ctx.commits.leaseRenewed(threadId, from, to);
   }
 
+  /** A lease renewal is under way; `settled` resolves once it has reported its moves. */
+  leaseRenewing(settled: Promise<void>): void {
+    this.ctx.commits.leaseRenewing(settled);
+  }
+
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     const { memory, commits } = this.ctx;

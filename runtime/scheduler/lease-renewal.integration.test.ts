@@ -94,7 +94,7 @@ describe.each(testDatabaseBackends())("lease renewal on %s", (backend) => {
   });
 
   it("keeps the leases of threads waiting on a slow model, and runs each reply once", async () => {
-    const ids = await startChats(runtime, 1500, 3);
+    const ids = await startChats(runtime, 1500, 6);
     const first = await waitFor(
       () => leaseOf(database, ids[0] ?? ""),
       (lease) => lease.owner !== null,

@@ -309,6 +309,12 @@ export class Scheduler {
     const sent = [...this.running.entries()];
     if (sent.length === 0) return;
     let held: Set<string>;
+    // A step commit that meets the renewal's new row version waits for this to learn of the move.
+    let settle = () => {};
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    for (const [id] of sent) this.runners.get(id)?.leaseRenewing(settled);
     try {
       const rows = await this.database.schedulerSql.query<{
         id: string;
@@ -338,6 +344,8 @@ export class Scheduler {
       // Without a renewal the leases may expire and another process may take the threads: stop.
       logFailure("renewing leases", error);
       held = new Set();
+    } finally {
+      settle();
     }
     for (const [id, controller] of sent) {
       if (!held.has(id) && this.running.get(id) === controller) controller.abort();
