@@ -111,6 +111,47 @@ onPostgresServer("group commit on a Postgres server", () => {
     expect(await values("c")).toEqual(ids.map((id, index) => ({ id, n: index === 3 ? 0 : 1 })));
   });
 
+  it("locks a group's rows ahead in one statement and runs each part's guard once; a stale part still fails alone", async () => {
+    // A guard that counts its runs (a check may call a function: the combiner sees only its text).
+    await database.sql.exec(`
+      CREATE TABLE guard_runs (item TEXT NOT NULL);
+      CREATE FUNCTION counted_guard(item TEXT, ok BOOLEAN) RETURNS BOOLEAN AS $$
+      BEGIN INSERT INTO guard_runs VALUES (item); RETURN tandem_expect(ok, 'stale ' || item); END
+      $$ LANGUAGE plpgsql`);
+    const ids = await items("f", 24);
+    const commit = async (id: string, expected: number) => {
+      const check = {
+        text: "SELECT counted_guard($1, (SELECT n FROM batch_items WHERE id = $1 FOR NO KEY UPDATE) = $2::int)",
+        params: [id, expected],
+      };
+      const lazy = new LazyTransaction(database.sql, [check], id, {
+        table: "batch_items",
+        idType: "text",
+        id,
+      });
+      await lazy.defer("UPDATE batch_items SET n = n + 1 WHERE id = $1", [id]);
+      await lazy.defer("INSERT INTO batch_log (item) VALUES ($1)", [id]);
+      return (await lazy.commit([{ text: "SELECT n FROM batch_items WHERE id = $1", params: [id] }]))
+        .after[0];
+    };
+    const before = database.sql.commitStats();
+    const outcomes = await Promise.allSettled(ids.map((id, index) => commit(id, index === 5 ? 9 : 0)));
+    const after = database.sql.commitStats();
+    expect(String((outcomes[5] as PromiseRejectedResult).reason)).toContain("stale f-005");
+    for (const [index, outcome] of outcomes.entries())
+      if (index !== 5) expect(outcome).toEqual({ status: "fulfilled", value: [{ n: 1 }] });
+    expect(after.batches - before.batches).toBeGreaterThan(0);
+    expect(after.fallbacks - before.fallbacks).toBe(0);
+    const others = ids.filter((_, index) => index !== 5);
+    expect((await logged("f")).map((row) => row.item)).toEqual(others);
+    // Guard runs that committed: once per committed part (a guard run inside the part's statement
+    // only), never a second time on its own first. A rolled-back group's runs are not there.
+    const runs = await database.sql.query<{ item: string; runs: number }>(
+      "SELECT item, count(*)::int AS runs FROM guard_runs WHERE item LIKE 'f-%' GROUP BY item ORDER BY item",
+    );
+    expect(runs).toEqual(others.map((item) => ({ item, runs: 1 })));
+  });
+
   it("commits a lone commit alone, without a transaction around it", async () => {
     const [id] = await items("d", 1);
     const before = database.sql.commitStats();
