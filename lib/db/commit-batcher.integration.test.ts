@@ -1,6 +1,7 @@
 // Group commit on a real Postgres server (`commit-batcher.ts`): one-statement commits submitted at the
 // same moment share one transaction, each keeps its own checks and outcome, and a part whose check
 // or statement fails fails alone while its batch-mates commit, once. PGlite passes commits through.
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIsolatedDatabaseConfig, testBackend } from "../../test/support/database";
 import { type Database, openDatabase } from "./database";
@@ -159,6 +160,66 @@ onPostgresServer("group commit on a Postgres server", () => {
     const after = database.sql.commitStats();
     expect(after.alone - before.alone).toBe(1);
     expect(after.batches - before.batches).toBe(0);
+  });
+});
+
+onPostgresServer("a group commit on the wire", () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  const previous = process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT;
+  let writes = 0;
+  const prototype = net.Socket.prototype as unknown as Record<
+    "_write" | "_writev",
+    (...args: unknown[]) => void
+  >;
+  const originals = { _write: prototype._write, _writev: prototype._writev };
+
+  beforeAll(async () => {
+    const isolated = await createIsolatedDatabaseConfig();
+    drop = isolated.drop;
+    // One group in flight: everything ready at once is one group, on one connection.
+    process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT = "1";
+    database = await openDatabase(isolated.config, { groupCommit: true, migrate: false });
+    await database.sql.exec(TABLES);
+    // Writes as the streams hand them to the kernel (one system call each), as bench/socket-writes.ts.
+    for (const method of ["_write", "_writev"] as const) {
+      const original = originals[method];
+      prototype[method] = function counted(this: net.Socket, ...args: unknown[]) {
+        writes += 1;
+        return original.apply(this, args);
+      };
+    }
+  });
+  afterAll(async () => {
+    Object.assign(prototype, originals);
+    if (previous === undefined) delete process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT;
+    else process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT = previous;
+    await database?.close();
+    await drop?.();
+  });
+
+  it("sends a group of 48 commits with large statements (over 16 KiB, over 100 statements) in a few writes", async () => {
+    const ids = Array.from({ length: 48 }, (_, index) => `w-${String(index).padStart(3, "0")}`);
+    await database.sql.query("INSERT INTO batch_items (id, n) SELECT unnest($1::text[]), 0", [ids]);
+    const padding = "x".repeat(2048);
+    // Checks not locked ahead: 48 × (check, statement, read) + BEGIN + COMMIT = 146 statements.
+    const commit = async (id: string, expected: number) => {
+      const lazy = new LazyTransaction(database.sql, [itemCheck(id, expected)], id);
+      await lazy.defer("UPDATE batch_items SET n = n + 1 WHERE id = $1 AND $2::text <> ''", [id, padding]);
+      await lazy.defer("INSERT INTO batch_log (item) VALUES ($1)", [id]);
+      return (await lazy.commit([{ text: "SELECT n FROM batch_items WHERE id = $1", params: [id] }]))
+        .after[0];
+    };
+    // The first rounds prepare the statements on the connection (a first use waits for its description).
+    for (let round = 0; round < 3; round += 1) await Promise.all(ids.map((id) => commit(id, round)));
+    const before = { writes, stats: database.sql.commitStats() };
+    expect(await Promise.all(ids.map((id) => commit(id, 3)))).toEqual(ids.map(() => [{ n: 4 }]));
+    const after = database.sql.commitStats();
+    expect(after.batches - before.stats.batches).toBe(1);
+    expect(after.largest).toBe(48);
+    // BEGIN … COMMIT and the reads in one write (the release and a stray write at most besides);
+    // postgres.js sent the rest one statement per answer when the socket or its pipeline was full.
+    expect(writes - before.writes).toBeLessThanOrEqual(3);
   });
 });
 
