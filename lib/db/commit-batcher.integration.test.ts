@@ -1,6 +1,7 @@
 // Group commit on a real Postgres server (`commit-batcher.ts`): one-statement commits submitted at the
 // same moment share one transaction, each keeps its own checks and outcome, and a part whose check
 // or statement fails fails alone while its batch-mates commit, once. PGlite passes commits through.
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIsolatedDatabaseConfig, testBackend } from "../../test/support/database";
 import { type Database, openDatabase } from "./database";
@@ -111,6 +112,47 @@ onPostgresServer("group commit on a Postgres server", () => {
     expect(await values("c")).toEqual(ids.map((id, index) => ({ id, n: index === 3 ? 0 : 1 })));
   });
 
+  it("locks a group's rows ahead in one statement and runs each part's guard once; a stale part still fails alone", async () => {
+    // A guard that counts its runs (a check may call a function: the combiner sees only its text).
+    await database.sql.exec(`
+      CREATE TABLE guard_runs (item TEXT NOT NULL);
+      CREATE FUNCTION counted_guard(item TEXT, ok BOOLEAN) RETURNS BOOLEAN AS $$
+      BEGIN INSERT INTO guard_runs VALUES (item); RETURN tandem_expect(ok, 'stale ' || item); END
+      $$ LANGUAGE plpgsql`);
+    const ids = await items("f", 24);
+    const commit = async (id: string, expected: number) => {
+      const check = {
+        text: "SELECT counted_guard($1, (SELECT n FROM batch_items WHERE id = $1 FOR NO KEY UPDATE) = $2::int)",
+        params: [id, expected],
+      };
+      const lazy = new LazyTransaction(database.sql, [check], id, {
+        table: "batch_items",
+        idType: "text",
+        id,
+      });
+      await lazy.defer("UPDATE batch_items SET n = n + 1 WHERE id = $1", [id]);
+      await lazy.defer("INSERT INTO batch_log (item) VALUES ($1)", [id]);
+      return (await lazy.commit([{ text: "SELECT n FROM batch_items WHERE id = $1", params: [id] }]))
+        .after[0];
+    };
+    const before = database.sql.commitStats();
+    const outcomes = await Promise.allSettled(ids.map((id, index) => commit(id, index === 5 ? 9 : 0)));
+    const after = database.sql.commitStats();
+    expect(String((outcomes[5] as PromiseRejectedResult).reason)).toContain("stale f-005");
+    for (const [index, outcome] of outcomes.entries())
+      if (index !== 5) expect(outcome).toEqual({ status: "fulfilled", value: [{ n: 1 }] });
+    expect(after.batches - before.batches).toBeGreaterThan(0);
+    expect(after.fallbacks - before.fallbacks).toBe(0);
+    const others = ids.filter((_, index) => index !== 5);
+    expect((await logged("f")).map((row) => row.item)).toEqual(others);
+    // Guard runs that committed: once per committed part (a guard run inside the part's statement
+    // only), never a second time on its own first. A rolled-back group's runs are not there.
+    const runs = await database.sql.query<{ item: string; runs: number }>(
+      "SELECT item, count(*)::int AS runs FROM guard_runs WHERE item LIKE 'f-%' GROUP BY item ORDER BY item",
+    );
+    expect(runs).toEqual(others.map((item) => ({ item, runs: 1 })));
+  });
+
   it("commits a lone commit alone, without a transaction around it", async () => {
     const [id] = await items("d", 1);
     const before = database.sql.commitStats();
@@ -118,6 +160,66 @@ onPostgresServer("group commit on a Postgres server", () => {
     const after = database.sql.commitStats();
     expect(after.alone - before.alone).toBe(1);
     expect(after.batches - before.batches).toBe(0);
+  });
+});
+
+onPostgresServer("a group commit on the wire", () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  const previous = process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT;
+  let writes = 0;
+  const prototype = net.Socket.prototype as unknown as Record<
+    "_write" | "_writev",
+    (...args: unknown[]) => void
+  >;
+  const originals = { _write: prototype._write, _writev: prototype._writev };
+
+  beforeAll(async () => {
+    const isolated = await createIsolatedDatabaseConfig();
+    drop = isolated.drop;
+    // One group in flight: everything ready at once is one group, on one connection.
+    process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT = "1";
+    database = await openDatabase(isolated.config, { groupCommit: true, migrate: false });
+    await database.sql.exec(TABLES);
+    // Writes as the streams hand them to the kernel (one system call each), as bench/socket-writes.ts.
+    for (const method of ["_write", "_writev"] as const) {
+      const original = originals[method];
+      prototype[method] = function counted(this: net.Socket, ...args: unknown[]) {
+        writes += 1;
+        return original.apply(this, args);
+      };
+    }
+  });
+  afterAll(async () => {
+    Object.assign(prototype, originals);
+    if (previous === undefined) delete process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT;
+    else process.env.TANDEM_GROUP_COMMIT_IN_FLIGHT = previous;
+    await database?.close();
+    await drop?.();
+  });
+
+  it("sends a group of 48 commits with large statements (over 16 KiB, over 100 statements) in a few writes", async () => {
+    const ids = Array.from({ length: 48 }, (_, index) => `w-${String(index).padStart(3, "0")}`);
+    await database.sql.query("INSERT INTO batch_items (id, n) SELECT unnest($1::text[]), 0", [ids]);
+    const padding = "x".repeat(2048);
+    // Checks not locked ahead: 48 × (check, statement, read) + BEGIN + COMMIT = 146 statements.
+    const commit = async (id: string, expected: number) => {
+      const lazy = new LazyTransaction(database.sql, [itemCheck(id, expected)], id);
+      await lazy.defer("UPDATE batch_items SET n = n + 1 WHERE id = $1 AND $2::text <> ''", [id, padding]);
+      await lazy.defer("INSERT INTO batch_log (item) VALUES ($1)", [id]);
+      return (await lazy.commit([{ text: "SELECT n FROM batch_items WHERE id = $1", params: [id] }]))
+        .after[0];
+    };
+    // The first rounds prepare the statements on the connection (a first use waits for its description).
+    for (let round = 0; round < 3; round += 1) await Promise.all(ids.map((id) => commit(id, round)));
+    const before = { writes, stats: database.sql.commitStats() };
+    expect(await Promise.all(ids.map((id) => commit(id, 3)))).toEqual(ids.map(() => [{ n: 4 }]));
+    const after = database.sql.commitStats();
+    expect(after.batches - before.stats.batches).toBe(1);
+    expect(after.largest).toBe(48);
+    // BEGIN … COMMIT and the reads in one write (the release and a stray write at most besides);
+    // postgres.js sent the rest one statement per answer when the socket or its pipeline was full.
+    expect(writes - before.writes).toBeLessThanOrEqual(3);
   });
 });
 

@@ -35,6 +35,19 @@ export interface CommitPart {
   after: readonly SqlStatement[];
   /** Where the part's locks go in a group (root, then thread): groups lock in one order. */
   order: string;
+  /**
+   * The row its checks lock (the thread's row), when they lock just that one: in a group, one
+   * statement locks every part's row ahead (`rowLocksAhead`) and the checks run only once, inside
+   * each part's statement, instead of on their own first and again in the statement.
+   */
+  lock?: RowLock;
+}
+
+/** One row a part's checks lock FOR NO KEY UPDATE: table, the type of its `id` column, the id. */
+export interface RowLock {
+  table: string;
+  idType: string;
+  id: string;
 }
 
 /** What the wire sent for one group: each part's rows and reads, or the failure that stopped it. */

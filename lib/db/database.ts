@@ -47,6 +47,11 @@ export interface OpenDatabaseOptions {
   groupCommit?: boolean;
 }
 
+/** postgres.js's `max_pipeline` for groups of up to `maxParts` commits (never below its default, 100). */
+export function pipelineFor(maxParts: number): number {
+  return Math.max(100, maxParts * 3 + 2);
+}
+
 /** Connections of the scheduler's own pool (`Database.schedulerSql`): a claim and a renewal at once. */
 export const SCHEDULER_CONNECTIONS = 2;
 
@@ -71,8 +76,15 @@ function openPostgres(
       ...(connection.path ? { path: connection.path } : {}),
       max,
       onnotice: () => {},
-      // Not in postgres.js's types, but documented: a factory for the connection's socket.
-      ...({ socket: connectCoalescingSocket } as Record<string, unknown>),
+      // Not in postgres.js's types: a factory for the connection's socket (documented), and
+      // `max_pipeline`, the statements a connection sends before it waits for answers (read by its
+      // option parser, default 100; past it, the rest go one per answer): a group commit's BEGIN,
+      // each part's statement, its checks when they are not locked ahead and its read, and COMMIT
+      // must all fit (`pipelineFor`).
+      ...({
+        socket: connectCoalescingSocket,
+        max_pipeline: pipelineFor(groupCommit.maxParts),
+      } as Record<string, unknown>),
     });
   const sql = pool(options.maxConnections ?? 10);
   const schedulerSql = pool(SCHEDULER_CONNECTIONS);

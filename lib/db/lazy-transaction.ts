@@ -5,7 +5,9 @@
 // real transaction instead, replay what was collected into it and go on there: same outcome,
 // ordinary cost. Either way all of it commits or none of it does. A one-statement commit goes out
 // through `SqlClient.commitStatement`, which may group it with other threads' (group commit).
+
 import { combineStatements } from "./combined-statement";
+import type { RowLock } from "./commit-batcher";
 import type {
   CombinedForm,
   SqlClient,
@@ -47,11 +49,14 @@ export class LazyTransaction implements SqlExecutor {
    * `checks` run before everything else (see combineStatements); they may lock what later parts change.
    * `order`: where a one-statement commit's locks go when it shares a transaction with others' (group
    * commit, `commit-batcher.ts`): the runtime passes the thread's root, then the thread.
+   * `lock`: the one row `checks` lock (FOR NO KEY UPDATE), when that is all they lock: a group
+   * then locks its parts' rows in one statement and runs each check only inside its part's statement.
    */
   constructor(
     private readonly client: SqlClient,
     private readonly checks: readonly SqlStatement[],
     private readonly order = "",
+    private readonly lock?: RowLock,
   ) {}
 
   /** Whether a real transaction is open (a result was read, so nothing is combined). */
@@ -103,6 +108,7 @@ export class LazyTransaction implements SqlExecutor {
           checks: this.checks,
           after: returning ? [] : after,
           order: this.order,
+          ...(this.lock ? { lock: this.lock } : {}),
         });
         const written = outcomes[0]!;
         if ("error" in written) throw written.error;

@@ -8,6 +8,7 @@ import {
   type CommitPart,
   emptyCommitBatchStats,
   type GroupOutcome,
+  type RowLock,
 } from "./commit-batcher";
 
 export type SqlParameter = string | number | boolean | null | Date | Uint8Array | readonly unknown[] | object;
@@ -145,8 +146,13 @@ async function groupTransaction(
       return result;
     };
     issue(null, connection.unsafe("BEGIN"));
+    // The rows the parts' checks lock, all in one statement per table, before anything else: each
+    // of those checks then runs once, inside its part's statement, which finds the row locked.
+    for (const statement of rowLocksAhead(parts))
+      issue(null, send(connection, statement.text, statement.params));
     for (const [index, part] of parts.entries())
-      for (const check of part.checks) issue(index, send(connection, check.text, check.params));
+      if (!part.lock)
+        for (const check of part.checks) issue(index, send(connection, check.text, check.params));
     const written = parts.map((part, index) =>
       issue(index, send(connection, part.statement.text, part.statement.params)),
     );
@@ -191,6 +197,33 @@ async function groupTransaction(
     // A lost connection is already back in the pool's closed list (see pipelinedTransaction).
     if (!lost) connection.release();
   }
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * One statement per table locking every row the parts' checks would lock (`CommitPart.lock`),
+ * FOR NO KEY UPDATE as the checks do, in the order of their ids (every group locks in that one
+ * order, and before any part's statement takes another lock such as a root's event lock). It checks
+ * nothing: each part's own check, inside its statement, still compares its row's version and fails
+ * that part alone. A row that is gone is simply not locked (its part's check fails).
+ */
+export function rowLocksAhead(parts: readonly { lock?: RowLock }[]): SqlStatement[] {
+  const byTable = new Map<string, { lock: RowLock; ids: string[] }>();
+  for (const part of parts) {
+    if (!part.lock) continue;
+    const { table, idType, id } = part.lock;
+    if (!IDENTIFIER.test(table) || !IDENTIFIER.test(idType))
+      throw new Error(`Bad row lock ${table}/${idType}`);
+    const key = `${table}\u0000${idType}`;
+    const entry = byTable.get(key) ?? { lock: part.lock, ids: [] };
+    entry.ids.push(id);
+    byTable.set(key, entry);
+  }
+  return [...byTable.values()].map(({ lock, ids }) => ({
+    text: `SELECT count(*) FROM (SELECT 1 FROM "${lock.table}" WHERE id = ANY($1::${lock.idType}[]) ORDER BY id FOR NO KEY UPDATE) locked`,
+    params: [ids],
+  }));
 }
 
 /**

@@ -2,6 +2,7 @@
 // transaction that first locks its row (`lockThread`), which serialises writers across processes.
 // The status (and user_stopped, terminated_at) is written only through `thread-lifecycle.ts`, which
 // alone imports the `*Status` / `insertThreadRows` functions below (scripts/thread-status-writes.test.ts).
+import type { RowLock } from "@/lib/db/commit-batcher";
 import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
 import { type InboxItem, toInboxItem } from "./inbox-item";
 import type { ExecutionState } from "./messages";
@@ -231,6 +232,11 @@ export function threadVersionCheck(id: string, version: string): SqlStatement {
        '${STALE_THREAD_MESSAGE} ' || $1)`,
     params: [id, version],
   };
+}
+
+/** The row `threadVersionCheck` locks, for a group commit to lock ahead (`CommitPart.lock`). */
+export function threadRowLock(id: string): RowLock {
+  return { table: "threads", idType: "uuid", id };
 }
 
 export function isStaleThreadError(error: unknown): boolean {

@@ -22,6 +22,7 @@ import {
   type ThreadForStep,
   threadForStepAfterUpdate,
   threadForStepStatement,
+  threadRowLock,
   threadVersionCheck,
   toThreadForStep,
 } from "../../store/thread-store";
@@ -250,6 +251,7 @@ export class ThreadCommitter {
           this.db,
           [threadVersionCheck(threadId, expected.version)],
           `${expected.row.root_id}/${threadId}`,
+          threadRowLock(threadId),
         );
         try {
           result = await checked(lazy, expected.row);
