@@ -17,6 +17,7 @@ import type { BaselineResult } from "./baseline";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
 import {
+  type BenchRuntime,
   countThreads,
   createThreads,
   openBenchRuntime,
@@ -26,7 +27,7 @@ import {
   waitUntil,
 } from "./harness";
 import { profiled } from "./profile";
-import type { Summary } from "./stats";
+import { type Summary, summarize } from "./stats";
 import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from "./subagents";
 
 /** BENCH_LOAD_THREADS runs 10a with fewer (or more) threads, e.g. to see latency apart from CPU. */
@@ -55,6 +56,8 @@ export interface LoadResult {
     resources: ResourceUse;
     /** The runtime's statements over the run, most time first. */
     statements: { statement: string; count: number; ms: number }[];
+    /** Where each thread-turn's time went, from the stored rows (ms). */
+    timeline: TurnTimeline;
   };
   /** Null when BENCH_LOAD_TREE=0 skipped it. */
   tree: {
@@ -67,6 +70,67 @@ export interface LoadResult {
     resources: ResourceUse;
     statements: { statement: string; count: number; ms: number }[];
   } | null;
+}
+
+/**
+ * Each thread-turn split into its parts, read back from the rows the run wrote: from the user's
+ * message to the model call's start (waiting for a slot and the step before the call), the model
+ * call itself, and from the model's answer to the reply's commit. `posted` spreads each turn's
+ * user messages from that turn's first one (how fast the API took 1,000 creations, then 1,000
+ * messages).
+ */
+export interface TurnTimeline {
+  posted: [Summary, Summary];
+  toModelStart: Summary;
+  model: Summary;
+  toReplyCommitted: Summary;
+}
+
+async function turnTimeline(sql: BenchRuntime["raw"]["sql"]): Promise<TurnTimeline> {
+  const messages = await sql.query<{ thread_id: string; role: string; created_at: string }>(
+    "SELECT thread_id, role, created_at FROM messages WHERE role IN ('user', 'assistant') ORDER BY thread_id, seq",
+  );
+  const calls = await sql.query<{ thread_id: string; created_at: string; latency_ms: number }>(
+    "SELECT thread_id, created_at, latency_ms FROM model_calls ORDER BY thread_id, created_at",
+  );
+  const byThread = new Map<string, { user: number[]; assistant: number[]; calls: [number, number][] }>();
+  const entry = (id: string) => {
+    const found = byThread.get(id);
+    if (found) return found;
+    const created = { user: [] as number[], assistant: [] as number[], calls: [] as [number, number][] };
+    byThread.set(id, created);
+    return created;
+  };
+  for (const row of messages)
+    entry(row.thread_id)[row.role === "user" ? "user" : "assistant"].push(Number(row.created_at) / 1000);
+  for (const row of calls)
+    entry(row.thread_id).calls.push([Number(row.created_at) / 1000, Number(row.latency_ms)]);
+  const firstPost = [0, 1].map((turn) =>
+    Math.min(...[...byThread.values()].map((thread) => thread.user[turn] ?? Number.POSITIVE_INFINITY)),
+  );
+  const parts = {
+    posted: [[], []] as number[][],
+    toModelStart: [] as number[],
+    model: [] as number[],
+    toReplyCommitted: [] as number[],
+  };
+  for (const thread of byThread.values()) {
+    thread.calls.forEach(([start, latency], turn) => {
+      const posted = thread.user[turn];
+      const replied = thread.assistant[turn];
+      if (posted === undefined || replied === undefined) return;
+      parts.posted[turn]?.push(posted - firstPost[turn]!);
+      parts.toModelStart.push(start - posted);
+      parts.model.push(latency);
+      parts.toReplyCommitted.push(replied - (start + latency));
+    });
+  }
+  return {
+    posted: [summarize(parts.posted[0]!), summarize(parts.posted[1]!)],
+    toModelStart: summarize(parts.toModelStart),
+    model: summarize(parts.model),
+    toReplyCommitted: summarize(parts.toReplyCommitted),
+  };
 }
 
 function slowChatBundle(): Bundle {
@@ -166,6 +230,7 @@ async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]
       peakHeapMiB: memory.peakHeap / 1024 ** 2,
       resources: resourceUse(before, after),
       statements: topStatements(bench.statements, 16),
+      timeline: await turnTimeline(bench.raw.sql),
     };
   } finally {
     await bench.close();
@@ -259,6 +324,21 @@ export function printLoad(result: LoadResult, baseline: BaselineResult | null): 
       ["other processes' CPU meanwhile (noise), cores", concurrent.resources.otherCores],
       ["per turn: runtime / Postgres CPU ms, statements, transactions, socket writes", perTurn(concurrent)],
     ],
+  );
+  const { timeline } = concurrent;
+  printTable(
+    "10a. Where a thread-turn's time went (from the stored rows)",
+    ["part", "p50 ms", "p90 ms", "p99 ms", "max ms"],
+    [
+      ["first turn: thread created, after the first one", timeline.posted[0]],
+      ["second turn: message posted, after the first one", timeline.posted[1]],
+      ["posted → model call started (slot, claim, step)", timeline.toModelStart],
+      ["model call", timeline.model],
+      ["model answered → reply committed", timeline.toReplyCommitted],
+    ].map(([label, summary]) => {
+      const { p50, p90, p99, max } = summary as Summary;
+      return [label as string, p50, p90, p99, max];
+    }),
   );
   const turns = 2 * concurrent.threads;
   printTable(

@@ -75,6 +75,52 @@ describe.each(testDatabaseBackends())("the statements of one thread on %s", (bac
   });
 });
 
+describe.each(testDatabaseBackends())("the statements of a thread's creation on %s", (backend) => {
+  let opened: Database;
+  let runtime: Runtime;
+  let counters: ReturnType<typeof instrumentDatabase>["counters"];
+  let statements: ReturnType<typeof instrumentDatabase>["statements"];
+
+  beforeAll(async () => {
+    opened = await openTestDatabase(backend);
+    const instrumented = instrumentDatabase(opened);
+    counters = instrumented.counters;
+    statements = instrumented.statements;
+    runtime = createRuntime(instrumented.database);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  // Creating, not running: the scheduler is never started here.
+  const counted = async (create: () => Promise<unknown>) => {
+    const before = { ...counters };
+    statements.clear();
+    await create();
+    const ran = [...statements.entries()].map(([text, entry]) => `${entry.count}× ${text.slice(0, 60)}`);
+    return {
+      statements: counters.statements - before.statements,
+      transactions: counters.transactions - before.transactions,
+      ran: ran.join("\n"),
+    };
+  };
+
+  it("creates a thread with its first message in one statement once the project's version is known", async () => {
+    const project = await runtime.projects.create({ name: "create", definitions: dialogueBundle(TURNS) });
+    const create = () =>
+      runtime.threads.create({ projectId: project.id, agentName: "dialogue", message: "go" });
+    // The first creation of the project reads its current version and that version's definitions,
+    // then writes in one statement.
+    const first = await counted(create);
+    expect(first.transactions, first.ran).toBe(0);
+    expect(first.statements, first.ran).toBe(3);
+    // Later ones check the version they remember inside that one statement.
+    const later = await counted(create);
+    expect(later.transactions, later.ran).toBe(0);
+    expect(later.statements, later.ran).toBe(1);
+  });
+});
+
 function restore(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;

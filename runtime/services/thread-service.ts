@@ -4,6 +4,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ThreadListFilter } from "@/lib/contracts/thread-list-query";
 import type { Database } from "@/lib/db/database";
+import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import { unansweredToolCalls } from "../engine/step-runner";
@@ -16,6 +17,11 @@ import { appendEvents } from "../store/event-log";
 import { enqueueDeferred, hasPendingInput } from "../store/inbox";
 import { insertMessages, readMessages, toMessageView } from "../store/message-store";
 import { initialExecutionState } from "../store/messages";
+import {
+  isProjectVersionChangedError,
+  ProjectVersions,
+  projectVersionCheck,
+} from "../store/project-versions";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
 import {
@@ -45,6 +51,9 @@ export interface AfterThreadCreated {
 
 export const STOPPED_BY_USER = "Execution stopped by user";
 
+/** A creation goes again after its project version turned out stale at most this many times in all. */
+const CREATE_ATTEMPTS = 3;
+
 export interface CreateThreadInput {
   projectId: string;
   agentName: string;
@@ -66,6 +75,9 @@ export class ThreadService {
     private readonly createdEmpty: (threadId: string) => void = () => {},
   ) {}
 
+  /** The version new threads of each project are pinned to, as last read here. */
+  private readonly projectVersions = new ProjectVersions();
+
   private get sql() {
     return this.database.sql;
   }
@@ -82,13 +94,44 @@ export class ThreadService {
       );
     }
     if (!isUuid(input.projectId)) throw new NotFoundError("Project", input.projectId);
-    const projects = await this.sql.query<{ current_version: number }>(
-      "SELECT current_version FROM projects WHERE id = $1",
-      [input.projectId],
-    );
-    const project = projects[0];
-    if (!project) throw new NotFoundError("Project", input.projectId);
-    const version = Number(project.current_version);
+    // The version this process last read, when it has one: the creation checks it is still current
+    // in its own statement (one round trip in all). When it is not (a publish, here or in another
+    // process, or a deleted project), or when the remembered version may be why the creation failed
+    // (an agent that only a newer version has), the version is read afresh and the creation goes again.
+    let version = this.projectVersions.remembered(input.projectId);
+    for (let attempt = 1; ; attempt += 1) {
+      const remembered = version !== undefined;
+      if (version === undefined) {
+        const current = await this.projectVersions.read(this.sql, input.projectId);
+        if (current === null) throw new NotFoundError("Project", input.projectId);
+        version = current;
+      }
+      try {
+        return await this.createAt(input, version);
+      } catch (error) {
+        const stale = isProjectVersionChangedError(error);
+        if (!stale && !remembered) throw error;
+        if (attempt >= CREATE_ATTEMPTS) throw error;
+        this.projectVersions.forget(input.projectId);
+        const before = version;
+        version = undefined;
+        if (!stale) {
+          // Not the check: only worth going again if the version really moved on.
+          const current = await this.projectVersions.read(this.sql, input.projectId);
+          if (current === before) throw error;
+          if (current === null) throw new NotFoundError("Project", input.projectId);
+          version = current;
+        }
+      }
+    }
+  }
+
+  /** Creates the thread pinned to `version`, checking in the same statement that it is current. */
+  private async createAt(
+    input: CreateThreadInput,
+    version: number,
+  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView }> {
+    const attachments = input.attachments ?? [];
     const { definitions, agent } = await runnableVersion(
       this.definitions,
       input.projectId,
@@ -105,13 +148,19 @@ export class ThreadService {
     // An after_thread_created hook runs before execution: the thread is not runnable until it ran.
     const deferred = (await this.afterThreadCreated?.declared(agent, definitions)) ?? false;
     // Input and no hook to run first: the thread is inserted runnable, its inputs and the wake-up go
-    // out with the COMMIT (two round trips in all).
+    // out with it.
     const startsNow = inputs.length > 0 && !deferred;
     // Before the commit, whose NOTIFY may start the thread's first run at once: that run then finds
     // the (empty) history here. A failed creation leaves an entry nobody takes, soon dropped.
     this.createdEmpty(id);
-    const thread = await this.sql.transaction(async (tx) => {
-      const row = await createThread(
+    // Nothing is read back: the version check, the thread, its input, the wake-up and the event go
+    // out as one statement (LazyTransaction), which may share a group commit with other threads'
+    // commits. Several inputs (one table written twice) or attachments (read) make it an ordinary
+    // transaction, with the same outcome.
+    const tx = new LazyTransaction(this.sql, [projectVersionCheck(input.projectId, version)], `${id}/${id}`);
+    let thread: ThreadRow;
+    try {
+      thread = await createThread(
         tx,
         {
           id,
@@ -141,9 +190,12 @@ export class ThreadService {
         });
       }
       if (startsNow) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
-      await appendEvents(tx, [threadEvent(row)]);
-      return row;
-    });
+      await appendEvents(tx, [threadEvent(thread)]);
+      await tx.commit();
+    } catch (error) {
+      await tx.rollback(error);
+      throw error;
+    }
     if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
   }

@@ -16,6 +16,7 @@ import {
   statusIn,
   type ThreadChanges,
   type ThreadCopy,
+  threadRowsInsert,
   updateLockedThreadStatus,
   updateThreadStatus,
   WORK_CHANNEL,
@@ -378,8 +379,12 @@ export async function createThread(
   runnable = false,
 ): Promise<ThreadRow> {
   const to = TRANSITIONS[withInput ? "createWithInput" : "create"].to;
-  const [row] = await insertThreadRows(tx, [{ ...thread, status: to }], runnable && withInput);
-  return row!;
+  // Deferred: nothing of the insert has to be read back (the row is known), so in a transaction it
+  // goes out with the next statement or the COMMIT, and in a LazyTransaction it is part of the one
+  // statement (thread creation in one round trip: ThreadService.create).
+  const { statement, rows } = threadRowsInsert([{ ...thread, status: to }], runnable && withInput);
+  await tx.defer(statement.text, statement.params);
+  return rows[0]!;
 }
 
 /** `spawn`: new subagent children, runnable at once, in one statement. */

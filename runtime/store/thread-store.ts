@@ -3,7 +3,7 @@
 // The status (and user_stopped, terminated_at) is written only through `thread-lifecycle.ts`, which
 // alone imports the `*Status` / `insertThreadRows` functions below (scripts/thread-status-writes.test.ts).
 import type { RowLock } from "@/lib/db/commit-batcher";
-import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
+import type { SqlExecutor, SqlParameter, SqlStatement } from "@/lib/db/sql-client";
 import { type InboxItem, toInboxItem } from "./inbox-item";
 import type { ExecutionState } from "./messages";
 import {
@@ -44,6 +44,25 @@ export async function insertThreadRows(
   runnable: boolean,
 ): Promise<ThreadRow[]> {
   if (threads.length === 0) return [];
+  const { statement } = threadRowsInsert(threads, runnable);
+  const inserted = await tx.query<Record<string, unknown>>(
+    `${statement.text} RETURNING ${THREAD_COLUMNS}`,
+    statement.params as never[],
+  );
+  return inserted.map(toThreadRow);
+}
+
+/**
+ * `insertThreadRows` as a statement whose result nobody has to read (to `defer`), with the rows it
+ * inserts as a read would return them: every column the insert does not set has its default (no
+ * usage, no lease, no outcome), and the JSON columns go through `toThreadRow` as read JSON does.
+ * For `thread-lifecycle.ts` only. (runtime/services/thread-service.integration.test.ts compares
+ * these rows with the stored ones.)
+ */
+export function threadRowsInsert(
+  threads: readonly (NewThread & { status: ThreadStatus })[],
+  runnable: boolean,
+): { statement: SqlStatement; rows: ThreadRow[] } {
   const now = nowMicroseconds();
   const values: unknown[] = [now, runnable];
   const rows = threads.map((thread, index) => {
@@ -67,15 +86,47 @@ export async function insertThreadRows(
     const p = (offset: number) => `$${2 + index * 15 + offset}`;
     return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid)`;
   });
-  const inserted = await tx.query<Record<string, unknown>>(
-    `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
+  return {
+    statement: {
+      text: `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
        execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
        forked_from_message_id)
-     VALUES ${rows.join(", ")}
-     RETURNING ${THREAD_COLUMNS}`,
-    values as never[],
-  );
-  return inserted.map(toThreadRow);
+     VALUES ${rows.join(", ")}`,
+      params: values as SqlParameter[],
+    },
+    rows: threads.map((thread) =>
+      toThreadRow({
+        id: thread.id,
+        project_id: thread.projectId,
+        project_version: thread.projectVersion,
+        agent_name: thread.agentName,
+        parent_id: thread.parentId,
+        root_id: thread.rootId,
+        depth: thread.depth,
+        name: thread.name,
+        status: thread.status,
+        status_text: null,
+        terminated_at: null,
+        user_stopped: false,
+        message_seq: thread.messageSeq ?? 0,
+        execution: JSON.stringify(thread.execution),
+        env: JSON.stringify(thread.env),
+        scoped_env: JSON.stringify(thread.scopedEnv ?? {}),
+        result: null,
+        failure: null,
+        stop_reason: null,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: 0,
+        runnable,
+        lease_owner: null,
+        created_at: now,
+        updated_at: now,
+        forked_from_thread_id: thread.forkedFrom?.threadId ?? null,
+        forked_from_message_id: thread.forkedFrom?.messageId ?? null,
+      }),
+    ),
+  };
 }
 
 /** A thread copied by a fork (subagent subtrees): its source's row under new ids, never runnable. */

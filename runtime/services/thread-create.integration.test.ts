@@ -1,0 +1,117 @@
+// Creating a thread (ThreadService.create) writes it in one statement without reading it back, and
+// pins it to the version of the project this process last read, checked inside that statement. So:
+// what the creation returns must be what was stored, and a remembered version that another process
+// made stale (a publish, a deletion) must never pin a thread to an old version or turn a creation
+// into a wrong answer. Two runtimes over one database stand for two processes. On each backend:
+// PGlite always, Postgres too when DATABASE_URL names a server.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db/database";
+import type { Bundle } from "@/lib/standard";
+import { chatBundle } from "@/test/support/bench-bundles";
+import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
+import { createRuntime, type Runtime } from "../runtime";
+import { readEventsAfter } from "../store/event-log";
+import { THREAD_COLUMNS, toThreadRow, toThreadView } from "../store/thread-row";
+
+/** chatBundle with a second agent, "late", that only a later version has. */
+function withLateAgent(): Bundle {
+  const bundle = chatBundle(3);
+  return { ...bundle, agents: [...bundle.agents, { ...bundle.agents[0]!, name: "late" }] };
+}
+
+describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
+  let database: Database;
+  let here: Runtime;
+  let elsewhere: Runtime;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(backend);
+    here = createRuntime(database);
+    elsewhere = createRuntime(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const storedVersion = async (threadId: string) =>
+    Number(
+      (
+        await database.sql.query<{ project_version: number }>(
+          "SELECT project_version FROM threads WHERE id = $1",
+          [threadId],
+        )
+      )[0]?.project_version,
+    );
+
+  it("returns and announces the thread exactly as it was stored", async () => {
+    const project = await here.projects.create({ name: "stored", definitions: chatBundle(3) });
+    for (const input of [
+      { projectId: project.id, agentName: "chat", message: "hello", name: "named", env: { REGION: "eu" } },
+      { projectId: project.id, agentName: "chat" },
+      {
+        projectId: project.id,
+        agentName: "chat",
+        initialMessages: [{ role: "assistant" as const, content: "Welcome." }],
+        message: "hi",
+      },
+    ]) {
+      const created = await here.threads.create(input);
+      const [raw] = await database.sql.query<Record<string, unknown>>(
+        `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1`,
+        [created.threadId],
+      );
+      expect(raw).toBeDefined();
+      const stored = toThreadView(toThreadRow(raw!));
+      expect(created.thread).toEqual(stored);
+      const { events } = await readEventsAfter(database.sql, created.threadId, 0);
+      expect(events.find((event) => event.type === "thread")?.data).toEqual(stored);
+    }
+  });
+
+  it("pins a thread to the version another process published since this one last read it", async () => {
+    const project = await here.projects.create({ name: "published", definitions: chatBundle(3) });
+    const before = await here.threads.create({ projectId: project.id, agentName: "chat", message: "one" });
+    expect(await storedVersion(before.threadId)).toBe(project.version);
+
+    const saved = await elsewhere.projects.saveDefinitions(project.id, withLateAgent());
+    expect(saved.version).toBeGreaterThan(project.version);
+    const after = await here.threads.create({ projectId: project.id, agentName: "chat", message: "two" });
+    expect(after.thread.version).toBe(saved.version);
+    expect(await storedVersion(after.threadId)).toBe(saved.version);
+    // An agent only the new version has is found, not refused on the remembered version.
+    await elsewhere.projects.saveDefinitions(project.id, withLateAgent());
+    const late = await here.threads.create({ projectId: project.id, agentName: "late", message: "three" });
+    expect(late.thread.version).toBe(saved.version + 1);
+  });
+
+  it("finds an agent a newer version added, when the remembered version does not have it", async () => {
+    const project = await here.projects.create({ name: "added", definitions: chatBundle(3) });
+    await here.threads.create({ projectId: project.id, agentName: "chat", message: "one" });
+    const saved = await elsewhere.projects.saveDefinitions(project.id, withLateAgent());
+    const late = await here.threads.create({ projectId: project.id, agentName: "late", message: "two" });
+    expect(late.thread.version).toBe(saved.version);
+    expect(await storedVersion(late.threadId)).toBe(saved.version);
+  });
+
+  it("answers not found, creating nothing, for a project another process deleted", async () => {
+    const project = await here.projects.create({ name: "deleted", definitions: chatBundle(3) });
+    await here.threads.create({ projectId: project.id, agentName: "chat", message: "one" });
+    await elsewhere.projects.delete(project.id);
+    await expect(
+      here.threads.create({ projectId: project.id, agentName: "chat", message: "two" }),
+    ).rejects.toMatchObject({ code: "project_not_found" });
+    const [left] = await database.sql.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM threads WHERE project_id = $1",
+      [project.id],
+    );
+    expect(Number(left?.count)).toBe(0);
+  });
+
+  it("still refuses an agent no version has, with the version remembered", async () => {
+    const project = await here.projects.create({ name: "unknown", definitions: chatBundle(3) });
+    await here.threads.create({ projectId: project.id, agentName: "chat", message: "one" });
+    await expect(
+      here.threads.create({ projectId: project.id, agentName: "nobody", message: "two" }),
+    ).rejects.toMatchObject({ code: "agent_not_found" });
+  });
+});

@@ -1,0 +1,60 @@
+// Which version of a project new threads are pinned to (`projects.current_version`), remembered per
+// process so that creating a thread need not read it first: the creation carries a check of the
+// version it used (`projectVersionCheck`), and a creation whose remembered version is no longer
+// current (a publish by any process, a deleted project) fails that check, forgets it and goes again
+// with the version read afresh (ThreadService.create).
+import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
+
+/** The message of the error `projectVersionCheck` raises (its SQLSTATE is plpgsql's P0001). */
+export const PROJECT_VERSION_CHANGED_MESSAGE = "tandem:project_version_changed";
+
+/** How many projects' versions a process remembers (cleared when full: a cache, not a record). */
+const REMEMBERED_PROJECTS = 1_024;
+
+export class ProjectVersions {
+  private readonly known = new Map<string, number>();
+
+  /** The version last read for the project, if any (it may have changed since). */
+  remembered(projectId: string): number | undefined {
+    return this.known.get(projectId);
+  }
+
+  /** The project's current version read from the database (null: no such project), remembered. */
+  async read(db: SqlExecutor, projectId: string): Promise<number | null> {
+    const rows = await db.query<{ current_version: number }>(
+      "SELECT current_version FROM projects WHERE id = $1",
+      [projectId],
+    );
+    const row = rows[0];
+    if (!row) {
+      this.known.delete(projectId);
+      return null;
+    }
+    const version = Number(row.current_version);
+    if (this.known.size >= REMEMBERED_PROJECTS && !this.known.has(projectId)) this.known.clear();
+    this.known.set(projectId, version);
+    return version;
+  }
+
+  forget(projectId: string): void {
+    this.known.delete(projectId);
+  }
+}
+
+/**
+ * A check (first in a LazyTransaction) that raises, failing the whole transaction, unless `version`
+ * is still the project's current version (it raises too when the project is gone).
+ */
+export function projectVersionCheck(projectId: string, version: number): SqlStatement {
+  return {
+    text: `SELECT tandem_expect(
+       (SELECT current_version FROM projects WHERE id = $1::uuid) IS NOT DISTINCT FROM $2::int,
+       '${PROJECT_VERSION_CHANGED_MESSAGE} ' || $1)`,
+    params: [projectId, version],
+  };
+}
+
+export function isProjectVersionChangedError(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message.startsWith(PROJECT_VERSION_CHANGED_MESSAGE);
+}
