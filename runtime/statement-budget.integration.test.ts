@@ -119,6 +119,18 @@ describe.each(testDatabaseBackends())("the statements of a thread's creation on 
     expect(later.transactions, later.ran).toBe(0);
     expect(later.statements, later.ran).toBe(1);
   });
+
+  it("queues a message and wakes its thread, with the thread's event, in one statement", async () => {
+    const project = await runtime.projects.create({ name: "post", definitions: dialogueBundle(TURNS) });
+    const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "dialogue" });
+    const posted = await counted(() => runtime.threads.postMessage(threadId, { content: "go" }));
+    expect(posted.transactions, posted.ran).toBe(0);
+    expect(posted.statements, posted.ran).toBe(1);
+    const [thread] = await opened.sql.query<{ status: string }>("SELECT status FROM threads WHERE id = $1", [
+      threadId,
+    ]);
+    expect(thread?.status).toBe("queued");
+  });
 });
 
 function restore(name: string, value: string | undefined): void {

@@ -287,20 +287,18 @@ export class ThreadService {
       messageId,
       external: true,
     };
-    // Without attachments (most messages): one statement locks, queues and wakes; its event goes
-    // out with the COMMIT. A burst of messages then holds each pool connection for one round trip.
+    // Without attachments (most messages): one statement, sent on its own (no BEGIN, no COMMIT),
+    // locks, queues, wakes and appends the thread's event. A burst of messages then holds each pool
+    // connection for one round trip.
     if (attachments.length === 0 && isUuid(id)) {
-      return this.sql.transaction(async (tx) => {
-        const queued = await queueInputAndWake(tx, id, {
-          id: randomUUID(),
-          payload: { ...payload, attachments: [] },
-          createdAt: nowMicroseconds(),
-        });
-        if (queued.kind === "missing") throw new NotFoundError("Thread", id);
-        if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
-        if (queued.woken) await appendEvents(tx, [threadEvent(queued.woken)]);
-        return { status: "queued" as const, queueId: queued.item.id, messageId };
+      const queued = await queueInputAndWake(this.sql, id, {
+        id: randomUUID(),
+        payload: { ...payload, attachments: [] },
+        createdAt: nowMicroseconds(),
       });
+      if (queued.kind === "missing") throw new NotFoundError("Thread", id);
+      if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
+      return { status: "queued" as const, queueId: queued.item.id, messageId };
     }
     return this.sql.transaction(async (tx) => {
       const row = await this.lockExisting(tx, id);

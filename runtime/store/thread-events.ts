@@ -6,7 +6,7 @@ import type { ModelTelemetry } from "../models/types";
 import type { NewEvent } from "./event-log";
 import { toMessageView } from "./message-store";
 import type { StoredMessage } from "./messages";
-import { nowMicroseconds, type ThreadRow, toThreadView } from "./thread-row";
+import { nowMicroseconds, type ThreadRow, threadViewSql, toThreadView } from "./thread-row";
 
 export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
   return {
@@ -19,6 +19,14 @@ export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
 
 export function threadEvent(row: ThreadRow): NewEvent {
   return { rootId: row.root_id, threadId: row.id, type: "thread", data: toThreadView(row) };
+}
+
+/**
+ * `threadEvent` of the thread columns under `alias`, as the batch `appendEvents` stores for it: for a
+ * statement that appends the event of the change it makes (`queueInputAndWake`).
+ */
+export function threadEventBatchSql(alias: string): string {
+  return `json_build_array(json_build_object('thread_id', ${alias}.id, 'type', 'thread', 'data', ${threadViewSql(alias)}))`;
 }
 
 export function telemetryEvent(row: Pick<ThreadRow, "id" | "root_id">, data: TelemetryData): NewEvent {

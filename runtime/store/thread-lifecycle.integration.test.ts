@@ -7,6 +7,7 @@ import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
 import type { Database } from "@/lib/db/database";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import { insertTestProject, insertTestThread, newRootThread } from "../../test/support/thread-rows";
+import { readEventsAfter } from "./event-log";
 import {
   allows,
   apply,
@@ -22,7 +23,7 @@ import {
   wakeForInput,
   wakeForReport,
 } from "./thread-lifecycle";
-import type { ThreadRow } from "./thread-row";
+import { type ThreadRow, threadViewSql, toThreadView } from "./thread-row";
 import { findThread } from "./thread-store";
 
 const UPDATES = (Object.keys(TRANSITIONS) as (keyof typeof TRANSITIONS)[]).filter(
@@ -178,6 +179,14 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
       expect(queued.woken?.status ?? null, from).toBe(allows("wakeForInput", from) ? "queued" : null);
       if (queued.woken) expect(after.updated_at, from).toBe(7);
       expect(await pending(row.id), from).toBe(1);
+      // The woken thread's event, in the same statement: the thread as it now is.
+      const announced = (await readEventsAfter(database.sql, row.root_id, 0)).events.filter(
+        (event) => event.type === "thread" && event.thread_id === row.id,
+      );
+      expect(
+        announced.map((event) => event.data),
+        from,
+      ).toEqual(queued.woken ? [toThreadView(after)] : []);
       expect(queued.item.seq, from).toBeGreaterThan(0);
     }
     // A user-stopped thread takes the input but stays parked unless a human wrote.
@@ -192,6 +201,30 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
     expect(await queue(stopped.id, true)).toEqual({ kind: "terminated", terminatedAt: 5 });
     expect(await pending(stopped.id)).toBe(2);
     expect(await queue(randomUUID(), true)).toEqual({ kind: "missing" });
+  });
+
+  it("threadViewSql builds the same view as toThreadView", async () => {
+    const plain = await threadIn("idle");
+    const rich = await threadIn("completed");
+    await database.sql.query(
+      `UPDATE threads SET name = 'named', status_text = 'half way', result = 'done', failure = 'oops',
+         input_tokens = 12345678901, output_tokens = 7, cost_usd = 0.1 + 0.2, terminated_at = 99,
+         forked_from_thread_id = $2, forked_from_message_id = $3, parent_id = $2 WHERE id = $1`,
+      [rich.id, randomUUID(), randomUUID()],
+    );
+    const copy = await threadIn("idle");
+    await database.sql.query("UPDATE threads SET forked_from_thread_id = $2 WHERE id = $1", [
+      copy.id,
+      randomUUID(),
+    ]);
+    for (const id of [plain.id, rich.id, copy.id]) {
+      const [built] = await database.sql.query<{ view: unknown }>(
+        `SELECT ${threadViewSql("t")} AS view FROM threads t WHERE t.id = $1`,
+        [id],
+      );
+      const view = typeof built?.view === "string" ? JSON.parse(built.view) : built?.view;
+      expect(view).toEqual(toThreadView((await findThread(database.sql, id))!));
+    }
   });
 
   it("startRun lifts a user stop only when a human wrote", async () => {

@@ -6,6 +6,7 @@
 import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { InboxItem } from "./inbox-item";
+import { threadEventBatchSql } from "./thread-events";
 import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "./thread-row";
 import {
   insertThreadCopyRows,
@@ -291,11 +292,12 @@ export type QueuedInput =
   | { kind: "queued"; item: InboxItem; woken: ThreadRow | null };
 
 /**
- * `enqueue` and `wakeForInput` under the thread's row lock, in ONE statement (a queued message's
- * transaction then costs a round trip and its commit, not one round trip per step): locks the row,
- * inserts the input unless the thread is terminated, makes it runnable, applies `wakeForInput` when
- * it allows (not while user-stopped unless a human wrote) and wakes the schedulers. `woken` is the
- * row when wakeForInput applied (its event is the caller's), as `wakeForInput` returns it.
+ * `enqueue` and `wakeForInput` under the thread's row lock, in ONE statement (sent on its own, a
+ * queued message then costs one round trip and no BEGIN or COMMIT): locks the row, inserts the input
+ * unless the thread is terminated, makes it runnable, applies `wakeForInput` when it allows (not
+ * while user-stopped unless a human wrote), appends the woken thread's event (`threadEventBatchSql`;
+ * its event id is ordered at commit, as for any transaction) and wakes the schedulers. `woken` is the
+ * row when wakeForInput applied, as `wakeForInput` returns it.
  */
 export async function queueInputAndWake(
   tx: SqlExecutor,
@@ -319,6 +321,9 @@ export async function queueInputAndWake(
        RETURNING ${THREAD_COLUMNS.split(",")
          .map((column) => `threads.${column.trim()}`)
          .join(", ")}, locked.wakes AS applied, pg_notify($6, $1::text) AS notified
+     ), announced AS (
+       INSERT INTO events (root_id, batch, created_at)
+       SELECT woken.root_id, ${threadEventBatchSql("woken")}, $4 FROM woken WHERE woken.applied
      )
      SELECT (SELECT count(*) FROM locked)::int AS found, (SELECT terminated_at FROM locked) AS locked_terminated_at,
        (SELECT seq FROM item) AS item_seq, woken.*

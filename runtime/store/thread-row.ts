@@ -93,4 +93,25 @@ export function toThreadView(row: ThreadRow, children: unknown[] = []): ThreadVi
   };
 }
 
+/**
+ * `toThreadView` in SQL, of the thread columns under `alias` (a statement that writes a thread's
+ * event in the same statement as its change, `threadEventBatchSql`). Keep the two in step:
+ * runtime/store/thread-lifecycle.integration.test.ts compares them field by field.
+ */
+export function threadViewSql(alias: string): string {
+  const column = (name: string) => `${alias}.${name}`;
+  return `json_build_object(
+    'id', ${column("id")}, 'project_id', ${column("project_id")}, 'version', ${column("project_version")},
+    'agent_id', ${column("agent_name")}, 'parent_id', ${column("parent_id")}, 'root_id', ${column("root_id")},
+    'depth', ${column("depth")}, 'name', ${column("name")}, 'status', ${column("status")},
+    'status_text', ${column("status_text")}, 'stop_reason', ${column("stop_reason")},
+    'terminated', ${column("terminated_at")}, 'created_at', ${column("created_at")},
+    'updated_at', ${column("updated_at")}, 'children', json_build_array(), 'result', ${column("result")},
+    'failure', ${column("failure")},
+    'usage', json_build_object('input_tokens', ${column("input_tokens")}, 'output_tokens', ${column("output_tokens")},
+      'cost_usd', ${column("cost_usd")}),
+    'forked_from', CASE WHEN ${column("forked_from_thread_id")} IS NULL THEN NULL
+      ELSE json_build_object('thread_id', ${column("forked_from_thread_id")}, 'message_id', ${column("forked_from_message_id")}) END)`;
+}
+
 export const nowMicroseconds = (): number => Date.now() * 1000;
