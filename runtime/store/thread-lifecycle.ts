@@ -296,7 +296,8 @@ export type QueuedInput =
  * queued message then costs one round trip and no BEGIN or COMMIT): locks the row, inserts the input
  * unless the thread is terminated, makes it runnable, applies `wakeForInput` when it allows (not
  * while user-stopped unless a human wrote), appends the woken thread's event (`threadEventBatchSql`;
- * its event id is ordered at commit, as for any transaction) and wakes the schedulers. `woken` is the
+ * the root's event lock taken first, `tandem_order_events`, so its id is in commit order without the
+ * commit-time renumbering, as in a one-statement step commit) and wakes the schedulers. `woken` is the
  * row when wakeForInput applied, as `wakeForInput` returns it.
  */
 export async function queueInputAndWake(
@@ -323,7 +324,9 @@ export async function queueInputAndWake(
          .join(", ")}, locked.wakes AS applied, pg_notify($6, $1::text) AS notified
      ), announced AS (
        INSERT INTO events (root_id, batch, created_at)
-       SELECT woken.root_id, ${threadEventBatchSql("woken")}, $4 FROM woken WHERE woken.applied
+       SELECT woken.root_id, ${threadEventBatchSql("woken")}, $4
+       FROM woken, (SELECT tandem_order_events(ARRAY[woken.root_id::text]) AS taken FROM woken WHERE woken.applied) AS ordered
+       WHERE woken.applied
      )
      SELECT (SELECT count(*) FROM locked)::int AS found, (SELECT terminated_at FROM locked) AS locked_terminated_at,
        (SELECT seq FROM item) AS item_seq, woken.*
