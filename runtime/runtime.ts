@@ -191,6 +191,7 @@ export function createRuntime(database: Database): Runtime {
         modelCalls: new Map(),
         requests: new Map(),
       }),
+    () => scheduler.takeLocally(),
   );
   // Scheduled effects (spec Effects): handlers get the thread's ThreadState with `execution` null,
   // and every message they inject or queue carries `metadata.scheduledEffect = { id, name }`.

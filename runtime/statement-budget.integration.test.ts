@@ -7,10 +7,12 @@
 // DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { dialogueBundle } from "@/test/support/bench-bundles";
+import { chatBundle, dialogueBundle } from "@/test/support/bench-bundles";
 import { instrumentDatabase } from "@/test/support/instrumented-database";
 import { openTestDatabase, testDatabaseBackends } from "../test/support/open-database";
 import { createRuntime, type Runtime } from "./runtime";
+import { CLAIM_STATEMENT } from "./scheduler/claim";
+import { WORK_CHANNEL } from "./store/thread-store";
 
 const TURNS = 5; // 10 steps
 
@@ -130,6 +132,101 @@ describe.each(testDatabaseBackends())("the statements of a thread's creation on 
       threadId,
     ]);
     expect(thread?.status).toBe("queued");
+  });
+});
+
+describe.each(testDatabaseBackends())("a thread this process makes runnable on %s", (backend) => {
+  let opened: Database;
+  let runtime: Runtime;
+  let counters: ReturnType<typeof instrumentDatabase>["counters"];
+  let statements: ReturnType<typeof instrumentDatabase>["statements"];
+  /** Every id the runtime notified on WORK_CHANNEL (a NOTIFY wakes every scheduler to claim). */
+  const notified: string[] = [];
+  let stopListening: (() => Promise<void>) | null = null;
+
+  beforeAll(async () => {
+    opened = await openTestDatabase(backend);
+    const instrumented = instrumentDatabase(opened);
+    counters = instrumented.counters;
+    statements = instrumented.statements;
+    const saved = { poll: process.env.TANDEM_POLL_MS, lease: process.env.TANDEM_LEASE_MS };
+    process.env.TANDEM_POLL_MS = "600000";
+    process.env.TANDEM_LEASE_MS = "600000";
+    try {
+      runtime = createRuntime(instrumented.database);
+    } finally {
+      restore("TANDEM_POLL_MS", saved.poll);
+      restore("TANDEM_LEASE_MS", saved.lease);
+    }
+    stopListening = await opened.notifications.listen(WORK_CHANNEL, (id) => notified.push(id));
+    await runtime.scheduler.start();
+  });
+  afterAll(async () => {
+    await stopListening?.();
+    await runtime?.scheduler.stop();
+    await opened?.close();
+  });
+
+  const waitForStatus = async (threadId: string, status: string) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const [row] = await opened.sql.query<{ status: string; lease_owner: string | null }>(
+        "SELECT status, lease_owner FROM threads WHERE id = $1",
+        [threadId],
+      );
+      if ((row?.status === status && row.lease_owner === null) || Date.now() > deadline) return row;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const claims = () =>
+    [...statements.entries()].filter(([text]) => text === CLAIM_STATEMENT).reduce((n, [, e]) => n + e.count, 0);
+  const ran = () => [...statements.entries()].map(([text, entry]) => `${entry.count}× ${text.slice(0, 60)}`).join("\n");
+
+  it("runs a new thread here at once: leased as it is created, no NOTIFY, no claim", async () => {
+    const project = await runtime.projects.create({ name: "taken", definitions: dialogueBundle(TURNS) });
+    // The project's version and definitions are read once, before counting.
+    await runtime.threads.create({ projectId: project.id, agentName: "dialogue" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = { ...counters };
+    statements.clear();
+    notified.length = 0;
+    const { threadId } = await runtime.threads.create({
+      projectId: project.id,
+      agentName: "dialogue",
+      message: "go",
+    });
+    const thread = await waitForStatus(threadId, "stopped");
+    expect(thread?.status).toBe("stopped");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(claims(), ran()).toBe(0);
+    expect(notified).not.toContain(threadId);
+    // The creation, the thread read back in the same round trip, its input, one per step.
+    expect(counters.transactions - before.transactions, ran()).toBe(0);
+    expect(counters.statements - before.statements, ran()).toBe(3 + 2 * TURNS);
+  });
+
+  it("runs a posted message's idle thread here at once: leased by the post's one statement", async () => {
+    const project = await runtime.projects.create({ name: "posted", definitions: chatBundle(4) });
+    const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "chat", message: "hi" });
+    expect((await waitForStatus(threadId, "idle"))?.status).toBe("idle");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = { ...counters };
+    statements.clear();
+    notified.length = 0;
+    await runtime.threads.postMessage(threadId, { content: "again" });
+    const thread = await waitForStatus(threadId, "idle");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [answers] = await opened.sql.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM messages WHERE thread_id = $1 AND role = 'assistant'",
+      [threadId],
+    );
+    expect(thread?.status).toBe("idle");
+    expect(Number(answers?.count)).toBe(2);
+    expect(claims(), ran()).toBe(0);
+    expect(notified).not.toContain(threadId);
+    // The post (which read the thread and its input as the step needs them), then the turn's steps.
+    expect(counters.transactions - before.transactions, ran()).toBe(0);
+    expect(counters.statements - before.statements, ran()).toBe(3);
   });
 });
 

@@ -8,6 +8,9 @@
 // CPU and database work at once (TANDEM_CONCURRENCY, step slots). A step gives its slot up while it
 // waits on a model call (`awayFromStepSlot`), so threads waiting on models stay claimed, their leases
 // renewed by the heartbeat and their calls abortable, without holding a slot or a connection.
+// Taken at once: a thread this process itself makes runnable (a new thread with input, a posted
+// message, a spawned child) is leased to it by that very statement when it has room (`takeLocally`),
+// and runs here without a NOTIFY or a claim; a process without room leaves it to any scheduler.
 // Time limits: a run past TANDEM_MAX_RUN_MS is stopped, a thread queued past TANDEM_MAX_QUEUED_MS
 // fails, both by `StepRunner.endForLimit`, which drains waiting input and parks the thread with
 // that status (a child's report reaches its parent in the same commit, as at any session end).
@@ -56,6 +59,19 @@ export interface SchedulerOptions {
   settle?: () => Promise<void>;
 }
 
+/**
+ * Room this process promised for a thread it is making runnable itself: the statement that makes it
+ * runnable leases it to `owner` for `leaseMs` (no NOTIFY), and `run` then starts it here with no claim.
+ * `cancel` gives the room back when the statement did not take the thread (it failed, or the thread
+ * was not free). Exactly one of the two is called, once.
+ */
+export interface LocalTake {
+  owner: string;
+  leaseMs: number;
+  run(claimed: Claimed): void;
+  cancel(): void;
+}
+
 export class Scheduler {
   readonly owner = `${process.pid}:${randomUUID()}`;
   private readonly running = new Map<string, AbortController>();
@@ -66,6 +82,10 @@ export class Scheduler {
   private readonly slots: StepSlots;
   /** Claimed threads whose step has given its slot up for a model call. */
   private away = 0;
+  /** Room promised to threads being taken at once (`takeLocally`), not running yet. */
+  private promised = 0;
+  /** Threads taken at once while their previous run here was still ending: they start after it. */
+  private readonly takenWhileEnding = new Map<string, Claimed>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly drainMs: number;
@@ -235,8 +255,43 @@ export class Scheduler {
    * on a model call leaves its slot to another), never more than maxClaimed in all.
    */
   private room(): number {
-    const wantingSlots = this.running.size - this.away;
-    return Math.min(this.concurrency - wantingSlots, this.maxClaimed - this.running.size);
+    const wantingSlots = this.running.size - this.away + this.promised;
+    return Math.min(this.concurrency - wantingSlots, this.maxClaimed - this.running.size - this.promised);
+  }
+
+  /**
+   * Room for one thread this process is about to make runnable itself, or null (stopped or full:
+   * then the statement leaves the thread to any scheduler and notifies it). See `LocalTake`.
+   */
+  takeLocally(): LocalTake | null {
+    // Beyond the free slots too: the thread then waits here for a slot instead of in the database
+    // for a claim (a NOTIFY, a claim statement, a slot anyway). At most one more round of steps
+    // (TANDEM_CONCURRENCY) waits so; past that, or past maxClaimed, it is left to any scheduler.
+    const wantingSlots = this.running.size - this.away + this.promised;
+    if (this.stopped || wantingSlots >= 2 * this.concurrency) return null;
+    if (this.running.size + this.promised >= this.maxClaimed) return null;
+    this.promised += 1;
+    let settled = false;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      this.promised -= 1;
+      return true;
+    };
+    return {
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      run: (claimed) => {
+        if (!settle()) return;
+        // Its last run here parked (releasing the lease, so the statement could take it) but has not
+        // ended yet: start once it has, never two runs of one thread at once.
+        if (this.running.has(claimed.id)) this.takenWhileEnding.set(claimed.id, claimed);
+        else void this.runThread(claimed);
+      },
+      cancel: () => {
+        if (settle() && this.atCapacity) this.wake();
+      },
+    };
   }
 
   private async claimLoop(): Promise<void> {
@@ -435,6 +490,11 @@ export class Scheduler {
       if (this.running.get(threadId) === controller) this.running.delete(threadId);
       if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
       if (this.stopped) this.endedWhileDraining++;
+      const taken = this.takenWhileEnding.get(threadId);
+      if (taken) {
+        this.takenWhileEnding.delete(threadId);
+        void this.runThread(taken);
+      }
       // Claim again only if something may have been left waiting: runnable threads while this
       // process was full, or this very thread (input arrived while it ran, and the NOTIFY came before
       // the run ended). Other new input wakes the loop through NOTIFY; the poll covers a lost one.

@@ -9,7 +9,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { InvalidInputError, NotFoundError } from "../errors";
-import { ABORT_CHANNEL } from "../scheduler/scheduler";
+import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
 import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
@@ -32,7 +32,14 @@ import {
   terminate,
 } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
-import { findThread, lockThread, notifyWork, WORK_CHANNEL } from "../store/thread-store";
+import {
+  findThread,
+  lockThread,
+  notifyWork,
+  threadForStepStatement,
+  toThreadForStep,
+  WORK_CHANNEL,
+} from "../store/thread-store";
 import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 import { isUuid } from "./project-service";
@@ -73,6 +80,8 @@ export class ThreadService {
     private readonly afterThreadCreated?: AfterThreadCreated,
     /** Told of every thread created here, which starts with no message (its input waits in the inbox). */
     private readonly createdEmpty: (threadId: string) => void = () => {},
+    /** Room in this process's scheduler for a thread made runnable here (`Scheduler.takeLocally`). */
+    private readonly takeLocally: () => LocalTake | null = () => null,
   ) {}
 
   /** The version new threads of each project are pinned to, as last read here. */
@@ -158,7 +167,11 @@ export class ThreadService {
     // commits. Several inputs (one table written twice) or attachments (read) make it an ordinary
     // transaction, with the same outcome.
     const tx = new LazyTransaction(this.sql, [projectVersionCheck(input.projectId, version)], `${id}/${id}`);
+    // Room here: the thread is leased to this process as it is inserted (no NOTIFY) and its first
+    // step starts right after the commit, from the row read back in the same round trip.
+    const take = startsNow ? this.takeLocally() : null;
     let thread: ThreadRow;
+    let committed: Awaited<ReturnType<LazyTransaction["commit"]>>;
     try {
       thread = await createThread(
         tx,
@@ -176,6 +189,7 @@ export class ThreadService {
         },
         inputs.length > 0,
         startsNow,
+        take ?? undefined,
       );
       for (const message of inputs) {
         await enqueueDeferred(tx, id, {
@@ -189,12 +203,18 @@ export class ThreadService {
           external: true,
         });
       }
-      if (startsNow) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
+      if (startsNow && !take) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
       await appendEvents(tx, [threadEvent(thread)]);
-      await tx.commit();
+      committed = await tx.commit(take ? [threadForStepStatement(id)] : []);
     } catch (error) {
+      take?.cancel();
       await tx.rollback(error);
       throw error;
+    }
+    if (take) {
+      // Leased to this process: it runs here, from the row read back (or read by its first step).
+      const raw = committed.after[0]?.[0];
+      take.run({ id, runStartedAt: null, read: raw ? toThreadForStep(raw) : null });
     }
     if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
@@ -291,11 +311,23 @@ export class ThreadService {
     // locks, queues, wakes and appends the thread's event. A burst of messages then holds each pool
     // connection for one round trip.
     if (attachments.length === 0 && isUuid(id)) {
-      const queued = await queueInputAndWake(this.sql, id, {
-        id: randomUUID(),
-        payload: { ...payload, attachments: [] },
-        createdAt: nowMicroseconds(),
-      });
+      // A thread nobody holds is leased to this process by that statement and runs here at once.
+      const take = this.takeLocally();
+      let queued: Awaited<ReturnType<typeof queueInputAndWake>>;
+      try {
+        queued = await queueInputAndWake(
+          this.sql,
+          id,
+          { id: randomUUID(), payload: { ...payload, attachments: [] }, createdAt: nowMicroseconds() },
+          take ?? undefined,
+        );
+      } catch (error) {
+        take?.cancel();
+        throw error;
+      }
+      if (queued.kind === "queued" && queued.taken)
+        take?.run({ id, ...queued.taken });
+      else take?.cancel();
       if (queued.kind === "missing") throw new NotFoundError("Thread", id);
       if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
       return { status: "queued" as const, queueId: queued.item.id, messageId };

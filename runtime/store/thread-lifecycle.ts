@@ -17,7 +17,9 @@ import {
   statusIn,
   type ThreadChanges,
   type ThreadCopy,
+  type ThreadForStep,
   threadRowsInsert,
+  toThreadForStep,
   updateLockedThreadStatus,
   updateThreadStatus,
   WORK_CHANNEL,
@@ -289,7 +291,13 @@ export async function wakeForInput(
 export type QueuedInput =
   | { kind: "missing" }
   | { kind: "terminated"; terminatedAt: number }
-  | { kind: "queued"; item: InboxItem; woken: ThreadRow | null };
+  | {
+      kind: "queued";
+      item: InboxItem;
+      woken: ThreadRow | null;
+      /** Leased to `take.owner` by the statement: the thread as its first step needs it. */
+      taken: { read: ThreadForStep; runStartedAt: number | null } | null;
+    };
 
 /**
  * `enqueue` and `wakeForInput` under the thread's row lock, in ONE statement (sent on its own, a
@@ -299,29 +307,40 @@ export type QueuedInput =
  * the root's event lock taken first, `tandem_order_events`, so its id is in commit order without the
  * commit-time renumbering, as in a one-statement step commit) and wakes the schedulers. `woken` is the
  * row when wakeForInput applied, as `wakeForInput` returns it.
+ *
+ * `take` (this process's scheduler has room, `Scheduler.takeLocally`): a thread nobody holds is
+ * leased to `take.owner` by the same update, nobody is notified, and `taken` is the thread as its
+ * first step needs it (row, version, the input waiting, this item included).
  */
 export async function queueInputAndWake(
   tx: SqlExecutor,
   threadId: string,
   input: { id: string; payload: InboxItem["payload"]; createdAt: number },
+  take?: { owner: string; leaseMs: number },
 ): Promise<QueuedInput> {
   const wakes = `${statusIn(TRANSITIONS.wakeForInput.from)} AND (NOT user_stopped OR $5::boolean)`;
   const [raw] = await tx.query<Record<string, unknown>>(
     `WITH locked AS (
-       SELECT id, terminated_at, (${wakes}) AS wakes FROM threads WHERE id = $1 FOR NO KEY UPDATE
+       SELECT id, terminated_at, (${wakes}) AS wakes, (lease_owner IS NULL AND $7::text IS NOT NULL) AS takes
+       FROM threads WHERE id = $1 FOR NO KEY UPDATE
      ), item AS (
        INSERT INTO inbox_items (id, thread_id, kind, payload, created_at)
        SELECT $2, $1, 'message', $3::text::jsonb, $4 FROM locked WHERE terminated_at IS NULL
-       RETURNING seq
+       RETURNING id, seq, payload
      ), woken AS (
        UPDATE threads SET runnable = true,
          status = CASE WHEN locked.wakes THEN 'queued' ELSE threads.status END,
-         updated_at = CASE WHEN locked.wakes THEN $4 ELSE threads.updated_at END
+         updated_at = CASE WHEN locked.wakes THEN $4 ELSE threads.updated_at END,
+         lease_owner = CASE WHEN locked.takes THEN $7::text ELSE threads.lease_owner END,
+         lease_expires_at = CASE WHEN locked.takes THEN now() + ($8 || ' milliseconds')::interval
+           ELSE threads.lease_expires_at END
        FROM locked, item
        WHERE threads.id = $1
        RETURNING ${THREAD_COLUMNS.split(",")
          .map((column) => `threads.${column.trim()}`)
-         .join(", ")}, locked.wakes AS applied, pg_notify($6, $1::text) AS notified
+         .join(", ")}, threads.xmin::text AS row_version, threads.run_started_at, locked.wakes AS applied,
+         locked.takes AS taken,
+         CASE WHEN locked.takes THEN NULL ELSE pg_notify($6, $1::text) END AS notified
      ), announced AS (
        INSERT INTO events (root_id, batch, created_at)
        SELECT woken.root_id, ${threadEventBatchSql("woken")}, $4
@@ -329,7 +348,11 @@ export async function queueInputAndWake(
        WHERE woken.applied
      )
      SELECT (SELECT count(*) FROM locked)::int AS found, (SELECT terminated_at FROM locked) AS locked_terminated_at,
-       (SELECT seq FROM item) AS item_seq, woken.*
+       (SELECT seq FROM item) AS item_seq, woken.*,
+       CASE WHEN woken.taken THEN COALESCE((
+         SELECT json_agg(json_build_object('id', waiting.id, 'seq', waiting.seq, 'payload', waiting.payload) ORDER BY waiting.seq)
+         FROM (SELECT id, seq, payload FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL
+               UNION ALL SELECT id, seq, payload FROM item) AS waiting), '[]'::json) END AS pending_input
      FROM (SELECT 1) AS one LEFT JOIN woken ON true`,
     [
       threadId,
@@ -338,6 +361,8 @@ export async function queueInputAndWake(
       input.createdAt,
       input.payload.fromHuman,
       WORK_CHANNEL,
+      take?.owner ?? null,
+      String(take?.leaseMs ?? 0),
     ],
   );
   if (!raw || Number(raw.found) === 0) return { kind: "missing" };
@@ -350,7 +375,18 @@ export async function queueInputAndWake(
     payload: input.payload,
   };
   const applied = raw.applied === true || raw.applied === "t";
-  return { kind: "queued", item, woken: applied ? toThreadRow(raw) : null };
+  const taken = raw.taken === true || raw.taken === "t";
+  return {
+    kind: "queued",
+    item,
+    woken: applied ? toThreadRow(raw) : null,
+    taken: taken
+      ? {
+          read: toThreadForStep(raw),
+          runStartedAt: raw.run_started_at === null ? null : Number(raw.run_started_at),
+        }
+      : null,
+  };
 }
 
 /**
@@ -385,12 +421,19 @@ export async function createThread(
   withInput: boolean,
   /** Runnable at once: its input is queued in this same transaction (and nothing has to run first). */
   runnable = false,
+  /** Runnable and run by this process: leased to it at once (`Scheduler.takeLocally`). */
+  lease?: { owner: string; leaseMs: number },
 ): Promise<ThreadRow> {
   const to = TRANSITIONS[withInput ? "createWithInput" : "create"].to;
   // Deferred: nothing of the insert has to be read back (the row is known), so in a transaction it
   // goes out with the next statement or the COMMIT, and in a LazyTransaction it is part of the one
   // statement (thread creation in one round trip: ThreadService.create).
-  const { statement, rows } = threadRowsInsert([{ ...thread, status: to }], runnable && withInput);
+  const runsAtOnce = runnable && withInput;
+  const { statement, rows } = threadRowsInsert(
+    [{ ...thread, status: to }],
+    runsAtOnce,
+    runsAtOnce ? lease : undefined,
+  );
   await tx.defer(statement.text, statement.params);
   return rows[0]!;
 }

@@ -62,6 +62,8 @@ export async function insertThreadRows(
 export function threadRowsInsert(
   threads: readonly (NewThread & { status: ThreadStatus })[],
   runnable: boolean,
+  /** Leased at once to this owner (a runnable thread its own process runs: `Scheduler.takeLocally`). */
+  lease?: { owner: string; leaseMs: number },
 ): { statement: SqlStatement; rows: ThreadRow[] } {
   const now = nowMicroseconds();
   const values: unknown[] = [now, runnable];
@@ -86,12 +88,19 @@ export function threadRowsInsert(
     const p = (offset: number) => `$${2 + index * 15 + offset}`;
     return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid)`;
   });
+  let leaseColumns = "";
+  let leaseValues = "";
+  if (lease) {
+    values.push(lease.owner, String(lease.leaseMs));
+    leaseColumns = ", lease_owner, lease_expires_at";
+    leaseValues = `, $${values.length - 1}::text, now() + ($${values.length}::text || ' milliseconds')::interval`;
+  }
   return {
     statement: {
       text: `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
        execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
-       forked_from_message_id)
-     VALUES ${rows.join(", ")}`,
+       forked_from_message_id${leaseColumns})
+     VALUES ${rows.map((row) => `${row.slice(0, -1)}${leaseValues})`).join(", ")}`,
       params: values as SqlParameter[],
     },
     rows: threads.map((thread) =>
@@ -119,7 +128,7 @@ export function threadRowsInsert(
         output_tokens: 0,
         cost_usd: 0,
         runnable,
-        lease_owner: null,
+        lease_owner: lease?.owner ?? null,
         created_at: now,
         updated_at: now,
         forked_from_thread_id: thread.forkedFrom?.threadId ?? null,
