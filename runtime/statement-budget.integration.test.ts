@@ -179,8 +179,11 @@ describe.each(testDatabaseBackends())("a thread this process makes runnable on %
     }
   };
   const claims = () =>
-    [...statements.entries()].filter(([text]) => text === CLAIM_STATEMENT).reduce((n, [, e]) => n + e.count, 0);
-  const ran = () => [...statements.entries()].map(([text, entry]) => `${entry.count}× ${text.slice(0, 60)}`).join("\n");
+    [...statements.entries()]
+      .filter(([text]) => text === CLAIM_STATEMENT)
+      .reduce((sum, [, entry]) => sum + entry.count, 0);
+  const ran = () =>
+    [...statements.entries()].map(([text, entry]) => `${entry.count}× ${text.slice(0, 60)}`).join("\n");
 
   it("runs a new thread here at once: leased as it is created, no NOTIFY, no claim", async () => {
     const project = await runtime.projects.create({ name: "taken", definitions: dialogueBundle(TURNS) });
@@ -207,7 +210,11 @@ describe.each(testDatabaseBackends())("a thread this process makes runnable on %
 
   it("runs a posted message's idle thread here at once: leased by the post's one statement", async () => {
     const project = await runtime.projects.create({ name: "posted", definitions: chatBundle(4) });
-    const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "chat", message: "hi" });
+    const { threadId } = await runtime.threads.create({
+      projectId: project.id,
+      agentName: "chat",
+      message: "hi",
+    });
     expect((await waitForStatus(threadId, "idle"))?.status).toBe("idle");
     await new Promise((resolve) => setTimeout(resolve, 100));
     const before = { ...counters };

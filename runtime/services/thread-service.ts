@@ -325,8 +325,7 @@ export class ThreadService {
         take?.cancel();
         throw error;
       }
-      if (queued.kind === "queued" && queued.taken)
-        take?.run({ id, ...queued.taken });
+      if (queued.kind === "queued" && queued.taken) take?.run({ id, ...queued.taken });
       else take?.cancel();
       if (queued.kind === "missing") throw new NotFoundError("Thread", id);
       if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
