@@ -146,6 +146,7 @@ export function createRuntime(database: Database): Runtime {
         parkedCaches,
         spawnedCaches,
         parentWaker,
+        takeLocally: () => scheduler.takeLocally(),
       }),
     {
       concurrency: settings.concurrency,

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { openTestDatabase, testDatabaseBackends } from "@/test/support/open-database";
+import { assetFanOutBundle } from "@/test/support/subagent-bundles";
 import { createRuntime, type Runtime } from "../runtime";
 import type { LocalTake } from "./scheduler";
 
@@ -74,5 +75,73 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     });
     await scheduler.start();
     expect(takeAll(scheduler)).toHaveLength(5);
+  });
+
+  // Which statement gave each child its lease: its insert (taken at once) or a later update (a
+  // claim). A trigger in this test's database records it.
+  const auditLeases = async (database: Database) => {
+    await database.sql.exec(`
+      CREATE TABLE lease_audit (thread_id uuid NOT NULL, parent_id uuid, given_by text NOT NULL);
+      CREATE FUNCTION audit_lease() RETURNS trigger AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' AND NEW.lease_owner IS NOT NULL THEN
+          INSERT INTO lease_audit VALUES (NEW.id, NEW.parent_id, 'insert');
+        ELSIF TG_OP = 'UPDATE' AND OLD.lease_owner IS NULL AND NEW.lease_owner IS NOT NULL THEN
+          INSERT INTO lease_audit VALUES (NEW.id, NEW.parent_id, 'update');
+        END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER threads_lease_audit AFTER INSERT OR UPDATE OF lease_owner ON threads
+        FOR EACH ROW EXECUTE FUNCTION audit_lease();`);
+  };
+  const fanOut = async (rt: Runtime, database: Database, children: number) => {
+    const project = await rt.projects.create({ name: "fan-out", definitions: assetFanOutBundle(children) });
+    const { threadId } = await rt.threads.create({
+      projectId: project.id,
+      agentName: "orchestrator",
+      message: "many jobs",
+    });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [row] = await database.sql.query<{ ended: number; status: string }>(
+        `SELECT (SELECT count(*)::int FROM threads WHERE parent_id = $1 AND status = 'completed') AS ended,
+                (SELECT status FROM threads WHERE id = $1) AS status`,
+        [threadId],
+      );
+      if ((row?.ended === children && row.status === "idle") || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const rows = await database.sql.query<{ given_by: string; count: number }>(
+      "SELECT given_by, count(*)::int AS count FROM lease_audit WHERE parent_id = $1 GROUP BY given_by",
+      [threadId],
+    );
+    const [ended] = await database.sql.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM threads WHERE parent_id = $1 AND status = 'completed'",
+      [threadId],
+    );
+    return {
+      completed: Number(ended?.count),
+      leasedBy: Object.fromEntries(rows.map((row) => [row.given_by, Number(row.count)])),
+    };
+  };
+
+  it("leases the children a step spawns in one batch to this process as it inserts them", async () => {
+    const rt = await open({ TANDEM_POLL_MS: "600000" });
+    await auditLeases(opened!);
+    await rt.scheduler.start();
+    // Six calls: five spawn as one batch (taken), the last the ordinary way (claimed).
+    const { completed, leasedBy } = await fanOut(rt, opened!, 6);
+    expect(completed).toBe(6);
+    expect(leasedBy).toEqual({ insert: 5, update: 1 });
+  });
+
+  it("takes only the children it has room for; the others are claimed", async () => {
+    const rt = await open({ TANDEM_CONCURRENCY: "1", TANDEM_POLL_MS: "600000" });
+    await auditLeases(opened!);
+    await rt.scheduler.start();
+    // One slot: the parent wants it while it spawns, so one more thread fits (two rounds of one).
+    const { completed, leasedBy } = await fanOut(rt, opened!, 6);
+    expect(completed).toBe(6);
+    expect(leasedBy).toEqual({ insert: 1, update: 5 });
   });
 });

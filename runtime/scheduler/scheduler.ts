@@ -17,10 +17,13 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";
+import type { LocalTake } from "../store/local-take";
 import { WORK_CHANNEL } from "../store/thread-store";
 import { type Claimed, claimRunnableThreads } from "./claim";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 import { StepSlots, withStepSlot } from "./step-slots";
+
+export type { LocalTake };
 
 export const ABORT_CHANNEL = "tandem_abort";
 
@@ -57,19 +60,6 @@ export interface SchedulerOptions {
   maxQueuedMs?: number;
   /** Work the runs handed off (parents' wake-ups), awaited by a drain once the runs have ended. */
   settle?: () => Promise<void>;
-}
-
-/**
- * Room this process promised for a thread it is making runnable itself: the statement that makes it
- * runnable leases it to `owner` for `leaseMs` (no NOTIFY), and `run` then starts it here with no claim.
- * `cancel` gives the room back when the statement did not take the thread (it failed, or the thread
- * was not free). Exactly one of the two is called, once.
- */
-export interface LocalTake {
-  owner: string;
-  leaseMs: number;
-  run(claimed: Claimed): void;
-  cancel(): void;
 }
 
 export class Scheduler {

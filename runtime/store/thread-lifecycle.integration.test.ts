@@ -245,7 +245,7 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
     const [idle, queued, spawned] = await database.sql.transaction(async (tx) => [
       await createThread(tx, base(randomUUID()), false),
       await createThread(tx, base(randomUUID()), true),
-      (await spawnThreads(tx, [base(randomUUID())]))[0]!,
+      (await spawnThreads(tx, [base(randomUUID())]))[0]!.row,
     ]);
     expect([idle.status, queued.status, spawned.status]).toEqual([
       TRANSITIONS.create.to,

@@ -6,6 +6,7 @@
 import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { InboxItem } from "./inbox-item";
+import type { LeaseTo } from "./local-take";
 import { threadEventBatchSql } from "./thread-events";
 import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "./thread-row";
 import {
@@ -316,7 +317,7 @@ export async function queueInputAndWake(
   tx: SqlExecutor,
   threadId: string,
   input: { id: string; payload: InboxItem["payload"]; createdAt: number },
-  take?: { owner: string; leaseMs: number },
+  take?: LeaseTo,
 ): Promise<QueuedInput> {
   const wakes = `${statusIn(TRANSITIONS.wakeForInput.from)} AND (NOT user_stopped OR $5::boolean)`;
   const [raw] = await tx.query<Record<string, unknown>>(
@@ -421,8 +422,8 @@ export async function createThread(
   withInput: boolean,
   /** Runnable at once: its input is queued in this same transaction (and nothing has to run first). */
   runnable = false,
-  /** Runnable and run by this process: leased to it at once (`Scheduler.takeLocally`). */
-  lease?: { owner: string; leaseMs: number },
+  /** Runnable and run by this process: leased to it at once (`runtime/store/local-take.ts`). */
+  lease?: LeaseTo,
 ): Promise<ThreadRow> {
   const to = TRANSITIONS[withInput ? "createWithInput" : "create"].to;
   // Deferred: nothing of the insert has to be read back (the row is known), so in a transaction it
@@ -438,13 +439,23 @@ export async function createThread(
   return rows[0]!;
 }
 
-/** `spawn`: new subagent children, runnable at once, in one statement. */
-export function spawnThreads(tx: SqlExecutor, threads: readonly NewThread[]): Promise<ThreadRow[]> {
+/**
+ * `spawn`: new subagent children, runnable at once, in one statement; the first `lease.count` of
+ * them leased to this process (taken at once, `runtime/store/local-take.ts`). Each comes back as its
+ * first step needs it: its row, its version, no input waiting (a child's first message is stored
+ * with it, not queued).
+ */
+export function spawnThreads(
+  tx: SqlExecutor,
+  threads: readonly NewThread[],
+  lease?: LeaseTo & { count: number },
+): Promise<ThreadForStep[]> {
   const to = TRANSITIONS.spawn.to;
   return insertThreadRows(
     tx,
     threads.map((thread) => ({ ...thread, status: to })),
     true,
+    lease,
   );
 }
 

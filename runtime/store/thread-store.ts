@@ -5,6 +5,7 @@
 import type { RowLock } from "@/lib/db/commit-batcher";
 import type { SqlExecutor, SqlParameter, SqlStatement } from "@/lib/db/sql-client";
 import { type InboxItem, toInboxItem } from "./inbox-item";
+import type { LeaseTo } from "./local-take";
 import type { ExecutionState } from "./messages";
 import {
   nowMicroseconds,
@@ -35,21 +36,23 @@ export interface NewThread {
 }
 
 /**
- * Inserts threads in one statement with their first status (`runnable`: new subagent children).
- * For `thread-lifecycle.ts` only (its `create` and `spawn` transitions).
+ * Inserts threads in one statement with their first status (`runnable`: new subagent children),
+ * returned as a step reads them (version included) with no input waiting: nothing is queued for a
+ * thread before it exists. For `thread-lifecycle.ts` only (its `spawn` transition).
  */
 export async function insertThreadRows(
   tx: SqlExecutor,
   threads: readonly (NewThread & { status: ThreadStatus })[],
   runnable: boolean,
-): Promise<ThreadRow[]> {
+  lease?: LeaseTo & { count?: number },
+): Promise<ThreadForStep[]> {
   if (threads.length === 0) return [];
-  const { statement } = threadRowsInsert(threads, runnable);
+  const { statement } = threadRowsInsert(threads, runnable, lease);
   const inserted = await tx.query<Record<string, unknown>>(
-    `${statement.text} RETURNING ${THREAD_COLUMNS}`,
+    `${statement.text} RETURNING ${THREAD_COLUMNS}, xmin::text AS row_version, '[]'::json AS pending_input`,
     statement.params as never[],
   );
-  return inserted.map(toThreadRow);
+  return inserted.map(toThreadForStep);
 }
 
 /**
@@ -62,8 +65,11 @@ export async function insertThreadRows(
 export function threadRowsInsert(
   threads: readonly (NewThread & { status: ThreadStatus })[],
   runnable: boolean,
-  /** Leased at once to this owner (a runnable thread its own process runs: `Scheduler.takeLocally`). */
-  lease?: { owner: string; leaseMs: number },
+  /**
+   * The first `count` threads (all without it) are leased at once to `owner`: runnable threads this
+   * process runs itself (`runtime/store/local-take.ts`).
+   */
+  lease?: LeaseTo & { count?: number },
 ): { statement: SqlStatement; rows: ThreadRow[] } {
   const now = nowMicroseconds();
   const values: unknown[] = [now, runnable];
@@ -88,22 +94,24 @@ export function threadRowsInsert(
     const p = (offset: number) => `$${2 + index * 15 + offset}`;
     return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, $2::boolean, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid)`;
   });
+  const leased = lease ? Math.min(lease.count ?? threads.length, threads.length) : 0;
   let leaseColumns = "";
-  let leaseValues = "";
-  if (lease) {
+  let leaseValues = (_index: number) => "";
+  if (lease && leased > 0) {
     values.push(lease.owner, String(lease.leaseMs));
+    const taken = `, $${values.length - 1}::text, now() + ($${values.length}::text || ' milliseconds')::interval`;
     leaseColumns = ", lease_owner, lease_expires_at";
-    leaseValues = `, $${values.length - 1}::text, now() + ($${values.length}::text || ' milliseconds')::interval`;
+    leaseValues = (index) => (index < leased ? taken : ", NULL, NULL");
   }
   return {
     statement: {
       text: `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
        execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
        forked_from_message_id${leaseColumns})
-     VALUES ${rows.map((row) => `${row.slice(0, -1)}${leaseValues})`).join(", ")}`,
+     VALUES ${rows.map((row, index) => `${row.slice(0, -1)}${leaseValues(index)})`).join(", ")}`,
       params: values as SqlParameter[],
     },
-    rows: threads.map((thread) =>
+    rows: threads.map((thread, index) =>
       toThreadRow({
         id: thread.id,
         project_id: thread.projectId,
@@ -128,7 +136,7 @@ export function threadRowsInsert(
         output_tokens: 0,
         cost_usd: 0,
         runnable,
-        lease_owner: lease?.owner ?? null,
+        lease_owner: index < leased ? lease!.owner : null,
         created_at: now,
         updated_at: now,
         forked_from_thread_id: thread.forkedFrom?.threadId ?? null,

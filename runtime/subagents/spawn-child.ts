@@ -11,6 +11,7 @@ import type { BundleIndex } from "@/lib/standard";
 import { InvalidInputError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import { appendEvents, type NewEvent } from "../store/event-log";
+import type { LeaseTo } from "../store/local-take";
 import { insertFirstMessages, type NewMessage } from "../store/message-store";
 import type { StoredMessage } from "../store/messages";
 import { initialExecutionState } from "../store/messages";
@@ -18,7 +19,7 @@ import { ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { spawnThreads } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
-import { notifyWork } from "../store/thread-store";
+import { notifyWork, type ThreadForStep } from "../store/thread-store";
 import { errorContent, type ToolExecution } from "../tools/tool-execution";
 import {
   childInputFromArgs,
@@ -74,6 +75,8 @@ export interface SpawnedChildren {
   firstMessages: Map<string, StoredMessage>;
   /** Each child's spawn invocation. */
   invocations: Map<string, string>;
+  /** The children leased to this process (`lease`), in spawn order, as their first step needs them. */
+  taken: ThreadForStep[];
 }
 
 /**
@@ -85,6 +88,8 @@ export async function spawnChildren(
   tx: SqlExecutor,
   parentId: string,
   requests: readonly SpawnRequest[],
+  /** The first `count` children are leased to this process, which runs them (`local-take.ts`). */
+  lease?: LeaseTo & { count: number },
 ): Promise<SpawnedChildren> {
   // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the children.
   const parents = await tx.query<Record<string, unknown>>(
@@ -109,7 +114,7 @@ export async function spawnChildren(
           requests.map((request) => ({ callId: request.callId, toolName: request.branch.name })),
         )
       : null;
-  const children = await spawnThreads(
+  const spawned = await spawnThreads(
     tx,
     requests.map((request, index) => ({
       id: childIds[index]!,
@@ -132,7 +137,9 @@ export async function spawnChildren(
       scopedEnv: request.scopedEnv,
       messageSeq: 1,
     })),
+    lease,
   );
+  const children = spawned.map((child) => child.row);
   const links = requests.map((request, index): SubagentLink => {
     const { branch } = request;
     const resumable = branch.config.resumable;
@@ -198,7 +205,8 @@ export async function spawnChildren(
   }
   const stored = new Map((await insertFirstMessages(tx, firsts)).map((message) => [message.id, message]));
   const firstIdByThread = new Map(firsts.map((first) => [first.threadId, first.message.id]));
-  await notifyWork(tx, parentId);
+  // Children this process took run here without a claim: the schedulers hear only of the others.
+  if ((lease?.count ?? 0) < children.length) await notifyWork(tx, parentId);
   const events: NewEvent[] = [
     ...children.flatMap((child) => {
       const first = stored.get(firstIdByThread.get(child.id) ?? "");
@@ -212,7 +220,8 @@ export async function spawnChildren(
     if (first) firstMessages.set(threadId, first);
   }
   const invocations = new Map(childIds.map((childId, index) => [childId, invocationIds[index]!]));
-  return { links, events, firstMessages, invocations };
+  const taken = spawned.filter((child) => child.row.lease_owner !== null);
+  return { links, events, firstMessages, invocations, taken };
 }
 
 /** Fan-out governance (documented in docs/runtime.md). */
@@ -442,6 +451,7 @@ export async function spawnOneOffBatch(
   parentId: string,
   requests: readonly SpawnRequest[],
   limits: SubagentLimits,
+  lease?: LeaseTo & { count: number },
 ): Promise<(SpawnedChildren & { routes: Map<string, OneOffReportRoute | null> }) | null> {
   const callIds = requests.map((request) => request.callId);
   const [counts] = await tx.query<Record<string, number>>(
@@ -459,7 +469,7 @@ export async function spawnOneOffBatch(
     Number(counts.everywhere) + requests.length > limits.maxActiveThreads
   )
     return null;
-  const spawned = await spawnChildren(tx, parentId, requests);
+  const spawned = await spawnChildren(tx, parentId, requests, lease);
   const siblings = Number(counts.children) + spawned.links.length;
   const routes = new Map(
     spawned.links.map((link) => [

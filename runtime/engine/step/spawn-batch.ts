@@ -6,6 +6,7 @@
 import type { HookRunner } from "../../extensions/hook-runner";
 import { crashPoint } from "../../faults";
 import { appendEvents } from "../../store/event-log";
+import { takeUpTo } from "../../store/local-take";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent } from "../../store/thread-events";
 import { nowMicroseconds } from "../../store/thread-row";
@@ -98,50 +99,64 @@ export async function commitSpawnBatch(
   if (!requests) return 0;
   const startedAt = nowMicroseconds();
   crashPoint("before_tool_commit", active.agent.name);
-  const created = await ctx.commits.commit(threadId, async (tx, row) => {
-    const spawned = await spawnOneOffBatch(tx, row.id, requests, limits);
-    if (!spawned) return null;
-    const results = spawned.links.map((link, index) => ({
-      call: batch[index]!.call,
-      execution: startedResult(link, "started", batch[index]!.args),
-    }));
-    const stored = await ctx.commits.insert(
-      tx,
-      row.id,
-      results.map(({ call, execution }) => ({
-        role: "tool" as const,
-        side: active.side,
-        content: execution.content,
-        name: call.function.name,
-        tool_call_id: call.id,
-        tool_status: execution.status,
-        prompt: promptName,
-        ...(execution.metadata ? { metadata: execution.metadata } : {}),
-      })),
-    );
-    await insertToolRuns(
-      tx,
-      row.id,
-      results.map(({ call, execution }) => ({
-        toolCallId: call.id,
-        name: call.function.name,
-        args: execution.args,
-        status: execution.status,
-        result: execution.content,
-        startedAt,
-      })),
-    );
-    await appendEvents(tx, [
-      ...results.flatMap(({ call }) => [
-        telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
-        telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: "success" }),
-      ]),
-      ...stored.map((message) => messageEvent(row, message)),
-      ...spawned.events,
-    ]);
-    return { stored, firstMessages: spawned.firstMessages, routes: spawned.routes };
-  });
-  if (!created) return 0;
+  // As many children as this process has room for are leased to it by the spawn and run here with
+  // no claim (runtime/store/local-take.ts); the others are left to any scheduler.
+  const takes = takeUpTo(ctx.deps.takeLocally, requests.length);
+  const lease = takes[0]
+    ? { owner: takes[0].owner, leaseMs: takes[0].leaseMs, count: takes.length }
+    : undefined;
+  const created = await ctx.commits
+    .commit(threadId, async (tx, row) => {
+      const spawned = await spawnOneOffBatch(tx, row.id, requests, limits, lease);
+      if (!spawned) return null;
+      const results = spawned.links.map((link, index) => ({
+        call: batch[index]!.call,
+        execution: startedResult(link, "started", batch[index]!.args),
+      }));
+      const stored = await ctx.commits.insert(
+        tx,
+        row.id,
+        results.map(({ call, execution }) => ({
+          role: "tool" as const,
+          side: active.side,
+          content: execution.content,
+          name: call.function.name,
+          tool_call_id: call.id,
+          tool_status: execution.status,
+          prompt: promptName,
+          ...(execution.metadata ? { metadata: execution.metadata } : {}),
+        })),
+      );
+      await insertToolRuns(
+        tx,
+        row.id,
+        results.map(({ call, execution }) => ({
+          toolCallId: call.id,
+          name: call.function.name,
+          args: execution.args,
+          status: execution.status,
+          result: execution.content,
+          startedAt,
+        })),
+      );
+      await appendEvents(tx, [
+        ...results.flatMap(({ call }) => [
+          telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: "success" }),
+        ]),
+        ...stored.map((message) => messageEvent(row, message)),
+        ...spawned.events,
+      ]);
+      return { stored, firstMessages: spawned.firstMessages, routes: spawned.routes, taken: spawned.taken };
+    })
+    .catch((error: unknown) => {
+      for (const take of takes) take.cancel();
+      throw error;
+    });
+  if (!created) {
+    for (const take of takes) take.cancel();
+    return 0;
+  }
   // A child's first run (likely in this process) then starts without reading its history, and
   // a one-off child reports without reading its registry row.
   for (const [childId, first] of created.firstMessages) {
@@ -152,6 +167,12 @@ export async function commitSpawnBatch(
       requests: new Map(),
       ...(report ? { report } : {}),
     });
+  }
+  // After their caches: a taken child's first step may start at once.
+  for (const [index, take] of takes.entries()) {
+    const child = created.taken[index];
+    if (child) take.run({ id: child.row.id, runStartedAt: null, read: child });
+    else take.cancel();
   }
   ext.history.push(...created.stored);
   return created.stored.length;

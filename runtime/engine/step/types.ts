@@ -8,6 +8,7 @@ import type { HookRunner } from "../../extensions/hook-runner";
 import type { ExtensionRegistry } from "../../extensions/registry";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../../models/types";
 import type { DefinitionsCache, LoadedDefinitions } from "../../store/definitions";
+import type { LocalTake } from "../../store/local-take";
 import type { Side, StoredMessage } from "../../store/messages";
 import type { ParentWaker } from "../../subagents/parent-waker";
 import type { OneOffReportRoute } from "../../subagents/report-to-parent";
@@ -69,6 +70,8 @@ export interface StepRunnerDependencies {
   parentWaker?: ParentWaker;
   /** Caches of children this process spawned (their first message), for their first run. */
   spawnedCaches?: ParkedCaches<ThreadCache>;
+  /** Room in this process's scheduler for children it spawns (none: every child is claimed). */
+  takeLocally?: () => LocalTake | null;
 }
 
 export interface ThreadCache {
