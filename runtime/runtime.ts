@@ -118,7 +118,7 @@ export function createRuntime(database: Database): Runtime {
   // none, for their first run here (most likely here: it starts as soon as the creation commits).
   const spawnedCaches = new ParkedCaches<ThreadCache>(SPAWNED_CACHE_LIMITS, threadCacheBytes);
   const parentWaker = new ParentWaker(
-    (parentId) => wakeParent(database.sql, parentId, () => scheduler.takeLocally()),
+    (parentId) => wakeParent(database.sql, parentId),
     (parentId, error) =>
       console.error(
         `[tandem] waking thread ${parentId} failed (the poll will):`,

@@ -3,15 +3,11 @@
 // round of steps (TANDEM_CONCURRENCY) and never past TANDEM_MAX_CLAIMED_THREADS; a stopped
 // scheduler takes nothing (the statement then leaves the thread to any scheduler and notifies).
 // The statements and the run of a taken thread: runtime/statement-budget.integration.test.ts.
-import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { chatBundle } from "@/test/support/bench-bundles";
 import { openTestDatabase, testDatabaseBackends } from "@/test/support/open-database";
 import { assetFanOutBundle } from "@/test/support/subagent-bundles";
 import { createRuntime, type Runtime } from "../runtime";
-import { WORK_CHANNEL } from "../store/thread-store";
-import { wakeParent } from "../subagents/report-to-parent";
 import type { LocalTake } from "./scheduler";
 
 describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) => {
@@ -81,8 +77,8 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     expect(takeAll(scheduler)).toHaveLength(5);
   });
 
-  // Which statement gave each thread its lease: its insert (taken at once), the scheduler's claim,
-  // or another update (a wake-up that took it). A trigger in this test's database records it.
+  // Which statement gave each child its lease: its insert (taken at once) or a later update (a
+  // claim). A trigger in this test's database records it.
   const auditLeases = async (database: Database) => {
     await database.sql.exec(`
       CREATE TABLE lease_audit (thread_id uuid NOT NULL, parent_id uuid, given_by text NOT NULL);
@@ -91,8 +87,7 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
         IF TG_OP = 'INSERT' AND NEW.lease_owner IS NOT NULL THEN
           INSERT INTO lease_audit VALUES (NEW.id, NEW.parent_id, 'insert');
         ELSIF TG_OP = 'UPDATE' AND OLD.lease_owner IS NULL AND NEW.lease_owner IS NOT NULL THEN
-          INSERT INTO lease_audit VALUES (NEW.id, NEW.parent_id,
-            CASE WHEN current_query() LIKE '%WITH expired AS%' THEN 'claim' ELSE 'update' END);
+          INSERT INTO lease_audit VALUES (NEW.id, NEW.parent_id, 'update');
         END IF;
         RETURN NEW;
       END $$ LANGUAGE plpgsql;
@@ -137,7 +132,7 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     // Six calls: five spawn as one batch (taken), the last the ordinary way (claimed).
     const { completed, leasedBy } = await fanOut(rt, opened!, 6);
     expect(completed).toBe(6);
-    expect(leasedBy).toEqual({ insert: 5, claim: 1 });
+    expect(leasedBy).toEqual({ insert: 5, update: 1 });
   });
 
   it("takes only the children it has room for; the others are claimed", async () => {
@@ -147,45 +142,6 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     // One slot: the parent wants it while it spawns, so one more thread fits (two rounds of one).
     const { completed, leasedBy } = await fanOut(rt, opened!, 6);
     expect(completed).toBe(6);
-    expect(leasedBy).toEqual({ insert: 1, claim: 5 });
-  });
-
-  it("leases a parent nobody holds to this process as a report wakes it, and runs it without a claim", async () => {
-    const rt = await open({ TANDEM_POLL_MS: "600000" });
-    const database = opened!;
-    await auditLeases(database);
-    await rt.scheduler.start();
-    const project = await rt.projects.create({ name: "woken", definitions: chatBundle(2) });
-    // At rest and not runnable, with input waiting: as a child's committed report leaves its parent.
-    const { threadId } = await rt.threads.create({ projectId: project.id, agentName: "chat" });
-    const payload = { role: "user", content: "a report", fromHuman: false, messageId: randomUUID() };
-    await database.sql.query(
-      "INSERT INTO inbox_items (id, thread_id, kind, payload, created_at) VALUES ($1, $2, 'message', $3::text::jsonb, $4)",
-      [randomUUID(), threadId, JSON.stringify(payload), Date.now() * 1000],
-    );
-    const notified: string[] = [];
-    const stopListening = await database.notifications.listen(WORK_CHANNEL, (id) => notified.push(id));
-    try {
-      await wakeParent(database.sql, threadId, () => rt.scheduler.takeLocally());
-      const deadline = Date.now() + 30_000;
-      let answers = 0;
-      while (answers === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const [row] = await database.sql.query<{ count: number }>(
-          "SELECT count(*)::int AS count FROM messages WHERE thread_id = $1 AND role = 'assistant'",
-          [threadId],
-        );
-        answers = Number(row?.count);
-      }
-      expect(answers).toBe(1);
-      const given = await database.sql.query<{ given_by: string }>(
-        "SELECT given_by FROM lease_audit WHERE thread_id = $1",
-        [threadId],
-      );
-      expect(given.map((row) => row.given_by)).toEqual(["update"]);
-      expect(notified).not.toContain(threadId);
-    } finally {
-      await stopListening();
-    }
+    expect(leasedBy).toEqual({ insert: 1, update: 5 });
   });
 });

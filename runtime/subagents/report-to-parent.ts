@@ -23,18 +23,11 @@ import {
   insertInboxItemDeferred,
   insertInboxItemUnlessTerminated,
 } from "../store/inbox";
-import type { LocalTake } from "../store/local-take";
 import type { AttachmentRef } from "../store/messages";
 import { threadEvent } from "../store/thread-events";
 import { wakeForReport } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
-import {
-  lockThread,
-  notifyWork,
-  THREAD_FOR_STEP_COLUMNS,
-  toThreadForStep,
-  WORK_CHANNEL,
-} from "../store/thread-store";
+import { lockThread, notifyWork, WORK_CHANNEL } from "../store/thread-store";
 import type { ToolExecution } from "../tools/tool-execution";
 import { type ChildOutcome, outcomeStatus, reportText } from "./branches";
 import {
@@ -387,50 +380,16 @@ async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): 
  * wakes schedulers. One short statement; its row lock lasts only that statement. If the process dies
  * between the commit and this, the scheduler's poll finds the waiting input (repairLostWakeups).
  *
- * With `takeLocally` and room, a parent nobody holds is leased to this process by the same update
- * (no NOTIFY) and runs here at once, from the row it returns (its reports waiting included: they
- * committed before this statement began).
- *
  * A parent that is running (leased) is written too, though it is runnable already: its step may be
  * committing a park whose snapshot was taken before the report committed (`runnable = EXISTS (input)`
  * then reads false). The new row version fails that commit's version check, and the locked commit it
  * falls back to sees the report and stays runnable. Without it, the report waited for the poll.
  */
-export async function wakeParent(
-  db: SqlExecutor,
-  parentId: string,
-  /** Room in this process's scheduler: a parent nobody holds is leased to it and runs here at once. */
-  takeLocally?: () => LocalTake | null,
-): Promise<void> {
-  const take = takeLocally?.() ?? null;
-  let rows: Record<string, unknown>[];
-  try {
-    rows = await db.query<Record<string, unknown>>(
-      `WITH locked AS (
-         SELECT id AS locked_id, (lease_owner IS NULL AND $3::text IS NOT NULL) AS takes
-         FROM threads WHERE id = $1 FOR NO KEY UPDATE
-       )
-       UPDATE threads SET runnable = true,
-         lease_owner = CASE WHEN locked.takes THEN $3::text ELSE lease_owner END,
-         lease_expires_at = CASE WHEN locked.takes THEN now() + ($4::text || ' milliseconds')::interval
-           ELSE lease_expires_at END
-       FROM locked
-       WHERE id = $1 AND (NOT runnable OR lease_owner IS NOT NULL OR locked.takes) AND NOT user_stopped
-         AND terminated_at IS NULL
-       RETURNING CASE WHEN locked.takes THEN NULL WHEN lease_owner IS NULL THEN pg_notify($2, $1::text) END AS notified,
-         locked.takes AS taken, run_started_at, ${THREAD_FOR_STEP_COLUMNS}`,
-      [parentId, WORK_CHANNEL, take?.owner ?? null, String(take?.leaseMs ?? 0)],
-    );
-  } catch (error) {
-    take?.cancel();
-    throw error;
-  }
-  const row = rows[0];
-  if (take && row && (row.taken === true || row.taken === "t"))
-    take.run({
-      id: parentId,
-      runStartedAt: row.run_started_at === null ? null : Number(row.run_started_at),
-      read: toThreadForStep(row),
-    });
-  else take?.cancel();
+export async function wakeParent(db: SqlExecutor, parentId: string): Promise<void> {
+  await db.query(
+    `UPDATE threads SET runnable = true
+     WHERE id = $1 AND (NOT runnable OR lease_owner IS NOT NULL) AND NOT user_stopped AND terminated_at IS NULL
+     RETURNING CASE WHEN lease_owner IS NULL THEN pg_notify($2, $1::text) END`,
+    [parentId, WORK_CHANNEL],
+  );
 }
