@@ -22,6 +22,8 @@ export type FakeResponder = (request: RecordedChatRequest, index: number) => Fak
 export interface FakeOpenAIServer {
   baseURL: string;
   requests: RecordedChatRequest[];
+  /** Requests (by index) whose client went away before their reply ended (an aborted call). */
+  aborted: number[];
   close(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ async function writeReply(response: ServerResponse, reply: FakeReply): Promise<v
 
 export async function startFakeOpenAIServer(respond: FakeResponder): Promise<FakeOpenAIServer> {
   const requests: RecordedChatRequest[] = [];
+  const aborted: number[] = [];
   const server = createServer((request, response) => {
     void (async () => {
       const parsed = ChatRequestSchema.safeParse(JSON.parse(await readBody(request)));
@@ -127,7 +130,11 @@ export async function startFakeOpenAIServer(respond: FakeResponder): Promise<Fak
       const recorded: RecordedChatRequest = { ...parsed.data, path: request.url };
       if (request.headers.authorization) recorded.authorization = request.headers.authorization;
       requests.push(recorded);
-      await writeReply(response, respond(recorded, requests.length - 1));
+      const index = requests.length - 1;
+      response.on("close", () => {
+        if (!response.writableFinished) aborted.push(index);
+      });
+      await writeReply(response, respond(recorded, index));
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -135,6 +142,7 @@ export async function startFakeOpenAIServer(respond: FakeResponder): Promise<Fak
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    aborted,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
