@@ -114,4 +114,37 @@ describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
       here.threads.create({ projectId: project.id, agentName: "nobody", message: "two" }),
     ).rejects.toMatchObject({ code: "agent_not_found" });
   });
+
+  it("answers a conflict, creating nothing, when a publish lands between every read and its creation", async () => {
+    const project = await here.projects.create({ name: "busy", definitions: chatBundle(3) });
+    // This process's database, where every read of the project's current version is followed by a
+    // publish in another process before the creation that read it goes out.
+    let reads = 0;
+    const publishing = new Proxy(database.sql, {
+      get(target, property, receiver) {
+        if (property !== "query") return Reflect.get(target, property, receiver);
+        return async (text: string, params?: unknown[]) => {
+          const rows = await target.query(text, params as never);
+          if (text.startsWith("SELECT current_version FROM projects")) {
+            reads += 1;
+            await elsewhere.projects.saveDefinitions(project.id, chatBundle(3));
+          }
+          return rows;
+        };
+      },
+    });
+    const busy = createRuntime({ ...database, sql: publishing });
+    await expect(
+      busy.threads.create({ projectId: project.id, agentName: "chat", message: "hello" }),
+    ).rejects.toMatchObject({ kind: "conflict", code: "project_version_changed" });
+    expect(reads).toBe(3);
+    const [left] = await database.sql.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM threads WHERE project_id = $1",
+      [project.id],
+    );
+    expect(Number(left?.count)).toBe(0);
+    // Once the publishing stops, the same request goes through.
+    const created = await here.threads.create({ projectId: project.id, agentName: "chat", message: "hello" });
+    expect(await storedVersion(created.threadId)).toBe(project.version + 3);
+  });
 });

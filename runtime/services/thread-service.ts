@@ -8,7 +8,7 @@ import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import { unansweredToolCalls } from "../engine/step-runner";
-import { InvalidInputError, NotFoundError } from "../errors";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
 import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
@@ -120,7 +120,14 @@ export class ThreadService {
       } catch (error) {
         const stale = isProjectVersionChangedError(error);
         if (!stale && !remembered) throw error;
-        if (attempt >= CREATE_ATTEMPTS) throw error;
+        if (attempt >= CREATE_ATTEMPTS) {
+          if (!stale) throw error;
+          throw new ConflictError(
+            `The project was published again while this thread was being created, ${CREATE_ATTEMPTS} times in a row; nothing was created. Send the request again.`,
+            { field: "project_id", attempts: CREATE_ATTEMPTS },
+            "project_version_changed",
+          );
+        }
         this.projectVersions.forget(input.projectId);
         const before = version;
         version = undefined;
