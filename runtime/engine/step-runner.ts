@@ -272,9 +272,6 @@ export class StepRunner {
     }
 
     if (abortSignal.aborted) return (await confirmed()) ? "aborted" : "continue";
-    // A replay compares the request with its recording and records a divergence: a write, which
-    // must not come from a drain that may not commit as sent.
-    if (row.execution.replayOf && !(await confirmed())) return "continue";
     return modelTurn(step, row, prompt, history, branches, unconfirmed);
   }
 }
