@@ -15,8 +15,7 @@ import { findThreadForStep, type ThreadForStep } from "../store/thread-store";
 import { envLookup, subagentBranches } from "../subagents/branches";
 import { activeSide, catalogFor } from "./step/active-side";
 import { invocationEnded, parkOnChild } from "./step/blocked-call";
-import { type DrainGate, drainInFlight } from "./step/drain-gate";
-import { type Drained, drainInput } from "./step/drain-input";
+import { drainInput } from "./step/drain-input";
 import { LeaseLost, StoppedByUser, ThreadTerminated } from "./step/errors";
 import { afterCreate, runCreatedHooks, stepExtensions } from "./step/hooks";
 import { startImmediate } from "./step/immediate";
@@ -183,68 +182,36 @@ export class StepRunner {
       !current.user_stopped &&
       current.terminated_at === null &&
       current.lease_owner === ctx.deps.leaseOwner;
-    // The drain's commit may still be on its way when its result is known (a speculative commit):
-    // only a plain model turn goes on meanwhile; everything else waits for it (./step/drain-gate.ts).
-    const { result: started, gate } =
+    const started =
       midRun || deferred
-        ? { result: { kind: "run" as const, row: current, drained: [] }, gate: null }
-        : await drainInFlight<Drained>((inFlight) =>
-            commits.commit(threadId, (tx, row, read) => drainInput(ctx, tx, row, definitions, read, only), {
+        ? { kind: "run" as const, row: current, drained: [] }
+        : await commits.commit(
+            threadId,
+            (tx, row, read) => drainInput(ctx, tx, row, definitions, read, only),
+            {
               allowUserStopped: true,
               speculate: true,
               readBack: true,
-              inFlight,
-            }),
+            },
           );
-    try {
-      return await this.afterDrain(started, gate, abortSignal);
-    } finally {
-      await gate?.settled();
-    }
-  }
-
-  /** The step after its drain: hooks, tools left unanswered, immediate calls, or the model turn. */
-  private async afterDrain(
-    started: Drained,
-    gate: DrainGate | null,
-    abortSignal: AbortSignal,
-  ): Promise<StepOutcome> {
-    const ctx = this.ctx;
-    const { commits } = ctx;
-    // False: a retry committed another drain than the one this step went on from; start over.
-    let unconfirmed = gate;
-    const confirmed = async (): Promise<boolean> => {
-      if (!unconfirmed) return true;
-      const gone = unconfirmed;
-      unconfirmed = null;
-      return gone.confirmed();
-    };
-    if (started.kind === "parked") return (await confirmed()) ? "parked" : "continue";
+    if (started.kind === "parked") return "parked";
     const row = started.row;
-    const threadId = row.id;
     const active = await activeSide(ctx.deps.definitions, row);
     if (typeof active === "string") {
-      if (!(await confirmed())) return "continue";
       await commits.commit(threadId, (tx, current) =>
         parkThread(ctx, tx, current, "failSession", { failure: active, stopReason: active }),
       );
       return "parked";
     }
-    // A history not in memory is read from the database, which shows the drain once it is through.
-    if (!ctx.memory.knowsHistoryOf(row) && !(await confirmed())) return "continue";
     const history = await ctx.memory.historyOf(row);
     const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
-    if (!prompt) return (await confirmed()) ? "parked" : "continue"; // activeSide checked it
+    if (!prompt) return "parked"; // activeSide checked it
     const ext = await stepExtensions(ctx, row, active, history, abortSignal);
-    // Hooks are the user's code: they run once the drain is durable, as they always did.
-    if (ext.hookIds.length > 0 && !(await confirmed())) return "continue";
     await afterCreate(ext, prompt.name, started.drained);
     // A spawned child runs its after_thread_created hooks before its first step, once.
     if (await runCreatedHooks(ctx, row, ext, prompt.name)) return "continue"; // the next step reads what they wrote
     const threadEnv = envLookup(row.env, row.scoped_env, active.agent.env, prompt.env);
-    const mcpServers = mcpServersOf(prompt, active.definitions.index);
-    if (mcpServers.length > 0 && !(await confirmed())) return "continue";
-    await ext.registry?.mcp.prepare(mcpServers);
+    await ext.registry?.mcp.prepare(mcpServersOf(prompt, active.definitions.index));
     const catalog = catalogFor(prompt, active, ext, threadEnv);
     const step: StepContext = {
       ...ctx,
@@ -258,12 +225,10 @@ export class StepRunner {
 
     // Tool calls left unanswered (a crash, a stop, a blocking call answered): run them first.
     const pending = unansweredToolCalls(history, active.side);
-    if (pending) return (await confirmed()) ? runTools(step, pending.message, pending.calls) : "continue";
+    if (pending) return runTools(step, pending.message, pending.calls);
 
     const branches = subagentBranches(prompt, active.definitions.index, threadEnv);
     if (!row.execution.immediateDone.includes(prompt.name)) {
-      const mayCall = branches.some((branch) => branch.config.immediate !== false);
-      if (mayCall && !(await confirmed())) return "continue";
       const immediate = await startImmediate(ctx, row, active, prompt.name, branches, history, threadEnv);
       if (immediate) {
         ext.history.push(immediate.message);
@@ -271,7 +236,7 @@ export class StepRunner {
       }
     }
 
-    if (abortSignal.aborted) return (await confirmed()) ? "aborted" : "continue";
-    return modelTurn(step, row, prompt, history, branches, unconfirmed);
+    if (abortSignal.aborted) return "aborted";
+    return modelTurn(step, row, prompt, history, branches);
   }
 }

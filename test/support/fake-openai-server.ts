@@ -22,8 +22,6 @@ export type FakeResponder = (request: RecordedChatRequest, index: number) => Fak
 export interface FakeOpenAIServer {
   baseURL: string;
   requests: RecordedChatRequest[];
-  /** Requests (by index) whose client went away before their reply ended (an aborted call). */
-  aborted: number[];
   close(): Promise<void>;
 }
 
@@ -118,7 +116,6 @@ async function writeReply(response: ServerResponse, reply: FakeReply): Promise<v
 
 export async function startFakeOpenAIServer(respond: FakeResponder): Promise<FakeOpenAIServer> {
   const requests: RecordedChatRequest[] = [];
-  const aborted: number[] = [];
   const server = createServer((request, response) => {
     void (async () => {
       const parsed = ChatRequestSchema.safeParse(JSON.parse(await readBody(request)));
@@ -130,11 +127,7 @@ export async function startFakeOpenAIServer(respond: FakeResponder): Promise<Fak
       const recorded: RecordedChatRequest = { ...parsed.data, path: request.url };
       if (request.headers.authorization) recorded.authorization = request.headers.authorization;
       requests.push(recorded);
-      const index = requests.length - 1;
-      response.on("close", () => {
-        if (!response.writableFinished) aborted.push(index);
-      });
-      await writeReply(response, respond(recorded, index));
+      await writeReply(response, respond(recorded, requests.length - 1));
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -142,7 +135,6 @@ export async function startFakeOpenAIServer(respond: FakeResponder): Promise<Fak
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    aborted,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

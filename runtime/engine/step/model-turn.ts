@@ -15,7 +15,6 @@ import { registryOf } from "../../subagents/registry-store";
 import { assembleContext } from "../context";
 import { applyFilteredMessages, messageView } from "../hook-values";
 import { renderPromptContent } from "../prompt-render";
-import type { DrainGate } from "./drain-gate";
 import { countModelCalls, describeModelFailure, logModelCall } from "./model-calls";
 import { parkThread } from "./park";
 import { replayAnswer } from "./replay-answer";
@@ -106,10 +105,8 @@ export async function modelTurn(
   prompt: PromptDefinition,
   history: StoredMessage[],
   branches: readonly SubagentBranch[],
-  /** The drain's commit, when it is still on its way (./drain-gate.ts): the call starts meanwhile. */
-  gate: DrainGate | null = null,
 ): Promise<StepOutcome> {
-  const { active, catalog } = ctx;
+  const { active, catalog, abortSignal } = ctx;
   const options = resolvePromptOptions(prompt);
   const messages = await buildRequestMessages(ctx, row, prompt, options, history, branches);
   const assistantId = randomUUID();
@@ -119,36 +116,6 @@ export async function modelTurn(
   // A replayed thread's calls are answered from the recording while its requests still match.
   const replay = await replayAnswer(ctx, row, active.side, prompt.model, { messages, tools: catalog.specs });
   const replayedFrom = replay.kind === "live" ? null : replay.sourceCallId;
-  // Aborted as well when the drain does not commit: the call then belongs to no step.
-  const aborting = gate ? new AbortController() : null;
-  const abortSignal = aborting ? aborting.signal : ctx.abortSignal;
-  const abortWithStep = () => aborting?.abort(ctx.abortSignal.reason);
-  if (aborting) {
-    if (ctx.abortSignal.aborted) abortWithStep();
-    else ctx.abortSignal.addEventListener("abort", abortWithStep, { once: true });
-  }
-  // Its text reaches live watchers only once the drain is durable (the message it answers is).
-  let heldChunks: string[] | null = gate ? [] : null;
-  const publish = (chunk: string) =>
-    ctx.deps.publishChunk?.({ rootId: row.root_id, threadId: row.id, messageId: assistantId, chunk });
-  /** False when the drain did not commit as this step saw it (the call is dropped). */
-  const drainCommitted = async (): Promise<boolean> => {
-    if (!gate) return true;
-    let committed: boolean;
-    try {
-      committed = await gate.confirmed();
-    } catch (error) {
-      aborting?.abort();
-      throw error;
-    }
-    if (!committed) {
-      aborting?.abort();
-      return false;
-    }
-    for (const chunk of heldChunks ?? []) publish(chunk);
-    heldChunks = null;
-    return true;
-  };
   // Late subscribers are replayed this message's chunks until it is persisted (or never will be).
   try {
     let result: ModelCallResult;
@@ -156,11 +123,16 @@ export async function modelTurn(
     try {
       if (replay.kind === "recorded_failure") throw new Error(replay.error.replace(/^Error: /, ""));
       if (replay.kind === "recorded") {
-        if (!(await drainCommitted())) return "continue";
         result = replay.result;
-        if (result.text !== "") publish(result.text);
-      } else {
-        const call = ctx.deps.callModel(
+        if (result.text !== "")
+          ctx.deps.publishChunk?.({
+            rootId: row.root_id,
+            threadId: row.id,
+            messageId: assistantId,
+            chunk: result.text,
+          });
+      } else
+        result = await ctx.deps.callModel(
           prompt.model,
           active.definitions.bundle.models,
           {
@@ -171,26 +143,18 @@ export async function modelTurn(
             ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
             abortSignal,
             scriptedCallIndex,
-            onTextDelta: (chunk) => (heldChunks ? heldChunks.push(chunk) : publish(chunk)),
+            onTextDelta: (chunk) =>
+              ctx.deps.publishChunk?.({
+                rootId: row.root_id,
+                threadId: row.id,
+                messageId: assistantId,
+                chunk,
+              }),
           },
           { onTelemetry: (event) => telemetry.push(event) },
         );
-        if (gate) {
-          call.catch(() => {}); // awaited below, once the drain's fate is known
-          let committed = false;
-          try {
-            committed = await drainCommitted();
-          } finally {
-            // The dropped call ends before the step does (its slot, its connection to the provider).
-            if (!committed) await call.catch(() => {});
-          }
-          if (!committed) return "continue";
-        }
-        result = await call;
-      }
     } catch (error) {
-      if (!(await drainCommitted())) return "continue";
-      if (ctx.abortSignal.aborted) return "aborted";
+      if (abortSignal.aborted) return "aborted";
       const reason = `Error: ${describeModelFailure(error)}`;
       await ctx.commits.commit(row.id, async (tx, current) => {
         await logModelCall(
@@ -217,7 +181,7 @@ export async function modelTurn(
       });
       return "parked";
     }
-    if (ctx.abortSignal.aborted) return "aborted";
+    if (abortSignal.aborted) return "aborted";
     crashPoint("after_model_call", active.agent.name);
 
     // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
@@ -238,7 +202,6 @@ export async function modelTurn(
       ...(replayedFrom ? { replayedFrom } : {}),
     });
   } finally {
-    ctx.abortSignal.removeEventListener("abort", abortWithStep);
     ctx.deps.endMessage?.(assistantId);
   }
 }

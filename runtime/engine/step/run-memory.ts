@@ -74,11 +74,6 @@ export class RunMemory {
     return cache;
   }
 
-  /** Whether `historyOf(row)` is answered from memory (no read). */
-  knowsHistoryOf(row: ThreadRow): boolean {
-    return this.caches.get(row.id)?.history?.version === row.message_seq;
-  }
-
   /** The top-level history (silent included), from memory while nobody else changed it. */
   async historyOf(row: ThreadRow): Promise<StoredMessage[]> {
     const cache = this.cache(row.id);

@@ -53,12 +53,6 @@ export interface CommitOptions<T> {
    * nothing but write in the transaction (no side effects outside it), since it may run twice.
    */
   speculate?: boolean;
-  /**
-   * Told the work's result once a speculative try has sent its commit, before the commit is through
-   * (the step starts its model call meanwhile, `runtime/engine/step/drain-gate.ts`). The result is the
-   * one `commit` returns only if that try commits; a retry under the lock produces another.
-   */
-  inFlight?: (result: T) => void;
 }
 
 /**
@@ -263,11 +257,9 @@ export class ThreadCommitter {
           result = await checked(lazy, expected.row);
           const readBack = readBackAfter(result);
           // The thread update's RETURNING is the read-back when it was combined (updateLockedThread).
-          const committing = lazy.commit(readBack ? [threadForStepStatement(threadId)] : [], {
+          const committed = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : [], {
             returnedInsteadOfAfter: readBack,
           });
-          options.inFlight?.(result);
-          const committed = await committing;
           // A failed read after the commit only means the next step reads the thread itself.
           const returned = committed.returned?.[0];
           const known = committed.returnedFrom?.describes as ThreadRow | undefined;
