@@ -106,7 +106,9 @@ test("a tool call without its result says so: running while the blocking child w
       { toolCalls: [{ name: "asset_subagent", args: { message: "{{input}}" } }] },
       { text: "Done: {{input}}" },
     ],
-    workerScript: [{ text: "Draft: {{input}}", delayMs: 2500 }],
+    // Long enough that the second run's child is still working when the test terminates it, also on
+    // a loaded machine (at 2.5 s a CI rehearsal saw the child answer the call first).
+    workerScript: [{ text: "Draft: {{input}}", delayMs: 8000 }],
   });
   const created = await request.post("/api/projects", {
     data: { name: `Pending ${Date.now()}`, definitions },
