@@ -222,16 +222,19 @@ test("zoomed far out, cards are coloured blocks without their unreadable text, a
   const noteColour = () => note.evaluate((element) => getComputedStyle(element).color);
   expect(await noteColour()).not.toBe("rgba(0, 0, 0, 0)");
   // A selected edge shows its label in full at any readable zoom: select a straight one (its middle is
-  // on the line).
-  const straight = await page.locator(".react-flow__edge").evaluateAll((edges) =>
-    edges
-      .map((edge) => edge.getBoundingClientRect())
-      .filter((box) => box.height < 6 && box.width > 30)
-      .map((box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 })),
-  );
-  expect(straight.length).toBeGreaterThan(0);
-  await page.mouse.click(straight[0]!.x, straight[0]!.y);
-  await expect(page.locator(".react-flow__edge.selected")).toHaveCount(1);
+  // on the line). Measured and clicked again until it is selected: on a loaded machine the canvas may
+  // still be settling after the note was added, and a click where the edge was misses it.
+  await expect(async () => {
+    const straight = await page.locator(".react-flow__edge").evaluateAll((edges) =>
+      edges
+        .map((edge) => edge.getBoundingClientRect())
+        .filter((box) => box.height < 6 && box.width > 30)
+        .map((box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 })),
+    );
+    expect(straight.length).toBeGreaterThan(0);
+    await page.mouse.click(straight[0]!.x, straight[0]!.y);
+    await expect(page.locator(".react-flow__edge.selected")).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   await expect(page.getByTestId("edge-label")).toHaveCount(1);
   const portsBefore = await portOffsets(page);
   expect(portsBefore.length).toBeGreaterThan(10);
