@@ -4,7 +4,7 @@
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { LoadedDefinitions } from "../../store/definitions";
 import { appendEvents } from "../../store/event-log";
-import { consumeInboxItems, drainInbox, drainInboxItems } from "../../store/inbox";
+import { consumeInboxItems, drainInbox, drainInboxItems, type InboxItem } from "../../store/inbox";
 import type { ExecutionState, Side, StoredMessage } from "../../store/messages";
 import { messageEvent, threadEvent } from "../../store/thread-events";
 import { startRun } from "../../store/thread-lifecycle";
@@ -40,11 +40,7 @@ export async function drainInput(
   const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
   // Input read with the row is consumed by id, in the commit's one statement; else drained here.
   const taken = only ? new Map(only.map((id, index) => [id, index])) : null;
-  const prefetched = read?.pendingInput
-    ? taken
-      ? read.pendingInput.filter((item) => taken.has(item.id))
-      : read.pendingInput
-    : null;
+  const prefetched = read?.pendingInput ? prefetchedInput(read.pendingInput, taken) : null;
   const drained =
     prefetched ??
     (taken ? await drainInboxItems(tx, row.id, [...taken.keys()]) : await drainInbox(tx, row.id));
@@ -92,4 +88,19 @@ export async function drainInput(
   await appendEvents(tx, [...stored.map((message) => messageEvent(updated, message)), threadEvent(updated)]);
   ctx.memory.run(row.id, true);
   return { kind: "run", row: updated, drained: stored };
+}
+
+/**
+ * The input read with the row that this drain takes, or null to drain from the inbox instead. A
+ * replay's plan (`only`) is read after the row: when it names an input the row's read had not seen
+ * (a child's report committed in between, whose wake-up has not moved the row yet, so the commit's
+ * version check passes), the drain reads the inbox so that input is not left behind.
+ */
+export function prefetchedInput(
+  pending: readonly InboxItem[],
+  taken: ReadonlyMap<string, number> | null,
+): InboxItem[] | null {
+  if (!taken) return [...pending];
+  const seen = pending.filter((item) => taken.has(item.id));
+  return seen.length === taken.size ? seen : null;
 }
