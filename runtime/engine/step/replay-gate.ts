@@ -48,15 +48,17 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
     [row.id],
   );
   if (!state || state.diverged) return ALL;
+  const pendingInput = () =>
+    db.query<{ id: string; payload: unknown }>(
+      "SELECT id, payload FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL ORDER BY seq",
+      [row.id],
+    );
   const [sourceItems, pending, followers, sourceCalls] = await Promise.all([
     db.query<{ payload: unknown; consumed_at: string | number }>(
       "SELECT payload, consumed_at FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL ORDER BY consumed_at, seq",
       [sourceId],
     ),
-    db.query<{ id: string; payload: unknown }>(
-      "SELECT id, payload FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL ORDER BY seq",
-      [row.id],
-    ),
+    pendingInput(),
     db.query<{ thread_id: string; source_thread_id: string }>(
       "SELECT thread_id, source_thread_id FROM thread_replays WHERE root_id = $1",
       [row.root_id],
@@ -86,6 +88,30 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
     if (!payload) return ALL;
     wanted.push(identity(payload, (id) => followerOf.get(id) ?? `unfollowed:${id}`));
   }
+  const first = planFor(wanted, pending);
+  if (first.kind !== "missing") return first;
+  // Wait only for reports of children that still work; anything else will not come.
+  const children = first.missing
+    .filter((key) => key.startsWith("report:"))
+    .map((key) => key.slice("report:".length));
+  if (children.length === 0 || children.length < first.missing.length) return ALL;
+  const working = await db.query(
+    `SELECT 1 FROM threads WHERE id::text = ANY($1::text[]) AND terminated_at IS NULL
+        AND (runnable OR status IN ('queued', 'running', 'waiting_approval')) LIMIT 1`,
+    [children],
+  );
+  if (working.length > 0) return { kind: "wait" };
+  // None of them works now, but one may have ended (its report committed with its end) after the
+  // input above was read: read it again. What is still missing then will not come.
+  const again = planFor(wanted, await pendingInput());
+  return again.kind === "missing" ? ALL : again;
+}
+
+/** The waiting inputs that are the `wanted` ones, in their order, or the keys of those missing. */
+function planFor(
+  wanted: readonly string[],
+  pending: readonly { id: string; payload: unknown }[],
+): ReplayDrainPlan | { kind: "missing"; missing: string[] } {
   const available = new Map<string, string[]>();
   for (const item of pending) {
     const payload = payloadOf(item.payload);
@@ -96,23 +122,11 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
   const take: string[] = [];
   const missing: string[] = [];
   for (const key of wanted) {
-    const ids = available.get(key);
-    const id = ids?.shift();
+    const id = available.get(key)?.shift();
     if (id) take.push(id);
     else missing.push(key);
   }
-  if (missing.length === 0) return { kind: "take", ids: take };
-  // Wait only for reports of children that still work; anything else will not come.
-  const children = missing
-    .filter((key) => key.startsWith("report:"))
-    .map((key) => key.slice("report:".length));
-  if (children.length === 0 || children.length < missing.length) return ALL;
-  const working = await db.query(
-    `SELECT 1 FROM threads WHERE id::text = ANY($1::text[]) AND terminated_at IS NULL
-        AND (runnable OR status IN ('queued', 'running', 'waiting_approval')) LIMIT 1`,
-    [children],
-  );
-  return working.length > 0 ? { kind: "wait" } : ALL;
+  return missing.length === 0 ? { kind: "take", ids: take } : { kind: "missing", missing };
 }
 
 /**
