@@ -186,11 +186,12 @@ export function createRuntime(database: Database): Runtime {
         if (state) await hooks.notify("after_thread_created", ids, state);
       },
     },
-    (threadId) =>
+    (threadId, messages) =>
       spawnedCaches.park(threadId, {
-        history: { version: 0, messages: [] },
+        history: { version: messages.at(-1)?.seq ?? 0, messages },
         modelCalls: new Map(),
         requests: new Map(),
+        ...(messages.length > 0 ? { createdWith: messages } : {}),
       }),
     () => scheduler.takeLocally(),
   );

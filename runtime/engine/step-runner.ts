@@ -146,6 +146,8 @@ export class StepRunner {
     commits.expect(found);
     const current = found.row;
     ctx.memory.restoreParked(current);
+    // A thread created here with its first message stored (no drain): announced below like drained input.
+    const createdWith = ctx.memory.takeCreatedWith(threadId);
     const definitions = await ctx.deps.definitions.load(current.project_id, current.project_version);
     // Waiting for a blocking subagent call: park (input waits too) until its child reports; once it
     // has, answer the call first, before new input is drained.
@@ -207,7 +209,7 @@ export class StepRunner {
     const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
     if (!prompt) return "parked"; // activeSide checked it
     const ext = await stepExtensions(ctx, row, active, history, abortSignal);
-    await afterCreate(ext, prompt.name, started.drained);
+    await afterCreate(ext, prompt.name, [...createdWith, ...started.drained]);
     // A spawned child runs its after_thread_created hooks before its first step, once.
     if (await runCreatedHooks(ctx, row, ext, prompt.name)) return "continue"; // the next step reads what they wrote
     const threadEnv = envLookup(row.env, row.scoped_env, active.agent.env, prompt.env);

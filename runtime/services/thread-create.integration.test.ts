@@ -68,6 +68,59 @@ describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
     }
   });
 
+  it("stores a first message with a thread this process runs: no drain, its input recorded consumed", async () => {
+    const running = createRuntime(database);
+    await running.scheduler.start();
+    try {
+      const project = await running.projects.create({ name: "taken", definitions: chatBundle(3) });
+      const created = await running.threads.create({
+        projectId: project.id,
+        agentName: "chat",
+        message: "hello",
+      });
+      // At once, before any step: the message is in the history (a human's, side B of a chat), the
+      // run started on side A, and the input is in the inbox as consumed (what a replay reads).
+      expect(created.thread.status).toBe("running");
+      const [first] = await database.sql.query<{ seq: number; role: string; side: string; content: string }>(
+        "SELECT seq, role, side, content FROM messages WHERE thread_id = $1 AND seq = 1",
+        [created.threadId],
+      );
+      expect(first).toEqual({ seq: 1, role: "user", side: "b", content: "hello" });
+      const inbox = await database.sql.query<{ consumed: boolean; external: string; created_at: string }>(
+        "SELECT consumed_at IS NOT NULL AS consumed, payload->>'external' AS external FROM inbox_items WHERE thread_id = $1",
+        [created.threadId],
+      );
+      expect(inbox).toEqual([{ consumed: true, external: "true" }]);
+      const { events } = await readEventsAfter(database.sql, created.threadId, 0);
+      expect(events.slice(0, 2).map((event) => event.type)).toEqual(["thread", "message"]);
+      // Then the turn: one answer after the one question, nothing stored twice.
+      for (let waited = 0; waited < 10_000; waited += 20) {
+        const [row] = await database.sql.query<{ status: string }>(
+          "SELECT status FROM threads WHERE id = $1",
+          [created.threadId],
+        );
+        if (row?.status === "idle") break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const messages = await database.sql.query<{ seq: number; role: string; content: string }>(
+        "SELECT seq, role, content FROM messages WHERE thread_id = $1 ORDER BY seq",
+        [created.threadId],
+      );
+      expect(messages).toEqual([
+        { seq: 1, role: "user", content: "hello" },
+        { seq: 2, role: "assistant", content: "Answer 1 to: hello" },
+      ]);
+      const [turn] = await database.sql.query<{ execution: unknown }>(
+        "SELECT execution FROM threads WHERE id = $1",
+        [created.threadId],
+      );
+      const execution = typeof turn?.execution === "string" ? JSON.parse(turn.execution) : turn?.execution;
+      expect(execution).toMatchObject({ turnsB: 1, turnStartSeq: 1 });
+    } finally {
+      await running.scheduler.stop();
+    }
+  });
+
   it("pins a thread to the version another process published since this one last read it", async () => {
     const project = await here.projects.create({ name: "published", definitions: chatBundle(3) });
     const before = await here.threads.create({ projectId: project.id, agentName: "chat", message: "one" });

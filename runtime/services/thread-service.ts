@@ -7,6 +7,7 @@ import type { Database } from "@/lib/db/database";
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
+import { inputSide, isHumanChatAgent, runStartedBy } from "../engine/step/drain-input";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
@@ -14,9 +15,14 @@ import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import { appendEvents } from "../store/event-log";
-import { enqueueDeferred, hasPendingInput } from "../store/inbox";
-import { insertMessages, readMessages, toMessageView } from "../store/message-store";
-import { initialExecutionState } from "../store/messages";
+import {
+  enqueueDeferred,
+  hasPendingInput,
+  type InboxMessagePayload,
+  recordConsumedDeferred,
+} from "../store/inbox";
+import { insertMessages, insertMessagesAfter, readMessages, toMessageView } from "../store/message-store";
+import { initialExecutionState, type StoredMessage } from "../store/messages";
 import {
   isProjectVersionChangedError,
   ProjectVersions,
@@ -26,6 +32,7 @@ import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
 import {
   apply,
+  createRunningThread,
   createThread,
   queueInputAndWake,
   TransitionRefusedError,
@@ -35,7 +42,9 @@ import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "
 import {
   findThread,
   lockThread,
+  type NewThread,
   notifyWork,
+  threadForStepAfterUpdate,
   threadForStepStatement,
   toThreadForStep,
   WORK_CHANNEL,
@@ -79,7 +88,8 @@ export class ThreadService {
     private readonly abortLocally: (threadId: string) => void = () => {},
     private readonly afterThreadCreated?: AfterThreadCreated,
     /** Told of every thread created here, which starts with no message (its input waits in the inbox). */
-    private readonly createdEmpty: (threadId: string) => void = () => {},
+    /** A thread created here, with the messages it was stored with: its first run's cache. */
+    private readonly createdWith: (threadId: string, messages: StoredMessage[]) => void = () => {},
     /** Room in this process's scheduler for a thread made runnable here (`Scheduler.takeLocally`). */
     private readonly takeLocally: () => LocalTake | null = () => null,
   ) {}
@@ -166,9 +176,6 @@ export class ThreadService {
     // Input and no hook to run first: the thread is inserted runnable, its inputs and the wake-up go
     // out with it.
     const startsNow = inputs.length > 0 && !deferred;
-    // Before the commit, whose NOTIFY may start the thread's first run at once: that run then finds
-    // the (empty) history here. A failed creation leaves an entry nobody takes, soon dropped.
-    this.createdEmpty(id);
     // Nothing is read back: the version check, the thread, its input, the wake-up and the event go
     // out as one statement (LazyTransaction), which may share a group commit with other threads'
     // commits. Several inputs (one table written twice) or attachments (read) make it an ordinary
@@ -177,42 +184,69 @@ export class ThreadService {
     // Room here: the thread is leased to this process as it is inserted (no NOTIFY) and its first
     // step starts right after the commit, from the row read back in the same round trip.
     const take = startsNow ? this.takeLocally() : null;
+    const newThread: NewThread = {
+      id,
+      projectId: input.projectId,
+      projectVersion: version,
+      agentName: agent.name,
+      parentId: null,
+      rootId: id,
+      depth: 0,
+      name: input.name ?? null,
+      execution: initialExecutionState(),
+      env: input.env ?? {},
+    };
+    const payloadOf = async (message: (typeof inputs)[number]): Promise<InboxMessagePayload> => ({
+      role: message.role,
+      content: message.content,
+      attachments: message.first ? await storeAttachments(tx, id, attachments) : [],
+      silent: message.silent ?? false,
+      metadata: {},
+      fromHuman: message.role === "user",
+      messageId: randomUUID(),
+      external: true,
+    });
+    // One message without attachments, and this process runs the thread: the message is stored with
+    // it and its run started, as a drain would (docs/runtime.md "A thread created with its first
+    // message stored"), so its first step goes straight to the model.
+    const storedWithIt = take !== null && inputs.length === 1 && attachments.length === 0;
     let thread: ThreadRow;
     let committed: Awaited<ReturnType<LazyTransaction["commit"]>>;
     try {
-      thread = await createThread(
-        tx,
-        {
-          id,
-          projectId: input.projectId,
-          projectVersion: version,
-          agentName: agent.name,
-          parentId: null,
-          rootId: id,
-          depth: 0,
-          name: input.name ?? null,
-          execution: initialExecutionState(),
-          env: input.env ?? {},
-        },
-        inputs.length > 0,
-        startsNow,
-        take ?? undefined,
-      );
-      for (const message of inputs) {
-        await enqueueDeferred(tx, id, {
-          role: message.role,
-          content: message.content,
-          attachments: message.first ? await storeAttachments(tx, id, attachments) : [],
-          silent: message.silent ?? false,
-          metadata: {},
-          fromHuman: message.role === "user",
-          messageId: randomUUID(),
-          external: true,
-        });
+      if (take && storedWithIt) {
+        const payload = await payloadOf(inputs[0]!);
+        const isHumanChat = isHumanChatAgent(agent.type);
+        const execution = runStartedBy(newThread.execution, isHumanChat, payload.role, payload.fromHuman, 1);
+        thread = await createRunningThread(tx, { ...newThread, execution, messageSeq: 1 }, take);
+        const [first] = await insertMessagesAfter(tx, id, 0, [
+          {
+            id: payload.messageId,
+            role: payload.role,
+            side: inputSide(payload.role, isHumanChat),
+            content: payload.content,
+            silent: payload.silent,
+            metadata: payload.metadata,
+            attachments: payload.attachments,
+          },
+        ]);
+        await recordConsumedDeferred(tx, id, payload, first!.created_at);
+        // Before the commit, after which the first step starts: it finds its history here.
+        this.createdWith(id, [first!]);
+        await appendEvents(tx, [threadEvent(thread), messageEvent(thread, first!)]);
+      } else {
+        // Before the commit, whose NOTIFY may start the thread's first run at once: that run then
+        // finds the (empty) history here. A failed creation leaves an entry nobody takes, soon dropped.
+        this.createdWith(id, []);
+        thread = await createThread(tx, newThread, inputs.length > 0, startsNow, take ?? undefined);
+        for (const message of inputs) await enqueueDeferred(tx, id, await payloadOf(message));
+        await appendEvents(tx, [threadEvent(thread)]);
       }
       if (startsNow && !take) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
-      await appendEvents(tx, [threadEvent(thread)]);
-      committed = await tx.commit(take ? [threadForStepStatement(id)] : []);
+      // The row's version for the first step: returned by the insert when the creation was one
+      // statement and its message was stored with it (createRunningThread), else read back.
+      committed = await tx.commit(take ? [threadForStepStatement(id)] : [], {
+        returnedInsteadOfAfter: storedWithIt,
+      });
     } catch (error) {
       take?.cancel();
       await tx.rollback(error);
@@ -220,8 +254,12 @@ export class ThreadService {
     }
     if (take) {
       // Leased to this process: it runs here, from the row read back (or read by its first step).
+      const returned = committed.returned?.[0];
+      const known = committed.returnedFrom?.describes as ThreadRow | undefined;
       const raw = committed.after[0]?.[0];
-      take.run({ id, runStartedAt: null, read: raw ? toThreadForStep(raw) : null });
+      const read =
+        returned && known ? threadForStepAfterUpdate(known, returned) : raw ? toThreadForStep(raw) : null;
+      take.run({ id, runStartedAt: null, read });
     }
     if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };

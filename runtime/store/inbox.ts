@@ -62,6 +62,24 @@ export async function enqueueDeferred(
 }
 
 /**
+ * Records an input consumed as it arrives (deferred, like `enqueueDeferred`): for a thread created
+ * with its first message already stored (`createRunningThread`). The inbox stays the record of every
+ * input and of the drain that took it, which a replay reads (`store/replay-inputs.ts`).
+ */
+export async function recordConsumedDeferred(
+  tx: SqlExecutor,
+  threadId: string,
+  payload: InboxMessagePayload,
+  at: number,
+): Promise<void> {
+  await tx.defer(
+    `INSERT INTO inbox_items (id, thread_id, kind, payload, created_at, consumed_at)
+     VALUES ($1, $2, 'message', $3::text::jsonb, $4, $4)`,
+    [randomUUID(), threadId, JSON.stringify(payload), at],
+  );
+}
+
+/**
  * `insertInboxItem` for a thread that may have been terminated meanwhile: one statement that inserts
  * nothing (null) unless the thread exists and is not terminated.
  */

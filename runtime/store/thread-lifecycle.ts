@@ -23,6 +23,7 @@ import {
   toThreadForStep,
   updateLockedThreadStatus,
   updateThreadStatus,
+  VERSION_COLUMNS_NO_INPUT,
   WORK_CHANNEL,
 } from "./thread-store";
 
@@ -74,8 +75,14 @@ const TABLE = {
     from: [],
     to: "queued",
     callers:
-      "ThreadService.create (with a first message); ThreadForkService.fork (with `content`); ThreadReplayService.replay",
+      "ThreadService.create (with a first message, unless `createRunning`); ThreadForkService.fork (with `content`); ThreadReplayService.replay",
     sets: "the new row; runnable once its input is queued",
+  },
+  createRunning: {
+    from: [],
+    to: "running",
+    callers: "ThreadService.create (one first message, and this process takes the thread at once)",
+    sets: "the new row, runnable, leased here, first message stored (its input recorded consumed)",
   },
   spawn: {
     from: [],
@@ -436,6 +443,33 @@ export async function createThread(
     runsAtOnce ? lease : undefined,
   );
   await tx.defer(statement.text, statement.params);
+  return rows[0]!;
+}
+
+/**
+ * `createRunning`: a root thread whose first message is stored with it (`thread.messageSeq`; the
+ * caller inserts the message in the same transaction), its run started and leased to this process,
+ * which starts its first step from the row at once (`runtime/store/local-take.ts`). Deferred, like
+ * `createThread`. In a one-statement commit the insert returns the row's version for that step
+ * (`LazyTransaction.commit` with `returnedInsteadOfAfter`, then `threadForStepAfterUpdate` with the
+ * row returned here): its input is consumed already, none waits.
+ */
+export async function createRunningThread(
+  tx: SqlExecutor,
+  thread: NewThread & { messageSeq: number },
+  lease: LeaseTo,
+): Promise<ThreadRow> {
+  const { statement, rows } = threadRowsInsert(
+    [{ ...thread, status: TRANSITIONS.createRunning.to }],
+    true,
+    lease,
+  );
+  await tx.defer(statement.text, statement.params, {
+    text: `${statement.text} RETURNING ${VERSION_COLUMNS_NO_INPUT}`,
+    params: statement.params,
+    returnsRows: true,
+    describes: rows[0],
+  });
   return rows[0]!;
 }
 

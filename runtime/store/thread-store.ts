@@ -247,7 +247,7 @@ export const THREAD_FOR_STEP_COLUMNS = `${THREAD_COLUMNS}, xmin::text AS row_ver
  * the same commit consumes input. The caller knows the rest (`threadForStepAfterUpdate`).
  */
 const VERSION_COLUMNS = `xmin::text AS row_version, runnable, ${PENDING_INPUT}`;
-const VERSION_COLUMNS_NO_INPUT = "xmin::text AS row_version, runnable, NULL::json AS pending_input";
+export const VERSION_COLUMNS_NO_INPUT = "xmin::text AS row_version, runnable, NULL::json AS pending_input";
 
 /** The statement `findThreadForStep` sends (to send it along with others); `toThreadForStep` reads its row. */
 export function threadForStepStatement(id: string): SqlStatement {

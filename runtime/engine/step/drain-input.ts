@@ -13,6 +13,39 @@ import type { ThreadForStep } from "../../store/thread-store";
 import { parkThread } from "./park";
 import type { RunnerContext } from "./types";
 
+/** An agent of this type (the spec's default: ai_human) talks with a human on side B. */
+export function isHumanChatAgent(type: string | undefined): boolean {
+  return (type ?? "ai_human") === "ai_human";
+}
+
+/** The side an input is stored on: the agent's own words are A's; a human's are B's in a chat. */
+export function inputSide(role: "user" | "assistant", isHumanChat: boolean): Side | null {
+  return role === "assistant" ? "a" : isHumanChat ? "b" : null;
+}
+
+/**
+ * The execution state of a run that inputs start, the first of them (`firstRole`) stored at
+ * `turnStartSeq`: A acts in a chat and on a user message, B on an assistant one; a human writing
+ * counts a turn of side B in a chat.
+ */
+export function runStartedBy(
+  execution: ExecutionState,
+  isHumanChat: boolean,
+  firstRole: "user" | "assistant",
+  humanWrote: boolean,
+  turnStartSeq: number,
+): ExecutionState {
+  const acting: Side = isHumanChat ? "a" : firstRole === "assistant" ? "b" : "a";
+  return {
+    ...execution,
+    currentSide: acting,
+    turnStartSeq,
+    turnSteps: 0,
+    runSteps: 0,
+    turnsB: execution.turnsB + (isHumanChat && humanWrote ? 1 : 0),
+  };
+}
+
 export type Drained = { kind: "parked" } | { kind: "run"; row: ThreadRow; drained: StoredMessage[] };
 
 /** Drains the inbox; decides whether there is anything to do. */
@@ -37,7 +70,7 @@ export async function drainInput(
     }
   }
   const agent = definitions?.index.agents.get(row.agent_name)?.definition;
-  const isHumanChat = (agent?.type ?? "ai_human") === "ai_human";
+  const isHumanChat = isHumanChatAgent(agent?.type);
   // Input read with the row is consumed by id, in the commit's one statement; else drained here.
   const taken = only ? new Map(only.map((id, index) => [id, index])) : null;
   const prefetched = read?.pendingInput ? prefetchedInput(read.pendingInput, taken) : null;
@@ -57,7 +90,7 @@ export async function drainInput(
     items.map((item) => ({
       id: item.payload.messageId,
       role: item.payload.role,
-      side: item.payload.role === "assistant" ? "a" : isHumanChat ? "b" : null,
+      side: inputSide(item.payload.role, isHumanChat),
       content: item.payload.content,
       silent: item.payload.silent,
       metadata: item.payload.metadata,
@@ -66,23 +99,20 @@ export async function drainInput(
         typeof item.payload.metadata.subagent_id === "string" ? item.payload.metadata.subagent_id : null,
     })),
   );
-  const first = items[0]!;
-  const acting: Side = isHumanChat ? "a" : first.payload.role === "assistant" ? "b" : "a";
-  const humanTurns = isHumanChat && items.some((item) => item.payload.fromHuman) ? 1 : 0;
-  const execution: ExecutionState = {
-    ...row.execution,
-    currentSide: acting,
-    turnStartSeq: stored[0]!.seq,
-    turnSteps: 0,
-    runSteps: 0,
-    turnsB: row.execution.turnsB + humanTurns,
-  };
+  const humanWrote = items.some((item) => item.payload.fromHuman);
+  const execution = runStartedBy(
+    row.execution,
+    isHumanChat,
+    items[0]!.payload.role,
+    humanWrote,
+    stored[0]!.seq,
+  );
   // Computed here (pipelined); the message_seq the insert above reached goes out with it.
   const updated = await startRun(
     tx,
     { ...row, message_seq: stored.at(-1)!.seq },
     ctx.commits.withMessageSeq(row.id, { execution }),
-    humanTurns > 0 || items.some((item) => item.payload.fromHuman),
+    humanWrote,
     { consumesInput: prefetched !== null },
   );
   await appendEvents(tx, [...stored.map((message) => messageEvent(updated, message)), threadEvent(updated)]);

@@ -65,6 +65,14 @@ export class RunMemory {
       this.caches.set(row.id, parked);
   }
 
+  /** The messages the thread was created with, not yet announced (`ThreadCache.createdWith`); once. */
+  takeCreatedWith(threadId: string): StoredMessage[] {
+    const cache = this.caches.get(threadId);
+    const created = cache?.createdWith ?? [];
+    if (cache) delete cache.createdWith;
+    return created;
+  }
+
   cache(threadId: string): ThreadCache {
     let cache = this.caches.get(threadId);
     if (!cache) {

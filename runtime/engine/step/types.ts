@@ -80,6 +80,11 @@ export interface ThreadCache {
   requests: Map<string, RequestMemory>;
   /** A child spawned here as a one-off subagent: how it reports without reading (the one-off path of reportToParent). */
   report?: OneOffReportRoute;
+  /**
+   * Messages a thread created here was stored with (its first input, `createRunningThread`), which
+   * its first step announces to after_create_message as a drain would have.
+   */
+  createdWith?: StoredMessage[];
 }
 
 /** The agent, side and prompt configuration that take this step. */
