@@ -87,8 +87,10 @@ export class ThreadService {
     private readonly definitions: DefinitionsCache,
     private readonly abortLocally: (threadId: string) => void = () => {},
     private readonly afterThreadCreated?: AfterThreadCreated,
-    /** Told of every thread created here, which starts with no message (its input waits in the inbox). */
-    /** A thread created here, with the messages it was stored with: its first run's cache. */
+    /**
+     * Told of every thread created here, with the messages it was stored with (none when its input
+     * waits in the inbox): its first run's cache.
+     */
     private readonly createdWith: (threadId: string, messages: StoredMessage[]) => void = () => {},
     /** Room in this process's scheduler for a thread made runnable here (`Scheduler.takeLocally`). */
     private readonly takeLocally: () => LocalTake | null = () => null,
