@@ -6,8 +6,9 @@
 // later lock and hand-back fails here. On each backend: PGlite always, Postgres too when
 // DATABASE_URL names a server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/database";
+import { type Database, openDatabase } from "@/lib/db/database";
 import { chatBundle, dialogueBundle } from "@/test/support/bench-bundles";
+import { createIsolatedDatabaseConfig } from "@/test/support/database";
 import { instrumentDatabase } from "@/test/support/instrumented-database";
 import { openTestDatabase, testDatabaseBackends } from "../test/support/open-database";
 import { createRuntime, type Runtime } from "./runtime";
@@ -237,6 +238,83 @@ describe.each(testDatabaseBackends())("a thread this process makes runnable on %
     expect(counters.statements - before.statements, ran()).toBe(3);
   });
 });
+
+// Postgres plans a prepared statement for the values given (a custom plan) until its cached generic
+// plan is estimated to cost no more; a statement whose generic plan always looks dearer is planned
+// again on every run. On one connection, the server's own count of the plans each statement used
+// shows it. Postgres only: PGlite's client prepares no named statements.
+describe.each(testDatabaseBackends().filter((backend) => backend === "postgres"))(
+  "the plans Postgres keeps on %s",
+  () => {
+    let opened: Database;
+    let drop: (() => Promise<void>) | null = null;
+    let runtime: Runtime;
+
+    beforeAll(async () => {
+      const isolated = await createIsolatedDatabaseConfig();
+      drop = isolated.drop;
+      // One connection: the runtime's statements and the check of their plans share a session.
+      opened = await openDatabase(isolated.config, { maxConnections: 1, groupCommit: false });
+      runtime = createRuntime(opened);
+      await runtime.scheduler.start();
+    });
+    afterAll(async () => {
+      await runtime?.scheduler.stop();
+      await opened?.close();
+      await drop?.();
+    });
+
+    it("keeps the generic plan of a drain that consumes input read with the thread", async () => {
+      const turns = 9;
+      const project = await runtime.projects.create({ name: "plans", definitions: chatBundle(turns) });
+      const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "chat" });
+      // Statistics of a database in use (thousands of items read long ago), so that the planner's
+      // estimates for an array of ids differ from its estimate for one id as they do in production.
+      const other = await runtime.threads.create({ projectId: project.id, agentName: "chat" });
+      await opened.sql.query(
+        `INSERT INTO inbox_items (id, thread_id, kind, payload, created_at, consumed_at)
+         SELECT gen_random_uuid(), $1, 'message', '{}', 1, 1 FROM generate_series(1, 3000)`,
+        [other.threadId],
+      );
+      await opened.sql.query("ANALYZE inbox_items");
+      const answers = async () =>
+        Number(
+          (
+            await opened.sql.query<{ count: number }>(
+              "SELECT count(*)::int AS count FROM messages WHERE thread_id = $1 AND role = 'assistant'",
+              [threadId],
+            )
+          )[0]?.count,
+        );
+      for (let turn = 1; turn <= turns; turn += 1) {
+        // Posted to the idle thread: the post reads its input, the drain consumes it by id.
+        await runtime.threads.postMessage(threadId, { content: `question ${turn}` });
+        const deadline = Date.now() + 30_000;
+        while ((await answers()) < turn && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await answers()).toBe(turn);
+        // The thread is handed back before the next post, so that post takes it here again.
+        while (Date.now() < deadline) {
+          const [row] = await opened.sql.query<{ lease_owner: string | null }>(
+            "SELECT lease_owner FROM threads WHERE id = $1",
+            [threadId],
+          );
+          if (row?.lease_owner === null) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      const plans = await opened.sql.query<{ generic_plans: number; custom_plans: number }>(
+        `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
+         WHERE statement LIKE '%UPDATE inbox_items%consumed_at = CASE WHEN tandem_expect%'`,
+      );
+      // Every turn's input was posted to the idle thread, so every turn drained it by id.
+      const ran = plans.reduce((sum, row) => sum + Number(row.generic_plans) + Number(row.custom_plans), 0);
+      expect(ran).toBe(turns);
+      // The first five are always custom plans; after them the cached plan is kept.
+      expect(plans.reduce((sum, row) => sum + Number(row.custom_plans), 0)).toBeLessThanOrEqual(5);
+    });
+  },
+);
 
 function restore(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];

@@ -135,6 +135,26 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     expect(leasedBy).toEqual({ insert: 5, update: 1 });
   });
 
+  it("starts the children of a spawn batch once the step's last call is answered", async () => {
+    const rt = await open({ TANDEM_POLL_MS: "600000" });
+    await auditLeases(opened!);
+    await rt.scheduler.start();
+    // Six calls: five spawn as one batch, the last the ordinary way, in a transaction. Started at
+    // once, the batch's children would fill the pool while that transaction waits for a connection.
+    const { completed } = await fanOut(rt, opened!, 6);
+    expect(completed).toBe(6);
+    const [order] = await opened!.sql.query<{ answered: string; first_child_call: string; children: number }>(
+      `SELECT (SELECT max(m.created_at) FROM messages m JOIN threads p ON p.id = m.thread_id
+               WHERE p.agent_name = 'orchestrator' AND m.role = 'tool')::text AS answered,
+              (SELECT min(c.created_at) FROM model_calls c JOIN threads t ON t.id = c.thread_id
+               WHERE t.parent_id IS NOT NULL)::text AS first_child_call,
+              (SELECT count(*)::int FROM threads WHERE parent_id IS NOT NULL) AS children`,
+    );
+    expect(Number(order?.children)).toBe(6);
+    // (Timestamps of millisecond resolution: the same millisecond is after.)
+    expect(BigInt(order!.first_child_call)).toBeGreaterThanOrEqual(BigInt(order!.answered));
+  });
+
   it("takes only the children it has room for; the others are claimed", async () => {
     const rt = await open({ TANDEM_CONCURRENCY: "1", TANDEM_POLL_MS: "600000" });
     await auditLeases(opened!);

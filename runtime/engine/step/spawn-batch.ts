@@ -71,16 +71,32 @@ export function batchableSpawns(
   return run.length > 2 ? run.slice(0, -1) : [];
 }
 
+/** What a committed batch answered, and how to start the children it leased to this process. */
+export interface CommittedSpawnBatch {
+  /** How many calls it answered; 0 sends the calls down the ordinary path. */
+  answered: number;
+  /**
+   * Starts the children leased to this process. The caller starts them once the call after the
+   * batch (the run's last spawn, `batchableSpawns`) is answered, and always, even when it fails:
+   * started at once, a batch's children filled the connection pool, and that call, which spawns its
+   * child the ordinary way in a transaction, waited for a free connection until most of them had
+   * run (0.5 s in a fan-out to 50).
+   */
+  start(): void;
+}
+
+const NOTHING_COMMITTED: CommittedSpawnBatch = { answered: 0, start: () => {} };
+
 /**
  * Spawns a batch of children and stores every call's result in one transaction (all or nothing).
- * Returns how many calls it answered; 0 sends the calls down the ordinary path, which also
- * explains every refusal (limits, missing variables, a child already spawned by a re-run call).
+ * Answers 0 calls to send them down the ordinary path, which also explains every refusal (limits,
+ * missing variables, a child already spawned by a re-run call).
  */
 export async function commitSpawnBatch(
   ctx: StepContext,
   assistant: StoredMessage,
   batch: readonly SpawnBatchItem[],
-): Promise<number> {
+): Promise<CommittedSpawnBatch> {
   const { active, ext, threadId } = ctx;
   const parent = await findThread(ctx.db, threadId);
   if (!parent) throw new ThreadTerminated();
@@ -96,7 +112,7 @@ export async function commitSpawnBatch(
     limits,
     assistant.id,
   );
-  if (!requests) return 0;
+  if (!requests) return NOTHING_COMMITTED;
   const startedAt = nowMicroseconds();
   crashPoint("before_tool_commit", active.agent.name);
   // As many children as this process has room for are leased to it by the spawn and run here with
@@ -155,7 +171,7 @@ export async function commitSpawnBatch(
     });
   if (!created) {
     for (const take of takes) take.cancel();
-    return 0;
+    return NOTHING_COMMITTED;
   }
   // A child's first run (likely in this process) then starts without reading its history, and
   // a one-off child reports without reading its registry row.
@@ -168,12 +184,19 @@ export async function commitSpawnBatch(
       ...(report ? { report } : {}),
     });
   }
-  // After their caches: a taken child's first step may start at once.
-  for (const [index, take] of takes.entries()) {
-    const child = created.taken[index];
-    if (child) take.run({ id: child.row.id, runStartedAt: null, read: child });
-    else take.cancel();
-  }
   ext.history.push(...created.stored);
-  return created.stored.length;
+  let started = false;
+  return {
+    answered: created.stored.length,
+    // After their caches: a taken child's first step may start at once.
+    start() {
+      if (started) return;
+      started = true;
+      for (const [index, take] of takes.entries()) {
+        const child = created.taken[index];
+        if (child) take.run({ id: child.row.id, runStartedAt: null, read: child });
+        else take.cancel();
+      }
+    },
+  };
 }

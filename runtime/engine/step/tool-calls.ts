@@ -37,7 +37,12 @@ import { finishStep } from "./decide";
 import { isRunEnding, ThreadTerminated } from "./errors";
 import { applyHandoff } from "./handoff";
 import { afterCreate, afterToolHooks, beforeCreate, toolExtensions } from "./hooks";
-import { batchableSpawns, commitSpawnBatch, spawnObservingHooks } from "./spawn-batch";
+import {
+  batchableSpawns,
+  type CommittedSpawnBatch,
+  commitSpawnBatch,
+  spawnObservingHooks,
+} from "./spawn-batch";
 import { runSubprompt } from "./subprompt";
 import { announcesStart, executedCallsKnown, executedCallsOf } from "./tool-call-records";
 import { EXECUTION_STOPPED_RESULT, type StepContext, type StepOutcome } from "./types";
@@ -51,25 +56,36 @@ export async function runTools(
   const { active, catalog, ext, abortSignal } = ctx;
   const state = { current: assistant };
   const observed = spawnObservingHooks(ext);
-  for (let index = 0; index < calls.length; index += 1) {
-    if (abortSignal.aborted) return "aborted";
-    // A run of non-blocking subagent calls spawns its children in one transaction.
-    const batch = observed ? [] : batchableSpawns(calls, index, catalog);
-    if (batch.length > 0) {
-      const committed = await commitSpawnBatch(ctx, assistant, batch).catch((error: unknown) => {
-        if (isRunEnding(error)) throw error;
-        return 0; // e.g. an attachment that does not exist: the calls run one by one and say so
-      });
-      if (committed > 0) {
-        crashPoint("after_tool_commit", active.agent.name);
-        index += committed - 1;
-        continue;
+  // A spawn batch's children start once the run's last spawn call, right after it, is answered
+  // (`CommittedSpawnBatch.start`); and whatever ends the loop.
+  const batches: CommittedSpawnBatch[] = [];
+  const startBatches = () => {
+    for (const committed of batches.splice(0)) committed.start();
+  };
+  try {
+    for (let index = 0; index < calls.length; index += 1) {
+      if (abortSignal.aborted) return "aborted";
+      // A run of non-blocking subagent calls spawns its children in one transaction.
+      const batch = observed ? [] : batchableSpawns(calls, index, catalog);
+      if (batch.length > 0) {
+        const committed = await commitSpawnBatch(ctx, assistant, batch).catch((error: unknown) => {
+          if (isRunEnding(error)) throw error;
+          return null; // e.g. an attachment that does not exist: the calls run one by one and say so
+        });
+        if (committed && committed.answered > 0) {
+          batches.push(committed);
+          crashPoint("after_tool_commit", active.agent.name);
+          index += committed.answered - 1;
+          continue;
+        }
       }
+      const outcome = await runToolCall(ctx, state, calls, index).finally(startBatches);
+      if (outcome) return outcome;
     }
-    const outcome = await runToolCall(ctx, state, calls, index);
-    if (outcome) return outcome;
+    return "continue";
+  } finally {
+    startBatches();
   }
-  return "continue";
 }
 
 /** One call run and its result committed; the step's outcome when this call ended it, else null. */
