@@ -291,9 +291,15 @@ export async function spawnForCall(
   input: SpawnInput,
 ): Promise<SubagentLink | ToolExecution> {
   const { parent, limits } = context;
-  const existing = await findLinkBySpawnCall(context.db, parent.id, context.callId);
+  // Four independent reads at once, checked in this order below: under load each read waits its
+  // turn on a busy connection, and a step that spawns its children one by one waited for each.
+  const [existing, deferred, active, everywhere] = await Promise.all([
+    findLinkBySpawnCall(context.db, parent.id, context.callId),
+    findEnvRequestByCall(context.db, parent.id, context.callId),
+    countActiveChildren(context.db, parent.id),
+    countActiveThreads(context.db),
+  ]);
   if (existing) return existing;
-  const deferred = await findEnvRequestByCall(context.db, parent.id, context.callId);
   if (deferred) return envRequiredResult(context.parent.id, deferred.id, branch.name, deferred.missing, args);
   if (parent.depth + 1 > limits.maxDepth) {
     return failure(
@@ -301,14 +307,12 @@ export async function spawnForCall(
       args,
     );
   }
-  const active = await countActiveChildren(context.db, parent.id);
   if (active >= limits.maxActiveChildren) {
     return failure(
       `Cannot start "${branch.name}": ${active} of your subagents are still working and at most ${limits.maxActiveChildren} may work at once (TANDEM_MAX_ACTIVE_CHILDREN). Wait for some to report back, then try again.`,
       args,
     );
   }
-  const everywhere = await countActiveThreads(context.db);
   if (everywhere >= limits.maxActiveThreads) {
     return failure(
       `Cannot start "${branch.name}": the server is running ${everywhere} threads, its limit (TANDEM_MAX_ACTIVE_THREADS). Try again later.`,
