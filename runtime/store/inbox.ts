@@ -152,7 +152,7 @@ export async function consumeInboxItems(tx: SqlExecutor, items: readonly InboxIt
   if (items.length === 0) return;
   // One item (most drains) by `id = $1`: by `id = ANY($1)`, the plan Postgres caches for the
   // statement estimates ten rows for an array of unknown length, costs more than a plan made for the
-  // one id given, and is never kept, so the whole commit was planned again on every drain (0.43 ms
+  // one id given, and is never kept, so the whole commit was planned again on every drain (0.4–0.7 ms
   // of the server's CPU each in bench 10a, more than the statement took to run).
   const one = items.length === 1;
   const text = `UPDATE inbox_items
