@@ -1,13 +1,16 @@
 // The scheduler's lease renewal (runtime/scheduler/scheduler.ts): threads waiting on a slow model keep
-// their leases through many renewals and are never run twice; and on Postgres a row that another
-// transaction has locked does not hold up the renewal of the others (a waiting renewal could
-// deadlock with a step transaction, and a lost renewal aborted every thread of the process).
+// their leases through many renewals and are never run twice; a lease that will outlast the next
+// heartbeat by LEASE_MARGIN_MS is left alone (short runs are never renewed, so their step commits
+// never meet a row a renewal moved); and on Postgres a row that another transaction has locked does
+// not hold up the renewal of the others (a waiting renewal could deadlock with a step transaction,
+// and a lost renewal aborted every thread of the process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { instrumentDatabase } from "@/test/support/instrumented-database";
 import { slowChatBundle } from "@/test/support/runtime-load";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import { createRuntime, type Runtime } from "../runtime";
+import { LEASE_MARGIN_MS } from "./scheduler";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,6 +116,89 @@ describe.each(testDatabaseBackends())("lease renewal on %s", (backend) => {
       /^SELECT id, project_id[\s\S]*FROM threads WHERE id = \$1 FOR NO KEY UPDATE$/.test(text.trim()),
     );
     expect(lockReads).toEqual([]);
+  });
+});
+
+/** A chat whose model answers every call after `delayMs`. */
+function repeatedChatBundle(delayMs: number, calls: number) {
+  const bundle = slowChatBundle("done", delayMs);
+  const [step] = bundle.models[0]!.script;
+  return {
+    ...bundle,
+    models: [{ ...bundle.models[0]!, script: Array.from({ length: calls }, () => step!) }],
+  };
+}
+
+describe.each(testDatabaseBackends())("lease renewal by the lease's age on %s", (backend) => {
+  const LEASE_MS = 6_000; // the default: a heartbeat every 2 s, leases younger than 1.5 s left alone
+  let database: Database;
+  let runtime: Runtime;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(backend);
+    runtime = startRuntime(database, LEASE_MS);
+    await runtime.scheduler.start();
+  });
+  afterAll(async () => {
+    await runtime?.scheduler.stop();
+    await database?.close();
+  });
+
+  it("renews a long run's lease and never the leases of runs that end well before they would need it", async () => {
+    // A lease is left alone while it will still have the margin left at the next heartbeat.
+    const keptForMs = LEASE_MS - LEASE_MS / 3 - LEASE_MARGIN_MS;
+    expect(keptForMs).toBe(1_500);
+    const project = await runtime.projects.create({
+      name: "short runs",
+      definitions: repeatedChatBundle(700, 8),
+    });
+    const [long = ""] = await startChats(runtime, 4_500, 1);
+    const longLease = await waitFor(
+      () => leaseOf(database, long),
+      (lease) => lease.owner !== null,
+      "the long run's lease",
+    );
+    // Short runs one after another for longer than two heartbeats (each about 0.7 s, its lease set
+    // by the post that takes the thread); every lease value the thread shows is watched.
+    const { threadId: short } = await runtime.threads.create({
+      projectId: project.id,
+      agentName: "assistant",
+      message: "turn 0",
+    });
+    const seen = new Set<number>();
+    const longSeen = new Set<number>([longLease.expiresUs ?? 0]);
+    const watchLong = async () => {
+      const lease = await leaseOf(database, long);
+      if (lease.expiresUs !== null) longSeen.add(lease.expiresUs);
+      return lease;
+    };
+    const turns = 6;
+    for (let turn = 0; turn < turns; turn += 1) {
+      if (turn > 0) await runtime.threads.postMessage(short, { content: `turn ${turn}` });
+      await waitFor(
+        async () => {
+          const lease = await leaseOf(database, short);
+          if (lease.expiresUs !== null) seen.add(lease.expiresUs);
+          await watchLong();
+          const [row] = await database.sql.query<{ calls: number; status: string }>(
+            `SELECT status, (SELECT count(*)::int FROM model_calls WHERE thread_id = $1) AS calls
+               FROM threads WHERE id = $1`,
+            [short],
+          );
+          return { status: row?.status, calls: Number(row?.calls ?? 0) };
+        },
+        (state) => state.status === "idle" && state.calls === turn + 1,
+        `turn ${turn} answered`,
+      );
+    }
+    // One lease per run, as its take set it: no heartbeat renewed any of them.
+    expect(seen.size).toBe(turns);
+    // The long run lived through at least two heartbeats: its lease was renewed, and it stayed this
+    // process's until its one reply.
+    await waitFor(watchLong, (lease) => lease.owner === null, "the long run's end");
+    expect(longSeen.size).toBeGreaterThan(1);
+    await idle(database, long);
+    expect(await modelCallsOf(database, long)).toBe(1);
   });
 });
 

@@ -30,6 +30,13 @@ export const ABORT_CHANNEL = "tandem_abort";
 /** Most threads one claim statement takes (a burst of input is claimed a batch at a time). */
 const CLAIM_BATCH = 32;
 
+/**
+ * A heartbeat leaves a lease alone when it will still have this long to run at the next heartbeat
+ * (see `renewLeases`): a run shorter than a few seconds (a model call, a child's work) is never
+ * renewed, so its step commits do not meet a row the renewal moved.
+ */
+export const LEASE_MARGIN_MS = 2_500;
+
 export interface SchedulerOptions {
   /**
    * Steps doing CPU and database work at once in this process (TANDEM_CONCURRENCY, default
@@ -41,7 +48,10 @@ export interface SchedulerOptions {
    * (TANDEM_MAX_CLAIMED_THREADS, default SCHEDULER_DEFAULTS.maxClaimed: 10,000).
    */
   maxClaimed?: number;
-  /** Lease length; all leases are renewed every third of it (default 6 s). */
+  /**
+   * Lease length (default 6 s). A heartbeat every third of it renews the leases that would
+   * otherwise have less than LEASE_MARGIN_MS left at the next heartbeat.
+   */
   leaseMs?: number;
   /** Fallback poll for missed notifications, expired leases and overdue threads (default 1 s). */
   pollMs?: number;
@@ -65,6 +75,11 @@ export interface SchedulerOptions {
 export class Scheduler {
   readonly owner = `${process.pid}:${randomUUID()}`;
   private readonly running = new Map<string, AbortController>();
+  /**
+   * When each running thread's lease was last set (performance.now() ms, taken before the statement
+   * that set it was sent, so its lease runs at least leaseMs from then).
+   */
+  private readonly leasedAt = new Map<string, number>();
   /** The step runner of each thread running here (told when a lease renewal moves its row's version). */
   private readonly runners = new Map<string, StepRunner>();
   private readonly concurrency: number;
@@ -75,7 +90,7 @@ export class Scheduler {
   /** Room promised to threads being taken at once (`takeLocally`), not running yet. */
   private promised = 0;
   /** Threads taken at once while their previous run here was still ending: they start after it. */
-  private readonly takenWhileEnding = new Map<string, Claimed>();
+  private readonly takenWhileEnding = new Map<string, { claimed: Claimed; leasedAt: number }>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly drainMs: number;
@@ -117,6 +132,11 @@ export class Scheduler {
 
   private readonly settle: () => Promise<void>;
 
+  /** How often the heartbeat renews leases: every third of a lease. */
+  private get heartbeatMs(): number {
+    return Math.max(50, Math.floor(this.leaseMs / 3));
+  }
+
   /** Makes runnable the threads whose input waits with nobody to wake them (see lostWakeupGraceMs). */
   async repairLostWakeups(): Promise<number> {
     const rows = await this.database.sql.query<{ id: string }>(
@@ -143,7 +163,7 @@ export class Scheduler {
     );
     this.poll = setInterval(() => this.tick(), this.pollMs);
     this.poll.unref();
-    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.heartbeat = setInterval(() => void this.renewLeases(), this.heartbeatMs);
     this.heartbeat.unref();
     this.wake();
   }
@@ -261,6 +281,8 @@ export class Scheduler {
     if (this.stopped || wantingSlots >= 2 * this.concurrency) return null;
     if (this.running.size + this.promised >= this.maxClaimed) return null;
     this.promised += 1;
+    // The statement that leases the thread is sent after this: its lease runs at least from now.
+    const leasedAt = performance.now();
     let settled = false;
     const settle = () => {
       if (settled) return false;
@@ -275,8 +297,8 @@ export class Scheduler {
         if (!settle()) return;
         // Its last run here parked (releasing the lease, so the statement could take it) but has not
         // ended yet: start once it has, never two runs of one thread at once.
-        if (this.running.has(claimed.id)) this.takenWhileEnding.set(claimed.id, claimed);
-        else void this.runThread(claimed);
+        if (this.running.has(claimed.id)) this.takenWhileEnding.set(claimed.id, { claimed, leasedAt });
+        else void this.runThread(claimed, leasedAt);
       },
       cancel: () => {
         if (settle() && this.atCapacity) this.wake();
@@ -287,12 +309,13 @@ export class Scheduler {
   private async claimLoop(): Promise<void> {
     while (!this.stopped && this.room() > 0) {
       const wanted = Math.min(this.room(), CLAIM_BATCH);
+      const leasedAt = performance.now();
       const claimed = await this.claimRunnable(wanted).catch((error: unknown) => {
         logFailure("claiming threads", error);
         return null;
       });
       if (!claimed) return;
-      for (const thread of claimed) void this.runThread(thread);
+      for (const thread of claimed) void this.runThread(thread, leasedAt);
       // Fewer than asked for: nothing else was runnable when the claim ran. Input that arrives later
       // wakes this loop again (NOTIFY), so there is no need to ask a second time now.
       if (claimed.length < wanted) {
@@ -318,6 +341,7 @@ export class Scheduler {
    * maxQueuedMs, and fails them. Runs beside the claim loop, so it works while this process is full.
    */
   private async failOverdueQueued(): Promise<void> {
+    const leasedAt = performance.now();
     const rows = await this.database.sql.query<{ id: string }>(
       `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
        WHERE id IN (
@@ -339,19 +363,27 @@ export class Scheduler {
       ],
     );
     for (const row of rows)
-      void this.runThread({ id: row.id, runStartedAt: null, read: null }, "queued_too_long");
+      void this.runThread({ id: row.id, runStartedAt: null, read: null }, leasedAt, "queued_too_long");
   }
 
   /**
-   * Renews every lease this process holds in one statement; a thread whose lease is gone is aborted.
-   * The renewal never waits for a row lock: a row locked now (its own step committing, a parent's
+   * Renews the leases this process holds in one statement; a thread whose lease is gone is aborted.
+   * A lease that will still have LEASE_MARGIN_MS left at the next heartbeat is left alone this time:
+   * most runs end before their lease needs renewing (a model call of a second or two), and a
+   * renewal moves the row's version, so a step commit of that thread on its way at that moment
+   * fails its version check and is made again. The renewal never waits for a row lock: a row locked now (its own step committing, a parent's
    * report) is skipped this time, kept while it still names this process, and renewed next time. A
    * renewal that waited could deadlock with a step transaction that locks the same rows in another
    * order; the lost renewal used to abort every thread the process ran, so their model calls in
    * flight were made again.
    */
   private async renewLeases(): Promise<void> {
-    const sent = [...this.running.entries()];
+    const sentAt = performance.now();
+    // Each lease runs leaseMs from leasedAt; the next heartbeat comes a heartbeat interval from now.
+    const latestLeaseKept = sentAt + this.heartbeatMs + LEASE_MARGIN_MS - this.leaseMs;
+    const sent = [...this.running.entries()].filter(
+      ([id]) => (this.leasedAt.get(id) ?? Number.NEGATIVE_INFINITY) < latestLeaseKept,
+    );
     if (sent.length === 0) return;
     let held: Set<string>;
     // A step commit that meets the renewal's new row version waits for this to learn of the move.
@@ -381,9 +413,12 @@ export class Scheduler {
       );
       held = new Set(rows.map((row) => row.id));
       // The runs' copies of their rows stay exact: only the lease's expiry changed.
+      const controllers = new Map(sent);
       for (const row of rows) {
-        if (row.before !== null && row.after !== null)
+        if (row.before !== null && row.after !== null) {
+          if (this.running.get(row.id) === controllers.get(row.id)) this.leasedAt.set(row.id, sentAt);
           this.runners.get(row.id)?.leaseRenewed(row.id, row.before, row.after);
+        }
       }
     } catch (error) {
       // Without a renewal the leases may expire and another process may take the threads: stop.
@@ -409,10 +444,11 @@ export class Scheduler {
     );
   }
 
-  private async runThread(claimed: Claimed, expire?: "queued_too_long"): Promise<void> {
+  private async runThread(claimed: Claimed, leasedAt: number, expire?: "queued_too_long"): Promise<void> {
     const threadId = claimed.id;
     const controller = new AbortController();
     this.running.set(threadId, controller);
+    this.leasedAt.set(threadId, leasedAt);
     const runner = this.runnerFor(this.owner);
     this.runners.set(threadId, runner);
     if (claimed.read) runner.startFrom(claimed.read);
@@ -477,13 +513,16 @@ export class Scheduler {
       // Parked threads released their lease in their last commit; anything else is handed back
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
-      if (this.running.get(threadId) === controller) this.running.delete(threadId);
+      if (this.running.get(threadId) === controller) {
+        this.running.delete(threadId);
+        this.leasedAt.delete(threadId);
+      }
       if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
       if (this.stopped) this.endedWhileDraining++;
       const taken = this.takenWhileEnding.get(threadId);
       if (taken) {
         this.takenWhileEnding.delete(threadId);
-        void this.runThread(taken);
+        void this.runThread(taken.claimed, taken.leasedAt);
       }
       // Claim again only if something may have been left waiting: runnable threads while this
       // process was full, or this very thread (input arrived while it ran, and the NOTIFY came before
