@@ -80,6 +80,8 @@ export async function openRuntimeAt(
     maxConnections,
     async close() {
       await runtime.scheduler.stop();
+      // As a process's shutdown does: the live streams' registrations go before the database.
+      await runtime.events.close();
       await database.close();
     },
   };
