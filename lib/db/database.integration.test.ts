@@ -2,10 +2,9 @@
 // runs; the Postgres server case runs when DATABASE_URL names one (CI runs both modes).
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
-import { type Database, fetchTypesOnce } from "./database";
+import type { Database } from "./database";
 import { applyMigrations, MigrationError, readMigrationFiles } from "./migrations";
 
 describe.each(testDatabaseBackends())("database on %s", (backend) => {
@@ -113,36 +112,6 @@ describe.each(testDatabaseBackends())("database on %s", (backend) => {
     await expect(database.notifications.notify("Bad Channel", "x")).rejects.toThrow(/snake_case/);
     await expect(database.notifications.notify("ok_channel", "x".repeat(9000))).rejects.toThrow(/send an id/);
   });
-
-  if (backend === "postgres")
-    it("reads the server's array types on a pool's first connection only, and arrays still work on the others", async () => {
-      if (database.config.kind !== "postgres") throw new Error("a Postgres server was expected");
-      const pool = postgres(database.config.url, { max: 3, onnotice: () => {} });
-      try {
-        const options = pool.options as unknown as { fetch_types: boolean };
-        expect(options.fetch_types).toBe(true);
-        await fetchTypesOnce(pool);
-        // Later connections of the pool skip the read (postgres.js checks the flag at each connect).
-        expect(options.fetch_types).toBe(false);
-        const ids = [randomUUID(), randomUUID()];
-        // Three at once: the two connections opened now read no types, yet arrays go both ways.
-        const rows = await Promise.all(
-          [0, 1, 2].map(() =>
-            pool.unsafe<{ pid: number; ids: string[]; count: number }[]>(
-              "SELECT pg_backend_pid() AS pid, $1::uuid[] AS ids, cardinality($1::uuid[]) AS count, pg_sleep(0.2)",
-              [ids],
-            ),
-          ),
-        );
-        expect(new Set(rows.map((row) => row[0]?.pid)).size).toBe(3);
-        for (const row of rows) {
-          expect(row[0]?.ids).toEqual(ids);
-          expect(row[0]?.count).toBe(2);
-        }
-      } finally {
-        await pool.end({ timeout: 5 });
-      }
-    });
 
   if (backend === "postgres")
     it("sends a transaction's deferred statements and its COMMIT to the server in one write", async () => {

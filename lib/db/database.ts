@@ -59,25 +59,22 @@ export async function openDatabase(
   config: DatabaseConfig,
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
-  if (config.kind === "pglite") {
-    const database = await openPGlite(config);
-    if (options.migrate ?? true) await applyMigrations(database.sql);
-    return database;
-  }
-  const { database, pools } = openPostgres(config, options);
+  const database = config.kind === "postgres" ? openPostgres(config, options) : await openPGlite(config);
   if (options.migrate ?? true) await applyMigrations(database.sql);
-  // After the migrations, whose connection has read the types: no connection is opened for it.
-  await Promise.all(pools.map(fetchTypesOnce));
   return database;
 }
 
 function openPostgres(
   config: Extract<DatabaseConfig, { kind: "postgres" }>,
   options: OpenDatabaseOptions,
-): { database: Database; pools: postgres.Sql[] } {
+): Database {
   const connection = postgresConnection(config.url);
   const settings = groupCommitSettings(process.env);
   const groupCommit = { ...settings, enabled: options.groupCommit ?? settings.enabled };
+  // postgres.js reads the server's array types on every connection it opens (15–25 ms of server
+  // CPU each, docs/benchmarks.md). Turning that off (`fetch_types: false`, also only after a pool's
+  // first connection) makes a transaction that opens a connection hang: postgres.js 3.4.9 never
+  // hands that connection to its `reserve()` (porsager/postgres#751, #1219), so it stays on.
   const pool = (max: number) =>
     postgres(connection.url, {
       ...(connection.path ? { path: connection.path } : {}),
@@ -96,7 +93,7 @@ function openPostgres(
   const sql = pool(options.maxConnections ?? 10);
   const schedulerSql = pool(SCHEDULER_CONNECTIONS);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.url }) });
-  const database: Database = {
+  return {
     config,
     prisma,
     sql: sqlClientFromPostgres(sql, groupCommit),
@@ -110,34 +107,6 @@ function openPostgres(
       ]);
     },
   };
-  return { database, pools: [sql, schedulerSql] };
-}
-
-/** The part of postgres.js's options `fetchTypesOnce` changes (`sql.options`, read at each connect). */
-interface TypeFetchOptions {
-  fetch_types: boolean;
-}
-
-/**
- * postgres.js reads the server's array types (a query over pg_type) on every connection it opens,
- * although they are the same for all and kept in the pool's shared parsers and serializers: 15–25 ms
- * of server CPU per connection (pg_stat_statements in benchmark 10a: 22 reads, 334 ms of planning
- * and execution for one pool of 20 and the scheduler's 2), most of it planning in a backend whose
- * catalog caches are cold. The pool's first connection reads them (openDatabase calls this after
- * the migrations, whose connection has read them); the pool's later connections skip it
- * (postgres.js reads `fetch_types` each time it connects). Tandem's schema
- * defines no types, so nothing read later would be missing. Should that first read fail, the flag
- * stays on and every connection reads them, as before.
- */
-export function fetchTypesOnce(pool: postgres.Sql): Promise<void> {
-  const options = pool.options as unknown as TypeFetchOptions;
-  // A connection runs its first statement only after it has read the types.
-  return pool`SELECT 1`.then(
-    () => {
-      options.fetch_types = false;
-    },
-    () => {},
-  );
 }
 
 async function openPGlite(config: Extract<DatabaseConfig, { kind: "pglite" }>): Promise<Database> {
