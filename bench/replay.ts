@@ -10,7 +10,7 @@ import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
 import { printTable, section } from "./format";
 import { openBenchRuntime, waitUntil } from "./harness";
-import { fanOutBundle, parentSettled } from "./subagents";
+import { fanOutAndSettle, fanOutBundle, parentSettled } from "./subagents";
 
 export const REPLAY_CHILDREN = 200;
 
@@ -36,19 +36,12 @@ export async function runReplay(
   });
   try {
     await bench.runtime.scheduler.start();
-    const started = monotonicMs();
-    const { threadId } = await bench.runtime.threads.create({
-      projectId: bench.projectId,
-      agentName: "orchestrator",
-      message: `Fan out to ${REPLAY_CHILDREN} workers.`,
-    });
-    await waitUntil(
-      "the original run's reports all delivered",
-      () => parentSettled(bench, threadId, REPLAY_CHILDREN),
+    const { threadId, wallMs: originalMs } = await fanOutAndSettle(
+      bench,
+      bench.projectId,
+      REPLAY_CHILDREN,
       120_000,
-      5,
     );
-    const originalMs = monotonicMs() - started;
 
     const replayStarted = monotonicMs();
     const replay = await bench.runtime.replays.replay(threadId, { from_version: "same" });

@@ -297,25 +297,38 @@ async function runFanOut(cluster: Cluster, children: number): Promise<FanOutRun>
   }
 }
 
+/**
+ * One orchestrator thread of `projectId` (a `fanOutBundle(children)` project) fanning out to
+ * `children` workers, run until every report is delivered and its last turn has ended.
+ */
+export async function fanOutAndSettle(
+  bench: BenchRuntime,
+  projectId: string,
+  children: number,
+  timeoutMs: number,
+): Promise<{ threadId: string; wallMs: number }> {
+  const started = monotonicMs();
+  const { threadId } = await bench.runtime.threads.create({
+    projectId,
+    agentName: "orchestrator",
+    message: `Fan out to ${children} workers.`,
+  });
+  await waitUntil(
+    `the ${children}-children fan-out's reports`,
+    () => parentSettled(bench, threadId, children),
+    timeoutMs,
+    5,
+  );
+  return { threadId, wallMs: monotonicMs() - started };
+}
+
 /** The unmeasured fan-out of WARM_UP_CHILDREN (its own project in the same runtime); its wall time. */
 async function warmUp(bench: BenchRuntime): Promise<number> {
   const project = await bench.runtime.projects.create({
     name: "warm-up",
     definitions: fanOutBundle(WARM_UP_CHILDREN),
   });
-  const started = monotonicMs();
-  const { threadId } = await bench.runtime.threads.create({
-    projectId: project.id,
-    agentName: "orchestrator",
-    message: `Fan out to ${WARM_UP_CHILDREN} workers.`,
-  });
-  await waitUntil(
-    "the warm-up fan-out's reports",
-    () => parentSettled(bench, threadId, WARM_UP_CHILDREN),
-    60_000,
-    5,
-  );
-  return monotonicMs() - started;
+  return (await fanOutAndSettle(bench, project.id, WARM_UP_CHILDREN, 60_000)).wallMs;
 }
 
 export async function timed(repeats: number, work: () => Promise<unknown>): Promise<Summary> {

@@ -371,11 +371,11 @@ export class Scheduler {
    * A lease that will still have LEASE_MARGIN_MS left at the next heartbeat is left alone this time:
    * most runs end before their lease needs renewing (a model call of a second or two), and a
    * renewal moves the row's version, so a step commit of that thread on its way at that moment
-   * fails its version check and is made again. The renewal never waits for a row lock: a row locked now (its own step committing, a parent's
-   * report) is skipped this time, kept while it still names this process, and renewed next time. A
-   * renewal that waited could deadlock with a step transaction that locks the same rows in another
-   * order; the lost renewal used to abort every thread the process ran, so their model calls in
-   * flight were made again.
+   * fails its version check and is made again. The renewal never waits for a row lock: a row
+   * locked now (its own step committing, a parent's report) is skipped this time, kept while it
+   * still names this process, and renewed next time. A renewal that waited could deadlock with a
+   * step transaction that locks the same rows in another order; the lost renewal used to abort
+   * every thread the process ran, so their model calls in flight were made again.
    */
   private async renewLeases(): Promise<void> {
     const sentAt = performance.now();
