@@ -168,6 +168,37 @@ describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
     ).rejects.toMatchObject({ code: "agent_not_found" });
   });
 
+  it("reads the version once for a burst of creations in a project this process has not read yet", async () => {
+    const project = await here.projects.create({ name: "burst", definitions: chatBundle(3) });
+    let reads = 0;
+    const counting = new Proxy(database.sql, {
+      get(target, property, receiver) {
+        if (property !== "query") return Reflect.get(target, property, receiver);
+        return (text: string, params?: unknown[]) => {
+          if (text.startsWith("SELECT current_version FROM projects")) reads += 1;
+          return target.query(text, params as never);
+        };
+      },
+    });
+    const fresh = createRuntime({ ...database, sql: counting });
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        fresh.threads.create({ projectId: project.id, agentName: "chat", message: `hello ${index}` }),
+      ),
+    );
+    expect(reads).toBe(1);
+    expect(new Set(created.map((thread) => thread.thread.version))).toEqual(new Set([project.version]));
+    // A publish since: the next burst finds the remembered version stale and every creation is pinned
+    // to the new one.
+    const saved = await elsewhere.projects.saveDefinitions(project.id, chatBundle(3));
+    const after = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        fresh.threads.create({ projectId: project.id, agentName: "chat", message: `again ${index}` }),
+      ),
+    );
+    for (const thread of after) expect(await storedVersion(thread.threadId)).toBe(saved.version);
+  });
+
   it("answers a conflict, creating nothing, when a publish lands between every read and its creation", async () => {
     const project = await here.projects.create({ name: "busy", definitions: chatBundle(3) });
     // This process's database, where every read of the project's current version is followed by a

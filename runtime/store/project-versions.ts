@@ -13,31 +13,52 @@ const REMEMBERED_PROJECTS = 1_024;
 
 export class ProjectVersions {
   private readonly known = new Map<string, number>();
+  /** Reads in flight, one per project: a burst of creations for a project nobody read yet shares one. */
+  private readonly reading = new Map<string, { promise: Promise<number | null> }>();
 
   /** The version last read for the project, if any (it may have changed since). */
   remembered(projectId: string): number | undefined {
     return this.known.get(projectId);
   }
 
-  /** The project's current version read from the database (null: no such project), remembered. */
-  async read(db: SqlExecutor, projectId: string): Promise<number | null> {
+  /**
+   * The project's current version read from the database (null: no such project), remembered. A
+   * read already in flight for the project is shared unless `forget` was called since it started.
+   */
+  read(db: SqlExecutor, projectId: string): Promise<number | null> {
+    const inFlight = this.reading.get(projectId);
+    if (inFlight) return inFlight.promise;
+    const read = { promise: Promise.resolve<number | null>(null) };
+    read.promise = this.readNow(db, projectId, read).finally(() => {
+      if (this.reading.get(projectId) === read) this.reading.delete(projectId);
+    });
+    this.reading.set(projectId, read);
+    return read.promise;
+  }
+
+  forget(projectId: string): void {
+    this.known.delete(projectId);
+    this.reading.delete(projectId);
+  }
+
+  private async readNow(db: SqlExecutor, projectId: string, read: object): Promise<number | null> {
     const rows = await db.query<{ current_version: number }>(
       "SELECT current_version FROM projects WHERE id = $1",
       [projectId],
     );
     const row = rows[0];
+    // Forgotten while it was read (a creation found the version changed): it may be older than
+    // what a fresh read gives, so only its caller uses it.
+    const current = this.reading.get(projectId) === read;
     if (!row) {
-      this.known.delete(projectId);
+      if (current) this.known.delete(projectId);
       return null;
     }
     const version = Number(row.current_version);
+    if (!current) return version;
     if (this.known.size >= REMEMBERED_PROJECTS && !this.known.has(projectId)) this.known.clear();
     this.known.set(projectId, version);
     return version;
-  }
-
-  forget(projectId: string): void {
-    this.known.delete(projectId);
   }
 }
 
