@@ -33,6 +33,11 @@ import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from
 /** BENCH_LOAD_THREADS runs 10a with fewer (or more) threads, e.g. to see latency apart from CPU. */
 const CONCURRENT_THREADS = Number(process.env.BENCH_LOAD_THREADS ?? 1_000);
 const LATENCY_MS = 1_000;
+/**
+ * How many of 10a's creations (then messages) the client sends at once, each batch after the last
+ * one answered. BENCH_LOAD_CLIENT_PARALLEL=1000 sends them all at once (a burst; docs/benchmarks.md).
+ */
+const CLIENT_PARALLEL = Number(process.env.BENCH_LOAD_CLIENT_PARALLEL ?? 50);
 /** The scripted provider's concurrency limit in 10a (TANDEM_PROVIDER_CONCURRENCY_SCRIPTED). */
 const SCRIPTED_PROVIDER_LIMIT = CONCURRENT_THREADS;
 const BIG_TREE = { children: 50, grandchildren: 99 }; // 1 + 50 + 50 × 99 = 5,001 threads
@@ -181,7 +186,13 @@ async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]
     bench.statements.clear();
     const started = monotonicMs();
     const { firstTurnMs, wallMs } = await profiled("load-concurrent", async () => {
-      const ids = await createThreads(bench, CONCURRENT_THREADS, "chat", (index) => `question ${index}`, 50);
+      const ids = await createThreads(
+        bench,
+        CONCURRENT_THREADS,
+        "chat",
+        (index) => `question ${index}`,
+        CLIENT_PARALLEL,
+      );
       await waitUntil(
         "every thread's first answer",
         async () => (await countThreads(bench.raw.sql, ["idle"])) === CONCURRENT_THREADS,
@@ -189,10 +200,10 @@ async function runConcurrent(cluster: Cluster): Promise<LoadResult["concurrent"]
         50,
       );
       const firstTurnMs = monotonicMs() - started;
-      for (let batch = 0; batch < ids.length; batch += 50) {
+      for (let batch = 0; batch < ids.length; batch += CLIENT_PARALLEL) {
         await Promise.all(
           ids
-            .slice(batch, batch + 50)
+            .slice(batch, batch + CLIENT_PARALLEL)
             .map((id) => bench.runtime.threads.postMessage(id, { content: "again" })),
         );
       }

@@ -132,9 +132,10 @@ export function createRuntime(database: Database): Runtime {
         database,
         definitions,
         // A model call is I/O: the step gives its slot up while it waits (TANDEM_CONCURRENCY bounds
-        // steps doing work, not calls in flight; see runtime/scheduler/step-slots.ts).
+        // steps doing work, not calls in flight; see runtime/scheduler/step-slots.ts). The call's
+        // signal is its run's, the key the scheduler holds the step's slot under.
         callModel: (name, models, request, options) =>
-          awayFromStepSlot(() => callModel(name, models, request, options)),
+          awayFromStepSlot(request.abortSignal, () => callModel(name, models, request, options)),
         leaseOwner,
         publishChunk: (chunk) => events.publishChunk(chunk),
         endMessage: (messageId) => events.endMessage(messageId),

@@ -478,6 +478,8 @@ export class Scheduler {
       while (outcome === "continue" && mayRun()) {
         const stepped = await withStepSlot(
           this.slots,
+          // The step's model calls name it by the run's signal (runtime.ts passes it as their key).
+          controller.signal,
           // Waiting for the slot took time: a stop, a drain or a limit meanwhile ends the run here.
           async () => (mayRun() ? runner.runStep(threadId, controller.signal) : null),
           onAway,
@@ -503,7 +505,7 @@ export class Scheduler {
           overdue === "run_limit"
             ? { status: "stopped" as const, reason: runLimitReason(this.maxRunMs) }
             : { status: "failed" as const, reason: queuedLimitReason(this.maxQueuedMs) };
-        await withStepSlot(this.slots, () => runner.endForLimit(threadId, ending)).then(
+        await withStepSlot(this.slots, controller.signal, () => runner.endForLimit(threadId, ending)).then(
           (ended) => {
             if (ended) outcome = "parked";
           },

@@ -3,7 +3,11 @@
 // on I/O that needs neither (a model call, see `awayFromStepSlot`), so thousands of claimed threads
 // can each wait on a model while a few dozen steps run. A thread coming back from its wait is served
 // before a thread starting a step, so work already begun finishes first.
-import { AsyncLocalStorage } from "node:async_hooks";
+//
+// A step's slot is found by a key the step hands down to its model calls (the run's AbortSignal), not
+// by an AsyncLocalStorage: on Node 20 and 22 an AsyncLocalStorage in use turns on promise hooks for
+// the whole process, and in the 1,000-thread load benchmark those hooks cost about a tenth of the
+// runtime's CPU (docs/benchmarks.md).
 
 export class StepSlots {
   private free: number;
@@ -50,20 +54,28 @@ export interface HeldStepSlot {
   onAway?: (away: boolean) => void;
 }
 
-const current = new AsyncLocalStorage<HeldStepSlot>();
+/** The slot each running step holds, by the key its model calls name (see `withStepSlot`). */
+const heldByKey = new WeakMap<object, HeldStepSlot>();
 
-/** Runs one step of a thread holding a slot of `slots` (waited for first), released when it ends. */
+/**
+ * Runs one step of a thread holding a slot of `slots` (waited for first), released when it ends.
+ * `key` names the step to `awayFromStepSlot`: one object per run (its AbortSignal), whose steps run
+ * one after another.
+ */
 export async function withStepSlot<T>(
   slots: StepSlots,
+  key: object,
   run: () => Promise<T>,
   onAway?: (away: boolean) => void,
 ): Promise<T> {
   await slots.acquire();
   const slot: HeldStepSlot = { slots, held: true, ended: false, ...(onAway ? { onAway } : {}) };
+  heldByKey.set(key, slot);
   try {
-    return await current.run(slot, run);
+    return await run();
   } finally {
     slot.ended = true;
+    if (heldByKey.get(key) === slot) heldByKey.delete(key);
     if (slot.held) {
       slot.held = false;
       slots.release();
@@ -72,12 +84,12 @@ export async function withStepSlot<T>(
 }
 
 /**
- * Runs `wait` (a model call: I/O holding no database connection) without the current step's slot,
- * and takes a slot back before returning or throwing. Outside a scheduler's step (tests, tools run
- * directly) or when the slot is already given up (a nested call), it just runs `wait`.
+ * Runs `wait` (a model call: I/O holding no database connection) without the slot of the step `key`
+ * names, and takes a slot back before returning or throwing. With no step under `key` (tests, tools
+ * run directly, no key) or when the slot is already given up (a nested call), it just runs `wait`.
  */
-export async function awayFromStepSlot<T>(wait: () => Promise<T>): Promise<T> {
-  const slot = current.getStore();
+export async function awayFromStepSlot<T>(key: object | undefined, wait: () => Promise<T>): Promise<T> {
+  const slot = key === undefined ? undefined : heldByKey.get(key);
   if (!slot?.held) return wait();
   slot.held = false;
   slot.slots.release();
