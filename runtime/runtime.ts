@@ -154,6 +154,7 @@ export function createRuntime(database: Database): Runtime {
       maxClaimed: settings.maxClaimed,
       leaseMs: settings.leaseMs,
       pollMs: settings.pollMs,
+      ...(settings.localTakeRounds !== null ? { localTakeRounds: settings.localTakeRounds } : {}),
       drainMs: settings.drainMs,
       maxRunMs: settings.maxRunMs,
       maxQueuedMs: settings.maxQueuedMs,

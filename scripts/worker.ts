@@ -10,7 +10,9 @@ for TANDEM_DRAIN_MS, the rest is handed back to the other processes, then the wo
 
 Environment (defaults in docs/deploy.md):
   DATABASE_URL           postgres://… (required; PGlite cannot be shared)
-  TANDEM_CONCURRENCY     threads run at once (16)
+  TANDEM_CONCURRENCY     steps run at once; model calls hold no step (64)
+  TANDEM_MAX_CLAIMED_THREADS  threads held at once, most waiting on models (10000)
+  TANDEM_LOCAL_TAKE_ROUNDS    rounds of steps taken at once of what this worker makes runnable (2)
   TANDEM_LEASE_MS        lease length; a killed worker's threads move within it + 1 s (6000)
   TANDEM_POLL_MS         fallback poll (1000)
   TANDEM_DRAIN_MS        SIGTERM deadline for in-flight steps (10000)

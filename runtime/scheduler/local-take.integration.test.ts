@@ -1,7 +1,8 @@
 // How much a process takes at once of what it makes runnable itself (Scheduler.takeLocally): a
-// thread waits here for a step slot instead of in the database for a claim, for at most one more
-// round of steps (TANDEM_CONCURRENCY) and never past TANDEM_MAX_CLAIMED_THREADS; a stopped
-// scheduler takes nothing (the statement then leaves the thread to any scheduler and notifies).
+// thread waits here for a step slot instead of in the database for a claim. On Postgres, by default
+// for at most one more round of steps (TANDEM_CONCURRENCY); on PGlite (one process only) and with
+// TANDEM_LOCAL_TAKE_ROUNDS, more; never past TANDEM_MAX_CLAIMED_THREADS. A stopped scheduler takes
+// nothing (the statement then leaves the thread to any scheduler and notifies).
 // The statements and the run of a taken thread: runtime/statement-budget.integration.test.ts.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
@@ -54,7 +55,11 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
   });
 
   it("takes two rounds of steps, and room given back is taken again", async () => {
-    const { scheduler } = await open({ TANDEM_CONCURRENCY: "3", TANDEM_POLL_MS: "600000" });
+    const { scheduler } = await open({
+      TANDEM_CONCURRENCY: "3",
+      TANDEM_POLL_MS: "600000",
+      ...(backend === "pglite" ? { TANDEM_LOCAL_TAKE_ROUNDS: "2" } : {}),
+    });
     await scheduler.start();
     const taken = takeAll(scheduler);
     expect(taken).toHaveLength(6);
@@ -65,6 +70,26 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     expect(scheduler.takeLocally()).toBeNull();
     for (const take of [...taken.slice(1), again!]) take.cancel();
     expect(takeAll(scheduler)).toHaveLength(6);
+  });
+
+  it("takes as many rounds of steps as TANDEM_LOCAL_TAKE_ROUNDS says", async () => {
+    const { scheduler } = await open({
+      TANDEM_CONCURRENCY: "3",
+      TANDEM_POLL_MS: "600000",
+      TANDEM_LOCAL_TAKE_ROUNDS: "5",
+    });
+    await scheduler.start();
+    expect(takeAll(scheduler)).toHaveLength(15);
+  });
+
+  it("by default takes two rounds on Postgres, and on PGlite (one process) all it may hold", async () => {
+    const { scheduler } = await open({
+      TANDEM_CONCURRENCY: "3",
+      TANDEM_MAX_CLAIMED_THREADS: "40",
+      TANDEM_POLL_MS: "600000",
+    });
+    await scheduler.start();
+    expect(takeAll(scheduler)).toHaveLength(backend === "pglite" ? 40 : 6);
   });
 
   it("never holds more threads than TANDEM_MAX_CLAIMED_THREADS", async () => {
@@ -156,7 +181,12 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
   });
 
   it("takes only the children it has room for; the others are claimed", async () => {
-    const rt = await open({ TANDEM_CONCURRENCY: "1", TANDEM_POLL_MS: "600000" });
+    // Two rounds, also on PGlite (whose default is to take everything).
+    const rt = await open({
+      TANDEM_CONCURRENCY: "1",
+      TANDEM_POLL_MS: "600000",
+      TANDEM_LOCAL_TAKE_ROUNDS: "2",
+    });
     await auditLeases(opened!);
     await rt.scheduler.start();
     // One slot: the parent wants it while it spawns, so one more thread fits (two rounds of one).

@@ -56,6 +56,12 @@ export interface SchedulerOptions {
   /** Fallback poll for missed notifications, expired leases and overdue threads (default 1 s). */
   pollMs?: number;
   /**
+   * Rounds of steps this process takes for itself of the threads it makes runnable (`takeLocally`;
+   * TANDEM_LOCAL_TAKE_ROUNDS). Default: SCHEDULER_DEFAULTS.localTakeRounds on Postgres, no bound
+   * but maxClaimed on PGlite (one process only).
+   */
+  localTakeRounds?: number;
+  /**
    * Input older than this whose thread is not runnable was queued by a process that died before it
    * woke the thread (a child's report is committed first and wakes its parent right after): the
    * poll makes such threads runnable. Longer than any legitimate wait (a running after_thread_created
@@ -93,6 +99,7 @@ export class Scheduler {
   private readonly takenWhileEnding = new Map<string, { claimed: Claimed; leasedAt: number }>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly localTakeRounds: number;
   private readonly drainMs: number;
   private readonly maxRunMs: number;
   private readonly maxQueuedMs: number;
@@ -123,6 +130,9 @@ export class Scheduler {
     this.slots = new StepSlots(this.concurrency);
     this.leaseMs = options.leaseMs ?? SCHEDULER_DEFAULTS.leaseMs;
     this.pollMs = options.pollMs ?? SCHEDULER_DEFAULTS.pollMs;
+    this.localTakeRounds =
+      options.localTakeRounds ??
+      (database.config.kind === "pglite" ? Number.POSITIVE_INFINITY : SCHEDULER_DEFAULTS.localTakeRounds);
     this.drainMs = options.drainMs ?? SCHEDULER_DEFAULTS.drainMs;
     this.maxRunMs = options.maxRunMs ?? SCHEDULER_DEFAULTS.maxRunMs;
     this.maxQueuedMs = options.maxQueuedMs ?? SCHEDULER_DEFAULTS.maxQueuedMs;
@@ -275,10 +285,12 @@ export class Scheduler {
    */
   takeLocally(): LocalTake | null {
     // Beyond the free slots too: the thread then waits here for a slot instead of in the database
-    // for a claim (a NOTIFY, a claim statement, a slot anyway). At most one more round of steps
-    // (TANDEM_CONCURRENCY) waits so; past that, or past maxClaimed, it is left to any scheduler.
+    // for a claim (a NOTIFY, a claim statement, a slot anyway). On Postgres, by default, at most one
+    // more round of steps (TANDEM_CONCURRENCY) waits so, and past that it is left to any scheduler
+    // (another process may have room); on PGlite, and with TANDEM_LOCAL_TAKE_ROUNDS, more. Never
+    // past maxClaimed.
     const wantingSlots = this.running.size - this.away + this.promised;
-    if (this.stopped || wantingSlots >= 2 * this.concurrency) return null;
+    if (this.stopped || wantingSlots >= this.localTakeRounds * this.concurrency) return null;
     if (this.running.size + this.promised >= this.maxClaimed) return null;
     this.promised += 1;
     // The statement that leases the thread is sent after this: its lease runs at least from now.

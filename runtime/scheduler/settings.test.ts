@@ -4,7 +4,8 @@ import { SCHEDULER_DEFAULTS, schedulerSettingsFromEnv } from "./settings";
 describe("schedulerSettingsFromEnv", () => {
   it("uses the documented defaults, which reclaim a killed process's threads within 10 s", () => {
     const settings = schedulerSettingsFromEnv({});
-    expect(settings).toEqual({ runThreads: true, ...SCHEDULER_DEFAULTS });
+    // The local-take bound is left to the scheduler, which knows the database (Postgres or PGlite).
+    expect(settings).toEqual({ runThreads: true, ...SCHEDULER_DEFAULTS, localTakeRounds: null });
     expect(settings.leaseMs + settings.pollMs).toBeLessThanOrEqual(10_000);
   });
 
@@ -23,5 +24,9 @@ describe("schedulerSettingsFromEnv", () => {
     expect(() => schedulerSettingsFromEnv({ TANDEM_DRAIN_MS: "soon" })).toThrow(/TANDEM_DRAIN_MS/);
     expect(() => schedulerSettingsFromEnv({ TANDEM_LEASE_MS: "10" })).toThrow(/≥ 300/);
     expect(() => schedulerSettingsFromEnv({ TANDEM_RUN_THREADS: "maybe" })).toThrow(/true or false/);
+    expect(schedulerSettingsFromEnv({ TANDEM_LOCAL_TAKE_ROUNDS: "16" }).localTakeRounds).toBe(16);
+    expect(() => schedulerSettingsFromEnv({ TANDEM_LOCAL_TAKE_ROUNDS: "0" })).toThrow(
+      /TANDEM_LOCAL_TAKE_ROUNDS.*≥ 1/,
+    );
   });
 });

@@ -31,6 +31,13 @@ export const SCHEDULER_DEFAULTS = {
   maxRunMs: 0,
   /** How long a runnable thread may wait unclaimed before it fails; 0 = no limit. */
   maxQueuedMs: 0,
+  /**
+   * Rounds of steps (TANDEM_CONCURRENCY each) a process takes for itself of the threads it makes
+   * runnable, counting the running ones, before it leaves the rest to any process (a NOTIFY and a
+   * claim each). On Postgres, where other app servers and workers may share the work. An embedded
+   * PGlite database belongs to one process, so there it takes them all (up to maxClaimed).
+   */
+  localTakeRounds: 2,
 } as const;
 
 export interface SchedulerSettings {
@@ -42,6 +49,8 @@ export interface SchedulerSettings {
   drainMs: number;
   maxRunMs: number;
   maxQueuedMs: number;
+  /** TANDEM_LOCAL_TAKE_ROUNDS when set; otherwise the default for the database (Scheduler). */
+  localTakeRounds: number | null;
 }
 
 export class SchedulerSettingError extends Error {
@@ -79,6 +88,9 @@ export function schedulerSettingsFromEnv(env: Record<string, string | undefined>
     drainMs: number(env, "TANDEM_DRAIN_MS", SCHEDULER_DEFAULTS.drainMs),
     maxRunMs: number(env, "TANDEM_MAX_RUN_MS", SCHEDULER_DEFAULTS.maxRunMs),
     maxQueuedMs: number(env, "TANDEM_MAX_QUEUED_MS", SCHEDULER_DEFAULTS.maxQueuedMs),
+    localTakeRounds: env.TANDEM_LOCAL_TAKE_ROUNDS?.trim()
+      ? number(env, "TANDEM_LOCAL_TAKE_ROUNDS", SCHEDULER_DEFAULTS.localTakeRounds, 1)
+      : null,
   };
 }
 
