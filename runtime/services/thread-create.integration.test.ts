@@ -19,6 +19,20 @@ function withLateAgent(): Bundle {
   return { ...bundle, agents: [...bundle.agents, { ...bundle.agents[0]!, name: "late" }] };
 }
 
+/** `sql` that calls `after` once each read of a project's current version has answered. */
+function afterEachVersionRead(sql: Database["sql"], after: () => void | Promise<void>): Database["sql"] {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property !== "query") return Reflect.get(target, property, receiver);
+      return async (text: string, params?: unknown[]) => {
+        const rows = await target.query(text, params as never);
+        if (text.startsWith("SELECT current_version FROM projects")) await after();
+        return rows;
+      };
+    },
+  });
+}
+
 describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
   let database: Database;
   let here: Runtime;
@@ -171,16 +185,12 @@ describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
   it("reads the version once for a burst of creations in a project this process has not read yet", async () => {
     const project = await here.projects.create({ name: "burst", definitions: chatBundle(3) });
     let reads = 0;
-    const counting = new Proxy(database.sql, {
-      get(target, property, receiver) {
-        if (property !== "query") return Reflect.get(target, property, receiver);
-        return (text: string, params?: unknown[]) => {
-          if (text.startsWith("SELECT current_version FROM projects")) reads += 1;
-          return target.query(text, params as never);
-        };
-      },
+    const fresh = createRuntime({
+      ...database,
+      sql: afterEachVersionRead(database.sql, () => {
+        reads += 1;
+      }),
     });
-    const fresh = createRuntime({ ...database, sql: counting });
     const created = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
         fresh.threads.create({ projectId: project.id, agentName: "chat", message: `hello ${index}` }),
@@ -204,18 +214,9 @@ describe.each(testDatabaseBackends())("thread creation on %s", (backend) => {
     // This process's database, where every read of the project's current version is followed by a
     // publish in another process before the creation that read it goes out.
     let reads = 0;
-    const publishing = new Proxy(database.sql, {
-      get(target, property, receiver) {
-        if (property !== "query") return Reflect.get(target, property, receiver);
-        return async (text: string, params?: unknown[]) => {
-          const rows = await target.query(text, params as never);
-          if (text.startsWith("SELECT current_version FROM projects")) {
-            reads += 1;
-            await elsewhere.projects.saveDefinitions(project.id, chatBundle(3));
-          }
-          return rows;
-        };
-      },
+    const publishing = afterEachVersionRead(database.sql, async () => {
+      reads += 1;
+      await elsewhere.projects.saveDefinitions(project.id, chatBundle(3));
     });
     const busy = createRuntime({ ...database, sql: publishing });
     await expect(
