@@ -30,14 +30,24 @@ import { profiled } from "./profile";
 import { type Summary, summarize } from "./stats";
 import { buildThreadTree, MemorySampler, QUERY_REPEATS, timed, treeBundle } from "./subagents";
 
+/** A whole number ≥ 1 from the environment, or `fallback`; anything else stops the bench with its name. */
+function positiveSetting(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number ≥ 1; got "${raw}".`);
+  return value;
+}
+
 /** BENCH_LOAD_THREADS runs 10a with fewer (or more) threads, e.g. to see latency apart from CPU. */
-const CONCURRENT_THREADS = Number(process.env.BENCH_LOAD_THREADS ?? 1_000);
+const CONCURRENT_THREADS = positiveSetting("BENCH_LOAD_THREADS", 1_000);
 const LATENCY_MS = 1_000;
 /**
  * How many of 10a's creations (then messages) the client sends at once, each batch after the last
  * one answered. BENCH_LOAD_CLIENT_PARALLEL=1000 sends them all at once (a burst; docs/benchmarks.md).
  */
-const CLIENT_PARALLEL = Number(process.env.BENCH_LOAD_CLIENT_PARALLEL ?? 50);
+const CLIENT_PARALLEL = positiveSetting("BENCH_LOAD_CLIENT_PARALLEL", 50);
 /** The scripted provider's concurrency limit in 10a (TANDEM_PROVIDER_CONCURRENCY_SCRIPTED). */
 const SCRIPTED_PROVIDER_LIMIT = CONCURRENT_THREADS;
 const BIG_TREE = { children: 50, grandchildren: 99 }; // 1 + 50 + 50 × 99 = 5,001 threads
