@@ -2,7 +2,9 @@
 // file, and to nothing else in runtime/ but errors.ts and security/api-token.ts (biome.json enforces
 // it; docs/runtime.md). Opened lazily, once per process; it also owns this process's scheduler
 // (started by runtime/process-lifecycle.ts: an app server or `npm run worker`).
+
 import { ParkedCaches } from "./engine/parked-caches";
+import { parkedHere } from "./engine/parked-here";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
 import { EffectRunner } from "./effects/effect-runner";
@@ -196,6 +198,7 @@ export function createRuntime(database: Database): Runtime {
         ...(messages.length > 0 ? { createdWith: messages } : {}),
       }),
     () => scheduler.takeLocally(),
+    parkedHere(parkedCaches),
   );
   // Scheduled effects (spec Effects): handlers get the thread's ThreadState with `execution` null,
   // and every message they inject or queue carries `metadata.scheduledEffect = { id, name }`.

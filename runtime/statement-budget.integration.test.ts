@@ -185,6 +185,8 @@ describe.each(testDatabaseBackends())("a thread this process makes runnable on %
       .reduce((sum, [, entry]) => sum + entry.count, 0);
   const ran = () =>
     [...statements.entries()].map(([text, entry]) => `${entry.count}× ${text.slice(0, 60)}`).join("\n");
+  /** Whether a statement sent since the last clear consumed input from the inbox (a drain). */
+  const drained = () => [...statements.keys()].some((text) => text.includes("UPDATE inbox_items"));
 
   it("runs a new thread here at once: leased as it is created, no NOTIFY, no claim", async () => {
     const project = await runtime.projects.create({ name: "taken", definitions: dialogueBundle(TURNS) });
@@ -210,7 +212,7 @@ describe.each(testDatabaseBackends())("a thread this process makes runnable on %
     expect(counters.statements - before.statements, ran()).toBe(1 + 2 * TURNS);
   });
 
-  it("runs a posted message's idle thread here at once: leased by the post's one statement", async () => {
+  it("runs a posted message's idle thread here at once: stored and started by the post's one statement", async () => {
     const project = await runtime.projects.create({ name: "posted", definitions: chatBundle(4) });
     const { threadId } = await runtime.threads.create({
       projectId: project.id,
@@ -233,9 +235,30 @@ describe.each(testDatabaseBackends())("a thread this process makes runnable on %
     expect(Number(answers?.count)).toBe(2);
     expect(claims(), ran()).toBe(0);
     expect(notified).not.toContain(threadId);
-    // The post (which read the thread and its input as the step needs them), then the turn's steps.
+    // The post (which stored the message and started the run: the thread parked here, so nothing is
+    // drained), then the turn's one step.
+    expect(counters.transactions - before.transactions, ran()).toBe(0);
+    expect(counters.statements - before.statements, ran()).toBe(2);
+    expect(drained(), ran()).toBe(false);
+  });
+
+  it("drains a message posted to an idle thread that did not park here: the post, the drain, the step", async () => {
+    const project = await runtime.projects.create({ name: "not parked here", definitions: chatBundle(4) });
+    // Created without a message: idle, and it never ran in this process.
+    const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "chat" });
+    const before = { ...counters };
+    statements.clear();
+    notified.length = 0;
+    await runtime.threads.postMessage(threadId, { content: "hello" });
+    const thread = await waitForStatus(threadId, "idle");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(thread?.status).toBe("idle");
+    expect(claims(), ran()).toBe(0);
+    // The post (which read the thread and its input as the step needs them), the drain that
+    // consumes that input by id, then the turn's step.
     expect(counters.transactions - before.transactions, ran()).toBe(0);
     expect(counters.statements - before.statements, ran()).toBe(3);
+    expect(drained(), ran()).toBe(true);
   });
 });
 
@@ -267,7 +290,6 @@ describe.each(testDatabaseBackends().filter((backend) => backend === "postgres")
     it("keeps the generic plan of a drain that consumes input read with the thread", async () => {
       const turns = 9;
       const project = await runtime.projects.create({ name: "plans", definitions: chatBundle(turns) });
-      const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "chat" });
       // Statistics of a database in use (thousands of items read long ago), so that the planner's
       // estimates for an array of ids differ from its estimate for one id as they do in production.
       const other = await runtime.threads.create({ projectId: project.id, agentName: "chat" });
@@ -277,7 +299,7 @@ describe.each(testDatabaseBackends().filter((backend) => backend === "postgres")
         [other.threadId],
       );
       await opened.sql.query("ANALYZE inbox_items");
-      const answers = async () =>
+      const answers = async (threadId: string) =>
         Number(
           (
             await opened.sql.query<{ count: number }>(
@@ -287,12 +309,15 @@ describe.each(testDatabaseBackends().filter((backend) => backend === "postgres")
           )[0]?.count,
         );
       for (let turn = 1; turn <= turns; turn += 1) {
-        // Posted to the idle thread: the post reads its input, the drain consumes it by id.
+        // Posted to an idle thread that never ran here (a thread that parked here would have its
+        // message stored by the post, with nothing to drain): the post reads its input, the drain
+        // consumes it by id.
+        const { threadId } = await runtime.threads.create({ projectId: project.id, agentName: "chat" });
         await runtime.threads.postMessage(threadId, { content: `question ${turn}` });
         const deadline = Date.now() + 30_000;
-        while ((await answers()) < turn && Date.now() < deadline)
+        while ((await answers(threadId)) < 1 && Date.now() < deadline)
           await new Promise((resolve) => setTimeout(resolve, 20));
-        expect(await answers()).toBe(turn);
+        expect(await answers(threadId)).toBe(1);
         // The thread is handed back before the next post, so that post takes it here again.
         while (Date.now() < deadline) {
           const [row] = await opened.sql.query<{ lease_owner: string | null }>(
@@ -307,7 +332,7 @@ describe.each(testDatabaseBackends().filter((backend) => backend === "postgres")
         `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
          WHERE statement LIKE '%UPDATE inbox_items%consumed_at = CASE WHEN tandem_expect%'`,
       );
-      // Every turn's input was posted to the idle thread, so every turn drained it by id.
+      // Every turn's input was posted to an idle thread, so every turn drained it by id.
       const ran = plans.reduce((sum, row) => sum + Number(row.generic_plans) + Number(row.custom_plans), 0);
       expect(ran).toBe(turns);
       // The first five are always custom plans; after them the cached plan is kept.

@@ -41,6 +41,11 @@ export class ParkedCaches<Cache> {
     return this.remove(threadId);
   }
 
+  /** The entry, left in place (its owner is still the store). */
+  peek(threadId: string): Cache | undefined {
+    return this.entries.get(threadId)?.cache;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -7,7 +7,8 @@ import type { Database } from "@/lib/db/database";
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
-import { inputSide, isHumanChatAgent, runStartedBy } from "../engine/step/drain-input";
+import type { ParkedHere } from "../engine/parked-here";
+import { inputSide, isHumanChatAgent, runStartedBy, runStartOf } from "../engine/step/drain-input";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
@@ -34,6 +35,7 @@ import {
   apply,
   createRunningThread,
   createThread,
+  postRunningInput,
   queueInputAndWake,
   TransitionRefusedError,
   terminate,
@@ -94,6 +96,8 @@ export class ThreadService {
     private readonly createdWith: (threadId: string, messages: StoredMessage[]) => void = () => {},
     /** Room in this process's scheduler for a thread made runnable here (`Scheduler.takeLocally`). */
     private readonly takeLocally: () => LocalTake | null = () => null,
+    /** What this process knows of threads that parked here (a post to one may start its run at once). */
+    private readonly parked: ParkedHere | null = null,
   ) {}
 
   /** The version new threads of each project are pinned to, as last read here. */
@@ -360,14 +364,23 @@ export class ThreadService {
     if (attachments.length === 0 && isUuid(id)) {
       // A thread nobody holds is leased to this process by that statement and runs here at once.
       const take = this.takeLocally();
+      const input = {
+        id: randomUUID(),
+        payload: { ...payload, attachments: [] },
+        createdAt: nowMicroseconds(),
+      };
       let queued: Awaited<ReturnType<typeof queueInputAndWake>>;
       try {
-        queued = await queueInputAndWake(
-          this.sql,
-          id,
-          { id: randomUUID(), payload: { ...payload, attachments: [] }, createdAt: nowMicroseconds() },
-          take ?? undefined,
-        );
+        // A thread that parked here, with nothing else to do first: the message is stored and its run
+        // started in the post's statement, as its drain would have (docs/runtime.md "A message
+        // posted to a thread parked here"), and its first step goes straight to the model.
+        const posted = take ? await this.postRunning(id, input, take) : null;
+        if (posted) {
+          this.parked?.storedWith(id, posted.message);
+          take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read });
+          return { status: "queued" as const, queueId: input.id, messageId };
+        }
+        queued = await queueInputAndWake(this.sql, id, input, take ?? undefined);
       } catch (error) {
         take?.cancel();
         throw error;
@@ -387,6 +400,33 @@ export class ThreadService {
       });
       return { status: "queued" as const, queueId: item?.id ?? null, messageId };
     });
+  }
+
+  /**
+   * `postRunningInput` for a thread that parked in this process, its run started as `drainInput`
+   * would start it; null when this process does not know how the thread parked, or when the thread
+   * is no longer as it parked (nothing was written then).
+   */
+  private async postRunning(
+    id: string,
+    input: { id: string; payload: InboxMessagePayload; createdAt: number },
+    take: LocalTake,
+  ) {
+    const parkedAs = this.parked?.known(id);
+    if (!parkedAs) return null;
+    const definitions = await this.definitions.load(parkedAs.projectId, parkedAs.projectVersion);
+    const agent = definitions?.index.agents.get(parkedAs.agentName)?.definition;
+    if (!agent) return null;
+    const isHumanChat = isHumanChatAgent(agent.type);
+    const { role, fromHuman } = input.payload;
+    return postRunningInput(
+      this.sql,
+      id,
+      input,
+      parkedAs,
+      { messageSide: inputSide(role, isHumanChat), ...runStartOf(isHumanChat, role, fromHuman) },
+      take,
+    );
   }
 
   /** User stop: abort the run in flight, answer its open tool calls, keep the thread usable. */

@@ -9,12 +9,8 @@ import type { StoredMessage } from "./messages";
 import { nowMicroseconds, type ThreadRow, threadViewSql, toThreadView } from "./thread-row";
 
 export function messageEvent(row: ThreadRow, message: StoredMessage): NewEvent {
-  return {
-    rootId: row.root_id,
-    threadId: row.id,
-    type: "message",
-    data: { thread_id: row.id, message: toMessageView(message) },
-  };
+  const { type, data } = messageEventBatchItem(row.id, message);
+  return { rootId: row.root_id, threadId: row.id, type, data };
 }
 
 export function threadEvent(row: ThreadRow): NewEvent {
@@ -26,7 +22,21 @@ export function threadEvent(row: ThreadRow): NewEvent {
  * statement that appends the event of the change it makes (`queueInputAndWake`).
  */
 export function threadEventBatchSql(alias: string): string {
-  return `json_build_array(json_build_object('thread_id', ${alias}.id, 'type', 'thread', 'data', ${threadViewSql(alias)}))`;
+  return `json_build_array(${threadEventSql(alias)})`;
+}
+
+/** One `threadEvent` of the thread columns under `alias`, as an element of a stored batch. */
+export function threadEventSql(alias: string): string {
+  return `json_build_object('thread_id', ${alias}.id, 'type', 'thread', 'data', ${threadViewSql(alias)})`;
+}
+
+/** `messageEvent` as an element of a stored batch (`appendEvents`), for a statement that builds its batch. */
+export function messageEventBatchItem(threadId: string, message: StoredMessage) {
+  return {
+    thread_id: threadId,
+    type: "message" as const,
+    data: { thread_id: threadId, message: toMessageView(message) },
+  };
 }
 
 export function telemetryEvent(row: Pick<ThreadRow, "id" | "root_id">, data: TelemetryData): NewEvent {

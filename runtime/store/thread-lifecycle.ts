@@ -7,7 +7,9 @@ import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { InboxItem } from "./inbox-item";
 import type { LeaseTo } from "./local-take";
-import { threadEventBatchSql } from "./thread-events";
+import { storedMessageRow } from "./message-store";
+import type { Side, StoredMessage } from "./messages";
+import { messageEventBatchItem, threadEventBatchSql, threadEventSql } from "./thread-events";
 import { nowMicroseconds, THREAD_COLUMNS, type ThreadRow, toThreadRow } from "./thread-row";
 import {
   insertThreadCopyRows,
@@ -83,6 +85,13 @@ const TABLE = {
     to: "running",
     callers: "ThreadService.create (one first message, and this process takes the thread at once)",
     sets: "the new row, runnable, leased here, first message stored (its input recorded consumed)",
+  },
+  postRunning: {
+    from: SESSION_OVER,
+    to: "running",
+    callers:
+      "ThreadService.postMessage (a thread that parked in this process, no input waiting, and this process takes it at once)",
+    sets: "runnable, leased here, the message stored (its input recorded consumed), a new run's execution state; stop_reason cleared when a human wrote",
   },
   spawn: {
     from: [],
@@ -394,6 +403,129 @@ export async function queueInputAndWake(
           runStartedAt: raw.run_started_at === null ? null : Number(raw.run_started_at),
         }
       : null,
+  };
+}
+
+/** The thread as `postRunningInput` expects it: what this process saw when it parked here. */
+export interface ParkedAs {
+  projectVersion: number;
+  agentName: string;
+  /** Its last message's seq: the posted message is stored right after it. */
+  messageSeq: number;
+}
+
+/** How the posted message starts the run (`runStartedBy` and `inputSide`, computed by the caller). */
+export interface PostedRunStart {
+  /** The side the message is stored on. */
+  messageSide: Side | null;
+  /** The side that acts first in the new run. */
+  currentSide: Side;
+  /** A human wrote in a chat: side B's turns count one more. */
+  countsTurnB: boolean;
+}
+
+/** What `postRunningInput` stored: the thread as its first step needs it, and the message. */
+export interface PostedRunning {
+  read: ThreadForStep;
+  message: StoredMessage;
+  runStartedAt: number | null;
+}
+
+/**
+ * `postRunning`: a message posted to a thread whose session is over stores the message and starts
+ * the run in ONE statement (sent on its own), as the thread's next drain would have, and leases the
+ * thread to `take.owner`, whose first step then goes straight to the model (docs/runtime.md "A
+ * message posted to a thread parked here"). It applies only to the thread exactly as `parkedAs`
+ * says (same message_seq, version and agent) with nothing else to do first: no input waiting, not
+ * runnable, not leased, not user-stopped, not blocked on a child, not a replay. Null when it did not
+ * apply; then nothing was written and the caller queues the message instead (`queueInputAndWake`).
+ * The input is recorded in the inbox as consumed (replays read it), and the message's and the
+ * thread's events are appended with the root's event lock taken first, as in `queueInputAndWake`.
+ */
+export async function postRunningInput(
+  tx: SqlExecutor,
+  threadId: string,
+  input: { id: string; payload: InboxItem["payload"]; createdAt: number },
+  parkedAs: ParkedAs,
+  start: PostedRunStart,
+  take: LeaseTo,
+): Promise<PostedRunning | null> {
+  const { payload, createdAt } = input;
+  const seq = parkedAs.messageSeq + 1;
+  const message = storedMessageRow(
+    {
+      id: payload.messageId,
+      role: payload.role,
+      side: start.messageSide,
+      content: payload.content,
+      silent: payload.silent,
+      metadata: payload.metadata,
+      attachments: payload.attachments,
+    },
+    payload.messageId,
+    seq,
+    createdAt,
+  );
+  const [raw] = await tx.query<Record<string, unknown>>(
+    `WITH woken AS (
+       UPDATE threads SET status = '${TRANSITIONS.postRunning.to}', runnable = true, message_seq = $2::int,
+         execution = execution || jsonb_build_object('currentSide', $3::text, 'turnStartSeq', $2::int,
+           'turnSteps', 0, 'runSteps', 0,
+           'turnsB', COALESCE((execution->>'turnsB')::int, 0) + CASE WHEN $4::boolean THEN 1 ELSE 0 END),
+         stop_reason = CASE WHEN $5::boolean THEN NULL ELSE stop_reason END,
+         updated_at = $6::bigint, lease_owner = $7::text,
+         lease_expires_at = now() + ($8 || ' milliseconds')::interval
+       WHERE id = $1 AND ${statusIn(TRANSITIONS.postRunning.from)} AND NOT user_stopped AND NOT runnable
+         AND terminated_at IS NULL AND lease_owner IS NULL
+         AND message_seq = $2::int - 1 AND project_version = $9::int AND agent_name = $10::text
+         AND COALESCE(execution->'blockedOn', 'null'::jsonb) = 'null'::jsonb
+         AND COALESCE(execution->'replayOf', 'null'::jsonb) = 'null'::jsonb
+         AND NOT EXISTS (SELECT 1 FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL)
+       RETURNING ${THREAD_COLUMNS.split(",")
+         .map((column) => `threads.${column.trim()}`)
+         .join(", ")}, threads.xmin::text AS row_version, threads.run_started_at
+     ), stored AS (
+       INSERT INTO messages (id, thread_id, seq, role, side, content, depth, silent, metadata, attachments, created_at)
+       SELECT $11::uuid, woken.id, $2::int, $12::text, $13::text, $14::text, 0, $15::boolean,
+         $16::text::jsonb, $17::text::jsonb, $6::bigint
+       FROM woken
+     ), recorded AS (
+       INSERT INTO inbox_items (id, thread_id, kind, payload, created_at, consumed_at)
+       SELECT $18::uuid, woken.id, 'message', $19::text::jsonb, $6::bigint, $6::bigint FROM woken
+     ), announced AS (
+       INSERT INTO events (root_id, batch, created_at)
+       SELECT woken.root_id, json_build_array($20::text::json, ${threadEventSql("woken")}), $6::bigint
+       FROM woken, (SELECT tandem_order_events(ARRAY[woken.root_id::text]) AS taken FROM woken) AS ordered
+     )
+     SELECT woken.*, '[]'::json AS pending_input FROM woken`,
+    [
+      threadId,
+      seq,
+      start.currentSide,
+      start.countsTurnB,
+      payload.fromHuman,
+      createdAt,
+      take.owner,
+      String(take.leaseMs),
+      parkedAs.projectVersion,
+      parkedAs.agentName,
+      message.id,
+      message.role,
+      message.side,
+      message.content,
+      message.silent,
+      JSON.stringify(message.metadata),
+      JSON.stringify(message.attachments),
+      input.id,
+      JSON.stringify(payload),
+      JSON.stringify(messageEventBatchItem(threadId, message)),
+    ],
+  );
+  if (!raw) return null;
+  return {
+    read: toThreadForStep(raw),
+    message,
+    runStartedAt: raw.run_started_at === null ? null : Number(raw.run_started_at),
   };
 }
 

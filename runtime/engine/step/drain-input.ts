@@ -35,14 +35,26 @@ export function runStartedBy(
   humanWrote: boolean,
   turnStartSeq: number,
 ): ExecutionState {
-  const acting: Side = isHumanChat ? "a" : firstRole === "assistant" ? "b" : "a";
+  const { currentSide, countsTurnB } = runStartOf(isHumanChat, firstRole, humanWrote);
   return {
     ...execution,
-    currentSide: acting,
+    currentSide,
     turnStartSeq,
     turnSteps: 0,
     runSteps: 0,
-    turnsB: execution.turnsB + (isHumanChat && humanWrote ? 1 : 0),
+    turnsB: execution.turnsB + (countsTurnB ? 1 : 0),
+  };
+}
+
+/** The side that acts first in a run that inputs start, and whether it counts a turn of side B. */
+export function runStartOf(
+  isHumanChat: boolean,
+  firstRole: "user" | "assistant",
+  humanWrote: boolean,
+): { currentSide: Side; countsTurnB: boolean } {
+  return {
+    currentSide: isHumanChat ? "a" : firstRole === "assistant" ? "b" : "a",
+    countsTurnB: isHumanChat && humanWrote,
   };
 }
 

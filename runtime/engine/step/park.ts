@@ -49,6 +49,14 @@ export async function parkThread(
   const updated = transition
     ? await applyLocked(tx, row, transition, all)
     : await updateLockedThread(tx, row, all);
+  // Remembered with the cache kept for the thread's next run here (StepRunner.runStep).
+  const cache = ctx.memory.peek(row.id);
+  if (cache)
+    cache.parkedAs = {
+      projectId: updated.project_id,
+      projectVersion: updated.project_version,
+      agentName: updated.agent_name,
+    };
   const ended = status !== null && isSessionEnded(status);
   const stopped =
     ended && status !== row.status

@@ -61,8 +61,18 @@ export class RunMemory {
    */
   restoreParked(row: ThreadRow): void {
     const parked = this.parked.parkedCaches?.take(row.id) ?? this.parked.spawnedCaches?.take(row.id);
-    if (parked && !this.caches.has(row.id) && parked.history?.version === row.message_seq)
-      this.caches.set(row.id, parked);
+    if (!parked || this.caches.has(row.id)) return;
+    // Running again: how it parked is said anew when it parks next (parkThread).
+    delete parked.parkedAs;
+    if (parked.history?.version === row.message_seq) this.caches.set(row.id, parked);
+    // Its history is stale, but messages stored without a drain are still to be announced.
+    else if (parked.createdWith)
+      this.caches.set(row.id, {
+        history: null,
+        modelCalls: new Map(),
+        requests: new Map(),
+        createdWith: parked.createdWith,
+      });
   }
 
   /** The messages the thread was created with, not yet announced (`ThreadCache.createdWith`); once. */

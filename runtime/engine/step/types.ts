@@ -81,10 +81,13 @@ export interface ThreadCache {
   /** A child spawned here as a one-off subagent: how it reports without reading (the one-off path of reportToParent). */
   report?: OneOffReportRoute;
   /**
-   * Messages a thread created here was stored with (its first input, `createRunningThread`), which
-   * its first step announces to after_create_message as a drain would have.
+   * Messages stored with the thread's run started, not drained (a thread created here with its first
+   * input, `createRunningThread`; a message posted to it while it was parked here,
+   * `postRunningInput`), which its next step announces to after_create_message as a drain would have.
    */
   createdWith?: StoredMessage[];
+  /** The thread as it parked here (parkThread): a message posted to it may start its run at once. */
+  parkedAs?: { projectId: string; projectVersion: number; agentName: string };
 }
 
 /** The agent, side and prompt configuration that take this step. */

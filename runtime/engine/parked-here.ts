@@ -1,0 +1,45 @@
+// What this process knows of the threads that parked here, for a message posted to one of them: the
+// thread as it parked (so the post can store the message and start the run in its own statement,
+// `postRunningInput`), and handing the message stored that way to the thread's next run.
+import type { StoredMessage } from "../store/messages";
+import type { ParkedAs } from "../store/thread-lifecycle";
+import type { ParkedCaches } from "./parked-caches";
+import type { ThreadCache } from "./step/types";
+
+export interface ParkedHere {
+  /** The thread as it parked here, or null when this process keeps no cache of how it parked. */
+  known(threadId: string): (ParkedAs & { projectId: string }) | null;
+  /**
+   * A message stored with the thread's run started (`postRunningInput`): its next run finds it in
+   * the history and announces it to after_create_message as a drain would have.
+   */
+  storedWith(threadId: string, message: StoredMessage): void;
+}
+
+export function parkedHere(parkedCaches: ParkedCaches<ThreadCache>): ParkedHere {
+  return {
+    known(threadId) {
+      const cache = parkedCaches.peek(threadId);
+      if (!cache?.parkedAs || !cache.history) return null;
+      return { ...cache.parkedAs, messageSeq: cache.history.version };
+    },
+    storedWith(threadId, message) {
+      const cache: ThreadCache = parkedCaches.take(threadId) ?? {
+        history: null,
+        modelCalls: new Map(),
+        requests: new Map(),
+      };
+      const previous = cache.history;
+      // The run has started: how the thread parked no longer holds.
+      delete cache.parkedAs;
+      parkedCaches.park(threadId, {
+        ...cache,
+        history:
+          previous && previous.version === message.seq - 1
+            ? { version: message.seq, messages: [...previous.messages, message] }
+            : null,
+        createdWith: [...(cache.createdWith ?? []), message],
+      });
+    },
+  };
+}
