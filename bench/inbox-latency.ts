@@ -1,9 +1,12 @@
 // Benchmark 4, inbox-to-step-start latency: the time from a postMessage commit (the promise
-// resolved, so the inbox row is durable) until the runtime starts the step that consumes it.
-// "Step start" is measured two ways: the drained user message's persisted created_at (written at
-// the start of the step, ms resolution, compared on a wall clock aligned to Date.now), and the
-// step's model call as seen in this process (µs resolution; later than the start by the drain
-// commit and the history read). Three loads: one message at a time, a steady paced stream, a burst.
+// resolved, so the message is durable) until the runtime starts the step that answers it. "Step
+// start" is the step's model call as seen in this process (µs resolution; later than the step's
+// start by the drain commit, when there is one, and the request's building), the figure the summary
+// reports. Also printed: the user message's persisted created_at (ms resolution, compared on a wall
+// clock aligned to Date.now). A drain writes it as the step starts; a post to a thread parked in
+// this process stores the message itself, with the run started (docs/runtime.md "A message posted
+// to a thread parked here"), so there it precedes the commit and the figure is ≤ 0. Three loads:
+// one message at a time, a steady paced stream, a burst.
 
 import { chatBundle } from "../test/support/bench-bundles";
 import { alignedWallClockUs, monotonicMs, sleep } from "../test/support/clock";
@@ -29,7 +32,10 @@ const BURST_MESSAGES = 100;
 
 export interface LatencyPhase {
   name: string;
-  /** Commit → drained message's created_at (ms resolution, +0.5 ms midpoint correction). */
+  /**
+   * Commit → the user message's created_at (ms resolution, +0.5 ms midpoint correction): its drain,
+   * or ≤ 0 when the post stored it.
+   */
   toDrain: Summary;
   /** Commit → the step's model call (µs resolution). */
   toModelCall: Summary;
@@ -138,7 +144,7 @@ async function measure(
   const toModelCall: number[] = [];
   for (const entry of posted) {
     const drained = createdAt.get(entry.messageId);
-    if (drained === undefined) throw new Error(`Message ${entry.messageId} was never drained`);
+    if (drained === undefined) throw new Error(`Message ${entry.messageId} was never stored`);
     // created_at is Date.now() × 1000: the true instant lies in [created_at, created_at + 1 ms).
     toDrain.push((drained + 500 - entry.committedWallUs) / 1000);
     const call = probe.calls.get(entry.threadId)?.[entry.modelCallsBefore];
@@ -153,7 +159,7 @@ export function printInboxLatency(result: InboxLatencyResult, baseline: Baseline
     "4. postMessage commit → step start",
     ["load", "measured to", ...SUMMARY_HEADER],
     result.phases.flatMap((phase): Cell[][] => [
-      [phase.name, "drained message created_at (ms res.)", ...summaryCells(phase.toDrain)],
+      [phase.name, "message stored, created_at (ms res.)", ...summaryCells(phase.toDrain)],
       ["", "step's model call (µs res.)", ...summaryCells(phase.toModelCall)],
     ]),
   );
