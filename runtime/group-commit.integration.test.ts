@@ -4,7 +4,8 @@
 // stop per thread, nothing lost or repeated.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/lib/db/database";
-import { dialogueBundle } from "@/test/support/bench-bundles";
+import type { Bundle } from "@/lib/standard";
+import { chatBundle, dialogueBundle } from "@/test/support/bench-bundles";
 import { createIsolatedDatabaseConfig, testBackend } from "@/test/support/database";
 import { createRuntime, type Runtime } from "./runtime";
 
@@ -86,6 +87,76 @@ describe(`the runtime with group commit on ${testBackend()}`, () => {
     for (const thread of perThread) {
       expect(thread.calls).toBe(TURNS * 2);
       expect(thread.seqs).toBe(thread.rows);
+    }
+  });
+  it("groups messages posted at once to threads parked here, each stored and answered once", async () => {
+    // Answers that take a while: the posts' commits are the only ones at that moment.
+    const base = chatBundle(2);
+    const slow = {
+      ...base,
+      models: base.models.map((model) => ({
+        ...model,
+        script: (model as unknown as { script: { text: string }[] }).script.map((entry) => ({
+          ...entry,
+          delayMs: 400,
+        })),
+      })),
+    } as unknown as Bundle;
+    const project = await runtime.projects.create({ name: "posts", definitions: slow });
+    await runtime.scheduler.start();
+    const ids: string[] = [];
+    for (let index = 0; index < THREADS; index += 1) {
+      const { threadId } = await runtime.threads.create({
+        projectId: project.id,
+        agentName: "chat",
+        message: `first ${index}`,
+      });
+      ids.push(threadId);
+    }
+    const count = async (sql: string) => (await database.sql.query<{ n: number }>(sql, [ids]))[0]!.n;
+    const parkedIdle = () =>
+      count(
+        "SELECT count(*)::int AS n FROM threads WHERE id = ANY($1::uuid[]) AND status = 'idle' AND lease_owner IS NULL",
+      );
+    const deadline = Date.now() + 60_000;
+    while ((await parkedIdle()) < THREADS && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await parkedIdle()).toBe(THREADS);
+
+    const before = database.sql.commitStats();
+    await Promise.all(
+      ids.map((id, index) => runtime.threads.postMessage(id, { content: `second ${index}` })),
+    );
+    const stats = database.sql.commitStats();
+    if (onPostgres) {
+      // Each post was one commit (its message stored, its run started), most of them in groups.
+      expect(stats.parts - before.parts + stats.alone - before.alone).toBe(THREADS);
+      expect(stats.batches - before.batches).toBeLessThan(THREADS / 2);
+    } else {
+      expect(stats).toMatchObject({ grouped: false, batches: 0, parts: 0 });
+    }
+    const answered = () =>
+      count(
+        "SELECT count(*)::int AS n FROM messages WHERE thread_id = ANY($1::uuid[]) AND content LIKE 'Answer 2 to: second %'",
+      );
+    while ((await answered()) < THREADS && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await answered()).toBe(THREADS);
+    // Every thread: its four messages, each once, in order.
+    const rows = await database.sql.query<{ thread_id: string; contents: string[] }>(
+      `SELECT thread_id, array_agg(content ORDER BY seq) AS contents FROM messages
+       WHERE thread_id = ANY($1::uuid[]) GROUP BY thread_id`,
+      [ids],
+    );
+    expect(rows).toHaveLength(THREADS);
+    for (const row of rows) {
+      const index = ids.indexOf(row.thread_id);
+      expect(row.contents).toEqual([
+        `first ${index}`,
+        `Answer 1 to: first ${index}`,
+        `second ${index}`,
+        `Answer 2 to: second ${index}`,
+      ]);
     }
   });
 });

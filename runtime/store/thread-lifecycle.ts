@@ -4,7 +4,7 @@
 // docs/runtime.md prints TRANSITIONS (`lifecycleTableMarkdown`; a test keeps them equal).
 
 import { THREAD_STATUSES, type ThreadStatus } from "@/lib/contracts/thread";
-import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import type { InboxItem } from "./inbox-item";
 import type { LeaseTo } from "./local-take";
 import { storedMessageRow } from "./message-store";
@@ -408,6 +408,8 @@ export async function queueInputAndWake(
 
 /** The thread as `postRunningInput` expects it: what this process saw when it parked here. */
 export interface ParkedAs {
+  /** Its root: where its commit's locks go in a group (root, then thread; `commit-batcher.ts`). */
+  rootId: string;
   projectVersion: number;
   agentName: string;
   /** Its last message's seq: the posted message is stored right after it. */
@@ -443,7 +445,7 @@ export interface PostedRunning {
  * thread's events are appended with the root's event lock taken first, as in `queueInputAndWake`.
  */
 export async function postRunningInput(
-  tx: SqlExecutor,
+  client: SqlClient,
   threadId: string,
   input: { id: string; payload: InboxItem["payload"]; createdAt: number },
   parkedAs: ParkedAs,
@@ -466,8 +468,7 @@ export async function postRunningInput(
     seq,
     createdAt,
   );
-  const [raw] = await tx.query<Record<string, unknown>>(
-    `WITH woken AS (
+  const text = `WITH woken AS (
        UPDATE threads SET status = '${TRANSITIONS.postRunning.to}', runnable = true, message_seq = $2::int,
          execution = execution || jsonb_build_object('currentSide', $3::text, 'turnStartSeq', $2::int,
            'turnSteps', 0, 'runSteps', 0,
@@ -497,30 +498,39 @@ export async function postRunningInput(
        SELECT woken.root_id, json_build_array($20::text::json, ${threadEventSql("woken")}), $6::bigint
        FROM woken, (SELECT tandem_order_events(ARRAY[woken.root_id::text]) AS taken FROM woken) AS ordered
      )
-     SELECT woken.*, '[]'::json AS pending_input FROM woken`,
-    [
-      threadId,
-      seq,
-      start.currentSide,
-      start.countsTurnB,
-      payload.fromHuman,
-      createdAt,
-      take.owner,
-      String(take.leaseMs),
-      parkedAs.projectVersion,
-      parkedAs.agentName,
-      message.id,
-      message.role,
-      message.side,
-      message.content,
-      message.silent,
-      JSON.stringify(message.metadata),
-      JSON.stringify(message.attachments),
-      input.id,
-      JSON.stringify(payload),
-      JSON.stringify(messageEventBatchItem(threadId, message)),
-    ],
-  );
+     SELECT woken.*, '[]'::json AS pending_input FROM woken`;
+  const params = [
+    threadId,
+    seq,
+    start.currentSide,
+    start.countsTurnB,
+    payload.fromHuman,
+    createdAt,
+    take.owner,
+    String(take.leaseMs),
+    parkedAs.projectVersion,
+    parkedAs.agentName,
+    message.id,
+    message.role,
+    message.side,
+    message.content,
+    message.silent,
+    JSON.stringify(message.metadata),
+    JSON.stringify(message.attachments),
+    input.id,
+    JSON.stringify(payload),
+    JSON.stringify(messageEventBatchItem(threadId, message)),
+  ];
+  // A whole transaction by itself: posts at the same moment share a group commit, like step commits.
+  const [outcome] = await client.commitStatement({
+    statement: { text, params },
+    checks: [],
+    after: [],
+    order: `${parkedAs.rootId}/${threadId}`,
+  });
+  if (!outcome || "error" in outcome)
+    throw outcome?.error ?? new Error("The post's statement sent nothing back.");
+  const raw = outcome.rows[0];
   if (!raw) return null;
   return {
     read: toThreadForStep(raw),

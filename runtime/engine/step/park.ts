@@ -54,6 +54,7 @@ export async function parkThread(
   if (cache)
     cache.parkedAs = {
       projectId: updated.project_id,
+      rootId: updated.root_id,
       projectVersion: updated.project_version,
       agentName: updated.agent_name,
     };

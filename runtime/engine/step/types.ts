@@ -87,7 +87,7 @@ export interface ThreadCache {
    */
   createdWith?: StoredMessage[];
   /** The thread as it parked here (parkThread): a message posted to it may start its run at once. */
-  parkedAs?: { projectId: string; projectVersion: number; agentName: string };
+  parkedAs?: { projectId: string; rootId: string; projectVersion: number; agentName: string };
 }
 
 /** The agent, side and prompt configuration that take this step. */
