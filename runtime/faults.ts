@@ -10,6 +10,8 @@ export type CrashPointName =
   | "before_parent_wake"
   | "before_terminal_commit"
   | "after_terminal_commit"
+  // A post that stored its message and started the run (`postRunningInput`), before its step starts.
+  | "after_post_commit"
   // Effects (runtime/effects/): the effect's name stands where an agent's would.
   | "effect_started"
   | "before_effect_commit";

@@ -11,6 +11,7 @@ import type { ParkedHere } from "../engine/parked-here";
 import { inputSide, isHumanChatAgent, runStartedBy, runStartOf } from "../engine/step/drain-input";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
+import { crashPoint } from "../faults";
 import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
 import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
@@ -376,6 +377,7 @@ export class ThreadService {
         // posted to a thread parked here"), and its first step goes straight to the model.
         const posted = take ? await this.postRunning(id, input, take) : null;
         if (posted) {
+          crashPoint("after_post_commit", posted.agentName);
           this.parked?.storedWith(id, posted.message);
           take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read });
           return { status: "queued" as const, queueId: input.id, messageId };
@@ -419,7 +421,7 @@ export class ThreadService {
     if (!agent) return null;
     const isHumanChat = isHumanChatAgent(agent.type);
     const { role, fromHuman } = input.payload;
-    return postRunningInput(
+    const posted = await postRunningInput(
       this.sql,
       id,
       input,
@@ -427,6 +429,7 @@ export class ThreadService {
       { messageSide: inputSide(role, isHumanChat), ...runStartOf(isHumanChat, role, fromHuman) },
       take,
     );
+    return posted && { ...posted, agentName: parkedAs.agentName };
   }
 
   /** User stop: abort the run in flight, answer its open tool calls, keep the thread usable. */
