@@ -14,6 +14,8 @@ export interface ParkedHere {
    * the history and announces it to after_create_message as a drain would have.
    */
   storedWith(threadId: string, message: StoredMessage): void;
+  /** The thread is no longer as it parked here (a post found it changed): forget how it parked. */
+  changed(threadId: string): void;
 }
 
 export function parkedHere(parkedCaches: ParkedCaches<ThreadCache>): ParkedHere {
@@ -22,6 +24,10 @@ export function parkedHere(parkedCaches: ParkedCaches<ThreadCache>): ParkedHere 
       const cache = parkedCaches.peek(threadId);
       if (!cache?.parkedAs || !cache.history) return null;
       return { ...cache.parkedAs, messageSeq: cache.history.version };
+    },
+    changed(threadId) {
+      const cache = parkedCaches.peek(threadId);
+      if (cache) delete cache.parkedAs;
     },
     storedWith(threadId, message) {
       const cache: ThreadCache = parkedCaches.take(threadId) ?? {

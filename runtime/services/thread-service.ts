@@ -416,7 +416,10 @@ export class ThreadService {
   ) {
     const parkedAs = this.parked?.known(id);
     if (!parkedAs) return null;
-    const definitions = await this.definitions.load(parkedAs.projectId, parkedAs.projectVersion);
+    // Definitions that cannot be read here leave the message to the inbox path (its drain reads them).
+    const definitions = await this.definitions
+      .load(parkedAs.projectId, parkedAs.projectVersion)
+      .catch(() => null);
     const agent = definitions?.index.agents.get(parkedAs.agentName)?.definition;
     if (!agent) return null;
     const isHumanChat = isHumanChatAgent(agent.type);
@@ -429,6 +432,8 @@ export class ThreadService {
       { messageSide: inputSide(role, isHumanChat), ...runStartOf(isHumanChat, role, fromHuman) },
       take,
     );
+    // Refused: the thread changed since it parked here; later posts go straight to the inbox path.
+    if (!posted) this.parked?.changed(id);
     return posted && { ...posted, agentName: parkedAs.agentName };
   }
 

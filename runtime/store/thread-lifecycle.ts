@@ -21,6 +21,7 @@ import {
   type ThreadChanges,
   type ThreadCopy,
   type ThreadForStep,
+  threadRowLock,
   threadRowsInsert,
   toThreadForStep,
   updateLockedThreadStatus,
@@ -522,11 +523,15 @@ export async function postRunningInput(
     JSON.stringify(messageEventBatchItem(threadId, message)),
   ];
   // A whole transaction by itself: posts at the same moment share a group commit, like step commits.
+  // In a group, the thread's row is locked ahead with the other parts' rows (`lock`), before any
+  // part takes its root's event lock, as for a step commit: a post and another commit of the same
+  // tree in one group cannot then wait on each other's locks in opposite orders.
   const [outcome] = await client.commitStatement({
     statement: { text, params },
     checks: [],
     after: [],
     order: `${parkedAs.rootId}/${threadId}`,
+    lock: threadRowLock(threadId),
   });
   if (!outcome || "error" in outcome)
     throw outcome?.error ?? new Error("The post's statement sent nothing back.");

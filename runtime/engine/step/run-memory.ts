@@ -65,8 +65,9 @@ export class RunMemory {
     // Running again: how it parked is said anew when it parks next (parkThread).
     delete parked.parkedAs;
     if (parked.history?.version === row.message_seq) this.caches.set(row.id, parked);
-    // Its history is stale, but messages stored without a drain are still to be announced.
-    else if (parked.createdWith)
+    // No history kept to extend, but the messages stored without a drain are the thread's last ones
+    // (nothing ran since): still to be announced. Older ones ran elsewhere, or were announced.
+    else if (parked.createdWith && parked.createdWith.at(-1)?.seq === row.message_seq)
       this.caches.set(row.id, {
         history: null,
         modelCalls: new Map(),
