@@ -4,7 +4,6 @@
 // stop per thread, nothing lost or repeated.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/lib/db/database";
-import type { Bundle } from "@/lib/standard";
 import { chatBundle, dialogueBundle } from "@/test/support/bench-bundles";
 import { createIsolatedDatabaseConfig, testBackend } from "@/test/support/database";
 import { createRuntime, type Runtime } from "./runtime";
@@ -91,18 +90,7 @@ describe(`the runtime with group commit on ${testBackend()}`, () => {
   });
   it("groups messages posted at once to threads parked here, each stored and answered once", async () => {
     // Answers that take a while: the posts' commits are the only ones at that moment.
-    const base = chatBundle(2);
-    const slow = {
-      ...base,
-      models: base.models.map((model) => ({
-        ...model,
-        script: (model as unknown as { script: { text: string }[] }).script.map((entry) => ({
-          ...entry,
-          delayMs: 400,
-        })),
-      })),
-    } as unknown as Bundle;
-    const project = await runtime.projects.create({ name: "posts", definitions: slow });
+    const project = await runtime.projects.create({ name: "posts", definitions: chatBundle(2, 400) });
     await runtime.scheduler.start();
     const ids: string[] = [];
     for (let index = 0; index < THREADS; index += 1) {

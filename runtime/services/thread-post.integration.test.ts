@@ -6,38 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import type { Bundle } from "@/lib/standard";
+import { chatBundle } from "@/test/support/bench-bundles";
 import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
 import { createRuntime, type Runtime } from "../runtime";
 import { readEventsAfter } from "../store/event-log";
-
-/** A chat whose answers take `delayMs` each, so a test sees the thread while its model call waits. */
-function slowChatBundle(delayMs: number): Bundle {
-  return {
-    agents: [{ name: "chat", type: "ai_human", sideA: { label: "Assistant", prompt: "chat_prompt" } }],
-    prompts: [
-      {
-        name: "chat_prompt",
-        toolDescription: "Answer the user.",
-        prompt: "Answer briefly.",
-        model: "chat_model",
-        includeChat: true,
-      },
-    ],
-    models: [
-      {
-        name: "chat_model",
-        provider: "scripted",
-        model: "scripted",
-        script: Array.from({ length: 4 }, (_, index) => ({
-          text: `Answer ${index + 1} to: {{input}}`,
-          delayMs,
-        })),
-      },
-    ],
-    tools: [],
-  } as unknown as Bundle;
-}
+import { insertInboxItem } from "../store/inbox";
 
 describe.each(testDatabaseBackends())("a message posted to a thread parked here on %s", (backend) => {
   let database: Database;
@@ -78,7 +51,7 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
   const parkedChat = async (delayMs = 0) => {
     const project = await runtime.projects.create({
       name: `posted ${randomUUID()}`,
-      definitions: slowChatBundle(delayMs),
+      definitions: chatBundle(4, delayMs),
     });
     const { threadId } = await runtime.threads.create({
       projectId: project.id,
@@ -155,25 +128,16 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
     const threadId = await parkedChat();
     // Input that arrived since the thread parked (as a report being delivered would be), not yet
     // drained: the post must not store its message ahead of it.
-    await database.sql.query(
-      `INSERT INTO inbox_items (id, thread_id, kind, payload, created_at)
-       VALUES ($1, $2, 'message', $3::text::jsonb, $4)`,
-      [
-        randomUUID(),
-        threadId,
-        JSON.stringify({
-          role: "user",
-          content: "waiting first",
-          attachments: [],
-          silent: false,
-          metadata: {},
-          fromHuman: true,
-          messageId: randomUUID(),
-          external: true,
-        }),
-        Date.now() * 1000,
-      ],
-    );
+    await insertInboxItem(database.sql, threadId, {
+      role: "user",
+      content: "waiting first",
+      attachments: [],
+      silent: false,
+      metadata: {},
+      fromHuman: true,
+      messageId: randomUUID(),
+      external: true,
+    });
     await runtime.threads.postMessage(threadId, { content: "posted second" });
     expect((await settled(threadId)).status).toBe("idle");
     expect((await messagesOf(threadId)).map((message) => message.content)).toEqual([

@@ -305,6 +305,11 @@ export async function wakeForInput(
   return rows[0] ? toThreadRow(rows[0]) : null;
 }
 
+/** THREAD_COLUMNS qualified by `threads.` (a RETURNING of an UPDATE … FROM other tables). */
+const THREAD_COLUMNS_OF_THREADS = THREAD_COLUMNS.split(",")
+  .map((column) => `threads.${column.trim()}`)
+  .join(", ");
+
 /** What `queueInputAndWake` did: nothing for a missing or terminated thread. */
 export type QueuedInput =
   | { kind: "missing" }
@@ -354,9 +359,7 @@ export async function queueInputAndWake(
            ELSE threads.lease_expires_at END
        FROM locked, item
        WHERE threads.id = $1
-       RETURNING ${THREAD_COLUMNS.split(",")
-         .map((column) => `threads.${column.trim()}`)
-         .join(", ")}, threads.xmin::text AS row_version, threads.run_started_at, locked.wakes AS applied,
+       RETURNING ${THREAD_COLUMNS_OF_THREADS}, threads.xmin::text AS row_version, threads.run_started_at, locked.wakes AS applied,
          locked.takes AS taken,
          CASE WHEN locked.takes THEN NULL ELSE pg_notify($6, $1::text) END AS notified
      ), announced AS (
@@ -483,9 +486,7 @@ export async function postRunningInput(
          AND COALESCE(execution->'blockedOn', 'null'::jsonb) = 'null'::jsonb
          AND COALESCE(execution->'replayOf', 'null'::jsonb) = 'null'::jsonb
          AND NOT EXISTS (SELECT 1 FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL)
-       RETURNING ${THREAD_COLUMNS.split(",")
-         .map((column) => `threads.${column.trim()}`)
-         .join(", ")}, threads.xmin::text AS row_version, threads.run_started_at
+       RETURNING ${THREAD_COLUMNS_OF_THREADS}, threads.xmin::text AS row_version, threads.run_started_at
      ), stored AS (
        INSERT INTO messages (id, thread_id, seq, role, side, content, depth, silent, metadata, attachments, created_at)
        SELECT $11::uuid, woken.id, $2::int, $12::text, $13::text, $14::text, 0, $15::boolean,

@@ -3,6 +3,7 @@
 // and started the run, before the run begins. After a restart, the thread (leased to the dead
 // process) is taken over once its lease expires and answers the message exactly once.
 import { describe, expect, it } from "vitest";
+import { chatBundle } from "../support/bench-bundles";
 import { testServerForFile } from "../support/fixture";
 import { threadHelpers } from "../support/thread-helpers";
 import { checkInvariants } from "./invariants";
@@ -12,34 +13,10 @@ const fixture = testServerForFile({ TANDEM_LEASE_MS: "1500", TANDEM_HOOK_TIMEOUT
 const api = fixture.api;
 const { projectWith, startThread, waitFor, messagesOf } = threadHelpers(fixture);
 
-function chatBundle() {
-  return {
-    agents: [{ name: "chat", type: "ai_human", sideA: { label: "Assistant", prompt: "chat_prompt" } }],
-    prompts: [
-      {
-        name: "chat_prompt",
-        toolDescription: "Chats",
-        prompt: "Answer briefly.",
-        model: "scripted_model",
-        includeChat: true,
-      },
-    ],
-    models: [
-      {
-        name: "scripted_model",
-        provider: "scripted",
-        model: "scripted",
-        script: [{ text: "Answer 1 to: {{input}}" }, { text: "Answer 2 to: {{input}}" }],
-      },
-    ],
-    tools: [],
-  };
-}
-
 describe("a message posted to a thread parked here survives a crash", () => {
   it("right after the post stored it (after_post_commit): answered once after the restart", async () => {
     await fixture.server.restart({ TANDEM_CRASH_AT: "after_post_commit@chat" });
-    const projectId = await projectWith(chatBundle());
+    const projectId = await projectWith(chatBundle(2));
     // Created, answered and parked in this server process: the next post stores its message itself.
     const threadId = await startThread(projectId, "chat", "hello");
     await waitFor(threadId, ["idle"]);

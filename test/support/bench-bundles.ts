@@ -3,8 +3,11 @@
 // (context assembly, persistence, scheduling) and never model latency.
 import type { Bundle } from "@/lib/standard";
 
-/** ai_human: side A answers each human message with one text step, then the thread parks idle. */
-export function chatBundle(turns: number): Bundle {
+/**
+ * ai_human: side A answers each human message with one text step, then the thread parks idle.
+ * `delayMs`: each answer takes that long (tests that look at a thread while its model call waits).
+ */
+export function chatBundle(turns: number, delayMs = 0): Bundle {
   return {
     agents: [{ name: "chat", type: "ai_human", sideA: { label: "Assistant", prompt: "chat_prompt" } }],
     prompts: [
@@ -21,7 +24,10 @@ export function chatBundle(turns: number): Bundle {
         name: "chat_model",
         provider: "scripted",
         model: "scripted",
-        script: Array.from({ length: turns }, (_, index) => ({ text: `Answer ${index + 1} to: {{input}}` })),
+        script: Array.from({ length: turns }, (_, index) => ({
+          text: `Answer ${index + 1} to: {{input}}`,
+          ...(delayMs > 0 ? { delayMs } : {}),
+        })),
       },
     ],
     tools: [],
