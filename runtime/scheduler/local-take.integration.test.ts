@@ -1,10 +1,12 @@
 // How much a process takes at once of what it makes runnable itself (Scheduler.takeLocally): a
-// thread waits here for a step slot instead of in the database for a claim. On Postgres, by default
-// for at most one more round of steps (TANDEM_CONCURRENCY); on PGlite (one process only) and with
-// TANDEM_LOCAL_TAKE_ROUNDS, more; never past TANDEM_MAX_CLAIMED_THREADS. A stopped scheduler takes
-// nothing (the statement then leaves the thread to any scheduler and notifies).
+// thread waits here for a step slot instead of in the database for a claim. By default, while
+// another process runs threads on the same database, for at most one more round of steps
+// (TANDEM_CONCURRENCY); alone, on PGlite (one process only) and with TANDEM_LOCAL_TAKE_ROUNDS, more;
+// never past TANDEM_MAX_CLAIMED_THREADS. A stopped scheduler takes nothing (the statement then
+// leaves the thread to any scheduler and notifies). How processes know of each other:
+// runtime/scheduler/peer-schedulers.integration.test.ts.
 // The statements and the run of a taken thread: runtime/statement-budget.integration.test.ts.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { openTestDatabase, testDatabaseBackends } from "@/test/support/open-database";
 import { assetFanOutBundle } from "@/test/support/subagent-bundles";
@@ -14,8 +16,11 @@ import type { LocalTake } from "./scheduler";
 describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) => {
   let opened: Database | null = null;
   let runtime: Runtime | null = null;
+  let other: Runtime | null = null;
 
   afterEach(async () => {
+    await other?.scheduler.stop();
+    other = null;
     await runtime?.scheduler.stop();
     await opened?.close();
     runtime = null;
@@ -44,6 +49,12 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     }
     return taken;
   };
+  /** How many threads the scheduler would take at once now (the room is given back). */
+  const bound = (scheduler: Runtime["scheduler"]) => {
+    const taken = takeAll(scheduler);
+    for (const take of taken) take.cancel();
+    return taken.length;
+  };
 
   it("takes nothing while stopped", async () => {
     const { scheduler } = await open({});
@@ -58,7 +69,7 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     const { scheduler } = await open({
       TANDEM_CONCURRENCY: "3",
       TANDEM_POLL_MS: "600000",
-      ...(backend === "pglite" ? { TANDEM_LOCAL_TAKE_ROUNDS: "2" } : {}),
+      TANDEM_LOCAL_TAKE_ROUNDS: "2",
     });
     await scheduler.start();
     const taken = takeAll(scheduler);
@@ -82,14 +93,27 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     expect(takeAll(scheduler)).toHaveLength(15);
   });
 
-  it("by default takes two rounds on Postgres, and on PGlite (one process) all it may hold", async () => {
-    const { scheduler } = await open({
-      TANDEM_CONCURRENCY: "3",
-      TANDEM_MAX_CLAIMED_THREADS: "40",
-      TANDEM_POLL_MS: "600000",
-    });
+  it("by default takes all it may hold while alone, and two rounds while another process runs threads", async () => {
+    const settings = { TANDEM_CONCURRENCY: "3", TANDEM_MAX_CLAIMED_THREADS: "40", TANDEM_POLL_MS: "600000" };
+    const { scheduler } = await open(settings);
     await scheduler.start();
-    expect(takeAll(scheduler)).toHaveLength(backend === "pglite" ? 40 : 6);
+    expect(bound(scheduler)).toBe(40);
+    if (backend === "pglite") return; // one process only: there is nobody to share with
+    // A second process on the database (a second runtime here: its own scheduler and lease owner).
+    const saved = { ...process.env };
+    Object.assign(process.env, settings);
+    try {
+      other = createRuntime(opened!);
+    } finally {
+      process.env = saved;
+    }
+    await other.scheduler.start();
+    // Each hears of the other: the second from the first's answer to its announcement.
+    await vi.waitFor(() => expect(bound(scheduler)).toBe(6), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(bound(other!.scheduler)).toBe(6), { timeout: 5_000, interval: 20 });
+    // Stopping, the second says it leaves: the first is alone again at once (not after a lease).
+    await other.scheduler.stop();
+    await vi.waitFor(() => expect(bound(scheduler)).toBe(40), { timeout: 1_000, interval: 20 });
   });
 
   it("never holds more threads than TANDEM_MAX_CLAIMED_THREADS", async () => {

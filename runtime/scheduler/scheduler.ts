@@ -11,6 +11,9 @@
 // Taken at once: a thread this process itself makes runnable (a new thread with input, a posted
 // message, a spawned child) is leased to it by that very statement when it has room (`takeLocally`),
 // and runs here without a NOTIFY or a claim; a process without room leaves it to any scheduler.
+// How much room that is depends on whether other processes run threads on the database
+// (`PeerSchedulers`): alone, a process takes everything it makes runnable (nobody else would claim
+// it); beside others, one more round of steps, so that a burst sent to one of them is shared.
 // Time limits: a run past TANDEM_MAX_RUN_MS is stopped, a thread queued past TANDEM_MAX_QUEUED_MS
 // fails, both by `StepRunner.endForLimit`, which drains waiting input and parks the thread with
 // that status (a child's report reaches its parent in the same commit, as at any session end).
@@ -20,6 +23,7 @@ import type { StepOutcome, StepRunner } from "../engine/step-runner";
 import type { LocalTake } from "../store/local-take";
 import { WORK_CHANNEL } from "../store/thread-store";
 import { type Claimed, claimRunnableThreads } from "./claim";
+import { PeerSchedulers } from "./peer-schedulers";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 import { StepSlots, withStepSlot } from "./step-slots";
 
@@ -57,8 +61,9 @@ export interface SchedulerOptions {
   pollMs?: number;
   /**
    * Rounds of steps this process takes for itself of the threads it makes runnable (`takeLocally`;
-   * TANDEM_LOCAL_TAKE_ROUNDS). Default: SCHEDULER_DEFAULTS.localTakeRounds on Postgres, no bound
-   * but maxClaimed on PGlite (one process only).
+   * TANDEM_LOCAL_TAKE_ROUNDS). Default on Postgres: SCHEDULER_DEFAULTS.localTakeRounds while another
+   * process runs threads on the database (`PeerSchedulers`), no bound but maxClaimed while none does;
+   * on PGlite (one process only), no bound but maxClaimed.
    */
   localTakeRounds?: number;
   /**
@@ -99,7 +104,10 @@ export class Scheduler {
   private readonly takenWhileEnding = new Map<string, { claimed: Claimed; leasedAt: number }>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly localTakeRounds: number;
+  /** TANDEM_LOCAL_TAKE_ROUNDS, or no bound on PGlite; null: it depends on `peers`. */
+  private readonly localTakeRounds: number | null;
+  /** The other processes running threads on this database, when the bound depends on them. */
+  private readonly peers: PeerSchedulers | null;
   private readonly drainMs: number;
   private readonly maxRunMs: number;
   private readonly maxQueuedMs: number;
@@ -131,8 +139,12 @@ export class Scheduler {
     this.leaseMs = options.leaseMs ?? SCHEDULER_DEFAULTS.leaseMs;
     this.pollMs = options.pollMs ?? SCHEDULER_DEFAULTS.pollMs;
     this.localTakeRounds =
-      options.localTakeRounds ??
-      (database.config.kind === "pglite" ? Number.POSITIVE_INFINITY : SCHEDULER_DEFAULTS.localTakeRounds);
+      options.localTakeRounds ?? (database.config.kind === "pglite" ? Number.POSITIVE_INFINITY : null);
+    // Gone after three heartbeats unheard (a heartbeat is a third of a lease).
+    this.peers =
+      this.localTakeRounds === null
+        ? new PeerSchedulers(database.notifications, this.owner, 3 * this.heartbeatMs + 1_000)
+        : null;
     this.drainMs = options.drainMs ?? SCHEDULER_DEFAULTS.drainMs;
     this.maxRunMs = options.maxRunMs ?? SCHEDULER_DEFAULTS.maxRunMs;
     this.maxQueuedMs = options.maxQueuedMs ?? SCHEDULER_DEFAULTS.maxQueuedMs;
@@ -171,9 +183,13 @@ export class Scheduler {
     this.stopListeningForAborts = await this.database.notifications.listen(ABORT_CHANNEL, (threadId) =>
       this.running.get(threadId)?.abort(),
     );
+    await this.peers?.start();
     this.poll = setInterval(() => this.tick(), this.pollMs);
     this.poll.unref();
-    this.heartbeat = setInterval(() => void this.renewLeases(), this.heartbeatMs);
+    this.heartbeat = setInterval(() => {
+      void this.renewLeases();
+      void this.peers?.announce().catch((error: unknown) => logFailure("announcing this scheduler", error));
+    }, this.heartbeatMs);
     this.heartbeat.unref();
     this.wake();
   }
@@ -186,6 +202,7 @@ export class Scheduler {
   async drain(deadlineMs = this.drainMs): Promise<{ atStepBoundary: number; aborted: number }> {
     this.stopped = true;
     if (this.poll) clearInterval(this.poll);
+    await this.peers?.stop();
     await this.stopListeningForWork?.().catch(() => {});
     this.stopListeningForWork = null;
     this.endedWhileDraining = 0;
@@ -285,12 +302,12 @@ export class Scheduler {
    */
   takeLocally(): LocalTake | null {
     // Beyond the free slots too: the thread then waits here for a slot instead of in the database
-    // for a claim (a NOTIFY, a claim statement, a slot anyway). On Postgres, by default, at most one
-    // more round of steps (TANDEM_CONCURRENCY) waits so, and past that it is left to any scheduler
-    // (another process may have room); on PGlite, and with TANDEM_LOCAL_TAKE_ROUNDS, more. Never
-    // past maxClaimed.
+    // for a claim (a NOTIFY, a claim statement, a slot anyway). While another process runs threads
+    // on the database, by default at most one more round of steps (TANDEM_CONCURRENCY) waits so,
+    // and past that it is left to any scheduler (another process may have room). Alone, on PGlite,
+    // or with TANDEM_LOCAL_TAKE_ROUNDS, more (`localTakeBound`). Never past maxClaimed.
     const wantingSlots = this.running.size - this.away + this.promised;
-    if (this.stopped || wantingSlots >= this.localTakeRounds * this.concurrency) return null;
+    if (this.stopped || wantingSlots >= this.localTakeBound()) return null;
     if (this.running.size + this.promised >= this.maxClaimed) return null;
     this.promised += 1;
     // The statement that leases the thread is sent after this: its lease runs at least from now.
@@ -316,6 +333,14 @@ export class Scheduler {
         if (settle() && this.atCapacity) this.wake();
       },
     };
+  }
+
+  /** Steps wanting a slot past which `takeLocally` leaves a thread to any scheduler. */
+  private localTakeBound(): number {
+    const rounds =
+      this.localTakeRounds ??
+      (this.peers?.alone() === false ? SCHEDULER_DEFAULTS.localTakeRounds : Number.POSITIVE_INFINITY);
+    return rounds * this.concurrency;
   }
 
   private async claimLoop(): Promise<void> {
