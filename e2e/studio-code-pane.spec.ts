@@ -100,13 +100,19 @@ test("a syntax error marks its line and leaves the canvas as it was", async ({ p
   await expect(page.locator(".cm-lint-marker-error")).toHaveCount(1);
   await page.waitForTimeout(800);
   expect(await positions(page)).toEqual(before);
-  await expect(problems(page)).toContainText("No problems");
+  // The Problems panel lists it too (it does not claim the project has no problems).
+  await expect(problems(page)).toContainText("Problems (1)");
+  await expect(problems(page).getByTestId("code-problem")).toContainText(
+    /code, line \d+.*cannot be read, so the canvas keeps its last good state/,
+  );
+  await expect(problems(page)).not.toContainText("No problems");
   await expect(page.locator(".react-flow__edge")).toHaveCount(2);
 
-  // Undo in the editor: the code reads again and the pane says so.
+  // Undo in the editor: the code reads again and the pane and the panel say so.
   await page.keyboard.press("Control+z");
   await expect(codeStatus(page)).toHaveText("In sync with the canvas");
   await expect(errorMarks(page)).toHaveCount(0);
+  await expect(problems(page)).toContainText("No problems");
 });
 
 test("the panel resizes by keyboard, maximises, collapses and remembers its size", async ({ page }) => {

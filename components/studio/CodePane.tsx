@@ -83,6 +83,14 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const controls = useRef<{ applyNow(): void; takeCanvasCode(): void } | null>(null);
   const [pane, setPane] = useState<PaneState>({ kind: "synced" });
+  // The Problems panel lists code that cannot be read beside the canvas's own problems.
+  const unreadableLine = pane.kind === "unreadable" ? pane.line : null;
+  const unreadableMessage = pane.kind === "unreadable" ? pane.problem : null;
+  useEffect(() => {
+    const unreadable = unreadableLine !== null && unreadableMessage !== null;
+    store.getState().setCodeProblem(unreadable ? { line: unreadableLine, message: unreadableMessage } : null);
+  }, [store, unreadableLine, unreadableMessage]);
+  useEffect(() => () => store.getState().setCodeProblem(null), [store]);
 
   useEffect(() => {
     const host = hostRef.current;

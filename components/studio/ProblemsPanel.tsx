@@ -3,13 +3,15 @@
 import { useReactFlow } from "@xyflow/react";
 import { definitionName, type GraphDiagnostic, isDefinitionNode } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
-import { useStudioStore } from "./StudioStoreContext";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
 
 export function ProblemsPanel() {
   const store = useStudioStore();
   const flow = useReactFlow();
   const { graph, diagnostics } = useCompiled();
+  const codeProblem = useStudio((state) => state.codeProblem);
+  const count = diagnostics.length + (codeProblem ? 1 : 0);
   const reveal = (diagnostic: GraphDiagnostic) => {
     const nodeId = diagnostic.node_id;
     if (!nodeId) return;
@@ -23,12 +25,21 @@ export function ProblemsPanel() {
   return (
     <section aria-label="Problems" className="flex min-h-0 flex-1 flex-col">
       <h2 className="px-3 py-1 text-xs font-semibold">
-        Problems <span className="text-muted">({diagnostics.length})</span>
+        Problems <span className="text-muted">({count})</span>
       </h2>
-      {diagnostics.length === 0 ? (
+      {count === 0 ? (
         <p className="px-3 text-xs text-muted">No problems: the canvas compiles to a valid bundle.</p>
       ) : (
         <ul className="min-h-0 flex-1 overflow-y-auto px-1 text-xs">
+          {codeProblem ? (
+            <li data-testid="code-problem" className="flex flex-wrap gap-x-2 px-2 py-0.5">
+              <span className="text-danger">error</span>
+              <span className="min-w-0 break-words font-medium">code, line {codeProblem.line}</span>
+              <span className="min-w-48 flex-1 break-words">
+                The code cannot be read, so the canvas keeps its last good state: {codeProblem.message}
+              </span>
+            </li>
+          ) : null}
           {diagnostics.map((diagnostic) => (
             <li key={`${diagnostic.path}|${diagnostic.code}|${diagnostic.message}`}>
               <button

@@ -68,6 +68,11 @@ export interface StudioState {
   draftNotice: DraftNotice | null;
   draftState: DraftState;
   conflict: SaveConflict | null;
+  /**
+   * The code pane's text cannot be read (the canvas keeps its last good state): its first error, for
+   * the Problems panel. Null while the code reads (or the pane is closed).
+   */
+  codeProblem: CodeProblem | null;
   load(graph: Graph, version: number): void;
   /**
    * Puts a restored draft on the canvas as unsaved changes over the saved document (one undo step
@@ -94,7 +99,14 @@ export interface StudioState {
   setSelection(selection: StudioSelection): void;
   saved(version: number, document: Graph): void;
   setStatus(status: StudioStatus | null): void;
+  setCodeProblem(problem: CodeProblem | null): void;
   openDialog(dialog: StudioDialog | null): void;
+}
+
+/** Where the code pane's text first fails to read: its line and "line:column error: message". */
+export interface CodeProblem {
+  line: number;
+  message: string;
 }
 
 export type StudioStore = ReturnType<typeof createStudioStore>;
@@ -118,6 +130,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       draftNotice: null,
       draftState: "none",
       conflict: null,
+      codeProblem: null,
       load: (graph, loadedVersion) =>
         set({
           history: startHistory(graph),
@@ -190,6 +203,11 @@ export function createStudioStore(initial: Graph, version: number | null = null)
           draftNotice: null,
         }),
       openDialog: (dialog) => set({ dialog }),
+      setCodeProblem: (problem) => {
+        const current = get().codeProblem;
+        if (current?.line === problem?.line && current?.message === problem?.message) return;
+        set({ codeProblem: problem });
+      },
       setStatus: (status) => {
         const current = get().status;
         if (current?.text === status?.text && current?.tone === status?.tone) return;
