@@ -188,3 +188,31 @@ test("keeps the local document when someone else saved a newer version", async (
   const project = (await (await page.request.get(`/api/projects/${id}`)).json()) as { version: number };
   expect(project.version).toBe(2);
 });
+
+test("feedback on the status line fades; an error stays until something else is said", async ({ page }) => {
+  const id = await createEmptyProject(page, "Status fades");
+  await page.goto(`/projects/${id}/studio`);
+  const status = page.getByRole("status", { name: "Studio status" });
+  await addNamed(page, "Add model", "fast");
+  await addNamed(page, "Add prompt", "orchestrate");
+  await dragHandle(
+    page,
+    sourceHandle(node(page, "prompt", "orchestrate")),
+    targetHandle(node(page, "model", "fast")),
+  );
+  await expect(status).toContainText("Connected orchestrate → fast");
+  // Feedback on something done is not left to be read later as the state of things.
+  await expect(status).toHaveText("", { timeout: 15_000 });
+
+  // Why a connection was refused stays.
+  await addNamed(page, "Add tool", "read_file");
+  await addNamed(page, "Add agent", "helper");
+  await dragHandle(
+    page,
+    sourceHandle(node(page, "tool", "read_file")),
+    targetHandle(node(page, "agent", "helper")),
+  );
+  await expect(status).toContainText("A tool calls nothing");
+  await page.waitForTimeout(11_000);
+  await expect(status).toContainText("A tool calls nothing");
+});

@@ -1,9 +1,15 @@
 "use client";
 // One line of feedback: saves, connections made and why a connection was refused; on the right,
 // the runtime's load, whether there are unsaved changes and whether this browser keeps them as a draft.
+// Feedback on something done ("Saved v2", "Running … in the playground") fades after a while, so it
+// is not read later as the state of things; an error stays until something else is said.
+import { useEffect } from "react";
 import type { DraftState } from "@/lib/studio/studio-store";
 import { RuntimeLoadIndicator } from "./RuntimeLoadIndicator";
-import { useStudio } from "./StudioStoreContext";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
+
+/** How long feedback that is not an error stays on the status line. */
+export const STATUS_FADE_MS = 10_000;
 
 const DRAFT_TEXT: Record<DraftState, string> = {
   none: "Unsaved changes",
@@ -13,7 +19,15 @@ const DRAFT_TEXT: Record<DraftState, string> = {
 };
 
 export function StatusLine() {
+  const store = useStudioStore();
   const status = useStudio((state) => state.status);
+  useEffect(() => {
+    if (!status || status.tone === "error") return;
+    const timer = setTimeout(() => {
+      if (store.getState().status === status) store.getState().setStatus(null);
+    }, STATUS_FADE_MS);
+    return () => clearTimeout(timer);
+  }, [store, status]);
   const unsaved = useStudio((state) => state.history.present !== state.savedDocument);
   const draftState = useStudio((state) => state.draftState);
   return (
