@@ -66,7 +66,12 @@ export function Transcript({
   }, [count]);
 
   return (
-    <section aria-label="Transcript" className="flex min-h-0 flex-1 flex-col overflow-y-auto p-3">
+    <section
+      aria-label="Transcript"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus so that a keyboard scrolls it (WCAG 2.1.1).
+      tabIndex={0}
+      className="flex min-h-0 flex-1 flex-col overflow-y-auto p-3 focus-visible:outline-2 focus-visible:outline-accent"
+    >
       {messages.length === 0 && streaming.length === 0 ? (
         <p className="text-muted">No messages yet.</p>
       ) : null}
