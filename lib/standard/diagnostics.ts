@@ -181,6 +181,16 @@ const KIND_LABELS: Record<EntityKind, string> = {
   tool: "Tool",
 };
 
+/**
+ * `the agent` for a path into a definition of a known collection (`agents[3].name` → "agent"), named
+ * or not; undefined elsewhere.
+ */
+export function entityKindAtPath(segments: readonly PathSegment[]): EntityKind | undefined {
+  const [collection, index] = segments;
+  if (typeof collection !== "string" || typeof index !== "number") return undefined;
+  return COLLECTION_KINDS[collection];
+}
+
 /** `Agent "asset_subagent"`, or `agents[3]` while the definition has no name. */
 export function describeEntity(bundle: unknown, segments: readonly PathSegment[]): string {
   const entity = entityAtPath(bundle, segments);

@@ -97,6 +97,8 @@ describe("parseBundle", () => {
       { severity: "error", code: "invalid_format", path: "tools[0].module" },
     ]);
     const messages = result.diagnostics.map((diagnostic) => diagnostic.message);
+    // A definition's empty name is said without its path, which means nothing on the canvas.
+    expect(messages[0]).toBe("This agent has no name: give it one.");
     expect(messages[1]).toBe('agents[0]: "sideA.maxSteps" must be an integer, not number 2.5.');
     expect(messages[2]).toContain('"baseURL" must be an http(s) URL');
     expect(messages[5]).toContain("Definitions never hold code.");

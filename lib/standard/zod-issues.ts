@@ -6,6 +6,7 @@ import {
   type DiagnosticCode,
   describeEntity,
   entityAtPath,
+  entityKindAtPath,
   formatPath,
   type PathSegment,
 } from "./diagnostics";
@@ -96,6 +97,9 @@ function issueCodeAndMessage(
     case "too_big": {
       const isLength = issue.origin === "string" || issue.origin === "array" || issue.origin === "set";
       if (issue.code === "too_small" && isLength && Number(issue.minimum) === 1) {
+        // A definition's own name left empty: its path (`agents[0]`) means nothing on the canvas.
+        const unnamed = path.length === 3 && path[2] === "name" ? entityKindAtPath(path) : undefined;
+        if (unnamed) return { code: "empty_value", message: `This ${unnamed} has no name: give it one.` };
         return { code: "empty_value", message: `${target} must not be empty.` };
       }
       const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
