@@ -349,3 +349,25 @@ test("the models view says the project runs on demo models and switches every mo
   await page.getByRole("button", { name: "Undo" }).click();
   await expect(node(page, "model", "assistant_model")).toContainText("scripted · scripted");
 });
+
+test("a model on a provider this server has not configured is a warning before any run", async ({ page }) => {
+  await openEmptyStudio(page, "Provider warning");
+  await applyChatTemplate(page);
+  await expect(problems(page)).toContainText("No problems");
+  await node(page, "model", "assistant_model").click();
+  // This test server has no OPENAI_API_KEY (e2e above: no provider is configured).
+  await inspector(page).getByLabel("Provider", { exact: true }).selectOption("openai");
+  const warning = problems(page)
+    .getByRole("button")
+    .filter({ hasText: "OPENAI_API_KEY is not set on this server" });
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText("warning");
+  await expect(problems(page)).toContainText("Problems (1)");
+  // It points at the model: clicking it selects the model's node.
+  await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+  await warning.click();
+  await expect(inspector(page).getByLabel("Name", { exact: true })).toHaveValue("assistant_model");
+  // Back on the scripted demo provider, nothing to warn about.
+  await inspector(page).getByLabel("Provider", { exact: true }).selectOption("scripted");
+  await expect(problems(page)).toContainText("No problems");
+});

@@ -1,15 +1,26 @@
 "use client";
-// Every diagnostic of the live compile; clicking one selects its node and brings it into view.
+// Every diagnostic of the live compile, code that cannot be read and models this server cannot call;
+// clicking one selects its node and brings it into view.
 import { useReactFlow } from "@xyflow/react";
+import { useMemo } from "react";
 import { definitionName, type GraphDiagnostic, isDefinitionNode } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
+import { useProviderWarnings } from "./useProviderWarnings";
 
 export function ProblemsPanel() {
   const store = useStudioStore();
   const flow = useReactFlow();
-  const { graph, diagnostics } = useCompiled();
+  const compiled = useCompiled();
+  const { graph } = compiled;
+  // The compile's own diagnostics, then the server's: models it cannot call.
+  const providerWarnings = useProviderWarnings();
+  const diagnostics = useMemo(
+    () =>
+      providerWarnings.length === 0 ? compiled.diagnostics : [...compiled.diagnostics, ...providerWarnings],
+    [compiled.diagnostics, providerWarnings],
+  );
   const codeProblem = useStudio((state) => state.codeProblem);
   const count = diagnostics.length + (codeProblem ? 1 : 0);
   const reveal = (diagnostic: GraphDiagnostic) => {

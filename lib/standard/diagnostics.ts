@@ -42,6 +42,8 @@ export const DIAGNOSTIC_CODES = [
   "include_cycle",
   "duplicate_variable",
   "model_lacks_function_calling",
+  // the server (the studio's own check against GET /api/providers, not a bundle rule)
+  "provider_not_configured",
   "required_property_not_defined",
   // prompt tool entries
   "unknown_tool_reference",

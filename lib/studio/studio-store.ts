@@ -1,9 +1,11 @@
 // The studio's state outside React: the canvas document with its undo history, the selection, the
 // version the document was loaded or saved as, and one status line. Components read it with
 // useStore; tests drive it directly.
+
 import { createStore } from "zustand/vanilla";
 import type { Graph } from "@/lib/graph";
 import { type History, record, redo, replacePresent, startHistory, undo } from "./history";
+import type { ProviderAvailability } from "./provider-diagnostics";
 import {
   EMPTY_SELECTION,
   type SelectedItem,
@@ -73,6 +75,8 @@ export interface StudioState {
    * the Problems panel. Null while the code reads (or the pane is closed).
    */
   codeProblem: CodeProblem | null;
+  /** What this server says of its model providers (GET /api/providers); null until it answered. */
+  providers: ProviderAvailability[] | null;
   load(graph: Graph, version: number): void;
   /**
    * Puts a restored draft on the canvas as unsaved changes over the saved document (one undo step
@@ -100,6 +104,7 @@ export interface StudioState {
   saved(version: number, document: Graph): void;
   setStatus(status: StudioStatus | null): void;
   setCodeProblem(problem: CodeProblem | null): void;
+  setProviders(providers: ProviderAvailability[]): void;
   openDialog(dialog: StudioDialog | null): void;
 }
 
@@ -131,6 +136,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       draftState: "none",
       conflict: null,
       codeProblem: null,
+      providers: null,
       load: (graph, loadedVersion) =>
         set({
           history: startHistory(graph),
@@ -203,6 +209,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
           draftNotice: null,
         }),
       openDialog: (dialog) => set({ dialog }),
+      setProviders: (providers) => set({ providers }),
       setCodeProblem: (problem) => {
         const current = get().codeProblem;
         if (current?.line === problem?.line && current?.message === problem?.message) return;
