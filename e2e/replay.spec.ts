@@ -107,6 +107,16 @@ test("replay a run as it was, then against edited definitions, and see where it 
   // The project page replays its latest runs (the replays themselves are not picked) with a verdict each.
   await page.goto(`/projects/${projectId}`);
   const panel = page.getByRole("region", { name: "Replay runs" });
+  // A count out of range is said beside the field (not silently changed) and cannot be sent.
+  const latestField = panel.getByLabel("Latest");
+  for (const wrong of ["0", "51", ""]) {
+    await latestField.fill(wrong);
+    await expect(panel).toContainText("Enter a whole number from 1 to 50.");
+    await expect(latestField).toHaveAttribute("aria-invalid", "true");
+    await expect(panel.getByRole("button", { name: "Replay", exact: true })).toBeDisabled();
+  }
+  await latestField.fill("5");
+  await expect(panel).not.toContainText("Enter a whole number");
   await panel.getByRole("button", { name: "Replay", exact: true }).click();
   await expect(panel.getByTestId("replay-runs-summary")).toHaveText(
     "0 of 1 match their recording; 1 diverged",

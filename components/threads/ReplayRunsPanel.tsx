@@ -12,6 +12,16 @@ import { diffHref } from "./CompareDialog";
 
 const POLL_MS = 1_500;
 
+/** The most runs one request replays (`POST /api/projects/:id/replays`). */
+const MAX_REPLAYS = 50;
+
+/** The field's text as a number of runs, or null when it is not a whole number from 1 to MAX_REPLAYS. */
+function parseLimit(text: string): number | null {
+  if (!/^\s*\d+\s*$/.test(text)) return null;
+  const value = Number(text);
+  return value >= 1 && value <= MAX_REPLAYS ? value : null;
+}
+
 const api = createApiClient();
 
 type Row = ManyReplays["replays"][number] & { status: ReplayStatus | null };
@@ -37,7 +47,10 @@ export function ReplayRunsPanel({
   currentVersion: number;
 }) {
   const limitId = useId();
-  const [limit, setLimit] = useState(20);
+  const limitErrorId = useId();
+  // The field's text as typed: a number out of range is said beside it, never silently changed.
+  const [limitText, setLimitText] = useState("20");
+  const limit = parseLimit(limitText);
   const [rows, setRows] = useState<Row[] | null>(null);
   const [skipped, setSkipped] = useState<ManyReplays["skipped"]>([]);
   const [busy, setBusy] = useState(false);
@@ -76,6 +89,7 @@ export function ReplayRunsPanel({
 
   async function start(event: React.FormEvent) {
     event.preventDefault();
+    if (limit === null) return;
     setBusy(true);
     setError(null);
     try {
@@ -106,16 +120,24 @@ export function ReplayRunsPanel({
           id={limitId}
           type="number"
           min={1}
-          max={50}
-          value={limit}
-          onChange={(event) => setLimit(Math.max(1, Math.min(50, Number(event.target.value) || 1)))}
-          className="h-8 w-16 rounded-md border border-border bg-surface px-2 text-sm"
+          max={MAX_REPLAYS}
+          step={1}
+          value={limitText}
+          onChange={(event) => setLimitText(event.target.value)}
+          aria-invalid={limit === null || undefined}
+          aria-describedby={limit === null ? limitErrorId : undefined}
+          className={`h-8 w-16 rounded-md border bg-surface px-2 text-sm ${limit === null ? "border-danger" : "border-border"}`}
         />
         <span className="text-sm">finished runs</span>
-        <Button type="submit" tone="primary" disabled={busy || pending.length > 0}>
+        <Button type="submit" tone="primary" disabled={busy || pending.length > 0 || limit === null}>
           {busy ? "Starting…" : pending.length > 0 ? "Replaying…" : "Replay"}
         </Button>
       </form>
+      {limit === null ? (
+        <p id={limitErrorId} className="-mt-2 px-4 pb-3 text-right text-xs text-danger">
+          Enter a whole number from 1 to {MAX_REPLAYS}.
+        </p>
+      ) : null}
       {error ? (
         <p
           role="alert"
