@@ -22,7 +22,9 @@ describe("providerDiagnostics", () => {
     ]);
     const diagnostics = providerDiagnostics(graph, openAiMissing);
     expect(diagnostics).toHaveLength(1);
-    const writer = graph.nodes.find((node) => node.type === "model" && node.data.definition.name === "writer");
+    const writer = graph.nodes.find(
+      (node) => node.type === "model" && node.data.definition.name === "writer",
+    );
     expect(diagnostics[0]).toMatchObject({
       severity: "warning",
       code: "provider_not_configured",
@@ -36,7 +38,12 @@ describe("providerDiagnostics", () => {
   it("says nothing of a model that names its own key variable or endpoint, or before the server answered", () => {
     const graph = models([
       { name: "own_key", provider: "openai", model: "gpt-4o-mini", apiKeyEnv: "TEAM_OPENAI_KEY" },
-      { name: "local", provider: "openai-compatible", model: "llama3.2", baseURL: "http://127.0.0.1:11434/v1" },
+      {
+        name: "local",
+        provider: "openai-compatible",
+        model: "llama3.2",
+        baseURL: "http://127.0.0.1:11434/v1",
+      },
     ]);
     expect(providerDiagnostics(graph, openAiMissing)).toEqual([]);
     expect(providerDiagnostics(models([{ name: "m", provider: "openai", model: "x" }]), null)).toEqual([]);
