@@ -68,6 +68,7 @@ export function ImportDefinitions({ projectId }: { projectId: string }) {
           aria-label="Import definitions"
           disabled={state.kind === "importing"}
           onChange={importFile}
+          className="min-w-0 text-sm text-muted file:mr-3 file:h-8 file:cursor-pointer file:rounded-md file:border file:border-border file:bg-surface file:px-3 file:text-sm file:font-medium file:text-text hover:file:bg-surface-muted"
         />
       </label>
       <p className="text-xs text-muted">
@@ -84,7 +85,12 @@ export function ImportDefinitions({ projectId }: { projectId: string }) {
           role="alert"
           className="rounded-md border border-danger/40 bg-danger/5 px-3 py-2 text-sm text-danger"
         >
-          <p>{state.message}</p>
+          {/* With problems listed below, the server's one-line summary (their first) would repeat one. */}
+          <p>
+            {state.diagnostics.length > 0
+              ? `Not imported: ${state.diagnostics.length} ${state.diagnostics.length === 1 ? "problem" : "problems"}.`
+              : state.message}
+          </p>
           {state.diagnostics.length > 0 && (
             <ul aria-label="Import problems" className="mt-1 list-disc pl-5">
               {state.diagnostics.map((diagnostic) => (

@@ -15,6 +15,11 @@ const TONE_CLASSES: Record<Tone, string> = {
   danger: "border border-border bg-surface text-danger hover:bg-surface-muted",
 };
 
+/** The classes of a button, for a link that looks like one (a page's main action). */
+export function buttonClasses(tone: Tone = "secondary", size: Size = "normal"): string {
+  return `inline-flex items-center gap-1.5 rounded-md font-medium ${SIZE_CLASSES[size]} ${TONE_CLASSES[tone]}`;
+}
+
 export function Button({
   tone = "secondary",
   size = "normal",

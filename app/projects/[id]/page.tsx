@@ -9,6 +9,7 @@ import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { ReplayRunsPanel } from "@/components/threads/ReplayRunsPanel";
 import { ThreadsPanel } from "@/components/threads/ThreadsPanel";
 import { AppFrame } from "@/components/ui/AppFrame";
+import { buttonClasses } from "@/components/ui/Button";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 
@@ -35,10 +36,10 @@ export default async function ProjectPage({
   return (
     <AppFrame crumbs={[{ label: project.name }]}>
       <div className="mx-auto flex max-w-5xl flex-col gap-6 px-6 py-8">
-        <div className="flex items-baseline gap-4">
+        <div className="flex items-center gap-4">
           <h1 className="min-w-0 flex-1 text-xl font-semibold break-words">{project.name}</h1>
           <span className="shrink-0 text-sm text-muted">version {project.version}</span>
-          <Link className="shrink-0 text-sm underline" href={`/projects/${project.id}/studio`}>
+          <Link className={`shrink-0 ${buttonClasses("primary")}`} href={`/projects/${project.id}/studio`}>
             Open studio
           </Link>
         </div>
