@@ -59,8 +59,16 @@ test("replay a run as it was, then against edited definitions, and see where it 
 }) => {
   const { projectId, threadId } = await recordedRun(request);
   await page.setViewportSize({ width: 1440, height: 900 });
+  // The page of a run that is not a replay asks for no replay progress (nor shows a banner).
+  const replayReads: string[] = [];
+  page.on("request", (sent) => {
+    if (/\/api\/threads\/[^/]+\/replay$/.test(new URL(sent.url()).pathname) && sent.method() === "GET")
+      replayReads.push(sent.url());
+  });
 
   const dialog = await replayFromPage(page, threadId, /version it ran with/);
+  expect(replayReads).toEqual([]);
+  await expect(page.getByTestId("replay-banner")).toHaveCount(0);
   const dialogAxe = await new AxeBuilder({ page }).include('[aria-label="Replay this run"]').analyze();
   expect(dialogAxe.violations).toEqual([]);
   await page.screenshot({ path: `${ARTIFACTS}/replay-dialog-1440.png` });

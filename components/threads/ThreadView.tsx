@@ -68,12 +68,15 @@ export function ThreadView({
   initialSelectedId,
   agents,
   forkedFrom = null,
+  isReplay = false,
 }: {
   rootId: string;
   initialSelectedId: string;
   agents: Record<string, AgentInfo>;
   /** Where this root was forked from (its stored fork link, with the source's name and message number). */
   forkedFrom?: ForkOrigin | null;
+  /** Whether the root is a replay: only then is there a replay's progress to read and show. */
+  isReplay?: boolean;
 }) {
   const { state, connection } = useLiveThread(rootId);
   const router = useRouter();
@@ -244,13 +247,15 @@ export function ThreadView({
             ; the original is unchanged.
           </p>
         ) : null}
-        <ReplayBanner
-          rootId={rootId}
-          liveDivergences={state.divergences.size}
-          loadStatus={api.threads.replayStatus}
-          threadLabel={threadLabel}
-          onShowThread={setSelectedId}
-        />
+        {isReplay ? (
+          <ReplayBanner
+            rootId={rootId}
+            liveDivergences={state.divergences.size}
+            loadStatus={api.threads.replayStatus}
+            threadLabel={threadLabel}
+            onShowThread={setSelectedId}
+          />
+        ) : null}
         {error ? (
           <p
             role="alert"

@@ -166,6 +166,15 @@ export class ThreadReplayService {
   }
 
   /** A replay's progress and the divergences of its whole tree (any thread of the tree names it). */
+  /** Whether the thread belongs to a replayed tree (it has a replay's progress to show). */
+  async isReplay(threadId: string): Promise<boolean> {
+    if (!isUuid(threadId)) return false;
+    const rows = await this.database.sql.query("SELECT 1 FROM thread_replays WHERE thread_id = $1", [
+      threadId,
+    ]);
+    return rows.length > 0;
+  }
+
   async status(threadId: string): Promise<ReplayStatus> {
     const sql = this.database.sql;
     const [own] = isUuid(threadId)

@@ -18,7 +18,10 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   });
   // A fork's root names its source ("Forked from <name> at message #n", and "Compare with original").
   const root = thread.id === thread.root_id ? thread : await runtime.threads.get(thread.root_id);
-  const project = await runtime.projects.get(thread.project_id);
+  const [project, isReplay] = await Promise.all([
+    runtime.projects.get(thread.project_id),
+    runtime.replays.isReplay(thread.root_id),
+  ]);
   return (
     <AppFrame
       crumbs={[
@@ -32,6 +35,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
         initialSelectedId={thread.id}
         agents={agentInfoFromDefinitions(project.definitions)}
         forkedFrom={root.forked_from ?? null}
+        isReplay={isReplay}
       />
     </AppFrame>
   );
