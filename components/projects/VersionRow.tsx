@@ -81,8 +81,11 @@ export function VersionRow({
         <time className="text-muted" dateTime={new Date(entry.created_at / 1000).toISOString()}>
           {formatVersionTime(entry.created_at)}
         </time>
-        <span className="text-muted">{versionCountsText(entry)}</span>
-        <span className="ml-auto flex gap-2">
+        {/* Shrinks (cut, with its whole text as a tooltip) before the actions leave the line. */}
+        <span className="min-w-24 flex-1 truncate text-muted" title={versionCountsText(entry)}>
+          {versionCountsText(entry)}
+        </span>
+        <span className="ml-auto flex shrink-0 gap-2">
           {hasPrevious && (
             <button
               type="button"
