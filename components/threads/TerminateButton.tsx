@@ -15,7 +15,7 @@ export function TerminateButton({
 
   if (!confirming)
     return (
-      <Button tone="danger" onClick={() => setConfirming(true)}>
+      <Button tone="danger" size="compact" onClick={() => setConfirming(true)}>
         Terminate
       </Button>
     );
@@ -24,6 +24,7 @@ export function TerminateButton({
       <span className="text-sm text-muted">End {threadLabel} and all its subagents for good?</span>
       <Button
         tone="danger"
+        size="compact"
         disabled={busy}
         onClick={async () => {
           setBusy(true);
@@ -34,7 +35,9 @@ export function TerminateButton({
       >
         Confirm terminate
       </Button>
-      <Button onClick={() => setConfirming(false)}>Cancel</Button>
+      <Button size="compact" onClick={() => setConfirming(false)}>
+        Cancel
+      </Button>
     </fieldset>
   );
 }
