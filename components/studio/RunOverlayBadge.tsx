@@ -3,8 +3,11 @@
 // tokens. It is a React Flow NodeToolbar above the card's left end (agents sit leftmost in the
 // layout, so a badge wider than a zoomed-out card grows into the canvas, not off it), drawn outside
 // the zoomed layer: its 11 px text stays 11 px at fit view, and it never changes the node's measured
-// size. It says everything in full to tooltips and screen readers.
+// size. Layouts leave room above agents for it (BADGE_ROOM_ABOVE_AGENT, from RUN_BADGE's offset and
+// height), so at fit view it hangs in free space, not over the card above. It says everything in
+// full to tooltips and screen readers.
 import { NodeToolbar, Position } from "@xyflow/react";
+import { RUN_BADGE } from "@/lib/graph";
 import { type AgentRunOverlay, compactTokens, describeRunOverlay } from "@/lib/studio/run-overlay";
 
 /** A darker shade of --status-running: white 11 px text on it passes WCAG AA (6:1). */
@@ -15,7 +18,7 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
   const running = overlay.running > 0;
   const description = describeRunOverlay(overlay);
   return (
-    <NodeToolbar isVisible position={Position.Top} align="start" offset={6}>
+    <NodeToolbar isVisible position={Position.Top} align="start" offset={RUN_BADGE.offset}>
       <div
         data-testid="run-overlay"
         data-agent={agent}
@@ -26,7 +29,11 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
         className={`flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2 py-0.5 text-[11px] font-medium shadow-sm ${
           running ? "border-transparent text-white" : "border-border bg-surface text-text"
         }`}
-        style={running ? { backgroundColor: RUNNING_BADGE } : undefined}
+        style={
+          running
+            ? { height: RUN_BADGE.height, backgroundColor: RUNNING_BADGE }
+            : { height: RUN_BADGE.height }
+        }
       >
         <span
           aria-hidden

@@ -5,7 +5,7 @@
 // browser and restored.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { fitViewport, type Graph, graphBounds, layoutRoomFor } from "@/lib/graph";
+import { fitCanvasViewport, type Graph, layoutRoomFor } from "@/lib/graph";
 import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
 import { BottomPanel } from "./BottomPanel";
 import { CommandPalette } from "./CommandPalette";
@@ -15,7 +15,12 @@ import { Inspector } from "./Inspector";
 import { LeaveGuard } from "./LeaveGuard";
 import { ModelsDialog } from "./ModelsDialog";
 import { NodePalette } from "./NodePalette";
-import { PlaygroundProvider, usePlayground } from "./PlaygroundContext";
+import {
+  PlaygroundProvider,
+  type PlaygroundStore,
+  usePlayground,
+  usePlaygroundStore,
+} from "./PlaygroundContext";
 import { PlaygroundPanel } from "./PlaygroundPanel";
 import { SaveConflictDialog, SaveProblemsDialog } from "./SaveDialogs";
 import { ShortcutsDialog } from "./ShortcutsDialog";
@@ -32,6 +37,7 @@ import { useStudioShortcuts } from "./useStudioShortcuts";
 function useStudioViewport(
   canvas: React.RefObject<HTMLDivElement | null>,
   store: StudioStore,
+  playground: PlaygroundStore,
 ): StudioViewport {
   const { fitView, setViewport, getViewport, screenToFlowPosition, getInternalNode } = useReactFlow();
   // The viewport the last fit asked for: while the view is still there, a resized pane is fitted again.
@@ -43,28 +49,44 @@ function useStudioViewport(
     };
     const fitCanvas = (options?: { duration?: number }) => {
       const pane = paneSize();
-      const bounds = graphBounds(store.getState().history.present.nodes);
-      if (!pane || !bounds) return;
-      const { x, y, zoom } = fitViewport(bounds, pane);
+      if (!pane) return;
+      const fit = fitCanvasViewport(store.getState().history.present.nodes, pane);
+      if (!fit) return;
+      const { x, y, zoom } = fit;
       lastFit.current = { x, y, zoom };
       void setViewport({ x, y, zoom }, { duration: options?.duration });
+    };
+    const atLastFit = () => {
+      const fit = lastFit.current;
+      const now = getViewport();
+      return (
+        fit !== null &&
+        Math.abs(now.x - fit.x) < 0.5 &&
+        Math.abs(now.y - fit.y) < 0.5 &&
+        Math.abs(now.zoom - fit.zoom) < 1e-3
+      );
     };
     return {
       fitView,
       fitCanvas,
       refitIfFitted: () => {
-        const fit = lastFit.current;
+        if (atLastFit()) fitCanvas();
+      },
+      fitIfUnmoved: () => {
+        // Never fitted: React Flow's initial viewport means nobody has moved the view yet.
         const now = getViewport();
-        const still =
-          fit !== null &&
-          Math.abs(now.x - fit.x) < 0.5 &&
-          Math.abs(now.y - fit.y) < 0.5 &&
-          Math.abs(now.zoom - fit.zoom) < 1e-3;
-        if (still) fitCanvas();
+        const untouched = lastFit.current === null && now.x === 0 && now.y === 0 && now.zoom === 1;
+        if (untouched || atLastFit()) fitCanvas();
       },
       layoutRoom: () => {
         const pane = paneSize();
-        return pane ? layoutRoomFor(pane) : undefined;
+        if (!pane) return undefined;
+        // A layout made now is run right away in the playground, which takes the inspector's place
+        // and is wider: it is packed for the narrower pane too, so running hides no card.
+        const { open, width } = playground.getState();
+        const inspector = canvas.current?.nextElementSibling?.getBoundingClientRect().width ?? 0;
+        const narrowed = open ? pane.width : pane.width - Math.max(0, width - inspector);
+        return layoutRoomFor({ width: Math.min(pane.width, narrowed), height: pane.height });
       },
       visibleArea: () => {
         const box = canvas.current?.getBoundingClientRect();
@@ -80,19 +102,22 @@ function useStudioViewport(
           : undefined;
       },
     };
-  }, [canvas, store, fitView, setViewport, getViewport, screenToFlowPosition, getInternalNode]);
+  }, [canvas, store, playground, fitView, setViewport, getViewport, screenToFlowPosition, getInternalNode]);
 }
 
 function StudioWorkspace({ projectId }: { projectId: string }) {
   const store = useStudioStore();
   const canvas = useRef<HTMLDivElement>(null);
-  const viewport = useStudioViewport(canvas, store);
+  const playground = usePlaygroundStore();
+  const viewport = useStudioViewport(canvas, store, playground);
   const context = useMemo<StudioCommandContext>(
     () => ({ store, projectId, viewport }),
     [store, projectId, viewport],
   );
   useStudioShortcuts(context);
-  useStudioDraft(store, projectId);
+  // A draft restored after the canvas opened (on the saved document, often empty) is framed like an
+  // opened canvas, unless the view was moved meanwhile.
+  useStudioDraft(store, projectId, () => requestAnimationFrame(() => viewport.fitIfUnmoved()));
   // The pane changes size when the playground opens or closes, a panel is resized or the window is:
   // a fitted canvas stays fitted (its run badges and right-hand cards would otherwise be cut off).
   useEffect(() => {

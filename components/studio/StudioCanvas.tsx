@@ -33,10 +33,12 @@ import { useShallow } from "zustand/react/shallow";
 import {
   boundsInView,
   CANVAS_FAR_ZOOM,
+  CANVAS_MINIMAP_SIZE,
   definitionName,
   type Graph,
   graphBounds,
   isDefinitionNode,
+  MINIMAP_FROM_NODES,
 } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
@@ -59,12 +61,6 @@ function nodeLabel(graphNodeId: string, graph: Graph): string {
   const node = findNode(graph, graphNodeId);
   return node && isDefinitionNode(node) ? definitionName(node) || node.type : "note";
 }
-
-/**
- * Small canvases fit on screen; the minimap (which would cover cards) appears for larger ones, and
- * whenever part of the canvas is out of view, so the reader knows there is more.
- */
-const MINIMAP_FROM_NODES = 16;
 
 /**
  * From this many nodes, only the cards, edges and labels near the view are in the DOM: panning and
@@ -110,9 +106,6 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   const compiled = useCompiled();
   const { edges, counts } = compiled;
   const [measured, setMeasured] = useState<Map<string, Size>>(() => new Map());
-  // Fit the view when the studio opens on nodes; an empty canvas must not re-fit (and jump) when
-  // its first node is added or dropped.
-  const [fitOnOpen] = useState(() => store.getState().history.present.nodes.length > 0);
   const bounds = useMemo(() => graphBounds(graph.nodes), [graph.nodes]);
   const culled = graph.nodes.length >= CULL_FROM_NODES;
   const partlyOutOfView = useStore(
@@ -302,7 +295,9 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         onDragOver={onDragOver}
         onDrop={onDrop}
         onInit={() => {
-          if (fitOnOpen) context.viewport.fitCanvas();
+          // Fit the view when the studio opens on nodes (the saved document, or a draft restored
+          // before this); an empty canvas must not re-fit (and jump) when its first node is added.
+          if (store.getState().history.present.nodes.length > 0) context.viewport.fitCanvas();
         }}
         minZoom={0.2}
         onlyRenderVisibleElements={culled}
@@ -310,13 +305,16 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         aria-label="Studio canvas"
       >
         <Background gap={16} />
+        {/* Small canvases fit on screen; the minimap (fit view keeps cards out from under it when it
+            can, fitCanvasViewport) appears for larger ones, and whenever part of the canvas is out
+            of view, so the reader knows there is more. */}
         {graph.nodes.length > MINIMAP_FROM_NODES || partlyOutOfView ? (
           <MiniMap
             pannable
             zoomable
             ariaLabel="Canvas minimap"
             nodeColor={miniMapColor}
-            style={{ width: 150, height: 96 }}
+            style={CANVAS_MINIMAP_SIZE}
           />
         ) : null}
         <Controls showFitView={false}>

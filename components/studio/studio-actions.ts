@@ -33,6 +33,11 @@ export interface StudioViewport {
    * canvas again if the view is still where the last fit put it; a view the user moved stays.
    */
   refitIfFitted(): void;
+  /**
+   * Frames the canvas unless the user has moved the view: it is still where the last fit put it, or
+   * nothing has fitted or moved it yet (a draft restored on a canvas opened empty).
+   */
+  fitIfUnmoved(): void;
   /** The room (flow units) a layout may fill and still be shown whole; undefined before the canvas is shown. */
   layoutRoom(): Size | undefined;
   /** The part of the document the user sees, in flow coordinates; null before the canvas is shown. */

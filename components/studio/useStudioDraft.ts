@@ -3,14 +3,18 @@
 // writes the document (debounced, and at once when the page is hidden or left) while it differs
 // from the saved one, removes the draft once saved or discarded, and asks before the page unloads
 // with unsaved changes. The draft survives reloads, navigation, crashes and server restarts.
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { decideDraft, makeDraft } from "@/lib/studio/draft";
 import type { StudioStore } from "@/lib/studio/studio-store";
 import { clearDraft, readDraft, writeDraft } from "./draft-storage";
 
 export const DRAFT_DEBOUNCE_MS = 500;
 
-export function useStudioDraft(store: StudioStore, projectId: string) {
+/** `onRestored` runs after a stored draft replaced the opened document. */
+export function useStudioDraft(store: StudioStore, projectId: string, onRestored?: () => void) {
+  // The latest callback, without re-running the effect (which reads the draft once per project).
+  const restored = useRef(onRestored);
+  restored.current = onRestored;
   useEffect(() => {
     let ready = false;
     let disposed = false;
@@ -67,6 +71,7 @@ export function useStudioDraft(store: StudioStore, projectId: string) {
         if (decision.kind === "restore" && !unsaved()) {
           state.restoreDraft(decision.draft.document, decision.staleBase, decision.draft.savedAt);
           state.setDraftState("kept");
+          restored.current?.();
         }
       }, failed)
       .finally(() => {

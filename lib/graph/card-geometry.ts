@@ -16,6 +16,19 @@ export const FIT_VIEW_MIN_ZOOM = MIN_TEXT_PX / SMALLEST_CANVAS_FONT_PX;
  */
 export const CANVAS_FAR_ZOOM = 0.4;
 
+/**
+ * The playground's run badge above an agent card (RunOverlayBadge, a NodeToolbar drawn outside the
+ * zoomed layer, so in screen px at any zoom): its offset above the card and its height.
+ */
+export const RUN_BADGE = { offset: 6, height: 22 } as const;
+/**
+ * The least gap (flow units) a layout leaves above an agent card, so its run badge, at fit view's
+ * smallest zoom, hangs in free space (with a few px to spare) instead of over the card above.
+ */
+export const BADGE_ROOM_ABOVE_AGENT = Math.ceil(
+  (RUN_BADGE.offset + RUN_BADGE.height + 3) / FIT_VIEW_MIN_ZOOM,
+);
+
 export const CARD = {
   border: 1,
   headerHeight: 32,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STUDIO_TEMPLATES } from "@/lib/studio/templates";
-import { CARD, cardPorts, cardSize } from "./card-geometry";
+import { BADGE_ROOM_ABOVE_AGENT, CARD, cardPorts, cardSize, FIT_VIEW_MIN_ZOOM } from "./card-geometry";
 import { decompileBundle } from "./decompile";
 import type { Graph } from "./document";
 import { deriveEdges } from "./edges";
@@ -13,7 +13,40 @@ import {
   shownShare,
   toElkGraph,
 } from "./elk-layout";
-import { graphBounds } from "./fit-viewport";
+import { fitCanvasViewport, graphBounds, layoutRoomFor } from "./fit-viewport";
+
+/**
+ * The studio's canvas pane (px) as measured at each window size with the default panels (the
+ * palette is a rail at 1280), and with the playground open in the inspector's place.
+ */
+const STUDIO_PANES = {
+  "1280×800": { width: 961, height: 477 },
+  "1280×800 + playground": { width: 821, height: 477 },
+  "1440×900": { width: 951, height: 577 },
+  "1440×900 + playground": { width: 811, height: 577 },
+  "1920×1080": { width: 1431, height: 757 },
+} as const;
+
+/** Fails when two cards overlap, or a card sits less than the badge room below another (agents). */
+function expectApartWithBadgeRoom(graph: Graph, where: string) {
+  const placed = boxes(graph);
+  const types = new Map(graph.nodes.map((node) => [node.id, node.type]));
+  for (const [index, a] of placed.entries()) {
+    for (const b of placed.slice(index + 1)) {
+      const apart =
+        a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      expect(apart, `${where}: ${a.id} overlaps ${b.id}`).toBe(true);
+      const sideBySide = a.x + a.width <= b.x || b.x + b.width <= a.x;
+      if (sideBySide) continue;
+      const [upper, lower] = a.y < b.y ? [a, b] : [b, a];
+      if (types.get(lower.id) !== "agent") continue;
+      expect(
+        lower.y - (upper.y + upper.height),
+        `${where}: ${upper.id} above ${lower.id}`,
+      ).toBeGreaterThanOrEqual(BADGE_ROOM_ABOVE_AGENT);
+    }
+  }
+}
 
 /** Room for any layout: nothing wraps. */
 const UNBOUNDED = { width: 100_000, height: 100_000 };
@@ -154,10 +187,14 @@ describe("layoutWithElk", () => {
     const wide = at(2000, 500);
     const barelyBetter = at(1960, 500);
     const muchBetter = at(1200, 700);
-    expect(chooseLayout(fits, muchBetter, room)).toBe(fits);
-    expect(chooseLayout(wide, barelyBetter, room)).toBe(wide);
-    expect(chooseLayout(wide, muchBetter, room)).toBe(muchBetter);
-    expect(chooseLayout(wide, undefined, room)).toBe(wide);
+    const fitsToo = at(950, 550);
+    expect(chooseLayout(fits, [muchBetter], room)).toBe(fits);
+    expect(chooseLayout(wide, [barelyBetter], room)).toBe(wide);
+    expect(chooseLayout(wide, [muchBetter], room)).toBe(muchBetter);
+    expect(chooseLayout(wide, [undefined, null], room)).toBe(wide);
+    // The first alternative that fits wins, else the one shown most.
+    expect(chooseLayout(wide, [muchBetter, fitsToo, fits], room)).toBe(fitsToo);
+    expect(chooseLayout(wide, [barelyBetter, muchBetter], room)).toBe(muchBetter);
   });
 
   it("agents' side ports leave from their own rows", () => {
@@ -168,6 +205,55 @@ describe("layoutWithElk", () => {
     expect(sideA!.y).toBeLessThan(sideB!.y);
     expect(sideB!.y).toBeLessThan(cardSize(agent).height);
   });
+});
+
+describe("layoutWithElk for the studio's panes", () => {
+  for (const template of STUDIO_TEMPLATES) {
+    it(
+      `shows the ${template.id} template whole, legible and clear of the zoom controls at every studio size`,
+      async () => {
+        const graph = decompileBundle(template.build());
+        const edges = deriveEdges(graph);
+        for (const [size, pane] of Object.entries(STUDIO_PANES)) {
+          const laidOut = await layoutWithElk(graph, edges, layoutRoomFor(pane));
+          const fit = fitCanvasViewport(laidOut.nodes, pane);
+          const where = `${template.id} at ${size}`;
+          expect(fit, where).toMatchObject({ fits: true, clear: true, minimap: false });
+          expect(fit!.zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM);
+          expectApartWithBadgeRoom(laidOut, where);
+        }
+      },
+      SLOW,
+    );
+  }
+
+  it(
+    "lays a template out on the server for a pane that every studio size shows whole",
+    async () => {
+      for (const template of STUDIO_TEMPLATES) {
+        const laidOut = await decompileBundleLaidOut(template.build());
+        for (const [size, pane] of Object.entries(STUDIO_PANES)) {
+          if (size.includes("playground")) continue;
+          expect(fitCanvasViewport(laidOut.nodes, pane), `${template.id} at ${size}`).toMatchObject({
+            fits: true,
+            clear: true,
+          });
+        }
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "keeps room above every agent for its run badge, unbounded too",
+    async () => {
+      for (const template of STUDIO_TEMPLATES) {
+        const graph = decompileBundle(template.build());
+        expectApartWithBadgeRoom(await layoutWithElk(graph, deriveEdges(graph), UNBOUNDED), template.id);
+      }
+    },
+    SLOW,
+  );
 });
 
 describe("decompileBundleLaidOut", () => {

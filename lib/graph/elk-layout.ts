@@ -3,15 +3,18 @@
 // reading positions back are pure; `layoutWithElk` runs ELK (async, no worker needed) and is the
 // only impure step. The bundled ELK (~1.6 MB) is loaded on first use, never at page load.
 // The layout packs for the room it is given (the canvas pane at the smallest legible zoom): when the
-// layers side by side are wider than the room, ELK also wraps them into rows, and the layout that
-// fit view can show at the larger zoom wins.
+// layers side by side do not fit the room, ELK wraps them into rows, and when that does not fit
+// either, its columns are re-packed (pack-layout.ts: rows, tall columns split); the first of these
+// that fits wins, else the one fit view shows most of. Agents keep room above them for their run
+// badge (BADGE_ROOM_ABOVE_AGENT): ELK sees each agent that much taller at the top.
 import type { ELK, ElkExtendedEdge, ElkNode, LayoutOptions } from "elkjs/lib/elk-api";
 import type { Bundle } from "@/lib/standard";
-import { cardPorts, cardSize, type PortSide } from "./card-geometry";
+import { BADGE_ROOM_ABOVE_AGENT, cardPorts, cardSize, type PortSide } from "./card-geometry";
 import { decompileBundle } from "./decompile";
 import { definitionName, type Graph, type GraphNode, isDefinitionNode } from "./document";
 import { deriveEdges, type GraphEdge } from "./edges";
 import { DEFAULT_CANVAS_PANE, graphBounds, layoutRoomFor, type Size } from "./fit-viewport";
+import { packLayers } from "./pack-layout";
 
 export const LAYER_GAP = 46;
 export const NODE_GAP = 20;
@@ -45,17 +48,26 @@ export function layeringEdges(edges: readonly GraphEdge[]): GraphEdge[] {
   return edges.filter((edge) => edge.kind === "include" || !included.has(edge.source));
 }
 
-/** The ELK input for `graph`: every node with its card size and fixed ports, every edge port to port. */
+/** The space ELK keeps above a card (its box is that much taller): an agent's run badge hangs there. */
+export function reservedAbove(node: GraphNode): number {
+  return node.type === "agent" ? BADGE_ROOM_ABOVE_AGENT - NODE_GAP : 0;
+}
+
+/**
+ * The ELK input for `graph`: every node with its card size (an agent's with room above it for its
+ * run badge) and fixed ports, every edge port to port.
+ */
 export function toElkGraph(graph: Graph, edges: readonly GraphEdge[]): ElkNode {
   const ids = new Set(graph.nodes.map((node) => node.id));
   const children: ElkNode[] = graph.nodes.map((node) => ({
     id: node.id,
-    ...cardSize(node),
+    width: cardSize(node).width,
+    height: cardSize(node).height + reservedAbove(node),
     layoutOptions: { "elk.portConstraints": "FIXED_POS" },
     ports: cardPorts(node).map((port) => ({
       id: portId(node.id, port.id),
       x: port.x,
-      y: port.y,
+      y: port.y + reservedAbove(node),
       width: 0,
       height: 0,
       layoutOptions: { "elk.port.side": port.id === "in" ? "WEST" : "EAST" },
@@ -71,10 +83,18 @@ export function toElkGraph(graph: Graph, edges: readonly GraphEdge[]): ElkNode {
   return { id: "root", layoutOptions: ELK_LAYOUT_OPTIONS, children, edges: elkEdges };
 }
 
-/** The graph with every node moved to where ELK put it (rounded, shifted so the top-left is 0,0). */
+/**
+ * The graph with every node moved to where ELK put it (below the room reserved above it; rounded,
+ * shifted so the top-left card is at 0,0).
+ */
 export function applyElkPositions(graph: Graph, laidOut: ElkNode): Graph {
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const positions = new Map<string, { x: number; y: number }>();
-  for (const child of laidOut.children ?? []) positions.set(child.id, { x: child.x ?? 0, y: child.y ?? 0 });
+  for (const child of laidOut.children ?? []) {
+    const node = byId.get(child.id);
+    const above = node ? reservedAbove(node) : 0;
+    positions.set(child.id, { x: child.x ?? 0, y: (child.y ?? 0) + above });
+  }
   const xs = [...positions.values()].map((point) => point.x);
   const ys = [...positions.values()].map((point) => point.y);
   const left = xs.length ? Math.min(...xs) : 0;
@@ -122,15 +142,25 @@ export function wrappedLayoutOptions(room: Size): LayoutOptions {
 }
 
 /**
- * The layout to keep: the plain one when it fits the room; else the wrapped one when fit view shows
- * a clearly larger share of it. A wrap costs readability (its edges run back across the canvas), so
- * it has to buy at least 5 %; otherwise fit view shows the plain layout from its entry.
+ * The layout to keep: the plain one when it fits the room; else the first alternative (ELK's wrapped
+ * layout, then the re-packed one) that fits; else the alternative fit view shows the largest share
+ * of, when that is clearly more (5 %) than the plain one's: a wrap costs readability (its edges run
+ * back across the canvas); otherwise fit view shows the plain layout from its entry.
  */
-export function chooseLayout(plain: Graph, wrapped: Graph | undefined, room: Size): Graph {
-  if (!wrapped) return plain;
+export function chooseLayout(
+  plain: Graph,
+  alternatives: readonly (Graph | null | undefined)[],
+  room: Size,
+): Graph {
   const plainShare = shownShare(graphExtent(plain), room);
   if (plainShare >= 1) return plain;
-  return shownShare(graphExtent(wrapped), room) >= plainShare * 1.05 ? wrapped : plain;
+  const candidates = alternatives.filter((graph): graph is Graph => Boolean(graph));
+  const shares = candidates.map((graph) => shownShare(graphExtent(graph), room));
+  const fitting = shares.findIndex((share) => share >= 1);
+  if (fitting >= 0) return candidates[fitting]!;
+  let best = -1;
+  for (const [index, share] of shares.entries()) if (best < 0 || share > shares[best]!) best = index;
+  return best >= 0 && shares[best]! >= plainShare * 1.05 ? candidates[best]! : plain;
 }
 
 /** Every node of `graph` laid out again along `edges` by ELK, packed for `room` (flow units). */
@@ -147,7 +177,8 @@ export async function layoutWithElk(
     graph,
     await elk.layout({ ...toElkGraph(graph, edges), layoutOptions: wrappedLayoutOptions(room) }),
   );
-  return chooseLayout(plain, wrapped, room);
+  if (shownShare(graphExtent(wrapped), room) >= 1) return wrapped;
+  return chooseLayout(plain, [wrapped, packLayers(plain, room, { layer: LAYER_GAP, node: NODE_GAP })], room);
 }
 
 /** The whole canvas laid out again by ELK along its derived edges ("Auto layout"), packed for `room`. */

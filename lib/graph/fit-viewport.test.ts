@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { FIT_VIEW_MIN_ZOOM } from "./card-geometry";
+import type { GraphNode } from "./document";
 import {
   boundsInView,
   CANVAS_FIT,
+  CONTROLS_COLUMN,
+  cardBoxes,
+  cardsUnderOverlays,
+  fitCanvasViewport,
   fitPadding,
   fitViewport,
   graphBounds,
   layoutRoomFor,
+  MINIMAP_FROM_NODES,
+  overlayBoxes,
 } from "./fit-viewport";
 
 const pane = { width: 1000, height: 600 };
@@ -82,13 +89,77 @@ describe("fitViewport of a graph many panes large", () => {
 });
 
 describe("layoutRoomFor", () => {
-  it("is the largest box fit view shows whole at the smallest legible zoom", () => {
+  it("is the largest box fit view shows whole at the smallest legible zoom, clear of the controls", () => {
     const room = layoutRoomFor(pane);
-    expect(fitViewport({ x: 0, y: 0, ...room }, pane)).toMatchObject({ zoom: FIT_VIEW_MIN_ZOOM, fits: true });
-    const wider = { x: 0, y: 0, width: room.width + 20, height: room.height };
-    expect(fitViewport(wider, pane).fits).toBe(false);
-    const taller = { x: 0, y: 0, width: room.width, height: room.height + 20 };
-    expect(fitViewport(taller, pane).fits).toBe(false);
+    const left = CONTROLS_COLUMN;
+    const right = fitPadding(pane.width, CANVAS_FIT.padding);
+    expect(room.width).toBeCloseTo((pane.width - left - right) / FIT_VIEW_MIN_ZOOM);
+    const shown = (width: number, height: number) =>
+      fitViewport({ x: 0, y: 0, width, height }, pane, CANVAS_FIT, { left, right: 0, bottom: 0 });
+    expect(shown(room.width, room.height)).toMatchObject({ zoom: FIT_VIEW_MIN_ZOOM, fits: true });
+    expect(shown(room.width + 20, room.height).fits).toBe(false);
+    expect(shown(room.width, room.height + 20).fits).toBe(false);
+  });
+});
+
+/** A card every `step` flow units across, `rows` rows down (prompt cards: 200 × 66). */
+function grid(columns: number, rows: number, step = { x: 246, y: 86 }): GraphNode[] {
+  const nodes: GraphNode[] = [];
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      nodes.push({
+        id: `prompt:p${row}_${column}`,
+        type: "prompt",
+        position: { x: column * step.x, y: row * step.y },
+        data: { definition: { name: `p${row}_${column}` } },
+      } as GraphNode);
+    }
+  }
+  return nodes;
+}
+
+describe("fitCanvasViewport", () => {
+  it("keeps the bottom-left card out from under the zoom controls", () => {
+    // 3 × 5 cards, 692 × 410: centred at zoom 1 in 1000 × 600 its left edge (154 px) is clear; in a
+    // pane just wider than the graph, the centred fit puts the bottom-left card under the controls.
+    const nodes = grid(3, 5);
+    const narrow = { width: 740, height: 600 };
+    const bounds = graphBounds(nodes)!;
+    const centred = fitViewport(bounds, narrow);
+    expect(centred.fits).toBe(true);
+    expect(cardsUnderOverlays(cardBoxes(nodes), overlayBoxes(narrow, false), centred)).toBe(true);
+    const fit = fitCanvasViewport(nodes, narrow)!;
+    expect(fit).toMatchObject({ fits: true, clear: true, minimap: false });
+    expect(fit.zoom).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM);
+    expect(cardsUnderOverlays(cardBoxes(nodes), overlayBoxes(narrow, false), fit)).toBe(false);
+    // Where the plain fit is clear, it is the fit.
+    expect(fitCanvasViewport(nodes, pane)).toMatchObject({ ...fitViewport(bounds, pane), clear: true });
+  });
+
+  it("keeps the cards out from under the minimap of a large canvas when there is room", () => {
+    // 20 cards (the minimap shows): 4 × 5, 938 × 410, in a pane that fits them with room to spare
+    // below, but not centred clear of the minimap's corner.
+    const nodes = grid(4, 5);
+    expect(nodes.length).toBeGreaterThan(MINIMAP_FROM_NODES);
+    const tall = { width: 1100, height: 640 };
+    const centred = fitViewport(graphBounds(nodes)!, tall);
+    expect(cardsUnderOverlays(cardBoxes(nodes), overlayBoxes(tall, true), centred)).toBe(true);
+    const fit = fitCanvasViewport(nodes, tall)!;
+    expect(fit).toMatchObject({ fits: true, clear: true, minimap: true });
+    expect(cardsUnderOverlays(cardBoxes(nodes), overlayBoxes(tall, true), fit)).toBe(false);
+  });
+
+  it("shows the whole graph rather than clear of the overlays when it cannot be both", () => {
+    const nodes = grid(3, 5);
+    const bounds = graphBounds(nodes)!;
+    // Exactly the room of the plain fit at the smallest zoom: any reserve would cut a card off.
+    const snug = {
+      width: Math.ceil(bounds.width * FIT_VIEW_MIN_ZOOM * (1 + CANVAS_FIT.padding)) + 2,
+      height: Math.ceil(bounds.height * FIT_VIEW_MIN_ZOOM * (1 + CANVAS_FIT.padding)) + 40,
+    };
+    const fit = fitCanvasViewport(nodes, snug)!;
+    expect(fit.fits).toBe(true);
+    expect(fitCanvasViewport([], snug)).toBeNull();
   });
 });
 

@@ -2,8 +2,10 @@
 // out below legible text (FIT_VIEW_MIN_ZOOM); when the graph is still larger than the pane there, it
 // is not centred (which would cut both ends) but starts at its left and top edges, where the entry
 // agent sits, so a reader starts at the beginning and pans towards the end — unless it is many
-// times larger than the pane, where its middle shows more. Pure.
-import { cardSize, FIT_VIEW_MIN_ZOOM } from "./card-geometry";
+// times larger than the pane, where its middle shows more. The canvas's own overlays (the zoom
+// controls bottom-left, the minimap bottom-right when it shows) are kept off the cards when there is
+// a way to (fitCanvasViewport), and a layout's room leaves the controls' column free. Pure.
+import { CARD, cardSize, FIT_VIEW_MIN_ZOOM, RUN_BADGE } from "./card-geometry";
 import type { GraphNode } from "./document";
 
 export interface Box {
@@ -30,7 +32,54 @@ export interface FitOptions {
   topRoom?: number;
 }
 
-export const CANVAS_FIT: FitOptions = { minZoom: FIT_VIEW_MIN_ZOOM, maxZoom: 1, padding: 0.06, topRoom: 30 };
+export const CANVAS_FIT: FitOptions = {
+  minZoom: FIT_VIEW_MIN_ZOOM,
+  maxZoom: 1,
+  padding: 0.06,
+  topRoom: RUN_BADGE.offset + RUN_BADGE.height + 2,
+};
+
+/** React Flow's margin between a panel (the controls, the minimap) and the pane's edges, px. */
+const PANEL_MARGIN = 15;
+/** Free px kept between a card and an overlay. */
+const OVERLAY_CLEARANCE = 6;
+
+/** The minimap's size on screen (StudioCanvas), px. */
+export const CANVAS_MINIMAP_SIZE: Size = { width: 150, height: 96 };
+
+/** A corner of the pane an overlay takes: px from the pane's side and bottom, clearance included. */
+export interface PaneCorner {
+  width: number;
+  height: number;
+}
+
+/** The zoom controls (+, −, fit, lock), bottom-left: four 27 px buttons in a column. */
+export const CONTROLS_CORNER: PaneCorner = {
+  width: PANEL_MARGIN + 27 + OVERLAY_CLEARANCE,
+  height: PANEL_MARGIN + 4 * 27 + OVERLAY_CLEARANCE,
+};
+
+/** The minimap, bottom-right, when it shows. */
+export const MINIMAP_CORNER: PaneCorner = {
+  width: PANEL_MARGIN + CANVAS_MINIMAP_SIZE.width + OVERLAY_CLEARANCE,
+  height: PANEL_MARGIN + CANVAS_MINIMAP_SIZE.height + OVERLAY_CLEARANCE,
+};
+
+/** How far a card's handles (their pointer area) stick out at its left and right, flow units. */
+const HANDLE_OVERHANG = CARD.handleHitArea / 2;
+
+/**
+ * The px kept free at the pane's left to keep the cards (their handles included) clear of the zoom
+ * controls, and at its right for the minimap (screen px ≥ flow units: fit view never zooms past 1).
+ */
+export const CONTROLS_COLUMN = CONTROLS_CORNER.width + HANDLE_OVERHANG;
+const MINIMAP_COLUMN = MINIMAP_CORNER.width + HANDLE_OVERHANG;
+
+/**
+ * The minimap shows from this many nodes, and whenever part of the canvas is out of view (so the
+ * reader knows there is more); small canvases that fit do without it.
+ */
+export const MINIMAP_FROM_NODES = 16;
 
 /** The box around every card (flow units), by the cards' own sizes; null for an empty canvas. */
 export function graphBounds(nodes: readonly GraphNode[]): Box | null {
@@ -87,20 +136,38 @@ export const START_ANCHORED_OVERFLOW = 2;
  * axis that overflows by up to START_ANCHORED_OVERFLOW rooms, centred on an axis that fits or that
  * overflows by more. The top room (options.topRoom) is kept unless only without it the graph fits.
  */
-export function fitViewport(bounds: Box, pane: Size, options: FitOptions = CANVAS_FIT): FitViewport {
-  const withTopRoom = fitWithin(bounds, pane, options);
+export function fitViewport(
+  bounds: Box,
+  pane: Size,
+  options: FitOptions = CANVAS_FIT,
+  reserve: Reserve = NO_RESERVE,
+): FitViewport {
+  const withTopRoom = fitWithin(bounds, pane, options, reserve);
   // The top room gives way when only without it does the whole graph fit: all of the graph matters
   // more than room for badges.
   if (withTopRoom.fits || !options.topRoom) return withTopRoom;
-  const withoutTopRoom = fitWithin(bounds, pane, { ...options, topRoom: 0 });
+  const withoutTopRoom = fitWithin(bounds, pane, { ...options, topRoom: 0 }, reserve);
   return withoutTopRoom.fits ? withoutTopRoom : withTopRoom;
 }
 
-function fitWithin(bounds: Box, pane: Size, options: FitOptions): FitViewport {
+/** Px kept free at the pane's left, right and bottom (at least the padding), for an overlay. */
+export interface Reserve {
+  left: number;
+  right: number;
+  bottom: number;
+}
+
+const NO_RESERVE: Reserve = { left: 0, right: 0, bottom: 0 };
+
+function fitWithin(bounds: Box, pane: Size, options: FitOptions, reserve: Reserve): FitViewport {
   const padX = fitPadding(pane.width, options.padding);
-  const { top: padTop, bottom: padBottom } = verticalPadding(pane.height, options);
+  const padLeft = Math.max(padX, reserve.left);
+  const padRight = Math.max(padX, reserve.right);
+  const vertical = verticalPadding(pane.height, options);
+  const padTop = vertical.top;
+  const padBottom = Math.max(vertical.bottom, reserve.bottom);
   const room = {
-    width: Math.max(1, pane.width - 2 * padX),
+    width: Math.max(1, pane.width - padLeft - padRight),
     height: Math.max(1, pane.height - padTop - padBottom),
   };
   const wanted = Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height));
@@ -115,7 +182,7 @@ function fitWithin(bounds: Box, pane: Size, options: FitOptions): FitViewport {
   const fitsX = bounds.width * zoom <= room.width + 0.5;
   const fitsY = bounds.height * zoom <= room.height + 0.5;
   return {
-    x: place(bounds.x, bounds.width, room.width, padX),
+    x: place(bounds.x, bounds.width, room.width, padLeft),
     y: place(bounds.y, bounds.height, room.height, padTop),
     zoom,
     fits: fitsX && fitsY,
@@ -128,17 +195,128 @@ function verticalPadding(height: number, options: FitOptions): { top: number; bo
   return { top: Math.max(bottom, options.topRoom ?? 0), bottom };
 }
 
-/** The flow-unit box a layout may fill and still be shown whole by fit view in `pane`. */
+/**
+ * The flow-unit box a layout may fill and still be shown whole by fit view in `pane`, clear of the
+ * zoom controls (a layout wraps its rows back to the left, where they are): the controls' column is
+ * kept free.
+ */
 export function layoutRoomFor(pane: Size, options: FitOptions = CANVAS_FIT): Size {
   const { top, bottom } = verticalPadding(pane.height, options);
+  const padX = fitPadding(pane.width, options.padding);
   return {
-    width: (pane.width - 2 * fitPadding(pane.width, options.padding)) / options.minZoom,
+    width: (pane.width - padX - Math.max(padX, CONTROLS_COLUMN)) / options.minZoom,
     height: (pane.height - top - bottom) / options.minZoom,
   };
 }
 
+/** Each card's box (flow units), its handles (which stick out at the sides) included. */
+export function cardBoxes(nodes: readonly GraphNode[]): Box[] {
+  const handle = HANDLE_OVERHANG;
+  return nodes.map((node) => {
+    const size = cardSize(node);
+    return {
+      x: node.position.x - handle,
+      y: node.position.y,
+      width: size.width + 2 * handle,
+      height: size.height,
+    };
+  });
+}
+
+function intersects(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The screen boxes (pane px) the overlays take: the controls, and the minimap when it shows. */
+export function overlayBoxes(pane: Size, minimap: boolean): Box[] {
+  const corner = (side: "left" | "right", { width, height }: PaneCorner): Box => ({
+    x: side === "left" ? 0 : pane.width - width,
+    y: pane.height - height,
+    width,
+    height,
+  });
+  return minimap
+    ? [corner("left", CONTROLS_CORNER), corner("right", MINIMAP_CORNER)]
+    : [corner("left", CONTROLS_CORNER)];
+}
+
+/** Whether any of `cards` (flow units) lies under an overlay at `viewport`. */
+export function cardsUnderOverlays(
+  cards: readonly Box[],
+  overlays: readonly Box[],
+  viewport: { x: number; y: number; zoom: number },
+): boolean {
+  return cards.some((card) => {
+    const onScreen = {
+      x: card.x * viewport.zoom + viewport.x,
+      y: card.y * viewport.zoom + viewport.y,
+      width: card.width * viewport.zoom,
+      height: card.height * viewport.zoom,
+    };
+    return overlays.some((overlay) => intersects(onScreen, overlay));
+  });
+}
+
+export interface CanvasFit extends FitViewport {
+  /** Whether the minimap shows at this viewport (a large canvas, or part of it out of view). */
+  minimap: boolean;
+  /** Whether no card lies under the zoom controls or the shown minimap. */
+  clear: boolean;
+}
+
 /**
- * The studio canvas pane at 1440×900 with the default panels (palette, inspector, bottom panel):
- * the room a layout computed without a browser (on the server) aims for.
+ * Fit view for the studio canvas: fitViewport, keeping the cards out from under the zoom controls
+ * and (when it shows) the minimap. Tries the plain fit, then keeping the overlays' column (left,
+ * right) or row (bottom) free, and takes the first of the best: the whole graph shown and clear of
+ * the overlays, else shown whole, else clear; the largest zoom among equals.
  */
-export const DEFAULT_CANVAS_PANE: Size = { width: 950, height: 576 };
+export function fitCanvasViewport(
+  nodes: readonly GraphNode[],
+  pane: Size,
+  options: FitOptions = CANVAS_FIT,
+): CanvasFit | null {
+  const bounds = graphBounds(nodes);
+  if (!bounds) return null;
+  const cards = cardBoxes(nodes);
+  const bottom = Math.max(CONTROLS_CORNER.height, MINIMAP_CORNER.height);
+  const reserves: Reserve[] = [];
+  for (const count of [0, 1, 2, 3]) {
+    for (const left of [0, CONTROLS_COLUMN]) {
+      for (const right of [0, MINIMAP_COLUMN]) {
+        for (const low of [0, bottom]) {
+          if (Number(left > 0) + Number(right > 0) + Number(low > 0) === count) {
+            reserves.push({ left, right, bottom: low });
+          }
+        }
+      }
+    }
+  }
+  let best: CanvasFit | null = null;
+  const rank = (fit: CanvasFit) => [
+    Number(fit.fits && fit.clear),
+    Number(fit.fits),
+    Number(fit.clear),
+    fit.zoom,
+  ];
+  for (const reserve of reserves) {
+    const view = fitViewport(bounds, pane, options, reserve);
+    const minimap = nodes.length > MINIMAP_FROM_NODES || !view.fits;
+    const clear = !cardsUnderOverlays(cards, overlayBoxes(pane, minimap), view);
+    const fit = { ...view, minimap, clear };
+    if (!best) {
+      best = fit;
+      continue;
+    }
+    const [a, b] = [rank(fit), rank(best)];
+    const index = a.findIndex((value, at) => Math.abs(value - (b[at] ?? 0)) > 1e-9);
+    if (index >= 0 && (a[index] ?? 0) > (b[index] ?? 0)) best = fit;
+  }
+  return best;
+}
+
+/**
+ * The studio canvas pane at 1280×800 and 1440×900 with the default panels (palette — a rail at
+ * 1280 —, inspector, bottom panel): the smaller of the two on each axis, the room a layout computed
+ * without a browser (on the server) aims for, so it fits at both (and at 1920×1080).
+ */
+export const DEFAULT_CANVAS_PANE: Size = { width: 950, height: 476 };

@@ -2,7 +2,7 @@
 // a simple layered placement along the derived edges — agents left, then their prompts, then tools,
 // sub-agents and models. Whole canvases (templates, imports, "Auto layout") are laid out by ELK
 // instead (elk-layout.ts). Deterministic, so the same bundle always lays out the same way.
-import { CARD, cardSize } from "./card-geometry";
+import { BADGE_ROOM_ABOVE_AGENT, CARD, cardSize } from "./card-geometry";
 import type { Graph, GraphNode } from "./document";
 import type { GraphEdge } from "./edges";
 
@@ -42,7 +42,10 @@ export function layoutGraph(graph: Graph, edges: GraphEdge[], toPlace?: Readonly
   const nodes = graph.nodes.map((node) => {
     if (toPlace && !toPlace.has(node.id)) return node;
     const column = node.type === "note" ? -1 : (rank.get(node.id) ?? 0);
-    const y = nextY.get(column) ?? 0;
+    const below = nextY.get(column);
+    // An agent's run badge hangs above it: more room there than between other cards.
+    const y =
+      below === undefined ? 0 : below + (node.type === "agent" ? BADGE_ROOM_ABOVE_AGENT - LAYOUT_ROW_GAP : 0);
     nextY.set(column, y + (node.height ?? cardSize(node).height) + LAYOUT_ROW_GAP);
     return { ...node, position: { x: column * LAYOUT_COLUMN_WIDTH, y } };
   });

@@ -1,0 +1,156 @@
+// A template applied from the Templates menu is shown whole: at 1280×800, 1440×900 and 1920×1080
+// every card (its handles included) is inside the canvas pane — not under the inspector, the zoom
+// controls or the minimap — at a legible zoom, and stays so when the playground opens (the layout
+// packs for the narrower pane too, and a fitted canvas is fitted again). A draft restored after a
+// reload is framed like an opened canvas.
+import { expect, type Page, test } from "@playwright/test";
+import { FIT_VIEW_MIN_ZOOM } from "../lib/graph/card-geometry";
+
+const ARTIFACTS = "e2e-artifacts";
+test.setTimeout(120_000);
+
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+];
+const TEMPLATES = [
+  { id: "asset", label: /Orchestrator \+ asset subagent/, agents: 2 },
+  { id: "named-workers", label: /Team lead \+ named workers/, agents: 3 },
+];
+
+async function openEmptyStudio(page: Page, label: string): Promise<void> {
+  const created = await page.request.post("/api/projects", { data: { name: `${label} ${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.getByRole("button", { name: "Templates" })).toBeVisible();
+}
+
+async function applyTemplate(page: Page, label: RegExp, agents: number) {
+  await page.getByRole("button", { name: "Templates" }).click();
+  await page.getByRole("menu", { name: "Templates" }).getByRole("menuitem", { name: label }).click();
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(agents, { timeout: 30_000 });
+}
+
+/** Waits until the canvas transform stops changing (a fit or a refit has landed). */
+async function settled(page: Page) {
+  let last = "";
+  await expect
+    .poll(async () => {
+      await page.waitForTimeout(150);
+      const now = await page
+        .locator(".react-flow__viewport")
+        .evaluate((element) => getComputedStyle(element).transform);
+      const same = now === last;
+      last = now;
+      return same;
+    })
+    .toBe(true);
+}
+
+/** Every card (with its handles) that is not wholly in the pane, or lies under an overlay. */
+async function cardsOutOfView(page: Page) {
+  return page.evaluate(() => {
+    type Box = { left: number; top: number; right: number; bottom: number };
+    const box = (element: Element): Box => {
+      const { left, top, right, bottom } = element.getBoundingClientRect();
+      return { left, top, right, bottom };
+    };
+    const viewport = document.querySelector<HTMLElement>(".react-flow__viewport");
+    const paneElement = document.querySelector(".react-flow__pane");
+    if (!viewport || !paneElement) throw new Error("no canvas");
+    const pane = box(paneElement);
+    const overlays = [".react-flow__controls", ".react-flow__minimap"].flatMap((selector) => {
+      const element = document.querySelector(selector);
+      return element ? [{ selector, ...box(element) }] : [];
+    });
+    const zoom = new DOMMatrix(getComputedStyle(viewport).transform).a;
+    const problems: string[] = [];
+    for (const node of viewport.querySelectorAll<HTMLElement>(".react-flow__node")) {
+      const parts = [node, ...node.querySelectorAll(".react-flow__handle")].map(box);
+      const card = {
+        left: Math.min(...parts.map((part) => part.left)),
+        top: Math.min(...parts.map((part) => part.top)),
+        right: Math.max(...parts.map((part) => part.right)),
+        bottom: Math.max(...parts.map((part) => part.bottom)),
+      };
+      const name = node.dataset.id ?? "?";
+      if (
+        card.left < pane.left - 0.5 ||
+        card.top < pane.top - 0.5 ||
+        card.right > pane.right + 0.5 ||
+        card.bottom > pane.bottom + 0.5
+      ) {
+        problems.push(`${name} outside the pane`);
+      }
+      for (const overlay of overlays) {
+        if (
+          card.left < overlay.right &&
+          overlay.left < card.right &&
+          card.top < overlay.bottom &&
+          overlay.top < card.bottom
+        ) {
+          problems.push(`${name} under ${overlay.selector}`);
+        }
+      }
+    }
+    return { zoom, problems, cards: viewport.querySelectorAll(".react-flow__node").length };
+  });
+}
+
+for (const size of VIEWPORTS) {
+  test(`templates applied at ${size.width}×${size.height} are shown whole, also with the playground open`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(size);
+    for (const template of TEMPLATES) {
+      await openEmptyStudio(page, `Template fit ${template.id} ${size.width}`);
+      await applyTemplate(page, template.label, template.agents);
+      await settled(page);
+      const where = `${template.id} at ${size.width}×${size.height}`;
+      const shown = await cardsOutOfView(page);
+      expect(shown.cards, where).toBeGreaterThan(10);
+      expect(shown.problems, where).toEqual([]);
+      expect(shown.zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
+      await page.screenshot({ path: `${ARTIFACTS}/template-fit-${template.id}-${size.width}.png` });
+
+      // The playground takes the inspector's place: the canvas is fitted again, still whole.
+      await page.getByRole("button", { name: "Run", exact: true }).click();
+      await expect(page.getByRole("complementary", { name: "Playground" })).toBeVisible();
+      await settled(page);
+      const running = await cardsOutOfView(page);
+      expect(running.problems, `${where}, playground open`).toEqual([]);
+      expect(running.zoom, `${where}, playground open`).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
+      await page.screenshot({
+        path: `${ARTIFACTS}/template-fit-${template.id}-${size.width}-playground.png`,
+      });
+    }
+  });
+}
+
+test("a draft restored after a reload is fitted like an opened canvas", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openEmptyStudio(page, "Draft fit");
+  await applyTemplate(page, /Chat assistant/, 1);
+  await expect(page.getByTestId("unsaved-changes")).toHaveAttribute("data-draft", "kept");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Restored draft" })).toBeVisible();
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(1);
+  await settled(page);
+  const shown = await cardsOutOfView(page);
+  expect(shown.problems).toEqual([]);
+  // Framed (centred across the pane), not left at React Flow's initial viewport at the pane's edge.
+  const offCentre = await page.evaluate(() => {
+    const pane = document.querySelector(".react-flow__pane")?.getBoundingClientRect();
+    const cards = [...document.querySelectorAll(".react-flow__node")].map((node) =>
+      node.getBoundingClientRect(),
+    );
+    if (!pane || cards.length === 0) return Number.POSITIVE_INFINITY;
+    const left = Math.min(...cards.map((card) => card.left));
+    const right = Math.max(...cards.map((card) => card.right));
+    return Math.abs((left + right) / 2 - (pane.left + pane.right) / 2);
+  });
+  expect(offCentre).toBeLessThan(30);
+  await page.screenshot({ path: `${ARTIFACTS}/draft-restored-fit-1280.png` });
+});
