@@ -81,8 +81,9 @@ test("shows line and column of a TypeScript import that cannot be read", async (
   const problems = page.getByRole("list", { name: "Import problems" });
   await expect(problems).toContainText(/\d+:\d+/);
   // The problem is said once: in the list, under a summary that does not repeat it.
-  await expect(page.getByRole("alert")).toContainText("Not imported: 1 problem.");
-  await expect(page.getByRole("alert").getByText(/Expected/)).toHaveCount(1);
+  const refused = page.getByRole("region", { name: "Import" }).getByRole("alert");
+  await expect(refused).toContainText("Not imported: 1 problem.");
+  await expect(refused.getByText(/Expected/)).toHaveCount(1);
   await expect(page.getByRole("region", { name: "Versions" }).getByRole("listitem")).toHaveCount(1);
   await page.screenshot({ path: `${ARTIFACTS}/versions-import-refused.png`, fullPage: true });
 });
