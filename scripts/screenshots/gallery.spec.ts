@@ -199,7 +199,14 @@ test("the gallery", async ({ page, request }) => {
   ).toBeVisible();
   await shoot(page, "05-studio-inspector", "Studio: the inspector of an agent");
   await expect(page.getByLabel("TypeScript code").first()).toBeVisible();
-  await shoot(page, "06-studio-code", "Studio: the code pane (CodeMirror, in sync with the canvas)");
+  // Maximised: the code of the selected agent, highlighted, with room to read it.
+  await page.getByRole("button", { name: "Maximise", exact: true }).click();
+  await shoot(
+    page,
+    "06-studio-code",
+    "Studio: the code pane maximised (CodeMirror, in sync with the canvas)",
+  );
+  await page.getByRole("button", { name: "Restore", exact: true }).click();
   await page.getByRole("button", { name: "Add agent" }).click();
   await expect(page.getByRole("region", { name: "Problems" })).not.toContainText("No problems");
   await shoot(page, "07-studio-problems", "Studio: problems of an unfinished agent");
