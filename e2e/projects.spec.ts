@@ -5,9 +5,13 @@ import { startTestServer } from "../test/support/server";
 
 const ARTIFACTS = "e2e-artifacts";
 
+/** Creates a project on the home page: it opens in the studio; back on the home page, it is listed. */
 async function createProjectThroughUi(page: Page, name: string) {
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(/\/projects\/[^/]+\/studio$/);
+  await expect(page.getByRole("button", { name: "Templates" })).toBeVisible();
+  await page.goBack();
   await expect(page.getByRole("link", { name, exact: true })).toBeVisible();
 }
 

@@ -15,9 +15,12 @@ async function createProjectThroughUi(page: Page, name: string): Promise<string>
   await page.goto("/");
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("link", { name, exact: true }).click();
+  // A new project opens in the studio; these tests start from its page.
+  await expect(page).toHaveURL(/\/projects\/[^/]+\/studio$/);
+  const id = /projects\/([^/?#]+)/.exec(page.url())?.[1] ?? "";
+  await page.goto(`/projects/${id}`);
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
-  return /projects\/([^/?#]+)/.exec(page.url())?.[1] ?? "";
+  return id;
 }
 
 async function definitionsOf(page: Page, id: string): Promise<unknown> {

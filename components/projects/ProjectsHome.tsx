@@ -1,6 +1,7 @@
 "use client";
 // The project list: create, open, rename and delete projects through the HTTP API.
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import type { ProjectSummary } from "@/lib/api/schemas";
@@ -15,6 +16,7 @@ export function describeError(error: unknown): string {
 }
 
 export function ProjectsHome() {
+  const router = useRouter();
   const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -47,6 +49,8 @@ export function ProjectsHome() {
       const project = await api.projects.create(name);
       setProjects((current) => [project, ...(current ?? [])]);
       setNewName("");
+      // A new project is empty: the next thing to do is to draw it (or apply a template).
+      router.push(`/projects/${project.id}/studio`);
     } catch (error) {
       setActionError(describeError(error));
     } finally {
