@@ -229,7 +229,7 @@ test("runs the asset example: the overlay badges the running child, its edge ani
   // While the child works: its agent node's badge counts it as running, the subagent edge animates.
   const childBadge = runBadge(page, "asset_subagent");
   await expect(childBadge).toHaveAttribute("data-running", "1", { timeout: 20_000 });
-  await expect(childBadge).toContainText("1 live");
+  await expect(childBadge).toContainText("1 running");
   const runningEdge = page.locator(".react-flow__edge.studio-edge-running");
   await expect(
     page.locator(".react-flow__edge.studio-edge-subagent.studio-edge-running.animated"),
@@ -271,7 +271,10 @@ test("runs the asset example: the overlay badges the running child, its edge ani
   await expect(runningEdge).toHaveCount(0, { timeout: 30_000 });
   await expect(childBadge).toHaveAttribute("data-live", "0");
   await expect(childBadge).toHaveAttribute("data-running", "0");
+  await expect(childBadge).toContainText("done");
   await expect(childBadge).toContainText(/step [1-9]/);
+  // The orchestrator, having answered, waits for the user.
+  await expect(runBadge(page, "orchestrator")).toContainText("1 idle", { timeout: 15_000 });
   const messages = panel.getByRole("list", { name: "Messages" }).getByTestId("message");
   await expect(messages.filter({ hasText: "The asset is ready:" })).toHaveCount(1, { timeout: 20_000 });
   await expect(page).toHaveURL(new RegExp(`/projects/${id}/studio$`));

@@ -40,7 +40,7 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
           className={`size-2 rounded-full ${running ? "animate-pulse bg-white" : ""}`}
           style={running ? undefined : { backgroundColor: "var(--status-idle)" }}
         />
-        <span aria-hidden>{overlay.live} live</span>
+        <span aria-hidden>{badgeState(overlay)}</span>
         {overlay.side ? (
           <span
             aria-hidden
@@ -55,4 +55,11 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
       </div>
     </NodeToolbar>
   );
+}
+
+/** What the agent's threads are doing, in a word: running now, idle (waiting for input), or done. */
+export function badgeState(overlay: AgentRunOverlay): string {
+  if (overlay.running > 0) return `${overlay.running} running`;
+  if (overlay.live > 0) return `${overlay.live} idle`;
+  return "done";
 }
