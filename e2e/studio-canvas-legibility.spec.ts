@@ -4,6 +4,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { CANVAS_FAR_ZOOM, FIT_VIEW_MIN_ZOOM, MIN_TEXT_PX } from "../lib/graph/card-geometry";
 import { STUDIO_TEMPLATES } from "../lib/studio/templates";
+import { canvasSettled } from "../test/support/e2e-canvas";
 
 const ARTIFACTS = "e2e-artifacts";
 // Three templates per test; a few seconds each on a quiet machine, more on a shared CI runner.
@@ -25,18 +26,7 @@ async function openTemplate(page: Page, template: (typeof STUDIO_TEMPLATES)[numb
   await page.goto(`/projects/${id}/studio`);
   await expect(page.locator(".react-flow__node")).not.toHaveCount(0, { timeout: 30_000 });
   await page.getByRole("button", { name: "Fit View" }).click();
-  // Wait for fit view to settle (the transform stops changing).
-  let last = "";
-  await expect
-    .poll(async () => {
-      const now = await page
-        .locator(".react-flow__viewport")
-        .evaluate((element) => getComputedStyle(element).transform);
-      const settled = now === last;
-      last = now;
-      return settled;
-    })
-    .toBe(true);
+  await canvasSettled(page);
 }
 
 /** The canvas as measured in the page: zoom, text sizes on screen, label/node/handle boxes. */

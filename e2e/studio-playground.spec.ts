@@ -8,6 +8,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { assetExampleBundle } from "../lib/standard/examples";
 import { chatTemplate } from "../lib/studio/templates";
+import { graphOffCentre } from "../test/support/e2e-canvas";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -31,20 +32,6 @@ async function expectNoAxeViolations(page: Page) {
     violation.nodes.map((node) => `${violation.id}: ${violation.help} ${node.html}`),
   );
   expect(findings).toEqual([]);
-}
-
-/** How far (px, across) the cards' middle is from the canvas pane's middle. */
-async function graphOffCentre(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const pane = document.querySelector(".react-flow__pane")?.getBoundingClientRect();
-    const cards = [...document.querySelectorAll(".react-flow__node")].map((node) =>
-      node.getBoundingClientRect(),
-    );
-    if (!pane || cards.length === 0) return Number.POSITIVE_INFINITY;
-    const left = Math.min(...cards.map((card) => card.left));
-    const right = Math.max(...cards.map((card) => card.right));
-    return Math.abs((left + right) / 2 - (pane.left + pane.right) / 2);
-  });
 }
 
 const viewportTransform = (page: Page) =>
@@ -183,6 +170,10 @@ test("chats with the chat template in the playground and watches the reply strea
   const fullPage = panel.getByRole("link", { name: /Open full thread page/ });
   await expect(fullPage).toHaveAttribute("href", /^\/threads\/[0-9a-f-]{36}$/);
   await expect(fullPage).toHaveAttribute("target", "_blank");
+  // The transcript scrolls by keyboard: it takes focus (a long conversation is a scrollable region).
+  const transcript = panel.getByRole("region", { name: "Transcript" });
+  await transcript.focus();
+  await expect(transcript).toBeFocused();
   await expectNoAxeViolations(page);
 
   // Closing keeps the run; Run opens it again, and New run goes back to the form.

@@ -5,6 +5,7 @@
 // reload is framed like an opened canvas.
 import { expect, type Page, test } from "@playwright/test";
 import { FIT_VIEW_MIN_ZOOM } from "../lib/graph/card-geometry";
+import { canvasSettled, graphOffCentre } from "../test/support/e2e-canvas";
 
 const ARTIFACTS = "e2e-artifacts";
 test.setTimeout(120_000);
@@ -31,22 +32,6 @@ async function applyTemplate(page: Page, label: RegExp, agents: number) {
   await page.getByRole("button", { name: "Templates" }).click();
   await page.getByRole("menu", { name: "Templates" }).getByRole("menuitem", { name: label }).click();
   await expect(page.locator(".react-flow__node-agent")).toHaveCount(agents, { timeout: 30_000 });
-}
-
-/** Waits until the canvas transform stops changing (a fit or a refit has landed). */
-async function settled(page: Page) {
-  let last = "";
-  await expect
-    .poll(async () => {
-      await page.waitForTimeout(150);
-      const now = await page
-        .locator(".react-flow__viewport")
-        .evaluate((element) => getComputedStyle(element).transform);
-      const same = now === last;
-      last = now;
-      return same;
-    })
-    .toBe(true);
 }
 
 /** Every card (with its handles) that is not wholly in the pane, or lies under an overlay. */
@@ -107,7 +92,7 @@ for (const size of VIEWPORTS) {
     for (const template of TEMPLATES) {
       await openEmptyStudio(page, `Template fit ${template.id} ${size.width}`);
       await applyTemplate(page, template.label, template.agents);
-      await settled(page);
+      await canvasSettled(page);
       const where = `${template.id} at ${size.width}×${size.height}`;
       const shown = await cardsOutOfView(page);
       expect(shown.cards, where).toBeGreaterThan(10);
@@ -118,7 +103,7 @@ for (const size of VIEWPORTS) {
       // The playground takes the inspector's place: the canvas is fitted again, still whole.
       await page.getByRole("button", { name: "Run", exact: true }).click();
       await expect(page.getByRole("complementary", { name: "Playground" })).toBeVisible();
-      await settled(page);
+      await canvasSettled(page);
       const running = await cardsOutOfView(page);
       expect(running.problems, `${where}, playground open`).toEqual([]);
       expect(running.zoom, `${where}, playground open`).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
@@ -137,20 +122,11 @@ test("a draft restored after a reload is fitted like an opened canvas", async ({
   await page.reload();
   await expect(page.getByRole("region", { name: "Restored draft" })).toBeVisible();
   await expect(page.locator(".react-flow__node-agent")).toHaveCount(1);
-  await settled(page);
+  await canvasSettled(page);
   const shown = await cardsOutOfView(page);
   expect(shown.problems).toEqual([]);
   // Framed (centred across the pane), not left at React Flow's initial viewport at the pane's edge.
-  const offCentre = await page.evaluate(() => {
-    const pane = document.querySelector(".react-flow__pane")?.getBoundingClientRect();
-    const cards = [...document.querySelectorAll(".react-flow__node")].map((node) =>
-      node.getBoundingClientRect(),
-    );
-    if (!pane || cards.length === 0) return Number.POSITIVE_INFINITY;
-    const left = Math.min(...cards.map((card) => card.left));
-    const right = Math.max(...cards.map((card) => card.right));
-    return Math.abs((left + right) / 2 - (pane.left + pane.right) / 2);
-  });
+  const offCentre = await graphOffCentre(page);
   expect(offCentre).toBeLessThan(30);
   await page.screenshot({ path: `${ARTIFACTS}/draft-restored-fit-1280.png` });
 });
