@@ -139,3 +139,30 @@ test("replay a run as it was, then against edited definitions, and see where it 
   expect(panelAxe.violations).toEqual([]);
   await page.screenshot({ path: `${ARTIFACTS}/replay-runs-1440.png`, fullPage: true });
 });
+
+test("a run nothing was posted to offers Replay and Compare disabled, with the reason", async ({
+  page,
+  request,
+}) => {
+  const project = await request.post("/api/projects", {
+    data: { name: `Empty run ${Date.now()}`, definitions: definitions("You are helpful.") },
+  });
+  const projectId = ((await project.json()) as { id: string }).id;
+  const created = await request.post("/api/threads", {
+    data: { project_id: projectId, agent_id: "assistant" },
+  });
+  expect(created.status()).toBe(201);
+  const threadId = ((await created.json()) as { threadId: string }).threadId;
+  await page.goto(`/threads/${threadId}`);
+  const replay = page.getByRole("button", { name: "Replay…" });
+  const compare = page.getByRole("button", { name: "Compare with…" });
+  await expect(replay).toBeDisabled();
+  await expect(replay).toHaveAttribute("title", "Nothing to replay yet: no message was posted to this run.");
+  await expect(compare).toBeDisabled();
+  await expect(compare).toHaveAttribute("title", "Nothing to compare yet: this run has no messages.");
+  // The first message makes both available, live.
+  await request.post(`/api/threads/${threadId}/messages`, { data: { content: "apples" } });
+  await expect(replay).toBeEnabled();
+  await expect(compare).toBeEnabled();
+  await expect(replay).not.toHaveAttribute("title", /.+/);
+});

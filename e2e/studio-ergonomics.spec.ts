@@ -227,6 +227,7 @@ test("finds a node in the command palette, focuses and selects it, and runs comm
   await search.fill("asset_sub");
   const results = palette.getByRole("listbox", { name: "Results" });
   await expect(results.getByRole("option").first()).toContainText("asset_subagent");
+  await expect(results.getByRole("option").first().locator("span").last()).toHaveText("Dual-AI agent");
   await expect(results.getByRole("option").first()).toHaveAttribute("aria-selected", "true");
   await page.screenshot({ path: `${ARTIFACTS}/studio-command-palette.png` });
   await page.keyboard.press("Enter");
@@ -257,6 +258,10 @@ test("finds a node in the command palette, focuses and selects it, and runs comm
   await expect(page.locator(".react-flow__node-tool")).toHaveCount(tools + 1);
   await page.keyboard.press("Control+k");
   await search.fill("undo");
+  // Every result says what it is in the last column; a command's shortcut is shown as keys before it.
+  const undo = results.getByRole("option").first();
+  await expect(undo.locator("kbd")).toHaveText("Ctrl+Z");
+  await expect(undo.locator("span").last()).toHaveText("Edit");
   await page.keyboard.press("Enter");
   await expect(page.locator(".react-flow__node-tool")).toHaveCount(tools);
   await page.keyboard.press("Control+k");

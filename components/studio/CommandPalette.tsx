@@ -3,7 +3,7 @@
 // Arrow keys move through the results, Enter runs the highlighted one, Escape closes.
 import { useMemo, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
-import { definitionName, isDefinitionNode } from "@/lib/graph";
+import { definitionName, type GraphNode, isDefinitionNode } from "@/lib/graph";
 import { type PaletteEntry, searchPalette } from "@/lib/studio/palette-search";
 import { shortcutLabel } from "@/lib/studio/shortcuts";
 import { isMacPlatform } from "./platform";
@@ -12,8 +12,24 @@ import { focusNode } from "./studio-actions";
 import { STUDIO_COMMANDS, type StudioCommandContext } from "./studio-commands";
 
 interface PaletteItem extends PaletteEntry {
-  detail: string;
+  /** What the result is, always in the last column: a node's kind or a command's group. */
+  category: string;
+  /** A command's keyboard shortcut, shown as keys before the category. */
+  shortcut?: string;
   run(): void;
+}
+
+const NODE_CATEGORY: Record<GraphNode["type"], string> = {
+  agent: "Agent",
+  prompt: "Prompt",
+  tool: "Tool",
+  model: "Model",
+  note: "Note",
+};
+
+function nodeCategory(node: GraphNode): string {
+  if (node.type === "agent" && node.data.definition.type === "dual_ai") return "Dual-AI agent";
+  return NODE_CATEGORY[node.type];
 }
 
 const LISTBOX_ID = "studio-palette-results";
@@ -33,7 +49,7 @@ function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
         id: `node:${node.id}`,
         label: name || "(unnamed)",
         keywords: `${node.type} ${typeof title === "string" ? title : ""} node`,
-        detail: node.type,
+        category: nodeCategory(node),
         run: () => focusNode(context.store, context.viewport, node.id),
       };
     });
@@ -44,7 +60,8 @@ function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
         id: `command:${command.id}`,
         label: command.label,
         keywords: `${command.group} command`,
-        detail: command.keys?.[0] ? shortcutLabel(command.keys[0], mac) : command.group,
+        category: command.group,
+        shortcut: command.keys?.[0] ? shortcutLabel(command.keys[0], mac) : undefined,
         run: () => void command.run(context),
       }),
     );
@@ -114,8 +131,19 @@ function PaletteBody({ context, close }: { context: StudioCommandContext; close(
               index === current ? "bg-accent text-accent-contrast" : ""
             }`}
           >
-            <span className="truncate">{item.label}</span>
-            <span className={`shrink-0 text-xs ${index === current ? "" : "text-muted"}`}>{item.detail}</span>
+            <span className="min-w-0 flex-1 truncate">{item.label}</span>
+            {item.shortcut ? (
+              <kbd
+                className={`shrink-0 rounded border px-1.5 font-sans text-[11px] leading-5 ${
+                  index === current ? "border-accent-contrast/50" : "border-border text-muted"
+                }`}
+              >
+                {item.shortcut}
+              </kbd>
+            ) : null}
+            <span className={`w-24 shrink-0 text-right text-xs ${index === current ? "" : "text-muted"}`}>
+              {item.category}
+            </span>
           </div>
         ))}
       </div>

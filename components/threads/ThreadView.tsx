@@ -16,6 +16,7 @@ import {
   selectRegistry,
   selectTelemetry,
   selectThread,
+  selectTranscript,
   statusDetail,
 } from "@/lib/live";
 import { Button } from "../ui/Button";
@@ -129,6 +130,10 @@ export function ThreadView({
   const status = selected?.status ?? "unknown";
   const detail = selected ? statusDetail(selected) : null;
   const pendingApprovals = selectPendingApprovals(state);
+  // Replay re-posts what users posted to the root; with nothing posted (or nothing at all to line
+  // up), the actions are offered disabled with the reason instead of failing after the dialog.
+  const rootMessages = selectTranscript(state, rootId);
+  const rootHasInput = rootMessages.some((message) => message.role === "user");
   const threadLabel = (threadId: string) => {
     const thread = selectThread(state, threadId);
     return thread ? (thread.name ?? thread.agent_id) : "a thread";
@@ -194,10 +199,26 @@ export function ThreadView({
             <div className="ml-auto flex items-center gap-2">
               {selected.parent_id === null ? (
                 <>
-                  <Button size="compact" onClick={() => setReplaying(true)}>
+                  <Button
+                    size="compact"
+                    disabled={!rootHasInput}
+                    title={
+                      rootHasInput ? undefined : "Nothing to replay yet: no message was posted to this run."
+                    }
+                    onClick={() => setReplaying(true)}
+                  >
                     Replay…
                   </Button>
-                  <Button size="compact" onClick={() => setComparing(true)}>
+                  <Button
+                    size="compact"
+                    disabled={rootMessages.length === 0}
+                    title={
+                      rootMessages.length === 0
+                        ? "Nothing to compare yet: this run has no messages."
+                        : undefined
+                    }
+                    onClick={() => setComparing(true)}
+                  >
                     Compare with…
                   </Button>
                 </>
