@@ -3,7 +3,7 @@
 // it; docs/runtime.md). Opened lazily, once per process; it also owns this process's scheduler
 // (started by runtime/process-lifecycle.ts: an app server or `npm run worker`).
 
-import { ParkedCaches } from "./engine/parked-caches";
+import { type ParkedCacheLimits, ParkedCaches } from "./engine/parked-caches";
 import { parkedHere } from "./engine/parked-here";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
@@ -104,7 +104,15 @@ function extensionsLoader(): () => Promise<{ registry: ExtensionRegistry; hooks:
   };
 }
 
-export function createRuntime(database: Database): Runtime {
+/** What a runtime may be given besides its database (defaults above). */
+export interface RuntimeOptions {
+  /** Bounds of the parked threads' caches (PARKED_CACHE_LIMITS). */
+  parkedCacheLimits?: ParkedCacheLimits;
+  /** Bounds of the caches of threads created here until their first run (SPAWNED_CACHE_LIMITS). */
+  spawnedCacheLimits?: ParkedCacheLimits;
+}
+
+export function createRuntime(database: Database, options: RuntimeOptions = {}): Runtime {
   const definitions = new DefinitionsCache(database.sql);
   const events = new EventHub(database.notifications, database.sql);
   const extensions = extensionsLoader();
@@ -115,10 +123,16 @@ export function createRuntime(database: Database): Runtime {
     await threads?.terminate(threadId);
   };
   // Parked threads whose history this process keeps for their next run (bounded memory).
-  const parkedCaches = new ParkedCaches<ThreadCache>(PARKED_CACHE_LIMITS, threadCacheBytes);
+  const parkedCaches = new ParkedCaches<ThreadCache>(
+    options.parkedCacheLimits ?? PARKED_CACHE_LIMITS,
+    threadCacheBytes,
+  );
   // Children spawned here, with the one message each starts with, and threads created here, with
   // none, for their first run here (most likely here: it starts as soon as the creation commits).
-  const spawnedCaches = new ParkedCaches<ThreadCache>(SPAWNED_CACHE_LIMITS, threadCacheBytes);
+  const spawnedCaches = new ParkedCaches<ThreadCache>(
+    options.spawnedCacheLimits ?? SPAWNED_CACHE_LIMITS,
+    threadCacheBytes,
+  );
   const parentWaker = new ParentWaker(
     (parentId) => wakeParent(database.sql, parentId),
     (parentId, error) =>
@@ -195,7 +209,6 @@ export function createRuntime(database: Database): Runtime {
         history: { version: messages.at(-1)?.seq ?? 0, messages },
         modelCalls: new Map(),
         requests: new Map(),
-        ...(messages.length > 0 ? { createdWith: messages } : {}),
       }),
     () => scheduler.takeLocally(),
     parkedHere(parkedCaches),

@@ -1,6 +1,6 @@
 // What this process knows of the threads that parked here, for a message posted to one of them: the
 // thread as it parked (so the post can store the message and start the run in its own statement,
-// `postRunningInput`), and handing the message stored that way to the thread's next run.
+// `postRunningInput`), and the history it keeps extended by the message stored that way.
 import type { StoredMessage } from "../store/messages";
 import type { ParkedAs } from "../store/thread-lifecycle";
 import type { ParkedCaches } from "./parked-caches";
@@ -11,7 +11,7 @@ export interface ParkedHere {
   known(threadId: string): (ParkedAs & { projectId: string }) | null;
   /**
    * A message stored with the thread's run started (`postRunningInput`): its next run finds it in
-   * the history and announces it to after_create_message as a drain would have.
+   * the history (the post hands it to that run to announce: `TakenThread.announce`).
    */
   storedWith(threadId: string, message: StoredMessage): void;
   /** The thread is no longer as it parked here (a post found it changed): forget how it parked. */
@@ -44,7 +44,6 @@ export function parkedHere(parkedCaches: ParkedCaches<ThreadCache>): ParkedHere 
           previous && previous.version === message.seq - 1
             ? { version: message.seq, messages: [...previous.messages, message] }
             : null,
-        createdWith: [...(cache.createdWith ?? []), message],
       });
     },
   };

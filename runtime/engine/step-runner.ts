@@ -11,6 +11,7 @@
 // (ThreadCommitter).
 
 import { crashPoint } from "../faults";
+import type { StoredMessage } from "../store/messages";
 import { findThreadForStep, type ThreadForStep } from "../store/thread-store";
 import { envLookup, subagentBranches } from "../subagents/branches";
 import { activeSide, catalogFor } from "./step/active-side";
@@ -58,6 +59,14 @@ export class StepRunner {
    */
   startFrom(read: ThreadForStep): void {
     this.ctx.commits.startFrom(read);
+  }
+
+  /**
+   * Messages stored with the thread's run started, not drained (`TakenThread.announce`): its next
+   * step announces them to after_create_message, as it does the input it drains.
+   */
+  announceFirst(threadId: string, messages: readonly StoredMessage[]): void {
+    this.ctx.memory.announceLater(threadId, messages);
   }
 
   /** The scheduler renewed the thread's lease, which moved its row from version `from` to `to`. */
@@ -146,8 +155,8 @@ export class StepRunner {
     commits.expect(found);
     const current = found.row;
     ctx.memory.restoreParked(current);
-    // A thread created here with its first message stored (no drain): announced below like drained input.
-    const createdWith = ctx.memory.takeCreatedWith(threadId);
+    // Messages stored with the run started (no drain): announced below like drained input.
+    const createdWith = ctx.memory.takeUnannounced(threadId);
     const definitions = await ctx.deps.definitions.load(current.project_id, current.project_version);
     // Waiting for a blocking subagent call: park (input waits too) until its child reports; once it
     // has, answer the call first, before new input is drained.

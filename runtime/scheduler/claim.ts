@@ -1,6 +1,7 @@
 // The claim: the one statement by which a scheduler takes runnable threads nobody holds, with a
 // lease (`FOR NO KEY UPDATE SKIP LOCKED`, so any number of processes can share one database).
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { StoredMessage } from "../store/messages";
 import { THREAD_FOR_STEP_COLUMNS, type ThreadForStep, toThreadForStep } from "../store/thread-store";
 
 export interface Claimed {
@@ -9,6 +10,8 @@ export interface Claimed {
   runStartedAt: number | null;
   /** The thread as the claim left it (its first step starts from it instead of reading it again). */
   read: ThreadForStep | null;
+  /** Stored with the run started, to announce (`TakenThread.announce`; only a thread taken at once). */
+  announce?: readonly StoredMessage[];
 }
 
 /**

@@ -489,6 +489,7 @@ export class Scheduler {
     const runner = this.runnerFor(this.owner);
     this.runners.set(threadId, runner);
     if (claimed.read) runner.startFrom(claimed.read);
+    if (claimed.announce?.length) runner.announceFirst(threadId, claimed.announce);
     // The run's wall clock started when its input was drained (or starts now, with the first step).
     const deadline =
       this.maxRunMs > 0 ? (claimed.runStartedAt ?? Date.now() * 1000) / 1000 + this.maxRunMs : null;

@@ -218,6 +218,8 @@ export class ThreadService {
     // message stored"), so its first step goes straight to the model.
     const storedWithIt = take !== null && inputs.length === 1 && attachments.length === 0;
     let thread: ThreadRow;
+    // The message stored with the thread, which its first step announces to after_create_message.
+    let storedFirst: StoredMessage | undefined;
     let committed: Awaited<ReturnType<LazyTransaction["commit"]>>;
     try {
       if (take && storedWithIt) {
@@ -237,6 +239,7 @@ export class ThreadService {
           },
         ]);
         await recordConsumedDeferred(tx, id, payload, first!.created_at);
+        storedFirst = first;
         // Before the commit, after which the first step starts: it finds its history here.
         this.createdWith(id, [first!]);
         await appendEvents(tx, [threadEvent(thread), messageEvent(thread, first!)]);
@@ -266,7 +269,7 @@ export class ThreadService {
       const raw = committed.after[0]?.[0];
       const read =
         returned && known ? threadForStepAfterUpdate(known, returned) : raw ? toThreadForStep(raw) : null;
-      take.run({ id, runStartedAt: null, read });
+      take.run({ id, runStartedAt: null, read, ...(storedFirst ? { announce: [storedFirst] } : {}) });
     }
     if (deferred) await this.runAfterThreadCreated(id);
     return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
@@ -379,7 +382,7 @@ export class ThreadService {
         if (posted) {
           crashPoint("after_post_commit", posted.agentName);
           this.parked?.storedWith(id, posted.message);
-          take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read });
+          take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read, announce: [posted.message] });
           return { status: "queued" as const, queueId: input.id, messageId };
         }
         queued = await queueInputAndWake(this.sql, id, input, take ?? undefined);

@@ -3,6 +3,7 @@
 // process's scheduler, which then runs it with no NOTIFY and no claim. The scheduler hands out the
 // room (`Scheduler.takeLocally`); the layers that write threads (services, the step's spawns) use
 // these shapes, below the scheduler.
+import type { StoredMessage } from "./messages";
 import type { ThreadForStep } from "./thread-store";
 
 /** A thread leased to this process by the statement that made it runnable. */
@@ -12,6 +13,13 @@ export interface TakenThread {
   runStartedAt: number | null;
   /** The thread as its first step needs it, or null (that step reads it). */
   read: ThreadForStep | null;
+  /**
+   * Messages the statement stored with the thread's run started, not drained (a thread created with
+   * its first message, a message posted to a thread parked here): its first step here announces them
+   * to after_create_message as a drain's would be. They travel with the thread, not in a cache that
+   * may drop them.
+   */
+  announce?: readonly StoredMessage[];
 }
 
 /** The lease a statement writes: `lease_owner` and `lease_expires_at` = now() + leaseMs. */

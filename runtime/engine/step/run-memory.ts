@@ -36,9 +36,17 @@ export class RunMemory {
   /** Threads whose session ended in the step now running (for the after_terminal_commit crash point). */
   readonly endedSessions = new Map<string, string>();
 
+  /**
+   * Messages stored with a thread's run started, not drained, that its next step announces to
+   * after_create_message (`TakenThread.announce`). Kept here, with the run, not in the parked caches
+   * whose bounds may drop an entry before the run takes it.
+   */
+  private readonly unannounced = new Map<string, StoredMessage[]>();
+
   /** Forgets the thread's run and cache (a run ended); returns the cache it had. */
   forget(threadId: string): ThreadCache | undefined {
     this.runs.delete(threadId);
+    this.unannounced.delete(threadId);
     const cache = this.caches.get(threadId);
     this.caches.delete(threadId);
     return cache;
@@ -65,23 +73,18 @@ export class RunMemory {
     // Running again: how it parked is said anew when it parks next (parkThread).
     delete parked.parkedAs;
     if (parked.history?.version === row.message_seq) this.caches.set(row.id, parked);
-    // No history kept to extend, but the messages stored without a drain are the thread's last ones
-    // (nothing ran since): still to be announced. Older ones ran elsewhere, or were announced.
-    else if (parked.createdWith && parked.createdWith.at(-1)?.seq === row.message_seq)
-      this.caches.set(row.id, {
-        history: null,
-        modelCalls: new Map(),
-        requests: new Map(),
-        createdWith: parked.createdWith,
-      });
   }
 
-  /** The messages the thread was created with, not yet announced (`ThreadCache.createdWith`); once. */
-  takeCreatedWith(threadId: string): StoredMessage[] {
-    const cache = this.caches.get(threadId);
-    const created = cache?.createdWith ?? [];
-    if (cache) delete cache.createdWith;
-    return created;
+  /** The run's next step announces `messages` (stored without a drain) to after_create_message. */
+  announceLater(threadId: string, messages: readonly StoredMessage[]): void {
+    this.unannounced.set(threadId, [...(this.unannounced.get(threadId) ?? []), ...messages]);
+  }
+
+  /** The messages stored with the run started and not announced yet, in order; handed out once. */
+  takeUnannounced(threadId: string): StoredMessage[] {
+    const messages = this.unannounced.get(threadId) ?? [];
+    this.unannounced.delete(threadId);
+    return messages;
   }
 
   cache(threadId: string): ThreadCache {

@@ -80,12 +80,6 @@ export interface ThreadCache {
   requests: Map<string, RequestMemory>;
   /** A child spawned here as a one-off subagent: how it reports without reading (the one-off path of reportToParent). */
   report?: OneOffReportRoute;
-  /**
-   * Messages stored with the thread's run started, not drained (a thread created here with its first
-   * input, `createRunningThread`; a message posted to it while it was parked here,
-   * `postRunningInput`), which its next step announces to after_create_message as a drain would have.
-   */
-  createdWith?: StoredMessage[];
   /** The thread as it parked here (parkThread): a message posted to it may start its run at once. */
   parkedAs?: { projectId: string; rootId: string; projectVersion: number; agentName: string };
 }
