@@ -2,7 +2,7 @@
 // every card (its handles included) is inside the canvas pane — not under the inspector, the zoom
 // controls or the minimap — at a legible zoom, and stays so when the playground opens (the layout
 // packs for the narrower pane too, and a fitted canvas is fitted again). A draft restored after a
-// reload is framed like an opened canvas.
+// reload is framed like an opened canvas. No edge passes behind a card.
 import { expect, type Page, test } from "@playwright/test";
 import { FIT_VIEW_MIN_ZOOM } from "../lib/graph/card-geometry";
 import { canvasSettled, graphOffCentre } from "../test/support/e2e-canvas";
@@ -84,6 +84,46 @@ async function cardsOutOfView(page: Page) {
   });
 }
 
+/**
+ * Edges that pass behind a card other than their own two: each edge's line is walked in 4 px steps
+ * (SVG getPointAtLength) and every point is tested against the other cards' boxes, shrunk by 2 px.
+ */
+async function edgesBehindCards(page: Page) {
+  return page.evaluate(() => {
+    const viewport = document.querySelector<HTMLElement>(".react-flow__viewport");
+    if (!viewport) throw new Error("no canvas");
+    const cards = [...viewport.querySelectorAll<HTMLElement>(".react-flow__node")].map((node) => ({
+      id: node.dataset.id ?? "?",
+      box: node.getBoundingClientRect(),
+    }));
+    const behind: string[] = [];
+    for (const edge of document.querySelectorAll<SVGGElement>(".react-flow__edge")) {
+      const path = edge.querySelector<SVGPathElement>("path.react-flow__edge-path");
+      const id = edge.dataset.id ?? edge.getAttribute("aria-label") ?? "?";
+      if (!path) continue;
+      const [source, target] = [edge.dataset.source, edge.dataset.target];
+      const matrix = path.getScreenCTM();
+      if (!matrix) continue;
+      const length = path.getTotalLength();
+      const crossed = new Set<string>();
+      for (let along = 0; along <= length; along += 4) {
+        const point = new DOMPoint(
+          path.getPointAtLength(along).x,
+          path.getPointAtLength(along).y,
+        ).matrixTransform(matrix);
+        for (const card of cards) {
+          if (card.id === source || card.id === target) continue;
+          const { left, top, right, bottom } = card.box;
+          if (point.x > left + 2 && point.x < right - 2 && point.y > top + 2 && point.y < bottom - 2)
+            crossed.add(card.id);
+        }
+      }
+      for (const card of crossed) behind.push(`${id} behind ${card}`);
+    }
+    return behind;
+  });
+}
+
 for (const size of VIEWPORTS) {
   test(`templates applied at ${size.width}×${size.height} are shown whole, also with the playground open`, async ({
     page,
@@ -98,6 +138,8 @@ for (const size of VIEWPORTS) {
       expect(shown.cards, where).toBeGreaterThan(10);
       expect(shown.problems, where).toEqual([]);
       expect(shown.zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
+      // No edge passes behind a card (a split column's edges are routed through its gaps).
+      expect(await edgesBehindCards(page), where).toEqual([]);
       await page.screenshot({ path: `${ARTIFACTS}/template-fit-${template.id}-${size.width}.png` });
 
       // The playground takes the inspector's place: the canvas is fitted again, still whole.
@@ -107,6 +149,7 @@ for (const size of VIEWPORTS) {
       const running = await cardsOutOfView(page);
       expect(running.problems, `${where}, playground open`).toEqual([]);
       expect(running.zoom, `${where}, playground open`).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
+      expect(await edgesBehindCards(page), `${where}, playground open`).toEqual([]);
       await page.screenshot({
         path: `${ARTIFACTS}/template-fit-${template.id}-${size.width}-playground.png`,
       });

@@ -24,7 +24,7 @@ import {
   type Point,
   placeEdgeLabels,
 } from "@/lib/studio/edge-labels";
-import { backwardRoute, isBackward, roundedPath, runBackY } from "@/lib/studio/edge-route";
+import { backwardRoute, forwardRoute, isBackward, roundedPath, runBackY } from "@/lib/studio/edge-route";
 import { EDGE_LABEL_PRIORITY, type StudioFlowEdge, type StudioFlowNode } from "./flow-elements";
 
 export function StudioEdge({
@@ -48,9 +48,17 @@ export function StudioEdge({
   const runY = useStore((state) =>
     backward ? (backwardRunY(state.nodeLookup, sourceId, targetId, source, target) ?? null) : null,
   );
+  // A forward edge whose bezier would pass behind a card is routed through the gaps: its path, a
+  // string, so this edge re-renders only when the route changes.
+  const forwardPath = useStore((state) => {
+    if (backward) return null;
+    const route = forwardCorners(state.nodeLookup, sourceId, targetId, source, target);
+    return route ? roundedPath(route) : null;
+  });
   const path = backward
     ? roundedPath(backwardRoute(source, target, runY ?? undefined))
-    : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition })[0];
+    : (forwardPath ??
+      getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition })[0]);
   return <BaseEdge path={path} style={style} markerEnd={markerEnd} interactionWidth={interactionWidth} />;
 }
 
@@ -124,6 +132,42 @@ function nodeBox(node: InternalNode): Box | null {
   const height = node.measured.height;
   if (!width || !height) return null;
   return { ...node.internals.positionAbsolute, width, height };
+}
+
+/**
+ * The route of a forward edge whose bezier would pass behind another card (lib/studio/edge-route
+ * forwardRoute), or null: the bezier. Only cards within the edge's span are collected.
+ */
+function forwardCorners(
+  nodeLookup: ReadonlyMap<string, InternalNode>,
+  sourceId: string,
+  targetId: string,
+  from: Point,
+  to: Point,
+): Point[] | null {
+  if (to.x <= from.x) return null;
+  const top = Math.min(from.y, to.y);
+  const bottom = Math.max(from.y, to.y);
+  // Run on every store change (a pan too): most edges have no card in their span, found without
+  // allocating anything.
+  let inSpan = false;
+  for (const node of nodeLookup.values()) {
+    if (node.id === sourceId || node.id === targetId) continue;
+    const { x, y } = node.internals.positionAbsolute;
+    const { width, height } = node.measured;
+    if (width && height && x < to.x && x + width > from.x && y < bottom && y + height > top) {
+      inSpan = true;
+      break;
+    }
+  }
+  if (!inSpan) return null;
+  const cards: Box[] = [];
+  for (const node of nodeLookup.values()) {
+    if (node.id === sourceId || node.id === targetId) continue;
+    const box = nodeBox(node);
+    if (box) cards.push(box);
+  }
+  return forwardRoute(from, to, cards);
 }
 
 /**
@@ -208,6 +252,7 @@ export function EdgeLabels({
         source: from,
         target: to,
         runY: isBackward(from, to) ? backwardRunY(nodeLookup, edge.source, edge.target, from, to) : undefined,
+        forward: forwardCorners(nodeLookup, edge.source, edge.target, from, to) ?? undefined,
         text: edge.data.text,
         priority: EDGE_LABEL_PRIORITY[edge.data.kind],
         emphasised: edge.selected === true || edge.id === hoveredEdgeId,

@@ -166,6 +166,12 @@ export function toFlowEdges(
       sourceHandle: edge.sourceHandle ?? null,
       selected: selected.has(edge.id),
       ariaLabel: `${full} edge`,
+      // What it connects, on the element too (the e2e checks of edges passing behind cards read it).
+      // (data-* attributes are valid on any element; React Flow's type lists only named SVG ones.)
+      domAttributes: {
+        "data-source": edge.source,
+        "data-target": edge.target,
+      } as StudioFlowEdge["domAttributes"],
       className: `studio-edge-${edge.kind}${errors > 0 ? " studio-edge-error" : ""}`,
       interactionWidth: 16,
       style: {

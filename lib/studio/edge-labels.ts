@@ -2,7 +2,9 @@
 // whose mode matters at a glance), and where each label goes so that no label covers a node or
 // another label. Placement walks each edge's curve from its middle outwards and takes the first
 // free spot; a label with no free spot is not drawn (hover or select the edge to read it). Pure.
-import { backwardRoute, isBackward, pointAlong, ROUTE_STUB } from "./edge-route";
+import { backwardRoute, bezierPoint, isBackward, pointAlong, ROUTE_STUB } from "./edge-route";
+
+export { bezierPoint };
 
 export type EdgeLabelKind =
   | "side"
@@ -92,34 +94,20 @@ export interface Box {
   height: number;
 }
 
-/** React Flow's bezier (curvature 0.25) from a right-hand source to a left-hand target. */
-function controlOffset(distance: number): number {
-  return distance >= 0 ? 0.5 * distance : 0.25 * 25 * Math.sqrt(-distance);
-}
-
-export function bezierPoint(source: Point, target: Point, t: number): Point {
-  const offset = controlOffset(target.x - source.x);
-  const c1 = { x: source.x + offset, y: source.y };
-  const c2 = { x: target.x - offset, y: target.y };
-  const u = 1 - t;
-  const a = u * u * u;
-  const b = 3 * u * u * t;
-  const c = 3 * u * t * t;
-  const d = t * t * t;
-  return {
-    x: a * source.x + b * c1.x + c * c2.x + d * target.x,
-    y: a * source.y + b * c1.y + c * c2.y + d * target.y,
-  };
-}
-
 /**
- * The point a fraction `t` of the way along the edge's line, bezier or backward route (edge-route.ts,
- * `runY` where a backward edge runs back).
+ * The point a fraction `t` of the way along the edge's line: bezier, forward route (`forward`, when
+ * the bezier would pass behind a card) or backward route (edge-route.ts, `runY` where a backward
+ * edge runs back).
  */
-export function edgePoint(source: Point, target: Point, t: number, runY?: number): Point {
-  return isBackward(source, target)
-    ? pointAlong(backwardRoute(source, target, runY), t)
-    : bezierPoint(source, target, t);
+export function edgePoint(
+  source: Point,
+  target: Point,
+  t: number,
+  runY?: number,
+  forward?: readonly Point[],
+): Point {
+  if (isBackward(source, target)) return pointAlong(backwardRoute(source, target, runY), t);
+  return forward ? pointAlong(forward, t) : bezierPoint(source, target, t);
 }
 
 export function boxesIntersect(a: Box, b: Box, margin = 0): boolean {
@@ -142,6 +130,8 @@ export interface LabelRequest {
   emphasised?: boolean;
   /** Where the line runs back when it is a backward edge (edge-route.ts runBackY). */
   runY?: number;
+  /** The route of a forward edge whose bezier would pass behind a card (edge-route.ts forwardRoute). */
+  forward?: readonly Point[];
 }
 
 export interface LabelPlacement extends Box {
@@ -218,7 +208,7 @@ function firstFreeSpot(
     ? { left: request.target.x - 2 * ROUTE_STUB, right: request.source.x + 2 * ROUTE_STUB }
     : null;
   for (const t of CANDIDATE_T) {
-    const point = edgePoint(request.source, request.target, t, request.runY);
+    const point = edgePoint(request.source, request.target, t, request.runY, request.forward);
     const box = { x: point.x - size.width / 2, y: point.y - size.height / 2, ...size };
     if (across && (box.x < across.left || box.x + box.width > across.right)) continue;
     if (!taken.hits(box, CLEARANCE)) return box;

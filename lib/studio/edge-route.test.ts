@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { bezierPoint, edgePoint, placeEdgeLabels } from "./edge-labels";
-import { backwardRoute, isBackward, pointAlong, ROUTE_STUB, roundedPath, runBackY } from "./edge-route";
+import {
+  backwardRoute,
+  forwardRoute,
+  isBackward,
+  pointAlong,
+  ROUTE_STUB,
+  roundedPath,
+  runBackY,
+} from "./edge-route";
 
 const source = { x: 400, y: 100 };
 const behind = { x: 100, y: 300 };
@@ -105,5 +113,71 @@ describe("a backward edge's label", () => {
     expect(placement?.form).toBe("full");
     expect(placement!.x).toBeGreaterThanOrEqual(target.x - 2 * ROUTE_STUB);
     expect(placement!.x + placement!.width).toBeLessThanOrEqual(from.x + 2 * ROUTE_STUB);
+  });
+});
+
+describe("forwardRoute", () => {
+  // A packed layout's split column: a near sub-column of two cards (with the layout's 20 px gap
+  // between them) in front of a far one; the source card sits left of both.
+  const near = [
+    { x: 300, y: 0, width: 200, height: 80 },
+    { x: 300, y: 100, width: 200, height: 80 },
+  ];
+  const from = { x: 200, y: 140 };
+  const crossesCard = (route: readonly { x: number; y: number }[], cards: typeof near) =>
+    route.slice(1).some((point, index) => {
+      const previous = route[index]!;
+      return cards.some(
+        (card) =>
+          Math.min(previous.x, point.x) < card.x + card.width &&
+          Math.max(previous.x, point.x) > card.x &&
+          Math.min(previous.y, point.y) < card.y + card.height &&
+          Math.max(previous.y, point.y) > card.y,
+      );
+    });
+
+  it("keeps the bezier when no card is behind it", () => {
+    expect(forwardRoute(from, { x: 290, y: 40 }, near)).toBeNull();
+    // Cards between the ends but away from the curve.
+    expect(forwardRoute({ x: 200, y: 400 }, { x: 600, y: 420 }, near)).toBeNull();
+  });
+
+  it("routes an edge into the far sub-column through the gap between the near cards", () => {
+    const to = { x: 524, y: 30 };
+    // The bezier passes behind the near cards.
+    expect(
+      Array.from({ length: 31 }, (_, index) => bezierPoint(from, to, (index + 1) / 32)).some((point) =>
+        near.some(
+          (card) =>
+            point.x > card.x &&
+            point.x < card.x + card.width &&
+            point.y > card.y &&
+            point.y < card.y + card.height,
+        ),
+      ),
+    ).toBe(true);
+    const route = forwardRoute(from, to, near)!;
+    expect(route[0]).toEqual(from);
+    expect(route.at(-1)).toEqual(to);
+    expect(crossesCard(route, near)).toBe(false);
+    // Across at the middle of the 20 px gap (y 80–100), the level closest to both ends.
+    expect(route[2]!.y).toBe(90);
+    // Down the middle of the 24 px gap before the target (20 px out would pass 4 px from a card).
+    expect(route[3]).toEqual({ x: 512, y: 90 });
+    // Orthogonal: every segment is horizontal or vertical.
+    for (const [index, point] of route.slice(1).entries()) {
+      const previous = route[index]!;
+      expect(point.x === previous.x || point.y === previous.y).toBe(true);
+    }
+  });
+
+  it("goes around a column with no gap, and keeps the bezier when no route is clear", () => {
+    const column = [{ x: 300, y: 0, width: 200, height: 180 }];
+    const route = forwardRoute(from, { x: 524, y: 30 }, column)!;
+    expect(crossesCard(route, column)).toBe(false);
+    expect(route[2]!.y).toBe(-10);
+    // A card filling the gap before the target: no vertical run fits there.
+    const blocked = [...column, { x: 505, y: -2000, width: 15, height: 4000 }];
+    expect(forwardRoute(from, { x: 524, y: 30 }, blocked)).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 // The shape of a canvas edge, shared by the line (components/studio/edges.tsx) and its label
 // placement (edge-labels.ts), so a label always sits on its line. A forward edge (its target right
-// of its source) is React Flow's bezier. A backward edge, as a wrapped layout makes (a callee placed
-// in the next row, left of its caller), would be an S-shaped bezier looping across the cards in
-// between; it is drawn as a rounded orthogonal route instead: out to the right, back along the gap
-// under its source card (or halfway between its ends, when the card is not known), and into the
-// target from its left. Pure.
+// of its source) is React Flow's bezier, unless that curve would pass behind a card (a column split
+// in two by a packed layout puts cards between an edge's ends): it is then drawn as a rounded
+// orthogonal route through the gaps between the cards (`forwardRoute`). A backward edge, as a
+// wrapped layout makes (a callee placed in the next row, left of its caller), would be an S-shaped
+// bezier looping across the cards in between; it is drawn as a rounded orthogonal route instead:
+// out to the right, back along the gap under its source card (or halfway between its ends, when the
+// card is not known), and into the target from its left. Pure.
 import type { Box, Point } from "./edge-labels";
 
 /** How far a backward route runs out of its source and into its target before it turns. */
@@ -124,4 +126,118 @@ export function pointAlong(points: readonly Point[], t: number): Point {
     remaining -= length;
   }
   return points[points.length - 1] ?? { x: 0, y: 0 };
+}
+
+/** React Flow's bezier (curvature 0.25) from a right-hand source to a left-hand target. */
+function controlOffset(distance: number): number {
+  return distance >= 0 ? 0.5 * distance : 0.25 * 25 * Math.sqrt(-distance);
+}
+
+export function bezierPoint(source: Point, target: Point, t: number): Point {
+  const offset = controlOffset(target.x - source.x);
+  const c1 = { x: source.x + offset, y: source.y };
+  const c2 = { x: target.x - offset, y: target.y };
+  const u = 1 - t;
+  const a = u * u * u;
+  const b = 3 * u * u * t;
+  const c = 3 * u * t * t;
+  const d = t * t * t;
+  return {
+    x: a * source.x + b * c1.x + c * c2.x + d * target.x,
+    y: a * source.y + b * c1.y + c * c2.y + d * target.y,
+  };
+}
+
+/** Points along a forward bezier tested against the cards between its ends. */
+const BEZIER_SAMPLES = 32;
+/**
+ * How far a forward route keeps from the cards it passes (the layout leaves 20 px between stacked
+ * cards and 24 between split sub-columns: a run down such a gap keeps to its middle).
+ */
+const PASS_CLEARANCE = 6;
+/** Where a forward route's vertical runs go: this far out of its source, this far before its target. */
+const CHANNEL_OFFSETS = [ROUTE_STUB, 12];
+/** A horizontal run tried beside a card goes through the middle of the gap the layout leaves there. */
+const GAP_MIDDLE = 10;
+
+const inside = (point: Point, card: Box, margin: number) =>
+  point.x > card.x - margin &&
+  point.x < card.x + card.width + margin &&
+  point.y > card.y - margin &&
+  point.y < card.y + card.height + margin;
+
+/** Whether a horizontal or vertical segment comes within `margin` of `card`. */
+function segmentHits(from: Point, to: Point, card: Box, margin: number): boolean {
+  const left = Math.min(from.x, to.x);
+  const right = Math.max(from.x, to.x);
+  const top = Math.min(from.y, to.y);
+  const bottom = Math.max(from.y, to.y);
+  return (
+    left < card.x + card.width + margin &&
+    right > card.x - margin &&
+    top < card.y + card.height + margin &&
+    bottom > card.y - margin
+  );
+}
+
+/**
+ * The corners of a forward edge's route when React Flow's bezier from `source` to `target` would
+ * pass behind one of `cards` (the cards other than its own two); null when the bezier is clear, or
+ * when no route below is (the bezier is drawn then). The route leaves the source to the right, runs
+ * vertically in the gap beside it, horizontally at the level of the target or through a gap between
+ * the cards in the way, vertically again in the gap before the target, and into the target from its
+ * left: of the routes clear of every card, the one with the least vertical travel.
+ */
+export function forwardRoute(source: Point, target: Point, cards: readonly Box[]): Point[] | null {
+  if (target.x - source.x < 2 * ROUTE_STUB) return null;
+  const top = Math.min(source.y, target.y);
+  const bottom = Math.max(source.y, target.y);
+  // Only a card between the ends (and within their vertical span) can be behind the curve.
+  const between = cards.filter(
+    (card) =>
+      card.x < target.x && card.x + card.width > source.x && card.y < bottom && card.y + card.height > top,
+  );
+  if (between.length === 0) return null;
+  let crossed = false;
+  for (let sample = 1; sample < BEZIER_SAMPLES && !crossed; sample += 1) {
+    const point = bezierPoint(source, target, sample / BEZIER_SAMPLES);
+    crossed = between.some((card) => inside(point, card, 0));
+  }
+  if (!crossed) return null;
+  // Horizontal runs to try: level with the target, with the source, and through the middle of the
+  // gap above and below every card between the ends.
+  const levels = new Set<number>([target.y, source.y]);
+  for (const card of cards) {
+    if (card.x >= target.x || card.x + card.width <= source.x) continue;
+    levels.add(card.y - GAP_MIDDLE);
+    levels.add(card.y + card.height + GAP_MIDDLE);
+  }
+  const travel = (y: number) => Math.abs(y - source.y) + Math.abs(y - target.y);
+  const ordered = [...levels].sort(
+    (a, b) => travel(a) - travel(b) || Math.abs(a - target.y) - Math.abs(b - target.y),
+  );
+  const clear = (from: Point, to: Point) =>
+    !cards.some((card) => segmentHits(from, to, card, PASS_CLEARANCE));
+  for (const y of ordered) {
+    for (const out of CHANNEL_OFFSETS) {
+      for (const before of CHANNEL_OFFSETS) {
+        const left = source.x + out;
+        const right = target.x - before;
+        if (right <= left) continue;
+        const route = [
+          source,
+          { x: left, y: source.y },
+          { x: left, y },
+          { x: right, y },
+          { x: right, y: target.y },
+          target,
+        ];
+        let ok = true;
+        for (let index = 1; index < route.length - 2 && ok; index += 1)
+          ok = clear(route[index]!, route[index + 1]!);
+        if (ok) return route;
+      }
+    }
+  }
+  return null;
 }
