@@ -32,16 +32,17 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
+import type { SqlExecutor } from "@/lib/db/sql-client";
 import { forkCut } from "@/lib/runs/fork-point";
 import { InvalidInputError, NotFoundError, UnprocessableError } from "../errors";
-import { appendEvents } from "../store/event-log";
+import { appendEvents, type NewEvent } from "../store/event-log";
 import { copyThreadFiles } from "../store/file-store";
 import { enqueue } from "../store/inbox";
 import { insertMessages, readHistory } from "../store/message-store";
-import { initialExecutionState } from "../store/messages";
+import { type ExecutionState, initialExecutionState } from "../store/messages";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
-import { type ThreadView, toThreadView } from "../store/thread-row";
+import { type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
 import { findThread } from "../store/thread-store";
 import { copyMessage, readSubtree, registryEvents, renewSubtreeIds, writeSubtreeCopy } from "./fork-subtree";
 import { isUuid } from "./project-service";
@@ -85,76 +86,18 @@ export class ThreadForkService {
     const id = randomUUID();
     const withInput = input.content !== undefined;
     const result = await this.database.sql.transaction(async (tx) => {
-      const history = await readHistory(tx, source.id, ALL_DEPTHS);
-      const cut = forkCut(history, input.atMessageId, { replace: input.replace ?? false });
-      if (cut.kind === "not_found") throw new NotFoundError("Message", input.atMessageId);
-      if (cut.kind === "nested")
-        throw new UnprocessableError(
-          "That message belongs to a sub-prompt inside a tool call; fork from the top-level message that made the call.",
-          { at_message_id: input.atMessageId },
-          "fork_point_nested",
-        );
-      if (cut.kind === "unanswered")
-        throw new UnprocessableError(
-          input.replace
-            ? "That message answers a tool call; replacing it would leave the call without its answer. Fork from another message."
-            : `The tool call ${cut.callId} up to that message has no result yet, so a fork there would hold a call without its answer. Fork from an earlier message, or once the call is answered.`,
-          { at_message_id: input.atMessageId, tool_call_id: cut.callId },
-          "fork_point_unanswered",
-        );
-      const copied = history.filter((message) => message.seq <= cut.throughSeq);
-      const callIds = new Set(copied.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
-      const subtree = await readSubtree(tx, source.id, callIds);
-      const ids = new Map<string, string>([[source.id, id]]);
-      for (const message of copied) ids.set(message.id, randomUUID());
-      renewSubtreeIds(subtree, ids);
-      const row = await createThread(
+      const copy = await writeHistoryCopy(
         tx,
+        source,
+        { atMessageId: input.atMessageId, replace: input.replace ?? false },
         {
           id,
-          projectId: source.project_id,
-          projectVersion: source.project_version,
-          agentName: source.agent_name,
-          parentId: null,
-          rootId: id,
-          depth: 0,
           name: `${source.name ?? source.agent_name} (fork)`,
-          execution: {
-            ...initialExecutionState(),
-            currentSide: source.execution.currentSide,
-            immediateDone: source.execution.immediateDone,
-          },
-          env: source.env,
-          scopedEnv: source.scoped_env,
+          execution: {},
           forkedFrom: { threadId: source.id, messageId: input.atMessageId },
+          runnable: withInput,
         },
-        withInput,
       );
-      const inserted = await insertMessages(
-        tx,
-        id,
-        copied.map((message) => {
-          const copy = copyMessage(message, ids);
-          return {
-            id: copy.id,
-            role: copy.role,
-            side: copy.side,
-            content: copy.content,
-            name: copy.name,
-            tool_calls: copy.tool_calls,
-            tool_call_id: copy.tool_call_id,
-            tool_status: copy.tool_status,
-            parent_id: copy.parent_id,
-            depth: copy.depth,
-            silent: copy.silent,
-            metadata: copy.metadata,
-            subagent_id: copy.subagent_id,
-            attachments: copy.attachments,
-            prompt: copy.prompt,
-          };
-        }),
-      );
-      const children = await writeSubtreeCopy(tx, subtree, ids, id);
       const files = await copyThreadFiles(tx, source.id, id);
       if (withInput) {
         await enqueue(tx, id, {
@@ -168,19 +111,13 @@ export class ThreadForkService {
           external: true,
         });
       }
-      const stored = { ...row, message_seq: inserted.at(-1)?.seq ?? 0 };
-      await appendEvents(tx, [
-        threadEvent(stored),
-        ...inserted.filter((message) => message.depth === 0).map((message) => messageEvent(stored, message)),
-        ...children.events,
-        ...(await registryEvents(tx, id, subtree, ids)),
-      ]);
+      await appendEvents(tx, copy.events);
       return {
-        row: stored,
-        messages: inserted.length + children.messages,
-        files: files + children.files,
-        threads: children.rows.length,
-        throughId: cut.throughId,
+        row: copy.row,
+        messages: copy.messages,
+        files: files + copy.childFiles,
+        threads: copy.threads,
+        throughId: copy.throughId,
       };
     });
     return {
@@ -196,4 +133,130 @@ export class ThreadForkService {
       copied_threads: result.threads,
     };
   }
+}
+
+/** A new root thread holding a copy of `source`'s history through a cut (see the file comment). */
+export interface HistoryCopy {
+  row: ThreadRow;
+  /** Messages of the root and every copied child. */
+  messages: number;
+  /** Files of the copied children (the root's own files are the caller's to copy). */
+  childFiles: number;
+  /** Subagent threads copied under the new root. */
+  threads: number;
+  /** The last message of the source the copy holds. */
+  throughId: string | null;
+  /** The copy's events (the thread, its top-level messages, the children and registries), to append. */
+  events: NewEvent[];
+}
+
+/**
+ * Writes, in `tx`, a new root thread `target.id` of `source`'s project, version and agent holding a
+ * copy of its history cut at `cut` (forkCut: through the message, or before it with `replace`) with
+ * the subagent subtrees that history knows: the fork's copy, and where a replay of a fork starts.
+ * Throws the fork's 404 and 422s for a cut that cannot be made.
+ */
+export async function writeHistoryCopy(
+  tx: SqlExecutor,
+  source: ThreadRow,
+  cut: { atMessageId: string; replace: boolean },
+  target: {
+    id: string;
+    name: string;
+    /** Set on the new root's execution state beside the source's side and immediate branches. */
+    execution: Partial<ExecutionState>;
+    forkedFrom: { threadId: string; messageId: string } | null;
+    /** Whether input is queued with it (it runs at once). */
+    runnable: boolean;
+    /** The version and agent it runs (default: the source's). */
+    projectVersion?: number;
+    agentName?: string;
+  },
+): Promise<HistoryCopy> {
+  const history = await readHistory(tx, source.id, ALL_DEPTHS);
+  const at = forkCut(history, cut.atMessageId, { replace: cut.replace });
+  if (at.kind === "not_found") throw new NotFoundError("Message", cut.atMessageId);
+  if (at.kind === "nested")
+    throw new UnprocessableError(
+      "That message belongs to a sub-prompt inside a tool call; fork from the top-level message that made the call.",
+      { at_message_id: cut.atMessageId },
+      "fork_point_nested",
+    );
+  if (at.kind === "unanswered")
+    throw new UnprocessableError(
+      cut.replace
+        ? "That message answers a tool call; replacing it would leave the call without its answer. Fork from another message."
+        : `The tool call ${at.callId} up to that message has no result yet, so a fork there would hold a call without its answer. Fork from an earlier message, or once the call is answered.`,
+      { at_message_id: cut.atMessageId, tool_call_id: at.callId },
+      "fork_point_unanswered",
+    );
+  const id = target.id;
+  const copied = history.filter((message) => message.seq <= at.throughSeq);
+  const callIds = new Set(copied.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
+  const subtree = await readSubtree(tx, source.id, callIds);
+  const ids = new Map<string, string>([[source.id, id]]);
+  for (const message of copied) ids.set(message.id, randomUUID());
+  renewSubtreeIds(subtree, ids);
+  const row = await createThread(
+    tx,
+    {
+      id,
+      projectId: source.project_id,
+      projectVersion: target.projectVersion ?? source.project_version,
+      agentName: target.agentName ?? source.agent_name,
+      parentId: null,
+      rootId: id,
+      depth: 0,
+      name: target.name,
+      execution: {
+        ...initialExecutionState(),
+        currentSide: source.execution.currentSide,
+        immediateDone: source.execution.immediateDone,
+        ...target.execution,
+      },
+      env: source.env,
+      scopedEnv: source.scoped_env,
+      ...(target.forkedFrom ? { forkedFrom: target.forkedFrom } : {}),
+    },
+    target.runnable,
+  );
+  const inserted = await insertMessages(
+    tx,
+    id,
+    copied.map((message) => {
+      const copy = copyMessage(message, ids);
+      return {
+        id: copy.id,
+        role: copy.role,
+        side: copy.side,
+        content: copy.content,
+        name: copy.name,
+        tool_calls: copy.tool_calls,
+        tool_call_id: copy.tool_call_id,
+        tool_status: copy.tool_status,
+        parent_id: copy.parent_id,
+        depth: copy.depth,
+        silent: copy.silent,
+        metadata: copy.metadata,
+        subagent_id: copy.subagent_id,
+        attachments: copy.attachments,
+        prompt: copy.prompt,
+      };
+    }),
+  );
+  const children = await writeSubtreeCopy(tx, subtree, ids, id);
+  const stored = { ...row, message_seq: inserted.at(-1)?.seq ?? 0 };
+  return {
+    row: stored,
+    messages: inserted.length + children.messages,
+    childFiles: children.files,
+    threads: children.rows.length,
+    throughId: at.throughId,
+    events: [
+      threadEvent(stored),
+      ...inserted.filter((message) => message.depth === 0).map((message) => messageEvent(stored, message)),
+      ...children.events,
+      ...(await registryEvents(tx, id, subtree, ids)),
+    ],
+  };
 }

@@ -12,25 +12,31 @@
 // - The replay starts with the agent the source started with (a handoff happens again when the
 //   recording repeats it), with the source's env; it is named "<name> (replay)".
 // - Files the inputs attached are copied from the source (the rest the replay's tools write anew).
+// - A fork's replay starts where the fork started: with a copy of the fork's history before the
+//   first input posted to it, and of the subagent children that history knows (the fork's own
+//   copy, runtime/services/thread-fork.ts `writeHistoryCopy`), so its first model call sees the
+//   request its recording holds. Its files start as any replay's (the store keeps no file history).
 // - Only a root can be replayed: a child's inputs come from its parent.
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ManyReplays, ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
 import { DivergenceSchema } from "@/lib/contracts/replay";
 import type { Database } from "@/lib/db/database";
+import type { SqlExecutor } from "@/lib/db/sql-client";
 import { isTandemError, NotFoundError, UnprocessableError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import type { DefinitionsCache } from "../store/definitions";
-import { appendEvents } from "../store/event-log";
+import { appendEvents, type NewEvent } from "../store/event-log";
 import { enqueue } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
 import { externalInputsOf, replayPayload } from "../store/replay-inputs";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
-import { nowMicroseconds, type ThreadView, toThreadView } from "../store/thread-row";
+import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
 import { findThread } from "../store/thread-store";
 import { isUuid } from "./project-service";
 import { runnableVersion } from "./runnable-version";
+import { writeHistoryCopy } from "./thread-fork";
 
 export interface ReplayResult {
   threadId: string;
@@ -76,24 +82,44 @@ export class ThreadReplayService {
         "replay_without_input",
       );
     const id = randomUUID();
+    const name = `${source.name ?? source.agent_name} (replay)`;
+    const execution = { replayOf: source.id };
+    // A fork started from a copy of another run's history (and the children it knew): its replay
+    // starts from the same copy, the fork's history before the first input posted to it, so its
+    // model calls see the requests its recording holds.
+    const firstInput =
+      source.forked_from_thread_id === null ? null : await firstInputMessageId(sql, source.id);
     const row = await sql.transaction(async (tx) => {
-      const created = await createThread(
-        tx,
-        {
-          id,
-          projectId: source.project_id,
-          projectVersion: version,
-          agentName,
-          parentId: null,
-          rootId: id,
-          depth: 0,
-          name: `${source.name ?? source.agent_name} (replay)`,
-          execution: { ...initialExecutionState(), replayOf: source.id },
-          env: source.env,
-          scopedEnv: source.scoped_env,
-        },
-        true,
-      );
+      let created: ThreadRow;
+      let copyEvents: NewEvent[] = [];
+      if (firstInput) {
+        const copy = await writeHistoryCopy(
+          tx,
+          source,
+          { atMessageId: firstInput, replace: true },
+          { id, name, execution, forkedFrom: null, runnable: true, projectVersion: version, agentName },
+        );
+        created = copy.row;
+        copyEvents = copy.events;
+      } else {
+        created = await createThread(
+          tx,
+          {
+            id,
+            projectId: source.project_id,
+            projectVersion: version,
+            agentName,
+            parentId: null,
+            rootId: id,
+            depth: 0,
+            name,
+            execution: { ...initialExecutionState(), ...execution },
+            env: source.env,
+            scopedEnv: source.scoped_env,
+          },
+          true,
+        );
+      }
       const paths = [
         ...new Set(inputs.flat().flatMap((entry) => entry.attachments.map((file) => file.path))),
       ];
@@ -104,7 +130,7 @@ export class ThreadReplayService {
         [id, source.id, input.from_version, JSON.stringify(inputs), nowMicroseconds()],
       );
       for (const entry of inputs[0]!) await enqueue(tx, id, replayPayload(entry));
-      await appendEvents(tx, [threadEvent(created)]);
+      await appendEvents(tx, firstInput ? copyEvents : [threadEvent(created)]);
       return created;
     });
     return {
@@ -240,4 +266,17 @@ export class ThreadReplayService {
       : undefined;
     return typeof created?.data?.agent_id === "string" ? created.data.agent_id : null;
   }
+}
+
+/** The id of the message the first external input posted to `threadId` became (its drain stored it). */
+async function firstInputMessageId(sql: SqlExecutor, threadId: string): Promise<string | null> {
+  const [first] = await sql.query<{ message_id: string | null }>(
+    `SELECT payload->>'messageId' AS message_id FROM inbox_items
+      WHERE thread_id = $1 AND consumed_at IS NOT NULL
+        AND (payload->>'external' = 'true' OR payload->>'fromHuman' = 'true')
+        AND EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = $1 AND m.id::text = payload->>'messageId')
+      ORDER BY seq LIMIT 1`,
+    [threadId],
+  );
+  return first?.message_id ?? null;
 }

@@ -146,6 +146,50 @@ describe("replay", () => {
     ).toBe("orchestrator (replay)");
   });
 
+  it("replays an edited fork from the history it was forked with, matching its recording", async () => {
+    const projectId = await projectWith(castleBundle());
+    const sourceId = await recordedRun(projectId);
+    const again = (await messagesOf(sourceId)).find((message) => message.content === "again")!;
+    // Edit and fork: the tree's history before "again" (with the castle children it knows), then "once more".
+    const forked = await api<{ threadId: string }>("POST", `/api/threads/${sourceId}/fork`, {
+      at_message_id: again.id,
+      content: "once more",
+      replace: true,
+    });
+    expect(forked.status, JSON.stringify(forked.body)).toBe(201);
+    const forkId = forked.body.threadId;
+    await waitFor(forkId, ["idle"]);
+    const forkMessages = await messagesOf(forkId);
+    expect(forkMessages.findIndex((message) => message.content === "once more")).toBeGreaterThan(0);
+    const forkCalls = await modelCallCount(forkId);
+    expect(forkCalls).toBeGreaterThanOrEqual(1);
+
+    const started = await api<{ threadId: string; inputs: number }>("POST", `/api/threads/${forkId}/replay`, {
+      from_version: "same",
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    expect(started.body.inputs).toBe(1);
+    const replayId = started.body.threadId;
+    const status = await replayFinished(replayId);
+    // The fork's one call is answered from its recording: the replay saw the request the fork made.
+    expect(status.divergences).toEqual([]);
+    expect(status.calls).toEqual({ replayed: forkCalls, live: 0 });
+    // The replay holds the fork's history, then the same answer; the copied children come along.
+    const replayed = await messagesOf(replayId);
+    expect(replayed.map((m) => [m.role, m.side, m.tool_calls?.length ?? 0])).toEqual(
+      forkMessages.map((m) => [m.role, m.side, m.tool_calls?.length ?? 0]),
+    );
+    // The same text, but for the ids of the copied children (each tree has its own).
+    const withoutIds = (text: string | null | undefined) =>
+      text?.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>");
+    expect(replayed.map((m) => withoutIds(m.content))).toEqual(
+      forkMessages.map((m) => withoutIds(m.content)),
+    );
+    const forkTree = flatten(await treeOf(forkId)).map((node) => [node.depth, node.agent_id]);
+    expect(forkTree.length).toBeGreaterThan(1);
+    expect(flatten(await treeOf(replayId)).map((node) => [node.depth, node.agent_id])).toEqual(forkTree);
+  });
+
   it("diverges at the first call whose request changed, and answers from there with the real model", async () => {
     const projectId = await projectWith(castleBundle());
     const sourceId = await recordedRun(projectId);
