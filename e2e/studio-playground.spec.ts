@@ -8,7 +8,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { assetExampleBundle } from "../lib/standard/examples";
 import { chatTemplate } from "../lib/studio/templates";
-import { graphOffCentre } from "../test/support/e2e-canvas";
+import { canvasSettled, graphOffCentre } from "../test/support/e2e-canvas";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -58,11 +58,13 @@ test("a fitted canvas is fitted again when the playground opens and closes; a vi
   // Zoomed by the user (the controls): opening the playground leaves the view alone.
   await page.getByRole("button", { name: "Zoom Out" }).click();
   await expect.poll(() => viewportTransform(page)).not.toBe(fitted);
-  await page.waitForTimeout(400);
+  // The zoom animates: read the view once it has landed (a loaded machine takes longer than 400 ms).
+  await canvasSettled(page);
   const zoomed = await viewportTransform(page);
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(panel).toBeVisible();
   await page.waitForTimeout(400);
+  await canvasSettled(page);
   expect(await viewportTransform(page)).toBe(zoomed);
 });
 
@@ -184,6 +186,50 @@ test("chats with the chat template in the playground and watches the reply strea
   await panel.getByRole("button", { name: "New run" }).click();
   await expect(panel.getByRole("button", { name: "Start run" })).toBeVisible();
   await expect(panel.getByTestId("playground-version")).toContainText("Runs the saved version v");
+});
+
+test("a reload keeps the playground: the text typed before a run, then the run it follows and the unsent message", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const id = await importProject(page, "Playground reload", slowChatBundle());
+  await page.goto(`/projects/${id}/studio`);
+  await expect(page.locator(".react-flow__node-agent")).toHaveCount(1, { timeout: 15_000 });
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const panel = playground(page);
+  await panel.getByLabel(/First message/).fill("hello there");
+
+  // Reloaded before starting: the playground is open again with the first message as it was typed.
+  await page.reload();
+  await expect(panel.getByLabel(/First message/)).toHaveValue("hello there", { timeout: 15_000 });
+  await panel.getByRole("button", { name: "Start run", exact: true }).click();
+  const messages = panel.getByRole("list", { name: "Messages" }).getByTestId("message");
+  await expect(messages.filter({ hasText: "You said: hello there." })).toHaveCount(1, { timeout: 30_000 });
+  await panel.getByLabel("Message", { exact: true }).fill("half a thought");
+
+  // Reloaded mid-conversation: the same run, its transcript read again, and the unsent text kept.
+  await page.reload();
+  await expect(messages.filter({ hasText: "You said: hello there." })).toHaveCount(1, { timeout: 15_000 });
+  await expect(panel.getByLabel("Message", { exact: true })).toHaveValue("half a thought");
+  await panel.getByLabel("Message", { exact: true }).fill("and again");
+  await panel.getByLabel("Message", { exact: true }).press("Enter");
+  await expect(messages.filter({ hasText: "Second answer to and again." })).toHaveCount(1, {
+    timeout: 15_000,
+  });
+  // Sent: nothing is kept for the next reload.
+  await expect(panel.getByLabel("Message", { exact: true })).toHaveValue("");
+  await page.reload();
+  await expect(messages.filter({ hasText: "Second answer to and again." })).toHaveCount(1, {
+    timeout: 15_000,
+  });
+  await expect(panel.getByLabel("Message", { exact: true })).toHaveValue("");
+
+  // New run drops the followed run: a reload then shows the form.
+  await panel.getByRole("button", { name: "New run" }).click();
+  await expect(panel.getByRole("button", { name: "Start run" })).toBeVisible();
+  await page.reload();
+  await expect(panel.getByRole("button", { name: "Start run" })).toBeVisible({ timeout: 15_000 });
 });
 
 /** The asset example with every scripted step slowed down, so the child runs for several seconds. */

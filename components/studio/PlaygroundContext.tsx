@@ -10,6 +10,7 @@ import type { Graph, GraphEdge } from "@/lib/graph";
 import type { LiveState } from "@/lib/live";
 import { NO_RUN_OVERLAY, type RunOverlay, runOverlay, sameRunOverlay } from "@/lib/studio/run-overlay";
 import { type ConnectionState, useLiveThread } from "../threads/useLiveThread";
+import { playgroundSessionOf, readPlaygroundSession, writePlaygroundSession } from "./playground-session";
 
 export interface PlaygroundRun {
   rootId: string;
@@ -30,6 +31,8 @@ export interface PlaygroundState {
   connection: ConnectionState;
   /** The thread whose transcript the panel shows (the root by default). */
   selectedId: string | null;
+  /** The first message typed before a run starts (kept across a reload, like the rest above). */
+  setupMessage: string;
 }
 
 export type PlaygroundStore = ReturnType<typeof createPlaygroundStore>;
@@ -43,6 +46,7 @@ export function createPlaygroundStore() {
     live: null,
     connection: "connecting",
     selectedId: null,
+    setupMessage: "",
   }));
 }
 
@@ -67,8 +71,35 @@ function RunStream({ store, rootId }: { store: PlaygroundStore; rootId: string }
   return null;
 }
 
-export function PlaygroundProvider({ children }: { children: ReactNode }) {
+/**
+ * Keeps the playground across a reload (playground-session.ts): restored once mounted (the server
+ * rendered it closed), then written on every change. A restored run whose thread is gone is dropped.
+ */
+function useKeptPlayground(store: PlaygroundStore, projectId: string): void {
+  useEffect(() => {
+    const kept = readPlaygroundSession(projectId);
+    if (kept) store.setState({ ...kept, live: null, connection: "connecting" });
+    const rootId = kept?.run?.rootId;
+    if (rootId) {
+      void fetch(`/api/threads/${encodeURIComponent(rootId)}`).then((response) => {
+        if (response.status === 404 && store.getState().run?.rootId === rootId)
+          store.setState({ run: null, live: null, selectedId: null });
+      });
+    }
+    let last = JSON.stringify(playgroundSessionOf(store.getState()));
+    return store.subscribe((state) => {
+      const session = playgroundSessionOf(state);
+      const text = JSON.stringify(session);
+      if (text === last) return;
+      last = text;
+      writePlaygroundSession(projectId, session);
+    });
+  }, [store, projectId]);
+}
+
+export function PlaygroundProvider({ projectId, children }: { projectId: string; children: ReactNode }) {
   const [store] = useState(createPlaygroundStore);
+  useKeptPlayground(store, projectId);
   const rootId = useStore(store, (state) => state.run?.rootId ?? null);
   return (
     <PlaygroundContext.Provider value={store}>

@@ -15,6 +15,7 @@ import { agentInfoFromDefinitions } from "../threads/agent-info";
 import { LiveTree } from "../threads/LiveTree";
 import { MessageForm, type MessageFormActions } from "../threads/MessageForm";
 import { StatusBadge } from "../threads/StatusBadge";
+import { composerDraftKey } from "../threads/session-text";
 import { Transcript } from "../threads/Transcript";
 import { TREE_ROW_HEIGHT } from "../threads/tree-window";
 import { Button } from "../ui/Button";
@@ -139,7 +140,8 @@ function RunSetup({ projectId }: { projectId: string }) {
   const dirty = useStudio((state) => state.savedDocument !== state.history.present);
   const baseVersion = useStudio((state) => state.baseVersion);
   const picked = usePlayground((state) => state.agent);
-  const [message, setMessage] = useState("");
+  const message = usePlayground((state) => state.setupMessage);
+  const setMessage = (text: string) => store.setState({ setupMessage: text });
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const agentFieldId = useId();
@@ -188,6 +190,7 @@ function RunSetup({ projectId }: { projectId: string }) {
         live: null,
         connection: "connecting",
         selectedId: created.threadId,
+        setupMessage: "",
       });
       studio.getState().setStatus({ tone: "info", text: `Running ${agent} in the playground` });
     } catch (caught) {
@@ -425,6 +428,7 @@ function RunView({ rootId }: { rootId: string }) {
             submitLabel="Send"
             placeholder="Message (Enter sends)"
             actions={composerActions(selected.id, setError)}
+            draftKey={composerDraftKey(selected.id)}
           />
         </div>
       ) : !ended && isResumableChild(live, selected) ? (
@@ -435,6 +439,7 @@ function RunView({ rootId }: { rootId: string }) {
             submitLabel="Send to subagent"
             placeholder="Message this subagent (Enter sends)"
             actions={composerActions(selected.id, setError)}
+            draftKey={composerDraftKey(selected.id)}
           />
         </div>
       ) : null}

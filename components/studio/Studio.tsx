@@ -168,7 +168,7 @@ export function Studio({ projectId, graph, version }: { projectId: string; graph
   const [store] = useState(() => createStudioStore(graph, version));
   return (
     <StudioStoreProvider store={store}>
-      <PlaygroundProvider>
+      <PlaygroundProvider projectId={projectId}>
         <ReactFlowProvider>
           <StudioWorkspace projectId={projectId} />
         </ReactFlowProvider>

@@ -8,6 +8,7 @@ import {
   type DragEvent,
   type FormEvent,
   type KeyboardEvent,
+  useEffect,
   useId,
   useRef,
   useState,
@@ -19,6 +20,7 @@ import {
 } from "@/lib/chat/attachment-uploads";
 import { Button } from "../ui/Button";
 import { formatBytes } from "./inspect-format";
+import { readSessionText, writeSessionText } from "./session-text";
 
 interface DraftFile {
   key: number;
@@ -51,6 +53,7 @@ export function MessageForm({
   disabled,
   placeholder,
   actions,
+  draftKey,
 }: {
   label: string;
   submitLabel: string;
@@ -58,6 +61,8 @@ export function MessageForm({
   /** Defaults to the label with the keyboard hints; narrow panels pass a shorter one. */
   placeholder?: string;
   actions: MessageFormActions;
+  /** Where the unsent text is kept across a reload (session-text.ts), if anywhere. */
+  draftKey?: string;
 }) {
   const inputId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -67,6 +72,15 @@ export function MessageForm({
   const [sending, setSending] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The unsent text survives a reload: taken back once mounted (the server rendered it empty) or when
+  // the composer moves to another thread's key, then kept on every change; sending it forgets it.
+  // (This effect reads before the next one writes: effects run in order.)
+  useEffect(() => {
+    if (draftKey) setDraft(readSessionText(draftKey));
+  }, [draftKey]);
+  useEffect(() => {
+    if (draftKey) writeSessionText(draftKey, draft);
+  }, [draftKey, draft]);
 
   const canSend = !disabled && !sending && (draft.trim() !== "" || files.length > 0);
 

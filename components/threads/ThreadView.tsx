@@ -33,6 +33,7 @@ import { ModelCallsPanel } from "./ModelCallsPanel";
 import { ReplayBanner } from "./ReplayBanner";
 import { ReplayDialog } from "./ReplayDialog";
 import { StatusBadge } from "./StatusBadge";
+import { composerDraftKey } from "./session-text";
 import { TerminateButton } from "./TerminateButton";
 import { ThreadTimeline } from "./ThreadTimeline";
 import { ToolCallsPanel } from "./ToolCallsPanel";
@@ -336,6 +337,7 @@ export function ThreadView({
                   label="Message"
                   submitLabel="Send"
                   actions={composerActions(selected.id)}
+                  draftKey={composerDraftKey(selected.id)}
                 />
                 <Button
                   disabled={
@@ -354,6 +356,7 @@ export function ThreadView({
                 label="Message this subagent"
                 submitLabel="Send to subagent"
                 actions={composerActions(selected.id)}
+                draftKey={composerDraftKey(selected.id)}
               />
             ) : null}
           </footer>
