@@ -253,7 +253,10 @@ test("Stop ends a slow reply and the thread takes the next message", async ({ pa
     "idle",
   );
 
+  // A message typed and not sent survives a reload of the page.
   await composer(page).fill("first");
+  await page.reload();
+  await expect(composer(page)).toHaveValue("first");
   await page.getByRole("button", { name: "Send" }).click();
   const streaming = page.getByRole("status", { name: "Streaming reply" });
   await expect(streaming).toContainText("Slow");
@@ -261,6 +264,8 @@ test("Stop ends a slow reply and the thread takes the next message", async ({ pa
   await expect(header(page).getByTestId("status-badge")).toHaveText("stopped");
   await expect(streaming).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Stop" })).toBeDisabled();
+  // Sent: the composer is empty (and nothing is kept for a reload).
+  await expect(composer(page)).toHaveValue("");
   // The stopped reply is never stored, even after its delay has passed.
   await page.waitForTimeout(6500);
   await expect(rows(page).filter({ hasText: "Slow reply to: first" })).toHaveCount(0);
