@@ -192,7 +192,7 @@ function RunSetup({ projectId }: { projectId: string }) {
         selectedId: created.threadId,
         setupMessage: "",
       });
-      studio.getState().setStatus({ tone: "info", text: `Running ${agent} in the playground` });
+      studio.getState().setStatus({ tone: "info", text: `Started ${agent} in the playground` });
     } catch (caught) {
       setError(`Not started: ${describeError(caught)}`);
     } finally {

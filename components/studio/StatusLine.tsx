@@ -1,7 +1,7 @@
 "use client";
 // One line of feedback: saves, connections made and why a connection was refused; on the right,
 // the runtime's load, whether there are unsaved changes and whether this browser keeps them as a draft.
-// Feedback on something done ("Saved v2", "Running … in the playground") fades after a while, so it
+// Feedback on something done ("Saved v2", "Started … in the playground") fades after a while, so it
 // is not read later as the state of things; an error stays until something else is said.
 import { useEffect } from "react";
 import type { DraftState } from "@/lib/studio/studio-store";
