@@ -1,11 +1,11 @@
 // A template applied from the Templates menu is shown whole: at 1280×800, 1440×900 and 1920×1080
-// every card (its handles included) is inside the canvas pane — not under the inspector, the zoom
-// controls or the minimap — at a legible zoom, and stays so when the playground opens (the layout
-// packs for the narrower pane too, and a fitted canvas is fitted again). A draft restored after a
-// reload is framed like an opened canvas. No edge passes behind a card.
+// every card (its handles included) and every edge is inside the canvas pane — not under the
+// inspector, the zoom controls or the minimap — at a legible zoom, and stays so when the playground
+// opens (the layout packs for the narrower pane too, and a fitted canvas is fitted again). A draft
+// restored after a reload is framed like an opened canvas. No edge passes behind a card.
 import { expect, type Page, test } from "@playwright/test";
 import { FIT_VIEW_MIN_ZOOM } from "../lib/graph/card-geometry";
-import { canvasSettled, graphOffCentre } from "../test/support/e2e-canvas";
+import { canvasSettled, edgesOutsidePane, graphOffCentre } from "../test/support/e2e-canvas";
 
 const ARTIFACTS = "e2e-artifacts";
 test.setTimeout(120_000);
@@ -137,6 +137,7 @@ for (const size of VIEWPORTS) {
       const shown = await cardsOutOfView(page);
       expect(shown.cards, where).toBeGreaterThan(10);
       expect(shown.problems, where).toEqual([]);
+      expect(await edgesOutsidePane(page), where).toEqual([]);
       expect(shown.zoom, where).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
       // No edge passes behind a card (a split column's edges are routed through its gaps).
       expect(await edgesBehindCards(page), where).toEqual([]);
@@ -148,6 +149,7 @@ for (const size of VIEWPORTS) {
       await canvasSettled(page);
       const running = await cardsOutOfView(page);
       expect(running.problems, `${where}, playground open`).toEqual([]);
+      expect(await edgesOutsidePane(page), `${where}, playground open`).toEqual([]);
       expect(running.zoom, `${where}, playground open`).toBeGreaterThanOrEqual(FIT_VIEW_MIN_ZOOM - 1e-6);
       expect(await edgesBehindCards(page), `${where}, playground open`).toEqual([]);
       await page.screenshot({

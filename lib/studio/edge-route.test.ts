@@ -162,7 +162,7 @@ describe("forwardRoute", () => {
     expect(crossesCard(route, near)).toBe(false);
     // Across at the middle of the 20 px gap (y 80–100), the level closest to both ends.
     expect(route[2]!.y).toBe(90);
-    // Down the middle of the 24 px gap before the target (20 px out would pass 4 px from a card).
+    // Down the middle of the 24 px gap before the target.
     expect(route[3]).toEqual({ x: 512, y: 90 });
     // Orthogonal: every segment is horizontal or vertical.
     for (const [index, point] of route.slice(1).entries()) {

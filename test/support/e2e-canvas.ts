@@ -30,3 +30,23 @@ export async function graphOffCentre(page: Page): Promise<number> {
     return Math.abs((left + right) / 2 - (pane.left + pane.right) / 2);
   });
 }
+
+/** The canvas edges whose line leaves the canvas pane (a routed edge's stub cut at its edge). */
+export async function edgesOutsidePane(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const pane = document.querySelector(".react-flow__pane")?.getBoundingClientRect();
+    if (!pane) throw new Error("no canvas");
+    const outside: string[] = [];
+    for (const path of document.querySelectorAll(".react-flow__edge path.react-flow__edge-path")) {
+      const line = path.getBoundingClientRect();
+      if (
+        line.left < pane.left - 1 ||
+        line.right > pane.right + 1 ||
+        line.top < pane.top - 1 ||
+        line.bottom > pane.bottom + 1
+      )
+        outside.push(path.closest(".react-flow__edge")?.getAttribute("data-id") ?? "?");
+    }
+    return outside;
+  });
+}
