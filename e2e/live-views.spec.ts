@@ -86,6 +86,15 @@ test("filters the threads list by status, agent, roots only and search, and a re
 
   await page.goto(`/projects/${projectId}`);
   await expect(rows(page)).toHaveCount(4);
+  // Each row's main text — agent, first message, short id — is its one link to the thread.
+  const rockLink = rows(page).filter({ hasText: "Find the blue rock" }).getByRole("link");
+  await expect(rockLink).toHaveCount(1);
+  await expect(rockLink).toHaveAccessibleName(
+    new RegExp(`^assistant\\s*Find the blue rock\\s*${rock.slice(0, 8)}$`),
+  );
+  await expect(rockLink).toHaveAttribute("href", `/threads/${rock}`);
+  expect((await rockLink.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  for (const row of await rows(page).all()) await expect(row.getByRole("link")).toHaveCount(1);
 
   await statusChip(page, "running").check();
   await expect(rows(page)).toHaveCount(1);
@@ -134,6 +143,12 @@ test("filters the threads list by status, agent, roots only and search, and a re
   await expect(rows(page, "All threads")).toHaveCount(1);
   await filters(page).getByRole("checkbox", { name: "Roots only" }).check();
   await expect(page.getByText("No threads match these filters.")).toBeVisible();
+
+  // The row's link opens the thread from the keyboard.
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await rows(page).filter({ hasText: "Paint the sky" }).getByRole("link").focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/threads/${sky}$`));
 });
 
 const card = (page: Page, kind: string, name: string): Locator =>

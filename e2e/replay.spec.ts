@@ -135,6 +135,8 @@ test("replay a run as it was, then against edited definitions, and see where it 
   await expect(panel.getByTestId("replay-run")).toContainText(
     "Diverged: assistant, side A call 1 at messages[0].content",
   );
+  // The replayed run is named by its short id, as in the threads list (and by its name when it has one).
+  await expect(panel.getByTestId("replay-run")).toContainText(threadId.slice(0, 8));
   const panelAxe = await new AxeBuilder({ page }).include('[aria-label="Replay runs"]').analyze();
   expect(panelAxe.violations).toEqual([]);
   await page.screenshot({ path: `${ARTIFACTS}/replay-runs-1440.png`, fullPage: true });

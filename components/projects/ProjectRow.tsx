@@ -1,7 +1,9 @@
 "use client";
-// One project in the list, with inline rename and a confirmed delete.
+// One project in the list, with inline rename and a confirmed delete. Focus follows the controls
+// that replace each other: into the rename field or the confirmation when they open, and back to the
+// button that opened them when they close, so a keyboard user never lands on the page's body.
 import Link from "next/link";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { ProjectSummary } from "@/lib/api/schemas";
 import { Button } from "../ui/Button";
 
@@ -13,30 +15,61 @@ export function formatUpdatedAt(microseconds: number, now: number = Date.now()):
   return new Date(microseconds / 1000).toLocaleDateString();
 }
 
+type RowMode = "view" | "rename" | "confirm-delete";
+
 export function ProjectRow({
   project,
   onRename,
   onDelete,
 }: {
   project: ProjectSummary;
-  onRename: (id: string, name: string) => Promise<boolean>;
+  /** Renames the project; answers why it could not (shown beside the field), or null when renamed. */
+  onRename: (id: string, name: string) => Promise<string | null>;
   onDelete: (id: string) => Promise<void>;
 }) {
-  const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
+  const [mode, setMode] = useState<RowMode>("view");
   const [draftName, setDraftName] = useState(project.name);
+  const [renameError, setRenameError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const renameErrorId = useId();
   const renameInput = useRef<HTMLInputElement>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  // Which button takes the focus back once the row shows its buttons again (they mount then).
+  const returnFocusTo = useRef<"rename" | "delete" | null>(null);
 
   useEffect(() => {
     if (mode === "rename") renameInput.current?.select();
+    // The harmless choice first: Enter or Space on an opened confirmation keeps the project.
+    if (mode === "confirm-delete") keepButton.current?.focus();
+    if (mode === "view" && returnFocusTo.current) {
+      (returnFocusTo.current === "rename" ? renameButton : deleteButton).current?.focus();
+      returnFocusTo.current = null;
+    }
   }, [mode]);
+
+  function closeTo(button: "rename" | "delete") {
+    returnFocusTo.current = button;
+    setRenameError(null);
+    setMode("view");
+  }
 
   async function submitRename(event: FormEvent) {
     event.preventDefault();
+    if (draftName.trim() === "") {
+      setRenameError("A project needs a name.");
+      renameInput.current?.focus();
+      return;
+    }
     setBusy(true);
-    const renamed = await onRename(project.id, draftName);
+    const problem = await onRename(project.id, draftName);
     setBusy(false);
-    if (renamed) setMode("view");
+    if (problem === null) closeTo("rename");
+    else {
+      setRenameError(problem);
+      renameInput.current?.focus();
+    }
   }
 
   async function confirmDelete() {
@@ -48,25 +81,36 @@ export function ProjectRow({
   return (
     <li className="flex items-center gap-3 px-4 py-2.5" aria-label={project.name}>
       {mode === "rename" ? (
-        <form onSubmit={submitRename} className="flex flex-1 gap-2">
-          <label htmlFor={`rename-${project.id}`} className="sr-only">
-            New name for {project.name}
-          </label>
-          <input
-            id={`rename-${project.id}`}
-            ref={renameInput}
-            value={draftName}
-            maxLength={200}
-            onChange={(event) => setDraftName(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === "Escape") setMode("view");
-            }}
-            className="h-8 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent"
-          />
-          <Button type="submit" tone="primary" disabled={busy}>
-            Save name
-          </Button>
-          <Button onClick={() => setMode("view")}>Cancel</Button>
+        <form onSubmit={submitRename} className="flex flex-1 flex-col gap-1">
+          <div className="flex gap-2">
+            <label htmlFor={`rename-${project.id}`} className="sr-only">
+              New name for {project.name}
+            </label>
+            <input
+              id={`rename-${project.id}`}
+              ref={renameInput}
+              value={draftName}
+              maxLength={200}
+              aria-invalid={renameError ? true : undefined}
+              aria-describedby={renameError ? renameErrorId : undefined}
+              onChange={(event) => setDraftName(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") closeTo("rename");
+              }}
+              className={`h-8 flex-1 rounded-md border bg-surface px-2.5 outline-none focus:border-accent ${
+                renameError ? "border-danger" : "border-border"
+              }`}
+            />
+            <Button type="submit" tone="primary" disabled={busy}>
+              Save name
+            </Button>
+            <Button onClick={() => closeTo("rename")}>Cancel</Button>
+          </div>
+          {renameError ? (
+            <p id={renameErrorId} role="alert" className="text-sm text-danger">
+              {renameError}
+            </p>
+          ) : null}
         </form>
       ) : (
         <>
@@ -83,16 +127,25 @@ export function ProjectRow({
             </span>
           </div>
           {mode === "confirm-delete" ? (
-            <fieldset className="flex items-center gap-2" aria-label={`Confirm deleting ${project.name}`}>
+            <fieldset
+              className="flex items-center gap-2"
+              aria-label={`Confirm deleting ${project.name}`}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") closeTo("delete");
+              }}
+            >
               <span className="text-sm text-muted">Delete with all its versions?</span>
               <Button tone="danger" disabled={busy} onClick={() => void confirmDelete()}>
                 Delete for good
               </Button>
-              <Button onClick={() => setMode("view")}>Keep</Button>
+              <Button ref={keepButton} onClick={() => closeTo("delete")}>
+                Keep
+              </Button>
             </fieldset>
           ) : (
             <div className="flex gap-2">
               <Button
+                ref={renameButton}
                 aria-label={`Rename ${project.name}`}
                 onClick={() => {
                   setDraftName(project.name);
@@ -102,6 +155,7 @@ export function ProjectRow({
                 Rename
               </Button>
               <Button
+                ref={deleteButton}
                 tone="danger"
                 aria-label={`Delete ${project.name}`}
                 onClick={() => setMode("confirm-delete")}

@@ -58,15 +58,14 @@ export function ProjectsHome() {
     }
   }
 
-  async function renameProject(id: string, name: string): Promise<boolean> {
-    setActionError(null);
+  /** Answers why the rename failed (the row shows it beside its field), or null once renamed. */
+  async function renameProject(id: string, name: string): Promise<string | null> {
     try {
       const renamed = await api.projects.rename(id, name);
       setProjects((current) => (current ?? []).map((project) => (project.id === id ? renamed : project)));
-      return true;
+      return null;
     } catch (error) {
-      setActionError(describeError(error));
-      return false;
+      return describeError(error);
     }
   }
 

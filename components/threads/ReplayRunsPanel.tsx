@@ -3,10 +3,12 @@
 // check — replay the latest finished runs against the current definitions and see, run by run,
 // whether each still matches its recording or where it first diverged. Replays start on the server
 // (`POST /api/projects/:id/replays`); their progress is read per replay until all have finished.
+// While the project has no finished run, Replay is offered disabled with the reason.
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
 import type { ManyReplays, ReplayStatus } from "@/lib/contracts/replay";
+import type { ThreadStatus } from "@/lib/contracts/thread";
 import { Button } from "../ui/Button";
 import { diffHref } from "./CompareDialog";
 
@@ -23,6 +25,41 @@ function parseLimit(text: string): number | null {
 }
 
 const api = createApiClient();
+
+/** The statuses of a root run the server replays (`replayMany`: the run is over, or waits for input). */
+const FINISHED_STATUSES: ThreadStatus[] = ["idle", "completed", "failed", "stopped"];
+const FINISHED_CHECK_MS = 5000;
+
+/**
+ * Whether the project has a finished root run to replay: null until known. Checked again every few
+ * seconds while there is none, so a run that finishes while the page is open enables Replay.
+ */
+function useHasFinishedRuns(projectId: string): boolean | null {
+  const [hasFinished, setHasFinished] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (hasFinished) return;
+    let current = true;
+    const check = async () => {
+      try {
+        const page = await api.threads.list(
+          projectId,
+          { statuses: FINISHED_STATUSES, agentId: "", rootsOnly: true, search: "" },
+          { limit: 1, offset: 0 },
+        );
+        if (current) setHasFinished(page.total > 0);
+      } catch {
+        // Unknown: Replay stays available and the server says what it found.
+      }
+    };
+    void check();
+    const timer = setInterval(() => void check(), FINISHED_CHECK_MS);
+    return () => {
+      current = false;
+      clearInterval(timer);
+    };
+  }, [projectId, hasFinished]);
+  return hasFinished;
+}
 
 type Row = ManyReplays["replays"][number] & { status: ReplayStatus | null };
 
@@ -48,6 +85,8 @@ export function ReplayRunsPanel({
 }) {
   const limitId = useId();
   const limitErrorId = useId();
+  const nothingToReplayId = useId();
+  const hasFinishedRuns = useHasFinishedRuns(projectId);
   // The field's text as typed: a number out of range is said beside it, never silently changed.
   const [limitText, setLimitText] = useState("20");
   const limit = parseLimit(limitText);
@@ -57,6 +96,7 @@ export function ReplayRunsPanel({
   const [error, setError] = useState<string | null>(null);
   const pending = rows?.filter((row) => row.status?.state !== "finished").map((row) => row.threadId) ?? [];
   const pendingKey = pending.join(",");
+  const nothingToReplay = hasFinishedRuns === false;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: pendingKey stands for the unfinished replays.
   useEffect(() => {
@@ -129,10 +169,24 @@ export function ReplayRunsPanel({
           className={`h-8 w-16 rounded-md border bg-surface px-2 text-sm ${limit === null ? "border-danger" : "border-border"}`}
         />
         <span className="text-sm">finished runs</span>
-        <Button type="submit" tone="primary" disabled={busy || pending.length > 0 || limit === null}>
+        <Button
+          type="submit"
+          tone="primary"
+          disabled={busy || pending.length > 0 || limit === null || nothingToReplay}
+          aria-describedby={nothingToReplay ? nothingToReplayId : undefined}
+        >
           {busy ? "Starting…" : pending.length > 0 ? "Replaying…" : "Replay"}
         </Button>
       </form>
+      {nothingToReplay ? (
+        <p
+          id={nothingToReplayId}
+          data-testid="replay-unavailable"
+          className="-mt-2 px-4 pb-3 text-sm text-muted"
+        >
+          Nothing to replay yet: no run of this project has finished. Runs show up here once one has.
+        </p>
+      ) : null}
       {limit === null ? (
         <p id={limitErrorId} className="-mt-2 px-4 pb-3 text-right text-xs text-danger">
           Enter a whole number from 1 to {MAX_REPLAYS}.
@@ -166,8 +220,13 @@ export function ReplayRunsPanel({
                   data-testid="replay-run"
                 >
                   <span className="font-mono">{row.source.agent_id}</span>
-                  <span className="min-w-0 truncate text-muted" title={row.source.name ?? undefined}>
-                    {row.source.name ? `“${row.source.name}”` : row.source.id.slice(0, 8)}
+                  {row.source.name ? (
+                    <span className="min-w-0 truncate text-muted" title={row.source.name}>
+                      “{row.source.name}”
+                    </span>
+                  ) : null}
+                  <span className="shrink-0 font-mono text-xs text-muted" title={row.source.id}>
+                    {row.source.id.slice(0, 8)}
                   </span>
                   <span
                     className={`min-w-0 flex-1 truncate ${shown.tone === "warn" ? "text-warning" : shown.tone === "ok" ? "text-text" : "text-muted"}`}

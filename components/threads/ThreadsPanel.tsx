@@ -4,9 +4,9 @@
 // paged, and the form that starts a new run of an ai_human agent, then opens it.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import type { ThreadList } from "@/lib/api/schemas";
+import type { ThreadList, ThreadSummary } from "@/lib/api/schemas";
 import {
   controlsFromSearchParams,
   controlsToSearchParams,
@@ -62,6 +62,10 @@ export function ThreadsPanel({
   const [agentId, setAgentId] = useState(chatAgents[0] ?? "");
   const [message, setMessage] = useState("");
   const [starting, setStarting] = useState(false);
+  // Only an ai_human agent can be started from here; without one every Run control is disabled and
+  // the hint below the form (which the controls point at) says what to do instead.
+  const canRun = chatAgents.length > 0;
+  const cannotRunHintId = useId();
 
   const changeControls = useCallback((next: ThreadListControls) => {
     setControls(next);
@@ -132,10 +136,11 @@ export function ThreadsPanel({
           id="run-agent"
           value={agentId}
           onChange={(event) => setAgentId(event.target.value)}
-          disabled={chatAgents.length === 0}
-          className="h-8 rounded-md border border-border bg-surface px-2 font-mono text-sm"
+          disabled={!canRun}
+          aria-describedby={canRun ? undefined : cannotRunHintId}
+          className="h-8 rounded-md border border-border bg-surface px-2 font-mono text-sm disabled:cursor-not-allowed disabled:opacity-60"
         >
-          {chatAgents.length === 0 ? <option value="">No ai_human agents</option> : null}
+          {canRun ? null : <option value="">No ai_human agents</option>}
           {chatAgents.map((name) => (
             <option key={name} value={name}>
               {name}
@@ -150,11 +155,28 @@ export function ThreadsPanel({
           value={message}
           onChange={(event) => setMessage(event.target.value)}
           placeholder="First message (optional)"
-          className="h-8 min-w-48 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent"
+          disabled={!canRun}
+          aria-describedby={canRun ? undefined : cannotRunHintId}
+          className="h-8 min-w-48 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent disabled:cursor-not-allowed disabled:opacity-60"
         />
-        <Button type="submit" tone="primary" disabled={starting || chatAgents.length === 0}>
+        <Button
+          type="submit"
+          tone="primary"
+          disabled={starting || !canRun}
+          aria-describedby={canRun ? undefined : cannotRunHintId}
+        >
           {starting ? "Starting…" : "Run"}
         </Button>
+        {canRun ? null : (
+          <p id={cannotRunHintId} data-testid="run-unavailable" className="w-full text-sm text-muted">
+            This project has no ai_human agent (one that chats with a person) to run. Add an ai_human agent in
+            the{" "}
+            <Link href={`/projects/${projectId}/studio`} className="text-accent underline">
+              studio
+            </Link>
+            , then run it here.
+          </p>
+        )}
       </form>
       {runError ? (
         <p
@@ -185,7 +207,11 @@ export function ThreadsPanel({
             </button>
           </p>
         ) : (
-          <p className="px-4 py-3 text-muted">No runs yet. Pick an agent above and press “Run”.</p>
+          <p className="px-4 py-3 text-muted">
+            {canRun
+              ? "No runs yet. Pick an agent above and press “Run”."
+              : "No runs yet: add an ai_human agent in the studio first (see above)."}
+          </p>
         )
       ) : (
         <>
@@ -193,40 +219,9 @@ export function ThreadsPanel({
             aria-label={controls.rootsOnly ? "Root threads" : "All threads"}
             className="divide-y divide-border"
           >
-            {threads.map((thread) => {
-              const detail = statusDetail(thread);
-              return (
-                <li key={thread.id} className="flex items-center gap-3 px-4 py-2">
-                  <StatusBadge status={thread.status} />
-                  {detail ? (
-                    <span
-                      data-testid="thread-status-detail"
-                      className={`max-w-64 shrink-0 truncate text-xs ${detail.tone === "problem" ? "text-danger" : "text-muted"}`}
-                      title={detail.text}
-                    >
-                      {detail.text}
-                    </span>
-                  ) : null}
-                  <span className="font-mono text-sm">{thread.agent_id}</span>
-                  {thread.parent_id ? (
-                    <span className="text-xs text-muted" title="A subagent thread">
-                      depth {thread.depth}
-                    </span>
-                  ) : null}
-                  <span
-                    className="min-w-0 flex-1 truncate text-sm text-muted"
-                    title={thread.title ?? undefined}
-                  >
-                    {thread.name ? `“${thread.name}” ` : ""}
-                    {thread.title ?? ""}
-                  </span>
-                  <span className="shrink-0 text-xs text-muted">{formatCreatedAt(thread.created_at)}</span>
-                  <Link href={`/threads/${thread.id}`} className="shrink-0 text-sm underline">
-                    Open thread {thread.id.slice(0, 8)}
-                  </Link>
-                </li>
-              );
-            })}
+            {threads.map((thread) => (
+              <ThreadRow key={thread.id} thread={thread} />
+            ))}
           </ul>
           <ThreadsPager
             total={list?.total ?? 0}
@@ -237,6 +232,44 @@ export function ThreadsPanel({
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * One thread: its status (and why), then its main text — agent, name, first message and short id —
+ * as the one link to its live view, then when it started.
+ */
+function ThreadRow({ thread }: { thread: ThreadSummary }) {
+  const detail = statusDetail(thread);
+  return (
+    <li data-testid="thread-row" className="flex items-center gap-3 px-4 py-1">
+      <StatusBadge status={thread.status} />
+      {detail ? (
+        <span
+          data-testid="thread-status-detail"
+          className={`max-w-64 shrink-0 truncate text-xs ${detail.tone === "problem" ? "text-danger" : "text-muted"}`}
+          title={detail.text}
+        >
+          {detail.text}
+        </span>
+      ) : null}
+      <Link
+        href={`/threads/${thread.id}`}
+        title={thread.title ?? undefined}
+        className="group flex min-h-8 min-w-0 flex-1 items-center gap-3 rounded-md px-1 hover:bg-surface-muted"
+      >
+        <span className="shrink-0 font-mono text-sm group-hover:underline">{thread.agent_id}</span>
+        {thread.parent_id ? (
+          <span className="shrink-0 text-xs text-muted">subagent, depth {thread.depth}</span>
+        ) : null}
+        <span className="min-w-0 flex-1 truncate text-sm text-muted">
+          {thread.name ? `“${thread.name}” ` : ""}
+          {thread.title ?? ""}
+        </span>
+        <span className="shrink-0 font-mono text-xs text-muted">{thread.id.slice(0, 8)}</span>
+      </Link>
+      <span className="shrink-0 text-xs text-muted">{formatCreatedAt(thread.created_at)}</span>
+    </li>
   );
 }
 

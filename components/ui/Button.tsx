@@ -1,5 +1,5 @@
 // Buttons in three tones; every button has a visible label or an aria-label.
-import type { ButtonHTMLAttributes } from "react";
+import type { ButtonHTMLAttributes, Ref } from "react";
 
 type Tone = "primary" | "secondary" | "danger";
 type Size = "normal" | "compact";
@@ -26,7 +26,7 @@ export function Button({
   className = "",
   type = "button",
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone; size?: Size }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone; size?: Size; ref?: Ref<HTMLButtonElement> }) {
   return (
     <button
       type={type}
