@@ -99,10 +99,56 @@ test("approves with edited arguments and denies with a reason from the root's li
   await page.goto(`/projects/${projectId}`);
   const inbox = page.getByTestId("approval-inbox");
   await expect(inbox).toContainText("Waiting for approval (2)", { timeout: 20_000 });
-  await expect(inbox.getByRole("link", { name: /^Review write_file/ })).toHaveCount(2);
-  const inboxAxe = await new AxeBuilder({ page }).include('[data-testid="approval-inbox"]').analyze();
+  const reviews = inbox.getByRole("link", { name: /^Review write_file/ });
+  await expect(reviews).toHaveCount(2);
+  // Two calls of one tool by one agent are told apart: the thread's short id, the arguments (all of
+  // them in the tooltip) and the time asked.
+  const inboxRows = inbox.getByTestId("approval-inbox-row");
+  const pending = (
+    (await (await request.get(`/api/approvals?project_id=${projectId}&state=pending`)).json()) as {
+      approvals: { thread_id: string; args: { content: string } }[];
+    }
+  ).approvals;
+  expect(pending).toHaveLength(2);
+  for (const approval of pending) {
+    const row = inboxRows.filter({ hasText: `#${approval.thread_id.slice(0, 6)}` });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId("approval-inbox-args")).toContainText(`content: "${approval.args.content}"`);
+    await expect(row.getByTestId("approval-inbox-args")).toHaveAttribute(
+      "title",
+      JSON.stringify(approval.args, null, 2),
+    );
+    await expect(row.locator("time")).toHaveText(/\d/);
+  }
+  expect(
+    new Set(await reviews.evaluateAll((links) => links.map((link) => link.getAttribute("aria-label")))).size,
+  ).toBe(2);
+  for (const review of await reviews.all()) {
+    const box = (await review.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(24);
+    expect(box.height).toBeGreaterThanOrEqual(24);
+  }
+  const inboxAxe = await new AxeBuilder({ page })
+    .include('[data-testid="approval-inbox"]')
+    .options({ rules: { "target-size": { enabled: true } } })
+    .analyze();
   expect(inboxAxe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-  await page.screenshot({ path: `${ARTIFACTS}/approvals-inbox-1440.png` });
+  // The status reads in words wherever it shows: the filter's chip here, the badges and tree below.
+  await expect(
+    page
+      .getByRole("group", { name: "Status" })
+      .getByRole("checkbox", { name: "waiting for approval", exact: true }),
+  ).toHaveCount(1);
+  await expect(page.getByText("waiting_approval")).toHaveCount(0);
+  for (const [width, height] of [
+    [1280, 800],
+    [1440, 900],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${ARTIFACTS}/approvals-inbox-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   await inbox
     .getByRole("link", { name: /^Review write_file/ })
     .first()
@@ -115,6 +161,13 @@ test("approves with edited arguments and denies with a reason from the root's li
   await expect(panel.getByRole("heading")).toHaveText("Waiting for approval (2)");
   await expect(cards(page).first()).toContainText("write_file");
   await expect(page.locator('[data-status="waiting_approval"]').first()).toBeVisible();
+  await expect(
+    page.getByRole("tree", { name: "Threads" }).getByRole("treeitem", { name: /waiting for approval/ }),
+  ).toHaveCount(2);
+  await expect(
+    page.getByTestId("status-badge").filter({ hasText: "waiting for approval" }).first(),
+  ).toBeVisible();
+  await expect(page.getByText("waiting_approval")).toHaveCount(0);
 
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);

@@ -25,6 +25,7 @@ import {
 } from "@/lib/live";
 import { formatCost, formatDuration, formatTokens } from "./format";
 import { StatusBadge } from "./StatusBadge";
+import { threadStatusLabel } from "./status-label";
 import { threadLabel } from "./thread-label";
 import { TREE_ROW_HEIGHT, visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
@@ -236,7 +237,7 @@ const TreeItem = memo(
     const usageText = `${formatTokens(inputTokens)} in · ${formatTokens(outputTokens)} out\u2003${formatCost(cost)}${
       timeRunning !== null ? `\u2003${formatDuration(timeRunning)}` : ""
     }`;
-    const label = `${name.full}, ${thread.status}${detail ? `: ${detail.text}` : ""}${markers ? `, ${markers}` : ""}`;
+    const label = `${name.full}, ${threadStatusLabel(thread.status)}${detail ? `: ${detail.text}` : ""}${markers ? `, ${markers}` : ""}`;
     return (
       <div
         role="treeitem"

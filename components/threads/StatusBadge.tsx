@@ -1,6 +1,7 @@
 // A thread status in the shared status colours (globals.css --status-*); running pulses (unless
 // `pulse` is false: a virtualised list pulses only the rows in view, each pulse being a layer).
 import type { ThreadStatus } from "@/lib/live";
+import { threadStatusLabel } from "./status-label";
 
 export function StatusBadge({ status, pulse = true }: { status: ThreadStatus; pulse?: boolean }) {
   return (
@@ -13,7 +14,7 @@ export function StatusBadge({ status, pulse = true }: { status: ThreadStatus; pu
         className={`size-2 rounded-full ${pulse && status === "running" ? "animate-pulse" : ""}`}
         style={{ backgroundColor: `var(--status-${status})` }}
       />
-      {status.replace("_", " ")}
+      {threadStatusLabel(status)}
     </span>
   );
 }

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { MAX_THREAD_SEARCH_LENGTH, type ThreadListControls } from "@/lib/contracts/thread-list-query";
 import { THREAD_STATUSES, type ThreadStatus } from "@/lib/live/events";
+import { threadStatusLabel } from "./status-label";
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -97,7 +98,7 @@ export function ThreadFilters({
                 className="size-2 rounded-full"
                 style={{ backgroundColor: `var(--status-${status})` }}
               />
-              {status}
+              {threadStatusLabel(status)}
             </label>
           );
         })}

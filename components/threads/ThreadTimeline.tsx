@@ -22,6 +22,7 @@ import {
 } from "@/lib/live";
 import { formatCost, formatDuration, formatTokens } from "./format";
 import { StatusBadge } from "./StatusBadge";
+import { threadStatusLabel } from "./status-label";
 import { type ThreadLabel, threadLabel } from "./thread-label";
 import { visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
@@ -316,7 +317,7 @@ const TimelineRow = memo(function TimelineRow({
         type="button"
         data-bar-id={thread.id}
         tabIndex={focusable ? 0 : -1}
-        aria-label={`${fullName}: ${thread.status}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
+        aria-label={`${fullName}: ${threadStatusLabel(thread.status)}${detail ? ` (${detail.text})` : ""}, ${duration}, ${tokens}`}
         aria-current={selected ? "true" : undefined}
         onClick={() => onSelect(thread.id)}
         onMouseEnter={() => onHover(thread.id)}
@@ -349,7 +350,7 @@ const TimelineRow = memo(function TimelineRow({
             <span style={{ color: `var(--status-${thread.status})` }} aria-hidden>
               ●{" "}
             </span>
-            {thread.status.replace("_", " ")}
+            {threadStatusLabel(thread.status)}
             {detail ? <span className="text-muted"> · {detail.text}</span> : null}
           </div>
           <div className="text-muted">

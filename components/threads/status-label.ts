@@ -1,0 +1,20 @@
+// The words a person reads for a thread status, in one place: badges, filter chips, the tree's and
+// the timeline's labels and the diff view all show these instead of the wire value
+// (`waiting_approval`), which stays in data attributes and URLs.
+import type { ThreadStatus } from "@/lib/contracts/thread";
+
+const STATUS_LABELS: Record<ThreadStatus, string> = {
+  idle: "idle",
+  queued: "queued",
+  running: "running",
+  waiting_approval: "waiting for approval",
+  completed: "completed",
+  failed: "failed",
+  stopped: "stopped",
+  terminated: "terminated",
+};
+
+/** The label of a status; an unknown one (a newer server) is shown with its underscores as spaces. */
+export function threadStatusLabel(status: string): string {
+  return STATUS_LABELS[status as ThreadStatus] ?? status.replaceAll("_", " ");
+}
