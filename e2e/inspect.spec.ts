@@ -41,6 +41,18 @@ test("inspects a subagent's model calls, tool calls and files", async ({ page, r
   await page.goto(`/threads/${rootId}`);
   await expect(tab(page, "Transcript")).toHaveAttribute("aria-selected", "true");
 
+  // The root has no files: the tab says so, with no column headers over nothing; its Refresh is the
+  // header buttons' size.
+  await tab(page, "Files").click();
+  const files = page.getByRole("region", { name: "Files" });
+  await expect(files.getByTestId("files-empty")).toHaveText(/^No files in this thread yet\./);
+  await expect(files.getByRole("table")).toHaveCount(0);
+  const refreshBox = (await files.getByRole("button", { name: "Refresh" }).boundingBox())!;
+  const replayBox = (await page.getByRole("button", { name: "Replay…" }).boundingBox())!;
+  expect(refreshBox.height).toBe(replayBox.height);
+  await page.screenshot({ path: `${ARTIFACTS}/inspect-files-empty.png` });
+  await tab(page, "Transcript").click();
+
   // Select the child while it still works and open its model calls: the panel reloads by itself
   // when the child's status changes, so it ends with every call the API knows.
   await expect(childItem(page)).toHaveAttribute("data-status", "running", { timeout: 20_000 });

@@ -2,6 +2,7 @@
 // appear and finish in the tree, read the parent's transcript, reload mid-run without losing or
 // doubling a message, and terminate a tree from the UI. Scripted models with delays keep runs
 // slow enough to watch.
+import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { assetBundle, observableAssetBundle } from "../test/support/subagent-bundles";
 
@@ -69,6 +70,16 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await expect(finalAnswer).toHaveCount(1, { timeout: 20_000 });
   await expect(page.getByRole("listitem", { name: "User (silent)" })).toHaveCount(1);
   await expect(transcriptRows(page).filter({ hasText: "Tool call · asset_subagent" })).toHaveCount(1);
+  // The folded tool call and result toggles are targets of at least 24 px (WCAG 2.2 target size).
+  const toggles = page.getByRole("list", { name: "Messages" }).locator("summary");
+  expect(await toggles.count()).toBeGreaterThan(0);
+  for (const toggle of await toggles.all())
+    expect((await toggle.boundingBox())!.height).toBeGreaterThanOrEqual(24);
+  const transcriptAxe = await new AxeBuilder({ page })
+    .include('[aria-label="Transcript"]')
+    .options({ rules: { "target-size": { enabled: true } } })
+    .analyze();
+  expect(transcriptAxe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   await expect(tree(page).getByRole("treeitem", { name: /^orchestrator/ })).toHaveAttribute(
     "data-status",
     "idle",

@@ -91,7 +91,7 @@ export const MessageRow = memo(function MessageRow({
           Handed off to <span className="text-accent">{agentLabel(handoffTarget, agents)}</span>
         </p>
         <details className="text-xs text-muted">
-          <summary className="cursor-pointer">Tool result · {message.name ?? handoffTarget}</summary>
+          <summary className="cursor-pointer py-1">Tool result · {message.name ?? handoffTarget}</summary>
           <pre className="mt-1 whitespace-pre-wrap break-words">{message.content}</pre>
         </details>
       </li>
@@ -124,7 +124,7 @@ export const MessageRow = memo(function MessageRow({
               <button
                 type="button"
                 onClick={() => onFork(message, "edit")}
-                className="rounded border border-border bg-surface px-1.5 py-0.5 text-text hover:bg-surface-muted"
+                className="min-h-6 rounded border border-border bg-surface px-1.5 py-0.5 text-text hover:bg-surface-muted"
               >
                 Edit and fork
               </button>
@@ -132,7 +132,7 @@ export const MessageRow = memo(function MessageRow({
             <button
               type="button"
               onClick={() => onFork(message, "fork")}
-              className="rounded border border-border bg-surface px-1.5 py-0.5 text-text hover:bg-surface-muted"
+              className="min-h-6 rounded border border-border bg-surface px-1.5 py-0.5 text-text hover:bg-surface-muted"
             >
               Fork from here
             </button>
@@ -141,7 +141,7 @@ export const MessageRow = memo(function MessageRow({
       </div>
       {isToolResult ? (
         <details>
-          <summary className="cursor-pointer text-sm">Result</summary>
+          <summary className="cursor-pointer py-1 text-sm">Result</summary>
           <pre className="mt-1 whitespace-pre-wrap break-words text-sm">{message.content}</pre>
         </details>
       ) : message.content ? (
@@ -149,7 +149,7 @@ export const MessageRow = memo(function MessageRow({
       ) : null}
       {toolCalls.map((call) => (
         <details key={call.id} className="mt-1">
-          <summary className="cursor-pointer font-mono text-sm">
+          <summary className="cursor-pointer py-1 font-mono text-sm">
             Tool call · {call.name}
             {unanswered.has(call.id) ? (
               <span

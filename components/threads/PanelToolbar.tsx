@@ -18,7 +18,7 @@ export function PanelToolbar({
         <span className="text-muted" aria-live="polite">
           {loading ? "Loading…" : summary}
         </span>
-        <Button className="ml-auto" onClick={onRefresh} disabled={loading}>
+        <Button size="compact" className="ml-auto" onClick={onRefresh} disabled={loading}>
           Refresh
         </Button>
       </div>
