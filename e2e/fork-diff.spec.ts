@@ -69,8 +69,18 @@ test("edit and fork a message, then compare the fork with the original", async (
   const dialogAxe = await new AxeBuilder({ page }).include('[aria-label="Edit and fork"]').analyze();
   expect(dialogAxe.violations.map((violation) => violation.id)).toEqual([]);
   await page.screenshot({ path: `${ARTIFACTS}/fork-dialog-1440.png` });
+  // An edit needs text: with none, the button waits and says why (it does not fail after the click).
+  const forkWithMessage = dialog.getByRole("button", { name: "Fork with this message" });
+  await dialog.getByLabel("Edited message").fill("  ");
+  await expect(forkWithMessage).toBeDisabled();
+  await expect(forkWithMessage).toHaveAccessibleDescription(
+    "Write the message the fork should send instead of this one.",
+  );
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
+  await page.screenshot({ path: `${ARTIFACTS}/fork-dialog-empty-1440.png` });
   await dialog.getByLabel("Edited message").fill("cherries");
-  await dialog.getByRole("button", { name: "Fork with this message" }).click();
+  await expect(forkWithMessage).toBeEnabled();
+  await forkWithMessage.click();
 
   await expect(page).not.toHaveURL(new RegExp(original));
   await expect(page).toHaveURL(/\/threads\/[0-9a-f-]{36}$/);
@@ -92,16 +102,36 @@ test("edit and fork a message, then compare the fork with the original", async (
   expect(forkPage.violations.map((violation) => violation.id)).toEqual([]);
   await page.screenshot({ path: `${ARTIFACTS}/fork-thread-1440.png` });
 
+  // "Compare with…" on the fork marks its source as the original, with when it started and its size.
+  await page.getByRole("button", { name: "Compare with…" }).click();
+  const picker = page.getByRole("dialog", { name: "Compare with another run" });
+  const originalChoice = picker.getByTestId("compare-run").filter({ hasText: original.slice(0, 8) });
+  await expect(originalChoice.getByTestId("compare-run-relation")).toHaveText("original");
+  await expect(originalChoice).toContainText("4 messages");
+  await expect(originalChoice.locator("time")).toHaveText(/\d/);
+  await expect(picker.getByTestId("compare-run-relation")).toHaveCount(1);
+  await page.screenshot({ path: `${ARTIFACTS}/compare-dialog-fork-1440.png` });
+  await page.keyboard.press("Escape");
+  await expect(picker).toHaveCount(0);
+
   await page.getByRole("link", { name: "Compare with original" }).click();
   await expect(page).toHaveURL(/\/threads\/diff\?a=/);
   const summary = page.getByTestId("diff-summary");
-  await expect(summary).toContainText("First divergence at step 3");
+  // Where the runs part, in plain words (no "root", no field names).
+  await expect(summary).toContainText(
+    "The runs first differ at step 3: the messages differ in the text. 2 of 4 steps differ.",
+  );
   const steps = page.getByTestId("diff-step");
   await expect(steps).toHaveCount(4);
   await expect(steps.nth(0)).toHaveAttribute("data-same", "true");
   await expect(steps.nth(2)).toHaveAttribute("data-same", "false");
   await expect(steps.nth(2)).toHaveAccessibleName("Step 3, first divergence");
   await expect(steps.nth(2)).toBeInViewport();
+  // Scrolled to on load, not focused (no focus ring until the reader asks); "Jump to it" focuses it.
+  await expect(steps.nth(2)).not.toBeFocused();
+  await page.screenshot({ path: `${ARTIFACTS}/fork-diff-load-1440.png` });
+  await summary.getByRole("button", { name: "Jump to it" }).click();
+  await expect(steps.nth(2)).toBeFocused();
   await expect(page.getByRole("table", { name: "Run figures" })).toBeVisible();
 
   const axe = await new AxeBuilder({ page }).analyze();
@@ -151,8 +181,12 @@ test("fork from here, compare two identical runs, and the diff view's empty and 
   await page.goto(`/threads/${first}`);
   await page.getByRole("button", { name: "Compare with…" }).click();
   const picker = page.getByRole("dialog", { name: "Compare with another run" });
-  // The other runs of the project: the second run and the fork.
+  // The other runs of the project: the second run and the fork, each with its start and size.
   await expect(picker.getByRole("link")).toHaveCount(2);
+  const secondChoice = picker.getByTestId("compare-run").filter({ hasText: second.slice(0, 8) });
+  await expect(secondChoice).toContainText("4 messages");
+  await expect(secondChoice.getByTestId("compare-run-relation")).toHaveCount(0);
+  await expect(picker.getByTestId("compare-run-relation")).toHaveText(["fork of this run"]);
   const pickerAxe = await new AxeBuilder({ page })
     .include('[aria-label="Compare with another run"]')
     .analyze();
@@ -176,10 +210,18 @@ test("fork from here, compare two identical runs, and the diff view's empty and 
   await page.goto("/threads/diff");
   await expect(page.getByText("Choose two runs to compare.")).toBeVisible();
   await page.goto(`/threads/diff?a=${first}&b=00000000-0000-4000-8000-000000000000`);
-  await expect(page.getByRole("alert").filter({ hasText: "does not exist" })).toContainText(
-    "One of these threads does not exist.",
-  );
+  const missing = page.getByRole("alert").filter({ hasText: "does not exist" });
+  await expect(missing).toContainText("One of these threads does not exist.");
   await page.screenshot({ path: `${ARTIFACTS}/diff-error-1280.png` });
+  // A way back: to the run that exists.
+  await missing.getByRole("link", { name: `Back to run A (assistant ${first.slice(0, 8)})` }).click();
+  await expect(page).toHaveURL(new RegExp(`/threads/${first}$`));
+  // Neither run exists: back to the projects.
+  await page.goto(
+    "/threads/diff?a=00000000-0000-4000-8000-000000000000&b=00000000-0000-4000-8000-000000000001",
+  );
+  await page.getByRole("alert").getByRole("link", { name: "Go to the projects" }).click();
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test("a fork of a run with a subagent takes the child along, and the copy says where it comes from", async ({

@@ -24,6 +24,7 @@ export function ForkDialog({
   fork(input: { atMessageId: string; content?: string; replace?: boolean }): Promise<void>;
 }) {
   const fieldId = useId();
+  const emptyEditReasonId = useId();
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,6 +38,8 @@ export function ForkDialog({
     setBusy(false);
   }
   const editing = request?.mode === "edit";
+  // An edit replaces the message, so it needs text: the submit button waits for it and says why.
+  const emptyEdit = editing && text.trim() === "";
   const title = editing ? "Edit and fork" : "Fork from here";
 
   async function submit(event: React.FormEvent) {
@@ -80,8 +83,14 @@ export function ForkDialog({
           onChange={(event) => setText(event.target.value)}
           rows={4}
           placeholder={editing ? undefined : "Leave empty to fork and wait for your input"}
+          aria-describedby={emptyEdit ? emptyEditReasonId : undefined}
           className="rounded-md border border-border bg-background px-2 py-1.5 text-sm"
         />
+        {emptyEdit ? (
+          <p id={emptyEditReasonId} data-testid="fork-empty-edit" className="text-sm text-muted">
+            Write the message the fork should send instead of this one.
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" className="rounded-md border border-danger/40 bg-danger/5 px-3 py-2 text-danger">
             {error}
@@ -89,7 +98,12 @@ export function ForkDialog({
         ) : null}
         <div className="flex justify-end gap-2">
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" tone="primary" disabled={busy}>
+          <Button
+            type="submit"
+            tone="primary"
+            disabled={busy || emptyEdit}
+            aria-describedby={emptyEdit ? emptyEditReasonId : undefined}
+          >
             {busy ? "Forking…" : editing ? "Fork with this message" : "Fork"}
           </Button>
         </div>

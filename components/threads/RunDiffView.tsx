@@ -2,13 +2,22 @@
 // Two runs side by side (issue 21 "Diff"): a header with each run's tokens, cost, model calls,
 // latency and duration and the change from A to B, then every step of GET /api/threads/diff — the
 // roots' messages and, after the call that spawned them, each pair of children's — aligned in two
-// columns. Differing steps are marked; the first divergence is highlighted and scrolled to.
+// columns. Differing steps are marked; the first divergence is highlighted and scrolled to (focused
+// only when the reader asks, with "Jump to it"). When a run does not exist, a link leads back.
 import Link from "next/link";
 import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import type { DiffStepWire, RunMessageWire, RunSummary, ThreadDiffWire } from "@/lib/contracts/run-diff";
 import { Button } from "../ui/Button";
-import { childPathLabel, formatDelta, formatMilliseconds, formatUsd } from "./diff-format";
+import {
+  childPathLabel,
+  describeFirstDivergence,
+  describeStepDifference,
+  formatDelta,
+  formatMilliseconds,
+  formatUsd,
+} from "./diff-format";
+import { threadStatusLabel } from "./status-label";
 
 const api = createApiClient();
 
@@ -70,7 +79,7 @@ function RunHeading({ run, label }: { run: RunSummary; label: string }) {
         {run.name ?? run.agent_id} <span className="font-mono text-xs">{run.id.slice(0, 8)}</span>
       </Link>
       <div className="text-xs text-muted">
-        {run.agent_id} · {run.status} · {run.threads} thread{run.threads === 1 ? "" : "s"}
+        {run.agent_id} · {threadStatusLabel(run.status)} · {run.threads} thread{run.threads === 1 ? "" : "s"}
       </div>
     </div>
   );
@@ -136,15 +145,15 @@ function StepRow({ step, first }: { step: DiffStepWire; first: boolean }) {
       data-index={step.index}
       data-same={step.same}
       aria-label={`Step ${step.index + 1}${step.same ? "" : first ? ", first divergence" : ", differs"}`}
-      className={`grid grid-cols-[4.5rem_minmax(0,1fr)_minmax(0,1fr)] gap-2 rounded-md px-2 py-1.5 ${
-        step.same ? "" : first ? "bg-warning/15 ring-2 ring-warning" : "bg-warning/10"
+      className={`grid grid-cols-[4.5rem_minmax(0,1fr)_minmax(0,1fr)] gap-2 rounded-md px-2 py-1.5 outline-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
+        step.same ? "" : first ? "border-l-4 border-warning bg-warning/15 pl-1" : "bg-warning/10"
       }`}
       style={indent > 0 ? { marginLeft: `${Math.min(indent, 4) * 1.25}rem` } : undefined}
     >
       <div className={`pt-2 text-xs tabular-nums ${step.same ? "text-muted" : "text-text"}`}>
         <div>#{step.index + 1}</div>
         {step.same ? null : (
-          <div className="font-medium text-text" title={`Differs in: ${step.differences.join(", ")}`}>
+          <div className="font-medium text-text" title={describeStepDifference(step)}>
             {first ? "first diff" : "differs"}
           </div>
         )}
@@ -155,7 +164,16 @@ function StepRow({ step, first }: { step: DiffStepWire; first: boolean }) {
   );
 }
 
-export function RunDiffView({ a, b }: { a: string; b: string }) {
+export function RunDiffView({
+  a,
+  b,
+  backLink,
+}: {
+  a: string;
+  b: string;
+  /** Where to go when a run is missing: the run that exists, else its project, else the projects. */
+  backLink: { href: string; label: string };
+}) {
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   const [attempt, setAttempt] = useState(0);
   const scrolled = useRef(false);
@@ -182,17 +200,19 @@ export function RunDiffView({ a, b }: { a: string; b: string }) {
     };
   }, [a, b, attempt]);
 
-  const jump = useCallback((index: number) => {
+  // "Jump to it" moves the focus too, so the keyboard continues from the step; on load the step is
+  // only scrolled into view (the focus stays at the top of the page, where a reader starts).
+  const jump = useCallback((index: number, takeFocus: boolean) => {
     const element = document.getElementById(`step-${index}`);
     element?.scrollIntoView({ block: "center" });
-    element?.focus({ preventScroll: true });
+    if (takeFocus) element?.focus({ preventScroll: true });
   }, []);
 
   const divergence = load.kind === "ready" ? load.diff.first_divergence : null;
   useEffect(() => {
     if (divergence === null || scrolled.current) return;
     scrolled.current = true;
-    jump(divergence);
+    jump(divergence, false);
   }, [divergence, jump]);
 
   if (load.kind === "loading") {
@@ -209,11 +229,12 @@ export function RunDiffView({ a, b }: { a: string; b: string }) {
           {load.notFound ? "One of these threads does not exist." : "The comparison could not be loaded."}
         </p>
         <p className="mt-1 text-sm">{load.message}</p>
-        {load.notFound ? null : (
-          <Button className="mt-3" onClick={() => setAttempt((value) => value + 1)}>
-            Try again
-          </Button>
-        )}
+        <div className="mt-3 flex items-center gap-3">
+          {load.notFound ? null : <Button onClick={() => setAttempt((value) => value + 1)}>Try again</Button>}
+          <Link href={backLink.href} className="font-medium text-accent underline">
+            {backLink.label}
+          </Link>
+        </div>
       </div>
     );
   }
@@ -246,12 +267,10 @@ export function RunDiffView({ a, b }: { a: string; b: string }) {
         ) : (
           <>
             <span>
-              <span className="font-medium">First divergence at step {divergence + 1}</span> (
-              {childPathLabel(diff.steps[divergence]!.path)}, differs in{" "}
-              {diff.steps[divergence]!.differences.join(", ")}) · {differing} of {diff.steps.length} steps
-              differ
+              <span className="font-medium">{describeFirstDivergence(diff.steps[divergence]!)}</span>{" "}
+              {differing} of {diff.steps.length} steps differ.
             </span>
-            <Button size="compact" onClick={() => jump(divergence)}>
+            <Button size="compact" onClick={() => jump(divergence, true)}>
               Jump to it
             </Button>
           </>
@@ -282,8 +301,13 @@ export function RunDiffView({ a, b }: { a: string; b: string }) {
                       style={{ marginLeft: `${Math.min(pair.path.length, 4) * 1.25}rem` }}
                     >
                       <span className="font-medium">Subagent, {childPathLabel(pair.path)}</span>: A{" "}
-                      {pair.a ? `${pair.a.name ?? pair.a.agent} (${pair.a.status})` : "— none —"} · B{" "}
-                      {pair.b ? `${pair.b.name ?? pair.b.agent} (${pair.b.status})` : "— none —"}
+                      {pair.a
+                        ? `${pair.a.name ?? pair.a.agent} (${threadStatusLabel(pair.a.status)})`
+                        : "— none —"}{" "}
+                      · B{" "}
+                      {pair.b
+                        ? `${pair.b.name ?? pair.b.agent} (${threadStatusLabel(pair.b.status)})`
+                        : "— none —"}
                     </li>
                   ) : null}
                   <StepRow step={step} first={step.index === divergence} />

@@ -388,8 +388,14 @@ export function ThreadView({
           open={comparing}
           onClose={() => setComparing(false)}
           threadId={selected.id}
+          forkedFromId={
+            (selected.id === rootId ? forkedFrom?.thread_id : undefined) ??
+            selected.forked_from?.thread_id ??
+            null
+          }
           projectId={selected.project_id}
           listThreads={api.threads.list}
+          countMessages={api.threads.messageCount}
         />
       ) : null}
     </div>

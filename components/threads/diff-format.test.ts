@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { childPathLabel, formatDelta, formatMilliseconds, formatUsd } from "./diff-format";
+import {
+  childPathLabel,
+  describeFirstDivergence,
+  describeStepDifference,
+  formatDelta,
+  formatMilliseconds,
+  formatUsd,
+} from "./diff-format";
 
 describe("diff header formatting", () => {
   it("signs deltas with their relative change", () => {
@@ -18,5 +25,39 @@ describe("diff header formatting", () => {
     expect(formatUsd(1.5)).toBe("$1.5000");
     expect(childPathLabel([])).toBe("root");
     expect(childPathLabel([0, 1])).toBe("child 1 › 2");
+  });
+});
+
+describe("divergence in plain words", () => {
+  const message = { role: "user" };
+
+  it("says which run alone has a message", () => {
+    expect(describeStepDifference({ a: message, b: null, differences: ["presence"] })).toBe(
+      "only run A has this message",
+    );
+    expect(
+      describeFirstDivergence({ index: 0, path: [], a: null, b: message, differences: ["presence"] }),
+    ).toBe("The runs first differ at step 1: only run B has this message.");
+  });
+
+  it("names what differs between two messages, and the subagent a step belongs to", () => {
+    expect(
+      describeFirstDivergence({
+        index: 4,
+        path: [0, 1],
+        a: message,
+        b: message,
+        differences: ["content", "tool_calls", "tool_status"],
+      }),
+    ).toBe(
+      "The runs first differ at step 5, in subagent 1 › 2: the messages differ in the text, the tool calls and whether the tool succeeded.",
+    );
+    expect(describeStepDifference({ a: message, b: message, differences: ["content"] })).toBe(
+      "the messages differ in the text",
+    );
+  });
+
+  it("says nothing for a step that is the same", () => {
+    expect(describeStepDifference({ a: message, b: message, differences: [] })).toBe("");
   });
 });

@@ -45,6 +45,8 @@ import {
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
 const HealthSchema = z.object({ ok: z.boolean(), load: runtimeLoadSchema.optional() });
+/** The part of `GET /api/threads/:id/messages` a count needs. */
+const MessageCountSchema = z.looseObject({ total: z.number().int().nonnegative() });
 
 export function threadFileUrl(threadId: string, path: string): string {
   const segments = path
@@ -265,6 +267,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
           throw caught;
         }
       },
+      /** How many messages a thread has (its top-level, non-silent ones: what its transcript lists). */
+      messageCount: async (threadId: string): Promise<number> =>
+        (
+          await request(
+            "GET",
+            `/api/threads/${encodeURIComponent(threadId)}/messages?limit=1`,
+            MessageCountSchema,
+          )
+        ).total,
       /** Two runs aligned message by message, children by spawn order. */
       diff: (a: string, b: string): Promise<ThreadDiffWire> =>
         request(

@@ -16,14 +16,22 @@ export default async function ThreadDiffPage({ searchParams }: { searchParams: S
   const query = await searchParams;
   const a = single(query.a);
   const b = single(query.b);
-  // The breadcrumb names run A's project when it can; the view itself reports unknown threads.
+  // The breadcrumb names the runs' project when it can; the view itself reports unknown threads and
+  // links back to a run that exists (or its project, or the projects).
   const runtime = await getRuntime();
-  const project = a
-    ? await runtime.threads
-        .get(a)
-        .then((thread) => runtime.projects.get(thread.project_id))
-        .catch(() => null)
-    : null;
+  const readThread = (id: string) => (id ? runtime.threads.get(id).catch(() => null) : Promise.resolve(null));
+  const [threadA, threadB] = await Promise.all([readThread(a), readThread(b)]);
+  const known = threadA ?? threadB;
+  const project = known ? await runtime.projects.get(known.project_id).catch(() => null) : null;
+  const backLink =
+    known && !(threadA && threadB)
+      ? {
+          href: `/threads/${known.id}`,
+          label: `Back to run ${threadA ? "A" : "B"} (${known.name ?? known.agent_id} ${known.id.slice(0, 8)})`,
+        }
+      : project
+        ? { href: `/projects/${project.id}`, label: `Back to ${project.name}` }
+        : { href: "/", label: "Go to the projects" };
   return (
     <AppFrame
       crumbs={[
@@ -33,7 +41,7 @@ export default async function ThreadDiffPage({ searchParams }: { searchParams: S
     >
       <h1 className="sr-only">Compare two runs</h1>
       {a && b ? (
-        <RunDiffView a={a} b={b} />
+        <RunDiffView a={a} b={b} backLink={backLink} />
       ) : (
         <div className="m-6 max-w-2xl rounded-md border border-border bg-surface p-4">
           <p className="font-medium">Choose two runs to compare.</p>
