@@ -79,7 +79,7 @@ function InboxRow({ approval }: { approval: ApprovalView }) {
       </span>
       <span
         data-testid="approval-inbox-args"
-        className="min-w-0 flex-1 truncate font-mono text-xs text-muted"
+        className="min-w-0 flex-1 truncate rounded bg-surface px-1.5 py-0.5 font-mono text-xs text-muted"
         title={args.full}
       >
         {args.line}

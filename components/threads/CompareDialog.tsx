@@ -138,7 +138,11 @@ function RunChoice({
           ) : null}
         </span>
         <span className="block truncate text-xs text-muted" title={thread.title ?? undefined}>
-          {thread.name ? <span className="font-mono">{shortId} · </span> : null}
+          {thread.name ? (
+            <>
+              <span className="font-mono">{shortId}</span> ·{" "}
+            </>
+          ) : null}
           <span className="font-mono">{thread.agent_id}</span> · started{" "}
           <time dateTime={new Date(thread.created_at / 1000).toISOString()}>
             {formatCreatedAt(thread.created_at)}
