@@ -1,6 +1,7 @@
 // Studio polish: browser Back/Forward with unsaved edits asks first and the draft comes back; the code
-// pane follows the canvas selection without taking focus or jumping while the user types; and the
-// studio and the thread page in the dark theme pass axe (WCAG 2 AA), menus and dialogs included.
+// pane follows the canvas selection without taking focus or jumping while the user types; keyboard
+// focus shows on cards and edges; and the studio and the thread page in the dark theme pass axe
+// (WCAG 2 AA), menus and dialogs included.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { observableAssetBundle } from "../test/support/subagent-bundles";
@@ -169,6 +170,65 @@ test("the studio in the dark theme passes axe with its menus and dialogs open", 
   const models = page.getByRole("dialog").first();
   await expect(models).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/studio-dark-models.png` });
+  await expectAccessible(page);
+});
+
+test("keyboard focus on a card and on an edge is visible, and the zoom controls tab in on-screen order", async ({
+  page,
+}) => {
+  const id = await createProject(page, "Canvas focus");
+  await page.goto(`/projects/${id}/studio`);
+  await applyTemplate(page, /chat assistant/i, 3);
+
+  // Zoom in, zoom out, fit, lock: top to bottom on screen, and in that order for Tab.
+  const controls = ["Zoom In", "Zoom Out", "Fit View", "Toggle Interactivity"];
+  const tops: number[] = [];
+  for (const name of controls) {
+    const box = await page.getByRole("button", { name, exact: true }).boundingBox();
+    tops.push(box?.y ?? Number.NaN);
+  }
+  expect([...tops].sort((a, b) => a - b)).toEqual(tops);
+  await page.getByRole("button", { name: "Zoom In", exact: true }).focus();
+  for (const name of controls.slice(1)) {
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name, exact: true })).toBeFocused();
+  }
+
+  // Shift+Tab back from the controls reaches the cards, then the edges; each shows a focus ring.
+  const focused = () =>
+    page.evaluate(() => {
+      const element = document.activeElement;
+      if (!element) return "none";
+      if (element.classList.contains("react-flow__node")) return "node";
+      if (element.classList.contains("react-flow__edge")) return "edge";
+      return "other";
+    });
+  const shiftTabTo = async (kind: "node" | "edge") => {
+    for (let step = 0; step < 20 && (await focused()) !== kind; step++)
+      await page.keyboard.press("Shift+Tab");
+    expect(await focused()).toBe(kind);
+  };
+  await page.getByRole("button", { name: "Zoom In", exact: true }).focus();
+  await shiftTabTo("node");
+  const card = page.locator(".react-flow__node:focus");
+  await expect(card).toHaveCSS("outline-style", "solid");
+  await expect(card).toHaveCSS("outline-width", "2px");
+  await expect(card).toHaveCSS("outline-color", "rgb(59, 91, 219)");
+  await page.screenshot({ path: `${ARTIFACTS}/studio-focus-node.png` });
+  // Enter selects the focused card.
+  await page.keyboard.press("Enter");
+  await expect(card).toHaveClass(/selected/);
+
+  await shiftTabTo("edge");
+  const halo = page.locator(".react-flow__edge:focus .react-flow__edge-interaction");
+  await expect(halo).toHaveCSS("stroke-opacity", "0.45");
+  await expect(halo).toHaveCSS("stroke", "rgb(59, 91, 219)");
+  // Unfocused edges keep their invisible hit path.
+  await expect(page.locator(".react-flow__edge:not(:focus) .react-flow__edge-interaction").first()).toHaveCSS(
+    "stroke-opacity",
+    "0",
+  );
+  await page.screenshot({ path: `${ARTIFACTS}/studio-focus-edge.png` });
   await expectAccessible(page);
 });
 

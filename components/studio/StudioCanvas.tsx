@@ -77,6 +77,48 @@ function FitIcon() {
   );
 }
 
+const isInteractive = (state: ReactFlowState) =>
+  state.nodesDraggable || state.nodesConnectable || state.elementsSelectable;
+
+/** React Flow's "Toggle Interactivity" (locks dragging, connecting and selecting), in our order. */
+function InteractivityButton() {
+  const flowStore = useStoreApi();
+  const interactive = useStore(isInteractive);
+  return (
+    <ControlButton
+      className="react-flow__controls-interactive"
+      onClick={() =>
+        flowStore.setState({
+          nodesDraggable: !interactive,
+          nodesConnectable: !interactive,
+          elementsSelectable: !interactive,
+        })
+      }
+      title="Toggle Interactivity"
+      aria-label="Toggle Interactivity"
+    >
+      {interactive ? <UnlockIcon /> : <LockIcon />}
+    </ControlButton>
+  );
+}
+
+// React Flow's lock icons (not exported), for the interactivity button.
+function LockIcon() {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 25 32" aria-hidden="true">
+      <path d="M21.333 10.667H19.81V7.619C19.81 3.429 16.38 0 12.19 0 8 0 4.571 3.429 4.571 7.619v3.048H3.048A3.056 3.056 0 000 13.714v15.238A3.056 3.056 0 003.048 32h18.285a3.056 3.056 0 003.048-3.048V13.714a3.056 3.056 0 00-3.048-3.047zM12.19 24.533a3.056 3.056 0 01-3.047-3.047 3.056 3.056 0 013.047-3.048 3.056 3.056 0 013.048 3.048 3.056 3.056 0 01-3.048 3.047zm4.724-13.866H7.467V7.619c0-2.59 2.133-4.724 4.723-4.724 2.591 0 4.724 2.133 4.724 4.724v3.048z" />
+    </svg>
+  );
+}
+
+function UnlockIcon() {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 25 32" aria-hidden="true">
+      <path d="M21.333 10.667H19.81V7.619C19.81 3.429 16.38 0 12.19 0c-4.114 1.828-1.37 2.133.305 2.438 1.676.305 4.42 2.59 4.42 5.181v3.048H3.047A3.056 3.056 0 000 13.714v15.238A3.056 3.056 0 003.048 32h18.285a3.056 3.056 0 003.048-3.048V13.714a3.056 3.056 0 00-3.048-3.047zM12.19 24.533a3.056 3.056 0 01-3.047-3.047 3.056 3.056 0 013.047-3.048 3.056 3.056 0 013.048 3.048 3.056 3.056 0 01-3.048 3.047z" />
+    </svg>
+  );
+}
+
 function miniMapColor(node: StudioFlowNode): string {
   return `var(--kind-${node.type ?? "note"})`;
 }
@@ -317,7 +359,9 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
             style={CANVAS_MINIMAP_SIZE}
           />
         ) : null}
-        <Controls showFitView={false}>
+        {/* Our fit (fitCanvas) and, after it, the interactivity toggle: React Flow puts its own toggle
+            before any added button, so Tab would reach the lock before the fit button above it. */}
+        <Controls showFitView={false} showInteractive={false}>
           <ControlButton
             className="react-flow__controls-fitview"
             onClick={() => context.viewport.fitCanvas()}
@@ -326,6 +370,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
           >
             <FitIcon />
           </ControlButton>
+          <InteractivityButton />
         </Controls>
         <EdgeLabels
           edges={flowEdges}
