@@ -1,6 +1,7 @@
 // Studio ergonomics with the keyboard and the mouse: copy in one project and paste in another
 // (system clipboard, and localStorage when clipboard access is denied), duplicate and undo,
-// multi-select and delete, the command palette, the shortcuts dialog, and the models view.
+// multi-select and delete, the command palette, the shortcuts dialog, the models view, and switching
+// a tool's kind.
 import { type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -376,4 +377,41 @@ test("a model on a provider this server has not configured is a warning before a
   // Back on the scripted demo provider, nothing to warn about.
   await inspector(page).getByLabel("Provider", { exact: true }).selectOption("scripted");
   await expect(problems(page)).toContainText("No problems");
+});
+
+test("switching a tool's kind to http gives the palette's valid HTTP tool and keeps what the user wrote", async ({
+  page,
+}) => {
+  await openEmptyStudio(page, "Tool kind");
+  await page.getByRole("button", { name: "Add tool", exact: true }).click();
+  const field = (label: string) => inspector(page).getByLabel(label, { exact: true });
+  await expect(field("Description")).toHaveValue("Reads a file from the thread's filesystem.");
+
+  // From the default built-in tool: the HTTP preset's URL, argument schema and description, no problem.
+  await field("Kind").selectOption("http");
+  await expect(field("URL")).toHaveValue("https://api.example.com/search?q={query}");
+  await expect(field("Arguments schema (JSON Schema)")).toHaveValue(/"required": \[\s*"query"\s*\]/);
+  await expect(field("Description")).toHaveValue("Searches the example API.");
+  await expect(problems(page)).toContainText("No problems");
+  await expect(field("URL")).toHaveAttribute("aria-invalid", "false");
+
+  // A description the user wrote survives a switch away and back.
+  await field("Description").fill("Looks a word up in the dictionary.");
+  await field("Kind").selectOption("code");
+  await expect(field("Module id")).toHaveValue("");
+  await expect(field("Description")).toHaveValue("Looks a word up in the dictionary.");
+  await field("Kind").selectOption("http");
+  await expect(field("Description")).toHaveValue("Looks a word up in the dictionary.");
+  await expect(field("URL")).toHaveValue("https://api.example.com/search?q={query}");
+
+  // The fields only the old kind has go with it, and Undo brings them back.
+  await field("URL").fill("https://dictionary.example.com/define/{query}");
+  await field("Kind").selectOption("builtin");
+  await expect(field("Description")).toHaveValue("Looks a word up in the dictionary.");
+  await expect(field("URL")).toHaveCount(0);
+  await focusCanvas(page);
+  await page.keyboard.press("Control+z");
+  await node(page, "tool", "tool_1").click();
+  await expect(field("Kind")).toHaveValue("http");
+  await expect(field("URL")).toHaveValue("https://dictionary.example.com/define/{query}");
 });

@@ -3,33 +3,31 @@
 // a tool of a configured MCP server, with the JSON Schema of its arguments.
 import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/standard";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
+import { switchToolKind, type ToolKind } from "@/lib/studio/tool-kinds";
 import { HeadersField, JsonField, NumberField, SelectField, TextField } from "./fields";
 import { text, useNodeEditor } from "./useNodeEditor";
 
-const KINDS = [
+const KINDS: { value: ToolKind; label: string }[] = [
   { value: "builtin", label: "builtin (thread filesystem)" },
   { value: "http", label: "http (call a URL)" },
   { value: "code", label: "code (server tool module)" },
   { value: "mcp", label: "mcp (a configured MCP server)" },
 ];
 
-const KIND_SETTINGS: Record<string, Record<string, unknown>> = {
-  http: { method: "GET", url: "https://example.com/{query}" },
-  builtin: { builtin: "fs_read" },
-  code: { module: "" },
-  mcp: { server: "" },
-};
-
 export function ToolInspector({ nodeId }: { nodeId: string }) {
   const editor = useNodeEditor(nodeId);
   const { definition, bind } = editor;
   const kind = text(definition.kind);
-  const switchKind = (next: string) =>
-    editor.edit((document) => {
-      const kept = { name: definition.name, description: definition.description, args: definition.args };
-      const base = Object.fromEntries(Object.entries(kept).filter(([, value]) => value !== undefined));
-      return replaceDefinition(document, nodeId, { ...base, kind: next, ...KIND_SETTINGS[next] });
-    }, "kind");
+  // The new kind's defaults (those of the palette's presets); a description or argument schema the
+  // user wrote is kept. One undo step brings the previous kind's fields back.
+  const switchKind = (next: string) => {
+    const nextKind = KINDS.find((option) => option.value === next)?.value;
+    if (!nextKind) return;
+    editor.edit(
+      (document) => replaceDefinition(document, nodeId, switchToolKind(definition, nextKind)),
+      "kind",
+    );
+  };
   return (
     <div className="flex flex-col gap-2">
       <TextField

@@ -12,6 +12,7 @@ import {
   newNodeId,
   toolEntryName,
 } from "@/lib/graph";
+import { defaultTool } from "./tool-kinds";
 
 export type Definition = Record<string, unknown>;
 export type StudioNodeKind = GraphNode["type"];
@@ -50,12 +51,7 @@ export function defaultDefinition(kind: DefinitionNodeKind, name: string): Defin
         model: "",
       };
     case "tool":
-      return {
-        name,
-        kind: "builtin",
-        builtin: "fs_read",
-        description: "Reads a file from the thread's filesystem.",
-      };
+      return defaultTool("builtin", name);
     case "model":
       return { name, provider: "openai", model: "gpt-4o-mini", apiKeyEnv: "OPENAI_API_KEY" };
   }

@@ -3,6 +3,7 @@
 // that entry starts with. Pure data; addNode turns an entry into a node.
 import type { DefinitionNodeKind } from "@/lib/graph";
 import { type Definition, defaultDefinition, type StudioNodeKind } from "./document-edits";
+import { defaultTool } from "./tool-kinds";
 
 export interface NodePreset {
   id: string;
@@ -58,18 +59,7 @@ export const NODE_PRESETS: readonly NodePreset[] = [
     label: "HTTP tool",
     description: "Calls a URL with arguments",
     keywords: "tool http api request url fetch",
-    definition: (name) => ({
-      name,
-      kind: "http",
-      method: "GET",
-      url: "https://api.example.com/search?q={query}",
-      description: "Searches the example API.",
-      args: {
-        type: "object",
-        properties: { query: { type: "string", description: "What to search for." } },
-        required: ["query"],
-      },
-    }),
+    definition: (name) => defaultTool("http", name),
   },
   {
     id: "model",
