@@ -93,9 +93,18 @@ test("a syntax error marks its line and leaves the canvas as it was", async ({ p
   await editor(page).getByText("export const assistant_chat = definePrompt({").click();
   await page.keyboard.press("End");
   await page.keyboard.insertText(" {{;");
-  await expect(codeStatus(page)).toContainText(
-    /Line \d+ cannot be read; the canvas keeps its last good state/,
+  // The header says it in a few words, whole (the error itself is in Problems and the tooltip), and
+  // Apply is off until the text changes: applying it again could only fail the same way.
+  await expect(codeStatus(page)).toHaveText(/^Line \d+ cannot be read; canvas unchanged$/);
+  await expect(codeStatus(page)).toHaveAttribute(
+    "title",
+    /cannot be read; canvas unchanged: \d+:\d+ error: /,
   );
+  expect(await codeStatus(page).evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  const applyNow = page.getByRole("button", { name: "Apply now" });
+  await expect(applyNow).toBeDisabled();
+  await expect(applyNow).toHaveAttribute("title", /Nothing to apply: line \d+ cannot be read/);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-code-pane-unreadable.png` });
   await expect(page.locator(".cm-activeLine .cm-lintRange-error")).toHaveCount(1);
   await expect(page.locator(".cm-lint-marker-error")).toHaveCount(1);
   await page.waitForTimeout(800);
@@ -111,6 +120,8 @@ test("a syntax error marks its line and leaves the canvas as it was", async ({ p
   // Undo in the editor: the code reads again and the pane and the panel say so.
   await page.keyboard.press("Control+z");
   await expect(codeStatus(page)).toHaveText("In sync with the canvas");
+  await expect(applyNow).toBeDisabled();
+  await expect(applyNow).toHaveAttribute("title", /^Apply the code to the canvas now \(Ctrl\+Enter\)$/);
   await expect(errorMarks(page)).toHaveCount(0);
   await expect(problems(page)).toContainText("No problems");
 });

@@ -289,6 +289,20 @@ test("opens the keyboard shortcuts with ? and from the toolbar", async ({ page }
     await expect(help.getByRole("row", { name: label }).first()).toContainText(keys);
   }
   await expect(help).toContainText("Select everything in a box");
+  // The code pane's keys (bound from the same definitions) and the keyboard on the canvas.
+  const codePane = help.getByRole("table", { name: "In the code pane" });
+  await expect(codePane.getByRole("row", { name: "Apply the code to the canvas now" })).toContainText(
+    "Ctrl+Enter",
+  );
+  await expect(codePane.getByRole("row", { name: "Go to the next problem in the code" })).toContainText("F8");
+  await expect(
+    help.getByRole("row", { name: "Move the selected nodes 5 px (with Shift, 20 px)" }),
+  ).toContainText("Arrow keys");
+  await expect(help.getByRole("row", { name: "Select the focused node or edge" })).toContainText(
+    "Enter, Space",
+  );
+  await expect(help).not.toContainText("Move it");
+  await page.screenshot({ path: `${ARTIFACTS}/studio-shortcuts.png` });
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
 

@@ -114,8 +114,10 @@ test("applies edited code to the canvas after a pause; a syntax error marks its 
   await page.keyboard.press("Enter");
   await page.keyboard.type("const broken = {{;");
   const codeStatus = page.getByRole("status", { name: "Code status" });
-  await expect(codeStatus).toContainText(
-    /Line 5 cannot be read; the canvas keeps its last good state\. 5:\d+ error: /,
+  await expect(codeStatus).toHaveText("Line 5 cannot be read; canvas unchanged");
+  await expect(codeStatus).toHaveAttribute(
+    "title",
+    /^Line 5 cannot be read; canvas unchanged: 5:\d+ error: /,
   );
   await expect(page.locator(".cm-lintRange-error")).toHaveCount(1);
   await page.screenshot({ path: `${ARTIFACTS}/studio-code-syntax-error.png` });

@@ -5,7 +5,7 @@
 // canvas as it was; the canvas's own problems are marked on the lines that write them. The node
 // selected on the canvas has its declaration highlighted and scrolled into view, unless the user is
 // working in the pane (focus or unapplied typing), and the pane never takes focus for it.
-import { setDiagnostics } from "@codemirror/lint";
+import { nextDiagnostic, setDiagnostics } from "@codemirror/lint";
 import { Annotation, EditorState, Prec, StateEffect, StateField, Transaction } from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView, keymap } from "@codemirror/view";
 import { type ReactNode, useEffect, useRef, useState } from "react";
@@ -19,8 +19,11 @@ import {
   sameDefinitionObjects,
 } from "@/lib/studio/apply-code";
 import { declarationLines, prepareDeclarations } from "@/lib/studio/code-declaration";
+import { codeMirrorKey, shortcutLabel } from "@/lib/studio/shortcuts";
 import { codeEditorExtensions } from "./code-editor-setup";
+import { isMacPlatform } from "./platform";
 import { useStudioStore } from "./StudioStoreContext";
+import { CODE_PANE_SHORTCUTS } from "./studio-commands";
 import { useCompiled } from "./useCompiled";
 
 /** How long typing must pause before the code is applied to the canvas. */
@@ -250,12 +253,13 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
           Prec.highest(
             keymap.of([
               {
-                key: "Mod-Enter",
+                key: codeMirrorKey(CODE_PANE_SHORTCUTS.apply.keys),
                 run: () => {
                   applyNow();
                   return true;
                 },
               },
+              { key: codeMirrorKey(CODE_PANE_SHORTCUTS.nextProblem.keys), run: nextDiagnostic },
             ]),
           ),
           codeEditorExtensions("TypeScript code"),
@@ -340,11 +344,13 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
     <section aria-label="Code" className="flex min-h-0 min-w-0 flex-1 flex-col border-l border-border">
       <div className="flex min-h-7 flex-wrap items-center gap-x-2 px-3 py-0.5">
         <h2 className="text-xs font-semibold">Code</h2>
+        {/* Short enough to be read whole beside the buttons; an unreadable line's own error is in
+            Problems, on the line's marker and in the tooltip. */}
         <p
           role="status"
           aria-label="Code status"
           className={`min-w-0 flex-1 truncate text-xs ${pane.kind === "unreadable" || pane.kind === "stale" ? "text-danger" : "text-muted"}`}
-          title={pane.kind === "unreadable" ? pane.problem : undefined}
+          title={pane.kind === "unreadable" ? `${paneMessage(pane, problems)}: ${pane.problem}` : undefined}
         >
           {paneMessage(pane, problems)}
         </p>
@@ -356,9 +362,13 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
         <button
           type="button"
           className={PANE_BUTTON}
-          disabled={pane.kind === "synced"}
+          disabled={pane.kind === "synced" || pane.kind === "unreadable"}
           onClick={() => controls.current?.applyNow()}
-          title="Apply the code to the canvas now (Ctrl/⌘+Enter)"
+          title={
+            pane.kind === "unreadable"
+              ? `Nothing to apply: line ${pane.line} cannot be read. Fix it and the code applies when you pause.`
+              : `Apply the code to the canvas now (${shortcutLabel(CODE_PANE_SHORTCUTS.apply.keys, isMacPlatform())})`
+          }
         >
           Apply now
         </button>
@@ -374,7 +384,7 @@ function paneMessage(pane: PaneState, problems: number): string {
     case "editing":
       return "Editing: applies to the canvas when you pause";
     case "unreadable":
-      return `Line ${pane.line} cannot be read; the canvas keeps its last good state. ${pane.problem}`;
+      return `Line ${pane.line} cannot be read; canvas unchanged`;
     case "stale":
       return "The canvas changed while your code was unapplied; your code is kept.";
     case "synced":

@@ -1,10 +1,11 @@
 "use client";
-// "?" or the toolbar's "Keyboard shortcuts": every command with a shortcut, and the canvas gestures.
+// "?" or the toolbar's "Keyboard shortcuts": every command with a shortcut, the code pane's keys and
+// the canvas gestures, each read from where it is defined.
 import { Dialog, DialogHeader } from "@/components/ui/Dialog";
 import { shortcutLabel } from "@/lib/studio/shortcuts";
 import { isMacPlatform } from "./platform";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
-import { CANVAS_GESTURES, STUDIO_COMMANDS } from "./studio-commands";
+import { CANVAS_GESTURES, CODE_PANE_SHORTCUTS, STUDIO_COMMANDS } from "./studio-commands";
 
 function ShortcutTable({ caption, rows }: { caption: string; rows: { keys: string; label: string }[] }) {
   return (
@@ -37,11 +38,16 @@ export function ShortcutsDialog() {
     label: command.label,
     keys: (command.keys ?? []).map((keys) => shortcutLabel(keys, mac)).join(" or "),
   }));
+  const codePane = Object.values(CODE_PANE_SHORTCUTS).map((shortcut) => ({
+    label: shortcut.label,
+    keys: shortcutLabel(shortcut.keys, mac),
+  }));
   return (
     <Dialog open={open} label="Keyboard shortcuts" onClose={close}>
       <DialogHeader title="Keyboard shortcuts" onClose={close} />
       <div className="flex w-[34rem] flex-col gap-4 p-4">
         <ShortcutTable caption="Commands" rows={commands} />
+        <ShortcutTable caption="In the code pane" rows={codePane} />
         <ShortcutTable caption="On the canvas" rows={[...CANVAS_GESTURES]} />
         <p className="text-xs text-muted">
           Every command, including those without a shortcut, is in the command palette (

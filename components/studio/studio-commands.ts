@@ -216,6 +216,15 @@ export function studioCommand(id: string): StudioCommand {
   return command;
 }
 
+/**
+ * The code pane's own keys (CodePane binds them from here, so the help dialog lists what it binds):
+ * apply the typed code now, and move to the next problem marked in the code.
+ */
+export const CODE_PANE_SHORTCUTS = {
+  apply: { keys: "Mod+Enter", label: "Apply the code to the canvas now" },
+  nextProblem: { keys: "F8", label: "Go to the next problem in the code" },
+} as const;
+
 /** Mouse and canvas gestures, listed in the help dialog next to the commands' shortcuts. */
 export const CANVAS_GESTURES: readonly { keys: string; label: string }[] = [
   { keys: "Shift+click, Ctrl/⌘+click", label: "Add a node or edge to the selection" },
@@ -226,6 +235,9 @@ export const CANVAS_GESTURES: readonly { keys: string; label: string }[] = [
     keys: "Drag from a handle to a node",
     label: "Connect (impossible connections are refused with a reason)",
   },
-  { keys: "Arrow keys on a focused node", label: "Move it" },
+  { keys: "Tab, Shift+Tab", label: "Focus the next or previous node or edge" },
+  { keys: "Enter, Space", label: "Select the focused node or edge" },
+  // React Flow's own keyboard moves: 5 px a press, four times that with Shift.
+  { keys: "Arrow keys", label: "Move the selected nodes 5 px (with Shift, 20 px)" },
   { keys: "Escape", label: "Close a dialog or menu" },
 ];

@@ -12,7 +12,7 @@ import {
   selectionOfNodes,
   soleSelected,
 } from "./selection";
-import { ariaKeyShortcuts, type KeyPress, matchesShortcut, shortcutLabel } from "./shortcuts";
+import { ariaKeyShortcuts, codeMirrorKey, type KeyPress, matchesShortcut, shortcutLabel } from "./shortcuts";
 import { createStudioStore } from "./studio-store";
 import { chatTemplate } from "./templates";
 
@@ -182,6 +182,13 @@ describe("shortcuts", () => {
     expect(shortcutLabel("Mod+Shift+z", false)).toBe("Ctrl+Shift+Z");
     expect(shortcutLabel("Mod+K", true)).toBe("⌘+K");
     expect(ariaKeyShortcuts(["Mod+D", "Delete"])).toBe("Control+D Meta+D Delete");
+  });
+
+  it("writes shortcuts in CodeMirror's key form, so the code pane binds what the help lists", () => {
+    expect(codeMirrorKey("Mod+Enter")).toBe("Mod-Enter");
+    expect(codeMirrorKey("F8")).toBe("F8");
+    expect(codeMirrorKey("Mod+Shift+Z")).toBe("Mod-Shift-Z");
+    expect(codeMirrorKey("Mod++")).toBe("Mod-+");
   });
 });
 

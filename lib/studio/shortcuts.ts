@@ -55,3 +55,11 @@ export function ariaKeyShortcuts(shortcuts: readonly string[]): string {
     })
     .join(" ");
 }
+
+/** "Mod+Enter" → "Mod-Enter", the form CodeMirror's keymaps take (its `Mod` is Ctrl, or ⌘ on a Mac). */
+export function codeMirrorKey(shortcut: string): string {
+  const parts = shortcut.split("+");
+  // As in parseShortcut: "Mod++" splits into empty parts, and its key is "+".
+  const key = parts.at(-1) || "+";
+  return [...parts.slice(0, -1).filter(Boolean), key].join("-");
+}
