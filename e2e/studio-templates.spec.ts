@@ -1,6 +1,6 @@
 // The studio from an empty project: apply a template, run it in the playground and follow it on the
-// full thread page; edit the TypeScript and apply it; a syntax error changes nothing; auto layout
-// is one undo step.
+// full thread page; edit the TypeScript and apply it; a syntax error changes nothing; the empty
+// canvas offers a template, and one applied over nodes says so; auto layout is one undo step.
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -124,6 +124,46 @@ test("applies edited code to the canvas after a pause; a syntax error marks its 
   expect(await positions(page)).toEqual(before);
   await expect(page.locator(".react-flow__node")).toHaveCount(before.length);
   await expect(inspector(page).getByLabel("Description", { exact: true })).toHaveValue(edited);
+});
+
+test("an empty canvas offers a template; a template applied over nodes says what it replaced and how to get them back", async ({
+  page,
+}) => {
+  await openEmptyStudio(page, "Empty canvas");
+  const hint = page.getByTestId("empty-canvas-hint");
+  await expect(hint).toContainText("This canvas is empty");
+  await expect(hint).toContainText("drag a node from the palette");
+  // Centred on the canvas.
+  const pane = await page.locator(".react-flow").boundingBox();
+  const box = await hint.getByRole("button", { name: "Start from a template" }).boundingBox();
+  if (!pane || !box) throw new Error("the canvas and the hint's button must be laid out");
+  expect(Math.abs(box.x + box.width / 2 - (pane.x + pane.width / 2))).toBeLessThan(4);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-empty-canvas.png` });
+
+  // Its button opens the toolbar's Templates menu; a template fills the canvas and the hint goes.
+  await hint.getByRole("button", { name: "Start from a template" }).click();
+  const menu = page.getByRole("menu", { name: "Templates" });
+  await expect(menu).toBeVisible();
+  await menu.getByRole("menuitem", { name: /chat assistant/i }).click();
+  await expect(page.locator(".react-flow__node")).toHaveCount(3);
+  await expect(hint).toHaveCount(0);
+  const status = page.getByRole("status", { name: "Studio status" });
+  await expect(status).toContainText("New from template: Chat assistant.");
+  await expect(status).not.toContainText("replaced");
+
+  // Over a canvas with nodes, the status says what went and that Undo brings it back.
+  await applyAssetTemplate(page);
+  await expect(status).toContainText("It replaced 3 nodes; Undo (Ctrl+Z) brings them back.");
+  await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Control+z");
+  await expect(page.locator(".react-flow__node")).toHaveCount(3);
+  await expect(node(page, "agent", "assistant")).toBeVisible();
+
+  // Deleting every node brings the hint back.
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Delete");
+  await expect(page.locator(".react-flow__node")).toHaveCount(0);
+  await expect(hint).toBeVisible();
 });
 
 test("auto layout lays out the whole canvas as one step that undo reverts", async ({ page }) => {

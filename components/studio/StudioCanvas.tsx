@@ -30,6 +30,8 @@ import {
   useState,
 } from "react";
 import { useShallow } from "zustand/react/shallow";
+import { Button } from "@/components/ui/Button";
+import { ICONS } from "@/components/ui/icons";
 import {
   boundsInView,
   CANVAS_FAR_ZOOM,
@@ -74,6 +76,31 @@ function FitIcon() {
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
       <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
     </svg>
+  );
+}
+
+/**
+ * On an empty canvas, what to do first: a template (opens the toolbar's Templates menu) or a node
+ * from the palette. It takes no pointer outside its text and button, so a node can be dropped anywhere.
+ */
+function EmptyCanvasHint() {
+  const store = useStudioStore();
+  return (
+    <div
+      data-testid="empty-canvas-hint"
+      className="pointer-events-none absolute inset-0 z-[4] flex items-center justify-center p-6"
+    >
+      <div className="pointer-events-auto flex max-w-md flex-col items-center gap-2 text-center">
+        <p className="text-sm font-medium">This canvas is empty</p>
+        <p className="text-xs text-muted">
+          Start from a template, or drag a node from the palette onto the canvas.
+        </p>
+        <Button size="compact" onClick={() => store.getState().openDialog("templates")}>
+          {ICONS.templates}
+          Start from a template
+        </Button>
+      </div>
+    </div>
   );
 }
 
@@ -372,6 +399,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
           </ControlButton>
           <InteractivityButton />
         </Controls>
+        {graph.nodes.length === 0 ? <EmptyCanvasHint /> : null}
         <EdgeLabels
           edges={flowEdges}
           culled={culled}

@@ -6,9 +6,16 @@ import { ICONS } from "@/components/ui/icons";
 import { Menu, MenuItem } from "@/components/ui/Popover";
 import { loadElk } from "@/lib/graph";
 import { laidOutDocumentFromBundle } from "@/lib/studio/document-layout";
+import { shortcutLabel } from "@/lib/studio/shortcuts";
 import type { StudioStore } from "@/lib/studio/studio-store";
-import { DEMO_MODELS_NOTE, STUDIO_TEMPLATES, type StudioTemplate } from "@/lib/studio/templates";
-import { useStudioStore } from "./StudioStoreContext";
+import {
+  DEMO_MODELS_NOTE,
+  STUDIO_TEMPLATES,
+  type StudioTemplate,
+  templateAppliedText,
+} from "@/lib/studio/templates";
+import { isMacPlatform } from "./platform";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
 import type { StudioViewport } from "./studio-actions";
 
 /**
@@ -21,15 +28,23 @@ export async function applyTemplate(
   template: StudioTemplate,
 ): Promise<void> {
   const document = await laidOutDocumentFromBundle(template.build(), viewport.layoutRoom());
+  const replaced = store.getState().history.present.nodes.length;
   store.getState().edit(() => document);
   store.getState().select(null);
-  store
-    .getState()
-    .setStatus({ tone: "info", text: `New from template: ${template.label}. ${DEMO_MODELS_NOTE}.` });
+  store.getState().setStatus({
+    tone: "info",
+    text: templateAppliedText(template.label, replaced, shortcutLabel("Mod+Z", isMacPlatform())),
+  });
 }
 
 export function TemplatesMenu({ viewport }: { viewport: StudioViewport }) {
   const store = useStudioStore();
+  // Open state in the store: the empty canvas's "Start from a template" opens this menu too.
+  const open = useStudio((state) => state.dialog === "templates");
+  const setOpen = (next: boolean) => {
+    if (next) store.getState().openDialog("templates");
+    else if (store.getState().dialog === "templates") store.getState().openDialog(null);
+  };
   // Start loading the layout engine (about 1.6 MB) once the studio is idle, before a template is picked.
   useEffect(() => {
     const handle = setTimeout(() => void loadElk(), 1000);
@@ -39,6 +54,8 @@ export function TemplatesMenu({ viewport }: { viewport: StudioViewport }) {
     <Menu
       label="Templates"
       className="w-80"
+      open={open}
+      onOpenChange={setOpen}
       trigger={(props) => (
         <Button
           size="compact"

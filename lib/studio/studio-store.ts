@@ -29,7 +29,9 @@ export type StudioDialog =
   /** "Save with N problems?" before saving a canvas that has errors. */
   | "save-problems"
   /** A save lost a race (or a restored draft was edited from an older version): merge or overwrite. */
-  | "save-conflict";
+  | "save-conflict"
+  /** The toolbar's Templates menu, opened by its button or by the empty canvas's "Start from a template". */
+  | "templates";
 
 /** The notice shown after a draft of unsaved changes was restored on opening the studio. */
 export interface DraftNotice {

@@ -9,7 +9,13 @@ import {
   placeNewNode,
 } from "./document-layout";
 import { runTarget } from "./run-target";
-import { assetTemplate, chatTemplate, namedWorkersTemplate, STUDIO_TEMPLATES } from "./templates";
+import {
+  assetTemplate,
+  chatTemplate,
+  namedWorkersTemplate,
+  STUDIO_TEMPLATES,
+  templateAppliedText,
+} from "./templates";
 
 describe("studio templates", () => {
   it.each(STUDIO_TEMPLATES.map((template) => [template.id, template] as const))(
@@ -164,5 +170,22 @@ describe("runTarget", () => {
       ok: false,
       reason: "Add an ai_human agent to run.",
     });
+  });
+});
+
+describe("the status after a template", () => {
+  it("says what the template replaced and that Undo brings it back", () => {
+    expect(templateAppliedText("Chat assistant", 3, "Ctrl+Z")).toBe(
+      "New from template: Chat assistant. It replaced 3 nodes; Undo (Ctrl+Z) brings them back. Demo models (scripted): no provider needed.",
+    );
+    expect(templateAppliedText("Chat assistant", 1, "⌘+Z")).toContain(
+      "It replaced 1 node; Undo (⌘+Z) brings it back.",
+    );
+  });
+
+  it("says nothing was replaced on an empty canvas", () => {
+    expect(templateAppliedText("Chat assistant", 0, "Ctrl+Z")).toBe(
+      "New from template: Chat assistant. Demo models (scripted): no provider needed.",
+    );
   });
 });

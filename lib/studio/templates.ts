@@ -12,6 +12,18 @@ export interface StudioTemplate {
 
 export const DEMO_MODELS_NOTE = "Demo models (scripted): no provider needed";
 
+/**
+ * The status line after a template replaced the canvas: what it replaced, if anything, and that one
+ * Undo (`undoKeys`, "Ctrl+Z") brings it back, since the menu replaces the canvas without asking.
+ */
+export function templateAppliedText(templateLabel: string, replacedNodes: number, undoKeys: string): string {
+  const replaced =
+    replacedNodes === 0
+      ? ""
+      : ` It replaced ${replacedNodes} node${replacedNodes === 1 ? "" : "s"}; Undo (${undoKeys}) brings ${replacedNodes === 1 ? "it" : "them"} back.`;
+  return `New from template: ${templateLabel}.${replaced} ${DEMO_MODELS_NOTE}.`;
+}
+
 /** How long a demo reply takes to stream in: long enough to watch, short enough not to wait for. */
 const CHAT_REPLY_MS = 1_500;
 const WORKER_STEP_MS = 900;
