@@ -1,7 +1,7 @@
 // Studio polish: browser Back/Forward with unsaved edits asks first and the draft comes back; the code
 // pane follows the canvas selection without taking focus or jumping while the user types; keyboard
-// focus shows on cards and edges; and the studio and the thread page in the dark theme pass axe
-// (WCAG 2 AA), menus and dialogs included.
+// focus shows on cards and edges; long names wrap or end in an ellipsis; and the studio and the
+// thread page in the dark theme pass axe (WCAG 2 AA), menus and dialogs included.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { observableAssetBundle } from "../test/support/subagent-bundles";
@@ -229,6 +229,69 @@ test("keyboard focus on a card and on an edge is visible, and the zoom controls 
     "0",
   );
   await page.screenshot({ path: `${ARTIFACTS}/studio-focus-edge.png` });
+  await expectAccessible(page);
+});
+
+test("a 120-character name wraps or ends in an ellipsis: nothing runs off the inspector, Problems or the breadcrumb", async ({
+  page,
+}) => {
+  const projectName = `A project whose name goes on and on ${"and on ".repeat(20)}${Date.now()}`;
+  const created = await page.request.post("/api/projects", { data: { name: projectName } });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  await page.goto(`/projects/${id}/studio`);
+  await applyTemplate(page, /chat assistant/i, 3);
+  await page.locator(".react-flow__node-prompt").click();
+  const longName = `assistant_chat_${"x".repeat(105)}`;
+  expect(longName).toHaveLength(120);
+  await inspector(page).getByLabel("Name", { exact: true }).fill(longName);
+  const problems = page.getByRole("region", { name: "Problems" });
+  await expect(
+    problems.getByRole("button", { name: new RegExp(`prompt ${longName}`) }).first(),
+  ).toBeVisible();
+
+  const overflows = (selector: string) =>
+    page
+      .locator(selector)
+      .evaluateAll((elements) =>
+        elements
+          .filter((element) => element.scrollWidth > element.clientWidth + 1)
+          .map((element) => element.outerHTML.slice(0, 120)),
+      );
+  for (const width of [1280, 1440, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    // No horizontal overflow: the inspector's messages wrap, and so do Problems' rows.
+    expect(await overflows('aside[aria-label="Inspector"]')).toEqual([]);
+    expect(await overflows('section[aria-label="Problems"] ul')).toEqual([]);
+    // Each Problems row keeps its layout: severity and owner side by side on its first line, the
+    // owner cut with an ellipsis and named in full in its tooltip.
+    const row = problems.getByRole("button", { name: new RegExp(`prompt ${longName}`) }).first();
+    const [severity, owner] = [row.locator("span").nth(0), row.locator("span").nth(1)];
+    const severityBox = await severity.boundingBox();
+    const ownerBox = await owner.boundingBox();
+    expect(Math.abs((severityBox?.y ?? 0) - (ownerBox?.y ?? 100))).toBeLessThan(2);
+    await expect(owner).toHaveAttribute("title", `prompt ${longName}`);
+    expect(await owner.evaluate((element) => getComputedStyle(element).textOverflow)).toBe("ellipsis");
+
+    // The breadcrumb: the page's own crumb whole, the project name cut, in full on hover.
+    const current = page.getByRole("navigation", { name: "Breadcrumb" }).locator('[aria-current="page"]');
+    await expect(current).toHaveText("studio");
+    expect(await current.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const project = page
+      .getByRole("navigation", { name: "Breadcrumb" })
+      .getByRole("link", { name: projectName });
+    await expect(project).toHaveAttribute("title", projectName);
+    const header = await page.locator("header").boundingBox();
+    const crumb = await current.boundingBox();
+    expect((crumb?.x ?? Number.POSITIVE_INFINITY) + (crumb?.width ?? 0)).toBeLessThanOrEqual(
+      (header?.x ?? 0) + (header?.width ?? 0),
+    );
+    // Under 1920 px there is no room for all of the name's ~190 characters: it is the one cut.
+    if (width < 1920) {
+      expect(await project.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    }
+    await page.screenshot({ path: `${ARTIFACTS}/studio-long-name-${width}.png` });
+  }
   await expectAccessible(page);
 });
 

@@ -13,8 +13,7 @@ import {
   toggleMaximised,
 } from "@/lib/studio/panel-size";
 import { CodePane } from "./CodePane";
-import { ProblemsPanel } from "./ProblemsPanel";
-import { useCompiled } from "./useCompiled";
+import { ProblemsPanel, useStudioProblems } from "./ProblemsPanel";
 
 const BAR_BUTTON = "rounded px-2 py-0.5 text-xs font-semibold hover:bg-surface-muted";
 /** A flex basis no screen reaches: the panel then shrinks to all the height its siblings leave. */
@@ -55,7 +54,7 @@ export function BottomPanel() {
   const panelRef = useRef<HTMLDivElement>(null);
   const [size, setSize] = usePanelSize();
   const [onScreen, setOnScreen] = useState({ height: size.height, max: size.height });
-  const { diagnostics } = useCompiled();
+  const problems = useStudioProblems();
 
   useEffect(() => {
     const panel = panelRef.current;
@@ -132,7 +131,7 @@ export function BottomPanel() {
       {size.collapsed ? (
         <div className="flex h-7 items-center gap-2 px-3">
           <h2 className="text-xs font-semibold">
-            Problems <span className="text-muted">({diagnostics.length})</span>
+            Problems <span className="text-muted">({problems.count})</span>
           </h2>
           <span className="text-xs font-semibold">Code</span>
           <span className="flex-1" />

@@ -107,7 +107,8 @@ export function Inspector({ context }: { context: StudioCommandContext }) {
   return (
     <aside
       aria-label="Inspector"
-      className="flex w-80 shrink-0 flex-col gap-2 overflow-y-auto border-l border-border bg-surface p-3"
+      // Long names and messages wrap inside the panel rather than running off its right edge.
+      className="flex w-80 shrink-0 flex-col gap-2 overflow-y-auto border-l border-border bg-surface p-3 wrap-anywhere"
     >
       <h2 className="text-sm font-semibold">Inspector</h2>
       <InspectorBody context={context} />

@@ -17,7 +17,7 @@ import {
 function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
   if (!messages.length) return null;
   return (
-    <ul id={id} className="text-[11px] text-danger">
+    <ul id={id} className="text-[11px] wrap-anywhere text-danger">
       {messages.map((message) => (
         <li key={message}>{message}</li>
       ))}
@@ -71,7 +71,7 @@ function LabelledField({
         className: INPUT,
       })}
       {hint ? (
-        <p id={`${id}-hint`} className="text-[10px] text-muted">
+        <p id={`${id}-hint`} className="text-[10px] wrap-anywhere text-muted">
           {hint}
         </p>
       ) : null}
@@ -298,7 +298,7 @@ export function JsonField<Value>({
 export function FieldGroup({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="flex min-w-0 flex-col gap-2 rounded border border-border p-2">
-      <legend className="px-1 text-[11px] font-semibold">{title}</legend>
+      <legend className="px-1 text-[11px] font-semibold wrap-anywhere">{title}</legend>
       {children}
     </fieldset>
   );

@@ -1,5 +1,5 @@
 // The app chrome: a slim header with the logo, a breadcrumb (long names end in an ellipsis and show
-// in full on hover) and the main area below it.
+// in full on hover; the current page's crumb is the last to shrink) and the main area below it.
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { TandemMark } from "./Logo";
@@ -14,7 +14,11 @@ export interface Crumb {
 function CrumbItem({ crumb, current }: { crumb: Crumb; current: boolean }) {
   const classes = `block truncate ${crumb.mono ? "font-mono text-sm" : "font-medium"}`;
   return (
-    <li className="flex min-w-0 shrink items-center gap-2">
+    // The page you are on keeps its crumb whole (up to a cap, then an ellipsis); the crumbs before it
+    // (a long project name) give way first.
+    <li
+      className={`flex min-w-0 items-center gap-2 ${current ? "max-w-[min(24rem,40vw)] shrink-0" : "shrink"}`}
+    >
       <span aria-hidden="true" className="text-muted">
         /
       </span>
