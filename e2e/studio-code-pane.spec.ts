@@ -126,6 +126,52 @@ test("a syntax error marks its line and leaves the canvas as it was", async ({ p
   await expect(problems(page)).toContainText("No problems");
 });
 
+test("JSON typed into the inspector that does not parse is listed in Problems and kept, never taken as saved", async ({
+  page,
+}) => {
+  await openChatStudio(page, "Unapplied field");
+  await page.getByRole("button", { name: "Add tool", exact: true }).click();
+  await inspector(page).getByLabel("Kind").selectOption("http");
+  const args = inspector(page).getByLabel("Arguments schema (JSON Schema)");
+  await expect(problems(page)).toContainText("No problems");
+  await expect(args).toHaveValue(/"query"/);
+  const typed = '{ "type": "object", "properties": { "query": ';
+  await args.fill(typed);
+  await expect(args).toHaveAccessibleDescription(/Not applied \(not saved\): Not valid JSON yet/);
+
+  // Problems lists it (and counts it) as an error on the tool; the code pane does not claim to hold it.
+  const unapplied = problems(page).getByTestId("unapplied-field");
+  await expect(unapplied).toHaveCount(1);
+  await expect(unapplied).toContainText(/error\s*tool tool_1 · Arguments schema/);
+  await expect(unapplied).toContainText("Not applied, so Save does not store it: Not valid JSON yet");
+  await expect(problems(page)).toContainText("Problems (1)");
+  await expect(codeStatus(page)).toHaveText(/not with an inspector field that cannot be applied/);
+  await page.screenshot({ path: `${ARTIFACTS}/studio-unapplied-field.png` });
+
+  // Save asks first and says what will not be saved.
+  await page.keyboard.press("Control+s");
+  const ask = page.getByRole("dialog", { name: "Save with 1 problem?" });
+  await expect(ask).toContainText("An inspector field holds text that cannot be applied yet");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+
+  // Selecting another node and coming back (from Problems) shows the text again, still unapplied.
+  await page.locator(".react-flow__node-agent").click();
+  await expect(args).toHaveCount(0);
+  await expect(unapplied).toHaveCount(1);
+  await unapplied.getByRole("button").click();
+  await expect(args).toHaveValue(typed);
+  await expect(args).toHaveAttribute("aria-invalid", "true");
+
+  // Finished, it parses, applies and the problem is gone.
+  await args.fill(
+    '{ "type": "object", "properties": { "query": { "type": "string" }, "limit": { "type": "number" } }, "required": ["query"] }',
+  );
+  await expect(unapplied).toHaveCount(0);
+  await expect(problems(page)).toContainText("No problems");
+  await expect(codeStatus(page)).toHaveText("In sync with the canvas");
+  await expect(editor(page)).toContainText("limit: z.number()");
+});
+
 test("the panel resizes by keyboard, maximises, collapses and remembers its size", async ({ page }) => {
   await openChatStudio(page, "Code pane resize");
   const separator = page.getByRole("separator", { name: "Resize the problems and code panel" });

@@ -21,6 +21,7 @@ import {
 import { declarationLines, prepareDeclarations } from "@/lib/studio/code-declaration";
 import { codeMirrorKey, shortcutLabel } from "@/lib/studio/shortcuts";
 import { codeEditorExtensions } from "./code-editor-setup";
+import { useUnappliedFields } from "./ProblemsPanel";
 import { isMacPlatform } from "./platform";
 import { useStudioStore } from "./StudioStoreContext";
 import { CODE_PANE_SHORTCUTS } from "./studio-commands";
@@ -340,6 +341,8 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
   }, [store]);
 
   const problems = diagnostics.length;
+  // Inspector text that does not parse is in neither the canvas nor the code: the status says so.
+  const unapplied = useUnappliedFields().length;
   return (
     <section aria-label="Code" className="flex min-h-0 min-w-0 flex-1 flex-col border-l border-border">
       <div className="flex min-h-7 flex-wrap items-center gap-x-2 px-3 py-0.5">
@@ -350,9 +353,13 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
           role="status"
           aria-label="Code status"
           className={`min-w-0 flex-1 truncate text-xs ${pane.kind === "unreadable" || pane.kind === "stale" ? "text-danger" : "text-muted"}`}
-          title={pane.kind === "unreadable" ? `${paneMessage(pane, problems)}: ${pane.problem}` : undefined}
+          title={
+            pane.kind === "unreadable"
+              ? `${paneMessage(pane, problems, unapplied)}: ${pane.problem}`
+              : undefined
+          }
         >
-          {paneMessage(pane, problems)}
+          {paneMessage(pane, problems, unapplied)}
         </p>
         {pane.kind === "stale" ? (
           <button type="button" className={PANE_BUTTON} onClick={() => controls.current?.takeCanvasCode()}>
@@ -379,7 +386,7 @@ export function CodePane({ actions }: { actions?: ReactNode }) {
   );
 }
 
-function paneMessage(pane: PaneState, problems: number): string {
+function paneMessage(pane: PaneState, problems: number, unapplied: number): string {
   switch (pane.kind) {
     case "editing":
       return "Editing: applies to the canvas when you pause";
@@ -388,6 +395,8 @@ function paneMessage(pane: PaneState, problems: number): string {
     case "stale":
       return "The canvas changed while your code was unapplied; your code is kept.";
     case "synced":
+      if (unapplied > 0)
+        return `In sync with the canvas, but not with ${unapplied === 1 ? "an inspector field" : `${unapplied} inspector fields`} that cannot be applied (see Problems)`;
       return problems === 0
         ? "In sync with the canvas"
         : `In sync with the canvas; ${problems} ${problems === 1 ? "problem is" : "problems are"} marked in the code`;

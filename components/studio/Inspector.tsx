@@ -6,10 +6,11 @@ import { deriveEdges } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
 import { isSelectionEmpty, type StudioSelection, soleSelected } from "@/lib/studio/selection";
 import { AgentInspector } from "./AgentInspector";
+import { FieldScope } from "./fields";
 import { ModelInspector } from "./ModelInspector";
 import { NoteInspector } from "./NoteInspector";
 import { PromptInspector } from "./PromptInspector";
-import { useStudio } from "./StudioStoreContext";
+import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { SubagentEdgeInspector } from "./SubagentEdgeInspector";
 import { ARRANGE_COMMAND_IDS, type StudioCommandContext, studioCommand } from "./studio-commands";
 import { ToolEntryEdgeInspector } from "./ToolEntryEdgeInspector";
@@ -74,6 +75,7 @@ const InspectorContent = memo(function InspectorContent({
   context: StudioCommandContext;
   selected: StudioSelection;
 }) {
+  const store = useStudioStore();
   const { graph } = useCompiled();
   const selection = soleSelected(selected);
   if (!selection && !isSelectionEmpty(selected)) {
@@ -92,15 +94,28 @@ const InspectorContent = memo(function InspectorContent({
   if (!selection) return <p className="text-xs text-muted">Select a node or an edge to edit it.</p>;
   if (selection.kind === "edge") {
     const edge = deriveEdges(graph).find((candidate) => candidate.id === selection.id);
-    if (edge?.kind === "subagent") return <SubagentEdgeInspector key={edge.id} edge={edge} />;
+    if (edge?.kind === "subagent")
+      return (
+        <FieldScope store={store} itemId={edge.id}>
+          <SubagentEdgeInspector key={edge.id} edge={edge} />
+        </FieldScope>
+      );
     if (edge?.kind === "subprompt" || edge?.kind === "tool" || edge?.kind === "handoff")
-      return <ToolEntryEdgeInspector key={edge.id} edge={edge} />;
+      return (
+        <FieldScope store={store} itemId={edge.id}>
+          <ToolEntryEdgeInspector key={edge.id} edge={edge} />
+        </FieldScope>
+      );
     return <p className="text-xs text-muted">This edge has no settings: edit the nodes it connects.</p>;
   }
   const node = findNode(graph, selection.id);
   if (!node) return <p className="text-xs text-muted">The selected node no longer exists.</p>;
   const NodeInspector = NODE_INSPECTORS[node.type];
-  return <NodeInspector key={node.id} nodeId={node.id} />;
+  return (
+    <FieldScope store={store} itemId={node.id}>
+      <NodeInspector key={node.id} nodeId={node.id} />
+    </FieldScope>
+  );
 });
 
 export function Inspector({ context }: { context: StudioCommandContext }) {

@@ -1,6 +1,6 @@
 "use client";
-// Every diagnostic of the live compile, code that cannot be read and models this server cannot call;
-// clicking one selects its node and brings it into view.
+// Every diagnostic of the live compile, code that cannot be read, inspector text that is not applied
+// and models this server cannot call; clicking one selects its node (or edge) and brings it into view.
 // Long names are cut with an ellipsis (in full on hover) and long messages wrap, so each row keeps its
 // severity · owner · message layout in a narrow panel.
 import { useReactFlow } from "@xyflow/react";
@@ -8,6 +8,7 @@ import { useMemo } from "react";
 import { definitionName, type GraphDiagnostic, isDefinitionNode } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
 import type { CodeProblem } from "@/lib/studio/studio-store";
+import { type UnappliedField, unappliedFieldsOn } from "@/lib/studio/unapplied-fields";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
 import { useProviderWarnings } from "./useProviderWarnings";
@@ -15,7 +16,19 @@ import { useProviderWarnings } from "./useProviderWarnings";
 export interface StudioProblems {
   diagnostics: GraphDiagnostic[];
   codeProblem: CodeProblem | null;
+  unappliedFields: readonly UnappliedField[];
   count: number;
+}
+
+/** Inspector text that does not parse, of the nodes and edges still on the canvas (a deleted node drops its own). */
+export function useUnappliedFields(): readonly UnappliedField[] {
+  const { graph, edges } = useCompiled();
+  const stored = useStudio((state) => state.unappliedFields);
+  return useMemo(() => {
+    if (stored.length === 0) return stored;
+    const itemIds = new Set([...graph.nodes.map((node) => node.id), ...edges.map((edge) => edge.id)]);
+    return unappliedFieldsOn(stored, itemIds);
+  }, [stored, graph, edges]);
 }
 
 /** What Problems lists, and how many: the collapsed panel's bar shows the same count. */
@@ -29,10 +42,12 @@ export function useStudioProblems(): StudioProblems {
     [compiled.diagnostics, providerWarnings],
   );
   const codeProblem = useStudio((state) => state.codeProblem);
+  const unappliedFields = useUnappliedFields();
   return {
     diagnostics,
     codeProblem,
-    count: diagnostics.length + (codeProblem ? 1 : 0),
+    unappliedFields,
+    count: diagnostics.length + (codeProblem ? 1 : 0) + unappliedFields.length,
   };
 }
 
@@ -43,15 +58,28 @@ const MESSAGE = "min-w-48 flex-1 wrap-anywhere";
 export function ProblemsPanel() {
   const store = useStudioStore();
   const flow = useReactFlow();
-  const { graph } = useCompiled();
-  const { diagnostics, codeProblem, count } = useStudioProblems();
+  const { graph, edges } = useCompiled();
+  const { diagnostics, codeProblem, unappliedFields, count } = useStudioProblems();
   const revealNode = (nodeId: string) => {
     store.getState().select({ kind: "node", id: nodeId });
     void flow.fitView({ nodes: [{ id: nodeId }], duration: 200, maxZoom: 1.2 });
   };
+  const revealItem = (itemId: string) => {
+    const edge = edges.find((candidate) => candidate.id === itemId);
+    if (!edge) {
+      revealNode(itemId);
+      return;
+    }
+    store.getState().select({ kind: "edge", id: itemId });
+    void flow.fitView({ nodes: [{ id: edge.source }, { id: edge.target }], duration: 200, maxZoom: 1.2 });
+  };
   const nodeOwner = (nodeId: string | undefined) => {
     const node = nodeId ? findNode(graph, nodeId) : undefined;
     return node && isDefinitionNode(node) ? `${node.type} ${definitionName(node) || "(unnamed)"}` : "bundle";
+  };
+  const itemOwner = (itemId: string) => {
+    const edge = edges.find((candidate) => candidate.id === itemId);
+    return edge ? `edge ${nodeOwner(edge.source)} → ${nodeOwner(edge.target)}` : nodeOwner(itemId);
   };
   return (
     <section aria-label="Problems" className="flex min-h-0 min-w-0 flex-1 flex-col">
@@ -71,6 +99,24 @@ export function ProblemsPanel() {
               </span>
             </li>
           ) : null}
+          {unappliedFields.map((field) => {
+            const owner = `${itemOwner(field.itemId)} · ${field.label}`;
+            return (
+              <li key={field.key} data-testid="unapplied-field">
+                <button
+                  type="button"
+                  onClick={() => revealItem(field.itemId)}
+                  className={`${ROW} hover:bg-surface-muted`}
+                >
+                  <span className="shrink-0 text-danger">error</span>
+                  <span className={OWNER} title={owner}>
+                    {owner}
+                  </span>
+                  <span className={MESSAGE}>Not applied, so Save does not store it: {field.message}</span>
+                </button>
+              </li>
+            );
+          })}
           {diagnostics.map((diagnostic) => {
             const owner = nodeOwner(diagnostic.node_id);
             return (

@@ -14,6 +14,7 @@ import {
   saveDocument,
   saveMerged,
   saveOverwriting,
+  unappliedFieldCount,
 } from "./save-document";
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -24,16 +25,26 @@ export function SaveProblemsDialog({ projectId }: { projectId: string }) {
   const errors = useStudio((state) =>
     state.dialog === "save-problems" ? errorCount(state.history.present) : 0,
   );
+  const unapplied = useStudio((state) => (state.dialog === "save-problems" ? unappliedFieldCount(state) : 0));
   const close = () => store.getState().openDialog(null);
-  const title = `Save with ${plural(errors, "problem", "problems")}?`;
+  const title = `Save with ${plural(errors + unapplied, "problem", "problems")}?`;
   return (
     <Dialog open={open} label={title} onClose={close}>
       <DialogHeader title={title} onClose={close} />
       <div className="flex w-[30rem] max-w-[calc(100vw-2rem)] flex-col gap-3 p-4">
-        <p className="text-sm">
-          The canvas has {plural(errors, "error", "errors")} (listed under Problems). The version is saved as
-          it is; its agents cannot run until the errors are fixed.
-        </p>
+        {errors > 0 ? (
+          <p className="text-sm">
+            The canvas has {plural(errors, "error", "errors")} (listed under Problems). The version is saved
+            as it is; its agents cannot run until the errors are fixed.
+          </p>
+        ) : null}
+        {unapplied > 0 ? (
+          <p className="text-sm">
+            {unapplied === 1 ? "An inspector field holds" : `${unapplied} inspector fields hold`} text that
+            cannot be applied yet (listed under Problems): it is not part of the version saved. It stays in
+            its field for you to fix.
+          </p>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button onClick={close}>Cancel</Button>
           <Button

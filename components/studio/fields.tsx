@@ -4,7 +4,10 @@
 // with aria-invalid and aria-describedby, so the user sees what is wrong while typing.
 // `field` names the spec field a control edits (`agent.icon`, `prompt.reasoning.effort`); it is
 // rendered as data-field so a test can check that every field of every definition has a control.
-import { type ReactNode, useId, useState } from "react";
+// Text that does not parse yet is not in the document: inside a `FieldScope` (the inspector), it is
+// recorded in the studio store as an unapplied field, listed in Problems and typed back into its
+// field when the node is inspected again.
+import { createContext, type ReactNode, useContext, useEffect, useId, useMemo, useState } from "react";
 import {
   envLinesCodec,
   type HeaderValueInput,
@@ -13,6 +16,31 @@ import {
   listCodec,
   type TextCodec,
 } from "@/lib/studio/field-text";
+import type { StudioStore } from "@/lib/studio/studio-store";
+import { unappliedFieldKey } from "@/lib/studio/unapplied-fields";
+
+/** The node or edge the controls below edit, and the titles of the groups around them. */
+interface FieldScopeValue {
+  store: StudioStore;
+  itemId: string;
+  groups: readonly string[];
+}
+
+const FieldScopeContext = createContext<FieldScopeValue | null>(null);
+
+/** Tells the fields below which node or edge they edit, so their unapplied text is kept per item. */
+export function FieldScope({
+  store,
+  itemId,
+  children,
+}: {
+  store: StudioStore;
+  itemId: string;
+  children: ReactNode;
+}) {
+  const scope = useMemo(() => ({ store, itemId, groups: [] }), [store, itemId]);
+  return <FieldScopeContext.Provider value={scope}>{children}</FieldScopeContext.Provider>;
+}
 
 function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
   if (!messages.length) return null;
@@ -211,26 +239,52 @@ function CodecField<Value>({
 }: FieldProps<Value | undefined> & { codec: TextCodec<Value>; rows?: number }) {
   const { field, label, value, onChange, errors = [], hint } = props;
   const formatted = codec.format(value);
-  const [draft, setDraft] = useState(formatted);
+  const scope = useContext(FieldScopeContext);
+  const key = scope ? unappliedFieldKey(scope.itemId, scope.groups, label) : null;
+  // Text left unapplied the last time this node was inspected comes back, while the document still
+  // holds the value it was typed over.
+  const [kept] = useState(() =>
+    scope?.store
+      .getState()
+      .unappliedFields.find((unapplied) => unapplied.key === key && unapplied.appliedText === formatted),
+  );
+  const [draft, setDraft] = useState(kept?.text ?? formatted);
   const [shownValue, setShownValue] = useState(formatted);
-  const [parseError, setParseError] = useState<string | null>(null);
+  const [parseError, setParseError] = useState<string | null>(kept?.message ?? null);
   if (formatted !== shownValue) {
     setShownValue(formatted);
     setDraft(formatted);
     setParseError(null);
   }
+  // A change from elsewhere (undo, the code pane) replaced the draft: it is no longer unapplied.
+  useEffect(() => {
+    if (!scope || key === null) return;
+    const unapplied = scope.store.getState().unappliedFields.find((candidate) => candidate.key === key);
+    if (unapplied && unapplied.appliedText !== formatted) scope.store.getState().clearUnappliedField(key);
+  }, [scope, key, formatted]);
   const change = (text: string) => {
     setDraft(text);
     const parsed = codec.parse(text);
     if (!parsed.ok) {
       setParseError(parsed.message);
+      if (scope && key !== null) {
+        scope.store.getState().setUnappliedField({
+          key,
+          itemId: scope.itemId,
+          label,
+          text,
+          message: parsed.message,
+          appliedText: formatted,
+        });
+      }
       return;
     }
     setParseError(null);
+    if (scope && key !== null) scope.store.getState().clearUnappliedField(key);
     setShownValue(codec.format(parsed.value));
     onChange(parsed.value);
   };
-  const messages = parseError ? [parseError, ...errors] : errors;
+  const messages = parseError ? [`Not applied (not saved): ${parseError}`, ...errors] : errors;
   return (
     <LabelledField field={field} label={label} errors={messages} hint={hint}>
       {(control) =>
@@ -296,10 +350,16 @@ export function JsonField<Value>({
 }
 
 export function FieldGroup({ title, children }: { title: string; children: ReactNode }) {
+  const outer = useContext(FieldScopeContext);
+  // The group's title tells apart same-labelled fields (side A's and side B's "Env").
+  const scope = useMemo(
+    () => (outer ? { ...outer, groups: [...outer.groups, title] } : null),
+    [outer, title],
+  );
   return (
     <fieldset className="flex min-w-0 flex-col gap-2 rounded border border-border p-2">
       <legend className="px-1 text-[11px] font-semibold wrap-anywhere">{title}</legend>
-      {children}
+      <FieldScopeContext.Provider value={scope}>{children}</FieldScopeContext.Provider>
     </fieldset>
   );
 }

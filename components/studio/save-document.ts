@@ -2,18 +2,34 @@
 // version. A refused save (409) never touches the local document: it opens the conflict dialog,
 // which merges or saves over the newer version. A canvas with errors asks before it is saved.
 import { ApiError, createApiClient } from "@/lib/api/client";
-import { compileGraph, emptyGraph, type Graph, GraphSchema } from "@/lib/graph";
+import { compileGraph, deriveEdges, emptyGraph, type Graph, GraphSchema } from "@/lib/graph";
 import { type MergeResult, mergeDocuments } from "@/lib/studio/merge";
-import type { StudioStore } from "@/lib/studio/studio-store";
+import type { StudioState, StudioStore } from "@/lib/studio/studio-store";
+import { unappliedFieldsOn } from "@/lib/studio/unapplied-fields";
 
 /** Number of error diagnostics in the present document. */
 export function errorCount(document: Graph): number {
   return compileGraph(document).diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
 }
 
-/** The save command: asks first ("Save with N problems?") when the canvas has errors. */
+/** Inspector fields holding text that does not parse (not in the document, so not saved). */
+export function unappliedFieldCount(state: StudioState): number {
+  if (state.unappliedFields.length === 0) return 0;
+  const present = state.history.present;
+  const itemIds = new Set([
+    ...present.nodes.map((node) => node.id),
+    ...deriveEdges(present).map((edge) => edge.id),
+  ]);
+  return unappliedFieldsOn(state.unappliedFields, itemIds).length;
+}
+
+/**
+ * The save command: asks first ("Save with N problems?") when the canvas has errors or an inspector
+ * field holds text that is not applied.
+ */
 export function requestSave(store: StudioStore, projectId: string): void {
-  if (errorCount(store.getState().history.present) > 0) {
+  const state = store.getState();
+  if (errorCount(state.history.present) + unappliedFieldCount(state) > 0) {
     store.getState().openDialog("save-problems");
     return;
   }

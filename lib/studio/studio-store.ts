@@ -13,6 +13,7 @@ import {
   selectionOf,
   withoutMissingNodes,
 } from "./selection";
+import { type UnappliedField, withoutUnappliedField, withUnappliedField } from "./unapplied-fields";
 
 export type { StudioSelection } from "./selection";
 export interface StudioStatus {
@@ -79,6 +80,11 @@ export interface StudioState {
   codeProblem: CodeProblem | null;
   /** What this server says of its model providers (GET /api/providers); null until it answered. */
   providers: ProviderAvailability[] | null;
+  /**
+   * Inspector text that does not parse yet, so it is not in the document (lib/studio/unapplied-fields):
+   * listed in Problems, and shown again in its field when its node is inspected again.
+   */
+  unappliedFields: readonly UnappliedField[];
   load(graph: Graph, version: number): void;
   /**
    * Puts a restored draft on the canvas as unsaved changes over the saved document (one undo step
@@ -106,6 +112,8 @@ export interface StudioState {
   saved(version: number, document: Graph): void;
   setStatus(status: StudioStatus | null): void;
   setCodeProblem(problem: CodeProblem | null): void;
+  setUnappliedField(field: UnappliedField): void;
+  clearUnappliedField(key: string): void;
   setProviders(providers: ProviderAvailability[]): void;
   openDialog(dialog: StudioDialog | null): void;
 }
@@ -139,6 +147,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       conflict: null,
       codeProblem: null,
       providers: null,
+      unappliedFields: [],
       load: (graph, loadedVersion) =>
         set({
           history: startHistory(graph),
@@ -149,6 +158,8 @@ export function createStudioStore(initial: Graph, version: number | null = null)
           staleBase: null,
           draftNotice: null,
           conflict: null,
+          // Another document: drafts typed over the old one's values no longer apply to anything.
+          unappliedFields: [],
         }),
       restoreDraft: (document, staleBase, savedAt) => {
         const { savedDocument, baseVersion } = get();
@@ -216,6 +227,14 @@ export function createStudioStore(initial: Graph, version: number | null = null)
         const current = get().codeProblem;
         if (current?.line === problem?.line && current?.message === problem?.message) return;
         set({ codeProblem: problem });
+      },
+      setUnappliedField: (field) => {
+        const unappliedFields = withUnappliedField(get().unappliedFields, field);
+        if (unappliedFields !== get().unappliedFields) set({ unappliedFields });
+      },
+      clearUnappliedField: (key) => {
+        const unappliedFields = withoutUnappliedField(get().unappliedFields, key);
+        if (unappliedFields !== get().unappliedFields) set({ unappliedFields });
       },
       setStatus: (status) => {
         const current = get().status;
