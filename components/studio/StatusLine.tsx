@@ -35,7 +35,9 @@ export function StatusLine() {
       <p
         role="status"
         aria-label="Studio status"
-        className={`min-w-0 flex-1 ${status?.tone === "error" ? "text-danger" : "text-muted"}`}
+        // One line: a long message ends in an ellipsis, whole in its tooltip.
+        title={status?.text}
+        className={`min-w-0 flex-1 truncate ${status?.tone === "error" ? "text-danger" : "text-muted"}`}
       >
         {status?.text ?? ""}
       </p>
