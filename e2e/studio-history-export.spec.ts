@@ -89,10 +89,16 @@ test("opens the version history in the studio, shows a diff and restores an earl
   const latest = history.getByRole("listitem", { name: "Version 3" });
   await expect(latest).toContainText("(current)");
   await expect(latest).toContainText("2 models");
+  // The dialog is wide enough for a version's counts whole, beside its actions.
+  const counts = latest.getByTitle(/agents? · .* tools?$/);
+  expect(await counts.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  // Anchored at the top: opening a diff grows the dialog downwards, the rows above stay put.
+  const before = await latest.boundingBox();
   await latest.getByRole("button", { name: "Diff with previous" }).click();
   await expect(latest.getByRole("region", { name: "Changes in version 3" })).toContainText(
     "Added models: second",
   );
+  expect((await latest.boundingBox())?.y).toBe(before?.y);
   await page.screenshot({ path: `${ARTIFACTS}/studio-history.png` });
 
   const firstSave = history.getByRole("listitem", { name: "Version 2" });

@@ -41,6 +41,8 @@ test("shows the versions, diffs one, restores v1 as v3 and imports a JSON bundle
   await second.getByRole("button", { name: "Diff with previous" }).click();
   const changes = second.getByRole("region", { name: "Changes in version 2" });
   await expect(changes).toContainText("Added agents: assistant");
+  // Open, the toggle says what it does now.
+  await expect(second.getByRole("button", { name: "Hide diff" })).toHaveAttribute("aria-expanded", "true");
   await expect(changes).toContainText("Added models: demo");
   await page.screenshot({ path: `${ARTIFACTS}/versions-diff.png`, fullPage: true });
 

@@ -93,7 +93,7 @@ export function VersionRow({
               aria-expanded={diff.kind !== "closed"}
               onClick={toggleDiff}
             >
-              Diff with previous
+              {diff.kind === "closed" ? "Diff with previous" : "Hide diff"}
             </button>
           )}
           {!isCurrent && !confirming && (

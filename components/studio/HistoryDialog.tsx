@@ -21,9 +21,11 @@ export function HistoryDialog({ projectId }: { projectId: string }) {
     close();
   };
   return (
-    <Dialog open={open} label="Version history" onClose={close}>
+    // Anchored near the top (not centred), so opening a version's diff grows it downwards instead of
+    // moving every row; wide enough for a version's counts and its actions on one line.
+    <Dialog open={open} label="Version history" onClose={close} className="mt-[10vh] mb-auto">
       <DialogHeader title="Version history" onClose={close} />
-      <div className="flex max-h-[70vh] w-[44rem] flex-col gap-2 overflow-y-auto p-4">
+      <div className="flex max-h-[75vh] w-[58rem] flex-col gap-2 overflow-y-auto p-4">
         {unsaved ? (
           <p className="text-xs text-muted">
             The canvas has unsaved changes: restoring a version replaces them (save first to keep them).
