@@ -51,6 +51,21 @@ describe("placeEdgeLabels", () => {
     expect(placed).toMatchObject({ form: "full", x: 200 - size.width / 2, y: 100 - size.height / 2 });
   });
 
+  it("keeps a short edge's arrowhead and handle uncovered: its label sits just above the line", () => {
+    // As lead_chat → critic in the team template: any spot on the line covers an end.
+    const short = request("short", 100, { target: { x: 50, y: 100 } });
+    const [placed] = placeEdgeLabels([short], [], 0.7);
+    expect(placed?.form).toBe("compact");
+    expect(placed!.y + placed!.height).toBeLessThanOrEqual(100 - 6);
+    const clearOf = (point: { x: number; y: number }, across: number, along: number) =>
+      point.x <= placed!.x - across ||
+      point.x >= placed!.x + placed!.width + across ||
+      point.y <= placed!.y - along ||
+      point.y >= placed!.y + placed!.height + along;
+    expect(clearOf(short.target, 16, 2)).toBe(true);
+    expect(clearOf(short.source, 6, 2)).toBe(true);
+  });
+
   it("never covers a node or another label: moves along the curve, shrinks to badges, or hides", () => {
     // Two edges on the same line: the second label slides along the curve.
     const long = { target: { x: 1000, y: 100 } };

@@ -207,13 +207,37 @@ function firstFreeSpot(
   const across = isBackward(request.source, request.target)
     ? { left: request.target.x - 2 * ROUTE_STUB, right: request.source.x + 2 * ROUTE_STUB }
     : null;
-  for (const t of CANDIDATE_T) {
-    const point = edgePoint(request.source, request.target, t, request.runY, request.forward);
-    const box = { x: point.x - size.width / 2, y: point.y - size.height / 2, ...size };
-    if (across && (box.x < across.left || box.x + box.width > across.right)) continue;
-    if (!taken.hits(box, CLEARANCE)) return box;
+  // On the line first; then just above or below it (a short edge has no room on its line that leaves
+  // its arrowhead and its source handle uncovered).
+  for (const shift of [0, -1, 1]) {
+    for (const t of CANDIDATE_T) {
+      const point = edgePoint(request.source, request.target, t, request.runY, request.forward);
+      const y = point.y - size.height / 2 + shift * (size.height / 2 + LINE_GAP);
+      const box = { x: point.x - size.width / 2, y, ...size };
+      if (across && (box.x < across.left || box.x + box.width > across.right)) continue;
+      if (coversEnd(box, request.target, ARROW_ROOM) || coversEnd(box, request.source, HANDLE_ROOM)) continue;
+      if (!taken.hits(box, CLEARANCE)) return box;
+    }
   }
   return null;
+}
+
+/**
+ * Room kept clear around an edge's ends: its arrowhead (16 units long, into the target's handle)
+ * and its source handle; a label may sit just above or below them.
+ */
+const ARROW_ROOM = { across: 16, along: 5 };
+const HANDLE_ROOM = { across: 6, along: 5 };
+/** Between a label set beside its line and the line: clear of the arrowhead's half-height. */
+const LINE_GAP = 6;
+
+function coversEnd(box: Box, end: Point, room: { across: number; along: number }): boolean {
+  return (
+    end.x > box.x - room.across &&
+    end.x < box.x + box.width + room.across &&
+    end.y > box.y - room.along &&
+    end.y < box.y + box.height + room.along
+  );
 }
 
 /**
