@@ -21,6 +21,9 @@ async function createProjectThroughUi(page: Page, name: string) {
 
 test("creates, renames and deletes a project", async ({ page }) => {
   const name = `E2E project ${Date.now()}`;
+  // Another project, so a row takes the deleted one's place.
+  const neighbour = await page.request.post("/api/projects", { data: { name: `Neighbour ${Date.now()}` } });
+  expect(neighbour.status()).toBe(201);
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
   await createProjectThroughUi(page, name);
@@ -39,6 +42,8 @@ test("creates, renames and deletes a project", async ({ page }) => {
   await page.getByRole("button", { name: `Delete ${renamed}` }).click();
   await page.getByRole("button", { name: "Delete for good" }).click();
   await expect(page.getByRole("link", { name: renamed, exact: true })).toHaveCount(0);
+  // The focus goes to the row that took its place.
+  await expect(page.locator(":focus")).toHaveAttribute("aria-label", /^Delete (?!.*renamed)/);
   await page.reload();
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
   await expect(page.getByRole("link", { name: renamed, exact: true })).toHaveCount(0);

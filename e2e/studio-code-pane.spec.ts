@@ -145,6 +145,10 @@ test("JSON typed into the inspector that does not parse is listed in Problems an
   await expect(unapplied).toContainText(/error\s*tool tool_1 · Arguments schema/);
   await expect(unapplied).toContainText("Not applied, so Save does not store it: Not valid JSON yet");
   await expect(problems(page)).toContainText("Problems (1)");
+  // The tool's card counts it too, as Problems does.
+  await expect(
+    page.locator(".react-flow__node-tool").filter({ hasText: "tool_1" }).locator(".studio-card"),
+  ).toHaveAttribute("data-errors", "1");
   await expect(codeStatus(page)).toHaveText(/not with an inspector field that cannot be applied/);
   await page.screenshot({ path: `${ARTIFACTS}/studio-unapplied-field.png` });
 
@@ -168,6 +172,9 @@ test("JSON typed into the inspector that does not parse is listed in Problems an
   );
   await expect(unapplied).toHaveCount(0);
   await expect(problems(page)).toContainText("No problems");
+  await expect(
+    page.locator(".react-flow__node-tool").filter({ hasText: "tool_1" }).locator(".studio-card"),
+  ).toHaveAttribute("data-errors", "0");
   await expect(codeStatus(page)).toHaveText("In sync with the canvas");
   await expect(editor(page)).toContainText("limit: z.number()");
 });

@@ -158,6 +158,8 @@ test("an empty canvas offers a template; a template applied over nodes says what
   await page.keyboard.press("Control+z");
   await expect(page.locator(".react-flow__node")).toHaveCount(3);
   await expect(node(page, "agent", "assistant")).toBeVisible();
+  // Undone: the line no longer offers Undo.
+  await expect(status).not.toContainText("Undo (Ctrl+Z) brings them back");
 
   // Deleting every node brings the hint back.
   await page.keyboard.press("Control+a");

@@ -2,7 +2,7 @@
 // The project list: create, open, rename and delete projects through the HTTP API.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import type { ProjectSummary } from "@/lib/api/schemas";
 import { Button } from "../ui/Button";
@@ -20,6 +20,7 @@ export function ProjectsHome() {
   const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
   const [newName, setNewName] = useState("");
   const [creating, setCreating] = useState(false);
 
@@ -73,7 +74,16 @@ export function ProjectsHome() {
     setActionError(null);
     try {
       await api.projects.remove(id);
+      const index = (projects ?? []).findIndex((project) => project.id === id);
       setProjects((current) => (current ?? []).filter((project) => project.id !== id));
+      // The row and its focused button are gone: the focus goes to the row that took its place (or
+      // the one before it), else to the new project's name, never back to the top of the page.
+      requestAnimationFrame(() => {
+        const rows = listRef.current?.querySelectorAll<HTMLElement>(":scope > li") ?? [];
+        const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
+        const next = row?.querySelector<HTMLElement>('button[aria-label^="Delete "]');
+        (next ?? document.getElementById("new-project-name"))?.focus();
+      });
     } catch (error) {
       setActionError(describeError(error));
     }
@@ -130,6 +140,7 @@ export function ProjectsHome() {
         </div>
       ) : (
         <ul
+          ref={listRef}
           aria-label="Projects"
           className="divide-y divide-border rounded-lg border border-border bg-surface"
         >

@@ -44,6 +44,7 @@ import {
 } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
 import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
+import { countsWithUnapplied } from "@/lib/studio/unapplied-fields";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
 import { EdgeLabels, STUDIO_EDGE_TYPES } from "./edges";
 import { type StudioFlowEdge, type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
@@ -173,7 +174,10 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
   // the definitions, so it is not redone while nodes are dragged.
   const graph = useStudio((state) => state.history.present);
   const compiled = useCompiled();
-  const { edges, counts } = compiled;
+  const { edges } = compiled;
+  // Inspector text that does not parse counts on its card too, as Problems lists it.
+  const unapplied = useStudio((state) => state.unappliedFields);
+  const counts = useMemo(() => countsWithUnapplied(compiled.counts, unapplied), [compiled.counts, unapplied]);
   const [measured, setMeasured] = useState<Map<string, Size>>(() => new Map());
   const bounds = useMemo(() => graphBounds(graph.nodes), [graph.nodes]);
   const culled = graph.nodes.length >= CULL_FROM_NODES;

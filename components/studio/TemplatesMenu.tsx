@@ -34,6 +34,7 @@ export async function applyTemplate(
   store.getState().setStatus({
     tone: "info",
     text: templateAppliedText(template.label, replaced, shortcutLabel("Mod+Z", isMacPlatform())),
+    aboutUndo: replaced > 0,
   });
 }
 

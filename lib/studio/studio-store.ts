@@ -19,6 +19,8 @@ export type { StudioSelection } from "./selection";
 export interface StudioStatus {
   tone: "info" | "error";
   text: string;
+  /** Says what Undo would do now ("Undo brings them back"): no longer true once the history moves. */
+  aboutUndo?: boolean;
 }
 
 /** The studio's dialogs; at most one is open. */
@@ -131,7 +133,13 @@ export function createStudioStore(initial: Graph, version: number | null = null)
     /** Moves through history; selected nodes that no longer exist stop being selected. */
     const travel = (history: History<Graph>) => {
       const present = new Set(history.present.nodes.map((node) => node.id));
-      set({ history, dragOrigin: null, selection: withoutMissingNodes(get().selection, present) });
+      set({
+        history,
+        dragOrigin: null,
+        selection: withoutMissingNodes(get().selection, present),
+        // A message about what Undo would do is stale once undo or redo moved the history.
+        ...(get().status?.aboutUndo ? { status: null } : {}),
+      });
     };
     return {
       history: startHistory(initial),

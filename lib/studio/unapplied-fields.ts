@@ -59,3 +59,22 @@ export function unappliedFieldsOn(
     ? fields
     : fields.filter((field) => itemIds.has(field.itemId));
 }
+
+/**
+ * The compile's error counts with each draft counted as one more error on its node or edge (a card's
+ * badge says as many problems as Problems lists for it); the same counts when there is no draft.
+ */
+export function countsWithUnapplied(
+  counts: { byNode: Map<string, number>; byEdge: Map<string, number> },
+  fields: readonly UnappliedField[],
+): { byNode: Map<string, number>; byEdge: Map<string, number> } {
+  if (fields.length === 0) return counts;
+  const byNode = new Map(counts.byNode);
+  const byEdge = new Map(counts.byEdge);
+  for (const field of fields) {
+    // Node and edge ids never coincide: the draft counts on whichever its item is.
+    byNode.set(field.itemId, (byNode.get(field.itemId) ?? 0) + 1);
+    byEdge.set(field.itemId, (byEdge.get(field.itemId) ?? 0) + 1);
+  }
+  return { byNode, byEdge };
+}
