@@ -4,6 +4,7 @@
 // threads. No axe violations; screenshots at three widths.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { atEachWidth } from "../test/support/e2e-widths";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -140,14 +141,9 @@ test("approves with edited arguments and denies with a reason from the root's li
       .getByRole("checkbox", { name: "waiting for approval", exact: true }),
   ).toHaveCount(1);
   await expect(page.getByText("waiting_approval")).toHaveCount(0);
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.screenshot({ path: `${ARTIFACTS}/approvals-inbox-${width}.png` });
-  }
+  });
   await page.setViewportSize({ width: 1440, height: 900 });
   await inbox
     .getByRole("link", { name: /^Review write_file/ })
@@ -171,14 +167,9 @@ test("approves with edited arguments and denies with a reason from the root's li
 
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.screenshot({ path: `${ARTIFACTS}/approvals-${width}.png` });
-  }
+  });
 
   const notes = cards(page).filter({ hasText: "release notes" });
   const kit = cards(page).filter({ hasText: "press kit" });

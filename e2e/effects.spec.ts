@@ -4,6 +4,7 @@
 // widths.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { atEachWidth } from "../test/support/e2e-widths";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -95,14 +96,9 @@ test("lists a thread's scheduled effects and cancels one that has not started", 
 
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.screenshot({ path: `${ARTIFACTS}/effects-${width}.png` });
-  }
+  });
 
   await later.getByRole("button", { name: /^Cancel effect record_ping/ }).click();
   await expect(later).toContainText("cancelled");

@@ -7,6 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { waitIdle } from "../test/support/e2e-threads";
+import { atEachWidth } from "../test/support/e2e-widths";
 import { assetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -140,14 +141,9 @@ test("edit and fork a message, then compare the fork with the original", async (
       (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
     ),
   ).toEqual([]);
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.screenshot({ path: `${ARTIFACTS}/fork-diff-${width}.png`, fullPage: true });
-  }
+  });
 });
 
 test("fork from here, compare two identical runs, and the diff view's empty and error states", async ({

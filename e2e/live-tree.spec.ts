@@ -5,6 +5,7 @@
 // and screenshots at 1280, 1440 and 1920 wide. Scripted models with delays keep the run watchable.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { atEachWidth } from "../test/support/e2e-widths";
 import { assetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -207,12 +208,7 @@ test("reads well at 1280, 1440 and 1920 wide and has no axe violations", async (
   expect(axeTranscript.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 
   const debateBar = timeline(page).getByRole("button", { name: /^endless-debate.*stopped/ });
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.getByRole("tab", { name: "Timeline" }).click();
     // Focus shows the tooltip as hovering does (the pointer is tested in the first test).
     await debateBar.focus();
@@ -224,5 +220,5 @@ test("reads well at 1280, 1440 and 1920 wide and has no axe violations", async (
     const cut = tree(page).locator("[data-testid=tree-name], [data-testid=tree-status-detail]");
     for (const text of await cut.all())
       expect(await text.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
-  }
+  });
 });

@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { createIsolatedDatabaseConfig } from "../test/support/database";
 import { waitIdle } from "../test/support/e2e-threads";
+import { atEachWidth } from "../test/support/e2e-widths";
 import { startTestServer } from "../test/support/server";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -167,14 +168,9 @@ test("a project without an ai_human agent says how to get one; Run and Replay wa
   );
   expect(await violationsOf(axeWithTargetSize(page).include('[aria-label="Threads"]'))).toEqual([]);
   expect(await violationsOf(axeWithTargetSize(page).include('[aria-label="Replay runs"]'))).toEqual([]);
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.screenshot({ path: `${ARTIFACTS}/project-nothing-to-run-${width}.png` });
-  }
+  });
 
   // With an ai_human agent the form is available; once a run has finished, Replay is too, live.
   const definitions = {

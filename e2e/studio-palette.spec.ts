@@ -4,6 +4,7 @@
 // palette is photographed at 1280, 1440 and 1920 wide.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { atEachWidth } from "../test/support/e2e-widths";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -140,12 +141,7 @@ test("studio with the palette at 1280, 1440 and 1920 wide; the palette collapses
   expect(rail.width).toBeLessThan(60);
   await page.screenshot({ path: `${ARTIFACTS}/studio-palette-rail-1280.png` });
 
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     const expand = palette(page).getByRole("button", { name: "Expand the node palette" });
     if (await expand.isVisible()) await expand.click();
     await expect(palette(page).getByRole("searchbox")).toBeVisible();
@@ -160,7 +156,7 @@ test("studio with the palette at 1280, 1440 and 1920 wide; the palette collapses
       expect(entryBox.y + entryBox.height).toBeLessThanOrEqual(paletteBox.y + paletteBox.height);
     }
     await page.screenshot({ path: `${ARTIFACTS}/studio-palette-${width}.png` });
-  }
+  });
   const axe = await new AxeBuilder({ page }).include('[aria-label="Node palette"]').analyze();
   expect(axe.violations).toEqual([]);
 

@@ -9,6 +9,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { assetExampleBundle } from "../lib/standard/examples";
 import { chatTemplate } from "../lib/studio/templates";
 import { canvasSettled, edgesOutsidePane, graphOffCentre } from "../test/support/e2e-canvas";
+import { atEachWidth } from "../test/support/e2e-widths";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -230,6 +231,19 @@ test("a reload keeps the playground: the text typed before a run, then the run i
   await expect(panel.getByRole("button", { name: "Start run" })).toBeVisible();
   await page.reload();
   await expect(panel.getByRole("button", { name: "Start run" })).toBeVisible({ timeout: 15_000 });
+
+  // A kept run whose thread is gone (another tab deleted the project's threads, say) is dropped.
+  await page.evaluate((projectId) => {
+    const key = `tandem:playground:${projectId}`;
+    const kept = JSON.parse(window.sessionStorage.getItem(key) ?? "{}");
+    const gone = "00000000-0000-4000-8000-000000000000";
+    window.sessionStorage.setItem(
+      key,
+      JSON.stringify({ ...kept, run: { rootId: gone, agentId: "assistant" } }),
+    );
+  }, id);
+  await page.reload();
+  await expect(panel.getByRole("button", { name: "Start run" })).toBeVisible({ timeout: 15_000 });
 });
 
 /** The asset example with every scripted step slowed down, so the child runs for several seconds. */
@@ -290,12 +304,7 @@ test("runs the asset example: the overlay badges the running child, its edge ani
   await expect(childBadge).toHaveAttribute("data-side", "b", { timeout: 15_000 });
   await expect(childBadge).toHaveAttribute("title", /side B \(Reviewer\)/);
 
-  for (const [width, height] of [
-    [1280, 800],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width, height });
+  await atEachWidth(page, async (width) => {
     await page.getByRole("button", { name: "Fit View" }).click();
     await page.screenshot({ path: `${ARTIFACTS}/studio-playground-${width}.png` });
     // Laid out for 1440 (not again at 1280, where it is shown in part): fitted whole there and wider,
@@ -308,7 +317,7 @@ test("runs the asset example: the overlay badges the running child, its edge ani
     expect(box && box.x + box.width).toBeLessThanOrEqual(width);
     const canvas = await page.locator(".react-flow").first().boundingBox();
     expect(canvas?.width ?? 0).toBeGreaterThan(width * 0.45);
-  }
+  });
 
   // The child finishes: the edge stops, the badge shows what it did, the orchestrator answers.
   await expect(runningEdge).toHaveCount(0, { timeout: 30_000 });

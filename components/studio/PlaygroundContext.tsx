@@ -81,10 +81,13 @@ function useKeptPlayground(store: PlaygroundStore, projectId: string): void {
     if (kept) store.setState({ ...kept, live: null, connection: "connecting" });
     const rootId = kept?.run?.rootId;
     if (rootId) {
-      void fetch(`/api/threads/${encodeURIComponent(rootId)}`).then((response) => {
-        if (response.status === 404 && store.getState().run?.rootId === rootId)
-          store.setState({ run: null, live: null, selectedId: null });
-      });
+      void fetch(`/api/threads/${encodeURIComponent(rootId)}`)
+        .then((response) => {
+          if (response.status === 404 && store.getState().run?.rootId === rootId)
+            store.setState({ run: null, live: null, selectedId: null });
+        })
+        // Unreachable now: keep the run; its stream says what it can.
+        .catch(() => undefined);
     }
     let last = JSON.stringify(playgroundSessionOf(store.getState()));
     return store.subscribe((state) => {

@@ -160,14 +160,22 @@ function forwardCorners(
       break;
     }
   }
-  if (!inSpan) return null;
+  return inSpan ? forwardRoute(from, to, otherCards(nodeLookup, sourceId, targetId)) : null;
+}
+
+/** The measured boxes of every card but an edge's own two. */
+function otherCards(
+  nodeLookup: ReadonlyMap<string, InternalNode>,
+  sourceId: string,
+  targetId: string,
+): Box[] {
   const cards: Box[] = [];
   for (const node of nodeLookup.values()) {
     if (node.id === sourceId || node.id === targetId) continue;
     const box = nodeBox(node);
     if (box) cards.push(box);
   }
-  return forwardRoute(from, to, cards);
+  return cards;
 }
 
 /**
@@ -184,13 +192,7 @@ function backwardRunY(
   const sourceNode = nodeLookup.get(sourceId);
   const sourceBox = sourceNode && nodeBox(sourceNode);
   if (!sourceBox) return undefined;
-  const cards: Box[] = [];
-  for (const node of nodeLookup.values()) {
-    if (node.id === sourceId || node.id === targetId) continue;
-    const box = nodeBox(node);
-    if (box) cards.push(box);
-  }
-  return runBackY(sourceBox.y + sourceBox.height, from, to, cards);
+  return runBackY(sourceBox.y + sourceBox.height, from, to, otherCards(nodeLookup, sourceId, targetId));
 }
 
 export function EdgeLabels({
