@@ -21,6 +21,18 @@ export function ProjectsHome() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const focusRowAfterDelete = useRef<number | null>(null);
+  // After a delete has been rendered: the row that took the deleted one's place (or the one before
+  // it) takes the focus, else the new project's name, never the top of the page.
+  useEffect(() => {
+    const index = focusRowAfterDelete.current;
+    if (index === null || projects === null) return;
+    focusRowAfterDelete.current = null;
+    const rows = listRef.current?.querySelectorAll<HTMLElement>(":scope > li") ?? [];
+    const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
+    const next = row?.querySelector<HTMLElement>('button[aria-label^="Delete "]');
+    (next ?? document.getElementById("new-project-name"))?.focus();
+  }, [projects]);
   const [newName, setNewName] = useState("");
   const [creating, setCreating] = useState(false);
 
@@ -74,16 +86,10 @@ export function ProjectsHome() {
     setActionError(null);
     try {
       await api.projects.remove(id);
-      const index = (projects ?? []).findIndex((project) => project.id === id);
+      // The row and its focused button go: once the list without it is on screen (the effect
+      // below), the focus goes to the row that took its place.
+      focusRowAfterDelete.current = (projects ?? []).findIndex((project) => project.id === id);
       setProjects((current) => (current ?? []).filter((project) => project.id !== id));
-      // The row and its focused button are gone: the focus goes to the row that took its place (or
-      // the one before it), else to the new project's name, never back to the top of the page.
-      requestAnimationFrame(() => {
-        const rows = listRef.current?.querySelectorAll<HTMLElement>(":scope > li") ?? [];
-        const row = rows[Math.min(Math.max(index, 0), rows.length - 1)];
-        const next = row?.querySelector<HTMLElement>('button[aria-label^="Delete "]');
-        (next ?? document.getElementById("new-project-name"))?.focus();
-      });
     } catch (error) {
       setActionError(describeError(error));
     }
