@@ -11,6 +11,7 @@ import type { NewEvent } from "../store/event-log";
 import { copyFilesOfThreads } from "../store/file-store";
 import { insertMessageCopies, readHistories } from "../store/message-store";
 import type { StoredMessage } from "../store/messages";
+import { addModelCallCounts, type ModelCallCounts } from "../store/model-call-counts";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { copyThreads, isCopyableStatus } from "../store/thread-lifecycle";
 import { THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../store/thread-row";
@@ -118,6 +119,8 @@ export async function writeSubtreeCopy(
   subtree: SourceSubtree,
   ids: IdMap,
   forkId: string,
+  /** Each source thread's successful model calls (modelCallCounts): what its copy's history stands for. */
+  calls: ReadonlyMap<string, ModelCallCounts>,
 ): Promise<SubtreeCopy> {
   const renewed = (id: string) => ids.get(id) ?? id;
   const rows = await copyThreads(
@@ -132,7 +135,12 @@ export async function writeSubtreeCopy(
       depth: thread.depth,
       name: thread.name,
       // A copy is nobody's replay: it answers its calls with its own models.
-      execution: { ...remapJson(thread.execution, ids), replayOf: undefined },
+      // Its scripted models count on from the calls that wrote the copied history.
+      execution: {
+        ...remapJson(thread.execution, ids),
+        replayOf: undefined,
+        copiedModelCalls: addModelCallCounts(thread.execution.copiedModelCalls, calls.get(thread.id) ?? {}),
+      },
       env: thread.env,
       scopedEnv: thread.scoped_env,
       messageSeq: thread.message_seq,
@@ -144,6 +152,12 @@ export async function writeSubtreeCopy(
       result: remapNullable(thread.result, ids),
       failure: remapNullable(thread.failure, ids),
       stop_reason: thread.stop_reason,
+      // What the copied run spent and when it ran: the copy shows the same work.
+      input_tokens: thread.input_tokens,
+      output_tokens: thread.output_tokens,
+      cost_usd: thread.cost_usd,
+      created_at: thread.created_at,
+      updated_at: thread.updated_at,
     })),
   );
   const copies = subtree.threads.flatMap((thread) =>

@@ -24,8 +24,9 @@
 //   A copied thread that is still at work (queued, running, waiting for an approval) is a 422
 //   (`fork_child_active`): its history would be half a turn. Copies are never runnable; they wait,
 //   settled, for input like any idle or finished child.
-// - Usage and model-call logs (and tool-run logs) start at zero, for the root and every copy: the
-//   fork has spent nothing yet.
+// - The root's usage and model-call logs (and tool-run logs) start at zero: the fork has spent nothing
+//   yet. Copied children keep their usage and times. Scripted models count on from the calls the
+//   copy stands for (`execution.copiedModelCalls`), so the copied conversation goes on.
 // - Same project version and agent (the one in charge now); named "<name> (fork)"; each thread of the
 //   fork records what it copies (`forked_from_thread_id`, and for the root `forked_from_message_id`:
 //   the message asked for), shown as `forked_from` on the thread view.
@@ -40,6 +41,7 @@ import { copyThreadFiles } from "../store/file-store";
 import { enqueue } from "../store/inbox";
 import { insertMessages, readHistory } from "../store/message-store";
 import { type ExecutionState, initialExecutionState } from "../store/messages";
+import { addModelCallCounts, modelCallCounts } from "../store/model-call-counts";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
 import { type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
@@ -194,6 +196,11 @@ export async function writeHistoryCopy(
   const copied = history.filter((message) => message.seq <= at.throughSeq);
   const callIds = new Set(copied.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
   const subtree = await readSubtree(tx, source.id, callIds);
+  const last = copied.at(-1);
+  const calls = await modelCallCounts(tx, [source.id, ...subtree.threads.map((thread) => thread.id)], {
+    threadId: source.id,
+    startedThrough: last?.created_at ?? 0,
+  });
   const ids = new Map<string, string>([[source.id, id]]);
   for (const message of copied) ids.set(message.id, randomUUID());
   renewSubtreeIds(subtree, ids);
@@ -212,6 +219,10 @@ export async function writeHistoryCopy(
         ...initialExecutionState(),
         currentSide: source.execution.currentSide,
         immediateDone: source.execution.immediateDone,
+        // The copy stands for the calls that wrote it (none when nothing is copied).
+        copiedModelCalls: last
+          ? addModelCallCounts(source.execution.copiedModelCalls, calls.get(source.id) ?? {})
+          : {},
         ...target.execution,
       },
       env: source.env,
@@ -244,7 +255,7 @@ export async function writeHistoryCopy(
       };
     }),
   );
-  const children = await writeSubtreeCopy(tx, subtree, ids, id);
+  const children = await writeSubtreeCopy(tx, subtree, ids, id, calls);
   const stored = { ...row, message_seq: inserted.at(-1)?.seq ?? 0 };
   return {
     row: stored,

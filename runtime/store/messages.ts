@@ -68,6 +68,12 @@ export const ExecutionStateSchema = z.object({
   createdHooksRan: z.boolean().default(false),
   /** In a replay: the thread whose recorded model calls answer this one's (runtime/engine/step/replay-answer.ts). */
   replayOf: z.string().optional(),
+  /**
+   * Successful model calls per `"<side>|<model>"` that the history copied into this thread (by a fork,
+   * or a replay of a fork) stands for: the scripted provider counts on from them, so a copied
+   * conversation goes on where it left off (runtime/engine/step/model-calls.ts).
+   */
+  copiedModelCalls: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
 

@@ -150,7 +150,18 @@ export function threadRowsInsert(
 export type ThreadCopy = NewThread &
   Pick<
     ThreadRow,
-    "status" | "status_text" | "user_stopped" | "terminated_at" | "result" | "failure" | "stop_reason"
+    | "status"
+    | "status_text"
+    | "user_stopped"
+    | "terminated_at"
+    | "result"
+    | "failure"
+    | "stop_reason"
+    | "input_tokens"
+    | "output_tokens"
+    | "cost_usd"
+    | "created_at"
+    | "updated_at"
   > & { messageSeq: number };
 
 /**
@@ -162,8 +173,8 @@ export async function insertThreadCopyRows(
   threads: readonly ThreadCopy[],
 ): Promise<ThreadRow[]> {
   if (threads.length === 0) return [];
-  const fields = 21;
-  const values: unknown[] = [nowMicroseconds()];
+  const fields = 26;
+  const values: unknown[] = [];
   const rows = threads.map((thread, index) => {
     values.push(
       thread.id,
@@ -187,14 +198,20 @@ export async function insertThreadCopyRows(
       thread.result,
       thread.failure,
       thread.stop_reason,
+      String(thread.created_at),
+      String(thread.updated_at),
+      String(thread.input_tokens),
+      String(thread.output_tokens),
+      thread.cost_usd,
     );
-    const p = (offset: number) => `$${1 + index * fields + offset}`;
-    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, $1::bigint, $1::bigint, false, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid, ${p(16)}::text, ${p(17)}::boolean, ${p(18)}::bigint, ${p(19)}::text, ${p(20)}::text, ${p(21)}::text)`;
+    const p = (offset: number) => `$${index * fields + offset}`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, ${p(22)}::bigint, ${p(23)}::bigint, false, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid, ${p(16)}::text, ${p(17)}::boolean, ${p(18)}::bigint, ${p(19)}::text, ${p(20)}::text, ${p(21)}::text, ${p(24)}::bigint, ${p(25)}::bigint, ${p(26)}::float8)`;
   });
   const inserted = await tx.query<Record<string, unknown>>(
     `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
        execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
-       forked_from_message_id, status_text, user_stopped, terminated_at, result, failure, stop_reason)
+       forked_from_message_id, status_text, user_stopped, terminated_at, result, failure, stop_reason,
+       input_tokens, output_tokens, cost_usd)
      VALUES ${rows.join(", ")}
      RETURNING ${THREAD_COLUMNS}`,
     values as never[],

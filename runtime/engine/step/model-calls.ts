@@ -9,7 +9,7 @@ import { encodeRequest } from "../request-log";
 import type { ToolCatalog } from "../tool-catalog";
 import type { RunnerContext } from "./types";
 
-/** Successful model calls so far by this side with this model (the scripted provider's index). */
+/** Successful model calls so far by this side with this model, the copied ones included (the scripted provider's index). */
 export async function countModelCalls(
   ctx: RunnerContext,
   row: ThreadRow,
@@ -21,17 +21,19 @@ export async function countModelCalls(
   const key = `${side}|${modelName}`;
   const known = counts.get(key);
   if (known !== undefined) return known;
+  // A fork's copied history stands for the calls that wrote it: the count goes on from there.
+  const copied = row.execution.copiedModelCalls?.[key] ?? 0;
   // A side's first successful call commits with its first step: before that, there are none.
   const sideSteps = side === "a" ? row.execution.sideASteps : row.execution.sideBSteps;
   if (sideSteps === 0) {
-    counts.set(key, 0);
-    return 0;
+    counts.set(key, copied);
+    return copied;
   }
   const rows = await ctx.db.query<{ count: number }>(
     "SELECT count(*)::int AS count FROM model_calls WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL",
     [threadId, side, modelName],
   );
-  const count = Number(rows[0]?.count ?? 0);
+  const count = copied + Number(rows[0]?.count ?? 0);
   counts.set(key, count);
   return count;
 }
