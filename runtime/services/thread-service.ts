@@ -9,7 +9,6 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import type { ParkedHere } from "../engine/parked-here";
 import { inputSide, isHumanChatAgent, runStartedBy, runStartOf } from "../engine/step/drain-input";
-import { unansweredToolCalls } from "../engine/step-runner";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { crashPoint } from "../faults";
 import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
@@ -23,7 +22,7 @@ import {
   type InboxMessagePayload,
   recordConsumedDeferred,
 } from "../store/inbox";
-import { insertMessages, insertMessagesAfter, readMessages, toMessageView } from "../store/message-store";
+import { insertMessagesAfter, readMessages, toMessageView } from "../store/message-store";
 import { initialExecutionState, type StoredMessage } from "../store/messages";
 import {
   isProjectVersionChangedError,
@@ -31,9 +30,8 @@ import {
   projectVersionCheck,
 } from "../store/project-versions";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
-import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
+import { messageEvent, threadEvent } from "../store/thread-events";
 import {
-  apply,
   createRunningThread,
   createThread,
   postRunningInput,
@@ -57,6 +55,7 @@ import { reportToParent } from "../subagents/report-to-parent";
 import { isUuid } from "./project-service";
 import { runnableVersion } from "./runnable-version";
 import { type ListedThread, listThreads, threadLogs, threadTree } from "./thread-queries";
+import { STOPPED_BY_USER, stopSubtree } from "./thread-stop";
 
 export type { ListedThread };
 
@@ -68,7 +67,7 @@ export interface AfterThreadCreated {
   run(threadId: string): Promise<void>;
 }
 
-export const STOPPED_BY_USER = "Execution stopped by user";
+export { STOPPED_BY_USER };
 
 /** A creation goes again after its project version turned out stale at most this many times in all. */
 const CREATE_ATTEMPTS = 3;
@@ -440,50 +439,22 @@ export class ThreadService {
     return posted && { ...posted, agentName: parkedAs.agentName };
   }
 
-  /** User stop: abort the run in flight, answer its open tool calls, keep the thread usable. */
-  async stop(id: string): Promise<{ status: "stopped"; message: string; thread: ThreadView }> {
-    const thread = await this.sql.transaction(async (tx) => {
-      const row = await this.lockExisting(tx, id);
-      if (row.terminated_at !== null) throw new ThreadTerminatedError(id, row.terminated_at);
-      const history = (await readMessages(tx, id, { includeSilent: true, maxDepth: 0 })).messages;
-      const stopMessages = (["a", "b"] as const).flatMap((side) => {
-        const open = unansweredToolCalls(history, side);
-        return (open?.calls ?? []).map((call) => ({
-          role: "tool" as const,
-          side,
-          content: STOPPED_BY_USER,
-          name: call.function.name,
-          tool_call_id: call.id,
-          tool_status: "error" as const,
-        }));
-      });
-      const inserted = await insertMessages(tx, id, [
-        ...stopMessages,
-        { role: "system", side: null, content: STOPPED_BY_USER, silent: true },
-      ]);
-      const updated = await apply(tx, id, "stopByUser", {
-        stopReason: "Stopped by user",
-        // A blocking subagent call is answered as stopped above; its child reports by message later.
-        execution: { ...row.execution, blockedOn: null },
-      });
-      if (!updated) throw new TransitionRefusedError("stopByUser", id, row.status);
-      const report = await reportToParent(
-        tx,
-        updated,
-        { kind: "stopped", reason: "Stopped by user" },
-        { wake: "in_transaction" },
-      );
-      await appendEvents(tx, [
-        ...report.events,
-        ...inserted.map((message) => messageEvent(updated, message)),
-        telemetryEvent(updated, { type: "stopped", reason: "Stopped by user", side: null }),
-        threadEvent(updated),
-      ]);
-      await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, id]);
-      return updated;
-    });
-    this.abortLocally(id);
-    return { status: "stopped", message: "Thread execution stopped", thread: toThreadView(thread) };
+  /**
+   * User stop of the thread and of the work below it (runtime/services/thread-stop.ts): abort the
+   * runs in flight, answer their open tool calls, keep every thread usable.
+   */
+  async stop(
+    id: string,
+  ): Promise<{ status: "stopped"; message: string; thread: ThreadView; stopped: string[] }> {
+    if (!isUuid(id)) throw new NotFoundError("Thread", id);
+    const result = await this.sql.transaction((tx) => stopSubtree(tx, id));
+    for (const member of result.stopped) this.abortLocally(member);
+    return {
+      status: "stopped",
+      message: "Thread execution stopped",
+      thread: toThreadView(result.thread),
+      stopped: result.stopped,
+    };
   }
 
   /**

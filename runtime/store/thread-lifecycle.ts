@@ -177,6 +177,13 @@ const TABLE = {
     sets: "user_stopped = true, runnable = false, lease released, blockedOn cleared; a child reports",
     fixed: { userStopped: true, runnable: false, releaseLease: true },
   },
+  liftStopForParent: {
+    from: ["stopped"],
+    to: "stopped",
+    callers: "deliverToChild (subagents/deliver-to-child): a parent messages a user-stopped child",
+    sets: "user_stopped = false: the parent is a child's user, so its message runs the child again",
+    fixed: { userStopped: false },
+  },
   terminate: {
     from: NOT_TERMINATED,
     to: "terminated",

@@ -6,7 +6,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import { appendEvents } from "../store/event-log";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
-import { isActive, isAwaitingApproval } from "../store/thread-lifecycle";
+import { apply, isActive, isAwaitingApproval } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
 import { lockThread, updateThread } from "../store/thread-store";
 import { insertInvocation, registryEvent, type SubagentLink, setLinkStatus } from "./registry-store";
@@ -31,7 +31,9 @@ export async function deliverToChild(tx: SqlExecutor, request: DeliveryRequest):
   if (child.terminated_at !== null) throw new ThreadTerminatedError(child.id, child.terminated_at);
   const attachments = await copyFilesBetweenThreads(tx, link.parent_id, child.id, request.attachmentPaths);
   const now = nowMicroseconds();
-  let current = child;
+  // A stop of the tree stopped the child too; its parent asking again is what a human's message is
+  // to a root: the child runs again (docs/runtime.md "User stop").
+  let current = child.user_stopped ? ((await apply(tx, child.id, "liftStopForParent")) ?? child) : child;
   // A child parked for an approval is mid-run: its turn goes on once the approval is decided.
   if (!isActive(child.status) && !isAwaitingApproval(child.status)) {
     current = await updateThread(tx, child.id, {
