@@ -134,8 +134,11 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
         expect(Number(copy.updated_at)).toBe(Number(copy.source_updated));
       }
 
+      // Named readably, without stacked suffixes.
+      expect(appended.thread.name).toBe(`Fork of ${ENTRY_AGENT[template.id]}`);
       // A replay of the fork still runs through.
       const replay = await runtime.replays.replay(appended.threadId, { from_version: "same" });
+      expect(replay.thread.name).toBe(`Replay of ${ENTRY_AGENT[template.id]}`);
       await settled(replay.threadId);
       const replayed = await topLevel(replay.threadId);
       expect(replayed.map((message) => message.content).join("\n")).not.toMatch(/already exists/);

@@ -27,7 +27,7 @@
 // - The root's usage and model-call logs (and tool-run logs) start at zero: the fork has spent nothing
 //   yet. Copied children keep their usage and times. Scripted models count on from the calls the
 //   copy stands for (`execution.copiedModelCalls`), so the copied conversation goes on.
-// - Same project version and agent (the one in charge now); named "<name> (fork)"; each thread of the
+// - Same project version and agent (the one in charge now); named "Fork of <name>" (lib/runs/run-names.ts); each thread of the
 //   fork records what it copies (`forked_from_thread_id`, and for the root `forked_from_message_id`:
 //   the message asked for), shown as `forked_from` on the thread view.
 import "server-only";
@@ -35,6 +35,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { forkCut } from "@/lib/runs/fork-point";
+import { derivedRunName } from "@/lib/runs/run-names";
 import { InvalidInputError, NotFoundError, UnprocessableError } from "../errors";
 import { appendEvents, type NewEvent } from "../store/event-log";
 import { copyThreadFiles } from "../store/file-store";
@@ -94,7 +95,7 @@ export class ThreadForkService {
         { atMessageId: input.atMessageId, replace: input.replace ?? false },
         {
           id,
-          name: `${source.name ?? source.agent_name} (fork)`,
+          name: derivedRunName("fork", source.name ?? source.agent_name),
           execution: {},
           forkedFrom: { threadId: source.id, messageId: input.atMessageId },
           runnable: withInput,

@@ -10,7 +10,7 @@
 // - `from_version: "latest"` (the default) runs the project's current version, so a replay of an
 //   old run checks it against the edited definitions; `"same"` runs the source's version.
 // - The replay starts with the agent the source started with (a handoff happens again when the
-//   recording repeats it), with the source's env; it is named "<name> (replay)".
+//   recording repeats it), with the source's env; it is named "Replay of <name>" (lib/runs/run-names.ts, no stacked suffixes).
 // - Files the inputs attached are copied from the source (the rest the replay's tools write anew).
 // - A fork's replay starts where the fork started: with a copy of the fork's history before the
 //   first input posted to it, and of the subagent children that history knows (the fork's own
@@ -23,6 +23,7 @@ import type { ManyReplays, ReplayRequest, ReplayStatus } from "@/lib/contracts/r
 import { DivergenceSchema } from "@/lib/contracts/replay";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import { derivedRunName } from "@/lib/runs/run-names";
 import { isTandemError, NotFoundError, UnprocessableError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import type { DefinitionsCache } from "../store/definitions";
@@ -82,7 +83,7 @@ export class ThreadReplayService {
         "replay_without_input",
       );
     const id = randomUUID();
-    const name = `${source.name ?? source.agent_name} (replay)`;
+    const name = derivedRunName("replay", source.name ?? source.agent_name);
     const execution = { replayOf: source.id };
     // A fork started from a copy of another run's history (and the children it knew): its replay
     // starts from the same copy, the fork's history before the first input posted to it, so its

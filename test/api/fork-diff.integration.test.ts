@@ -151,7 +151,7 @@ describe("fork", () => {
       agent_id: "assistant",
       parent_id: null,
       root_id: forkId,
-      name: "assistant (fork)",
+      name: "Fork of assistant",
     });
     const copied = await messagesOf(forkId);
     const shape = (m: ApiMessage) => [

@@ -143,7 +143,7 @@ describe("replay", () => {
     expect(diff.body.steps.some((step) => step.path.length === 2)).toBe(true);
     expect(
       (await api<{ thread: { name: string } }>("GET", `/api/threads/${replayId}`)).body.thread.name,
-    ).toBe("orchestrator (replay)");
+    ).toBe("Replay of orchestrator");
   });
 
   it("replays an edited fork from the history it was forked with, matching its recording", async () => {
