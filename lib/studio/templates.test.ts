@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileGraph, deriveEdges, type Graph } from "@/lib/graph";
 import { validateBundle } from "@/lib/standard";
+import { scriptStepAt } from "@/runtime/models/scripted";
 import {
   autoLayout,
   documentFromBundle,
@@ -67,6 +68,19 @@ describe("studio templates", () => {
     });
     const edges = deriveEdges(documentFromBundle(bundle));
     expect(edges.filter((edge) => edge.kind === "subagent")).toHaveLength(1);
+  });
+
+  it("the named-workers demo reads like a conversation: the lead's and the critic's replies change from turn to turn", () => {
+    const bundle = namedWorkersTemplate();
+    const model = (name: string) => bundle.models.find((candidate) => candidate.name === name)!;
+    // The lead answers a turn with a text after its tool calls: calls 2, 5, 8 and 11 for four turns.
+    const leadReplies = [2, 5, 8, 11].map((index) => scriptStepAt(model("lead_model"), index).text);
+    expect(leadReplies.every((text) => typeof text === "string" && text !== "")).toBe(true);
+    for (let turn = 1; turn < leadReplies.length; turn += 1) {
+      expect(leadReplies[turn], `turn ${turn + 1}`).not.toBe(leadReplies[turn - 1]);
+    }
+    const reviews = [0, 1, 2].map((index) => scriptStepAt(model("critic_model"), index).text);
+    expect(new Set(reviews).size).toBe(3);
   });
 
   it("the named-workers template has two different resumable workers, created by name", () => {

@@ -191,7 +191,9 @@ export function namedWorkersTemplate(): Bundle {
               },
             ],
           },
-          step("The writer published and the critic filed a review: {{tool_result}}"),
+          step(
+            "The writer published and the critic filed a review. Here is what Grace found: {{tool_result}}",
+          ),
           {
             toolCalls: [{ name: "subagent_message", args: { name: "ada", message: "Revise it: {{input}}" } }],
           },
@@ -203,7 +205,21 @@ export function namedWorkersTemplate(): Bundle {
               },
             ],
           },
-          step("Revised and reviewed again: {{tool_result}}"),
+          step("Revised and reviewed again. Grace's notes on the new version: {{tool_result}}"),
+          {
+            toolCalls: [
+              { name: "subagent_message", args: { name: "ada", message: "Another pass, please: {{input}}" } },
+            ],
+          },
+          {
+            toolCalls: [
+              {
+                name: "subagent_message",
+                args: { name: "grace", message: "Is this pass better? {{tool_result}}" },
+              },
+            ],
+          },
+          step("Another round is done: Ada reworked it and Grace read it once more. {{tool_result}}"),
         ],
         scriptLoopFrom: 3,
       },
@@ -214,6 +230,8 @@ export function namedWorkersTemplate(): Bundle {
         script: [
           step("First draft: {{input}}"),
           step("Revised draft: the same piece with a punchier opening and a tighter middle."),
+          step("New pass on the brief: {{input}}"),
+          step("Reworked: shorter lines, and the close now echoes the first image."),
         ],
         scriptLoopFrom: 0,
       },
@@ -234,7 +252,11 @@ export function namedWorkersTemplate(): Bundle {
         name: "critic_model",
         provider: "scripted",
         model: "scripted",
-        script: [step("Review: clear and well paced; the ending could be stronger. ({{input}})")],
+        script: [
+          step("Review: clear and well paced; the ending could be stronger."),
+          step("Review: the new opening lands; the middle still drags a little."),
+          step("Review: tighter now. One suggestion: end on the image the piece opens with."),
+        ],
         scriptLoopFrom: 0,
       },
       {
