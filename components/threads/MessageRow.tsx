@@ -8,6 +8,7 @@ import type { AgentInfo } from "./agent-info";
 import { ChatMarkdown } from "./ChatMarkdown";
 import { handoffTargetOf, parseToolCalls } from "./format";
 import { formatBytes } from "./inspect-format";
+import { type ReportSegment, splitSubagentReports } from "./subagent-report";
 
 export type SideLabels = { a: string; b: string };
 
@@ -54,6 +55,34 @@ function Attachments({ message, threadId }: { message: LiveMessage; threadId: st
   );
 }
 
+const NO_LABELS: Readonly<Record<string, string>> = {};
+
+/** A child's report shown as a handoff back from that child: who reported, how it ended, what it said. */
+function ReportHandoff({
+  report,
+  childLabels,
+}: {
+  report: Extract<ReportSegment, { kind: "report" }>;
+  childLabels: Readonly<Record<string, string>>;
+}) {
+  const from = childLabels[report.reference] ?? `subagent ${report.reference.slice(0, 8)}`;
+  return (
+    <div
+      data-testid="subagent-report"
+      data-reference={report.reference}
+      className={`my-1 rounded-md border-l-4 px-3 py-1.5 ${
+        report.outcome === "failure" ? "border-danger/60 bg-danger/5" : "border-accent/50 bg-accent/5"
+      }`}
+    >
+      <p className="text-xs font-medium">
+        {report.outcome === "failure" ? "Failure reported by " : "Handed back by "}
+        <span title={report.reference}>{from}</span>
+      </p>
+      {report.body ? <ChatMarkdown text={report.body} /> : null}
+    </div>
+  );
+}
+
 /** Memoised: live messages are immutable objects, so a transcript re-renders only new or changed rows. */
 export const MessageRow = memo(function MessageRow({
   message,
@@ -63,10 +92,13 @@ export const MessageRow = memo(function MessageRow({
   unansweredCalls = "",
   pendingState = "no result",
   onFork,
+  childLabels = NO_LABELS,
 }: {
   message: LiveMessage;
   threadId: string;
   sideLabels: SideLabels | null;
+  /** The thread's children by reference ("ada (writer)"), for the reports they hand back (a stable object). */
+  childLabels?: Readonly<Record<string, string>>;
   /** The project's agents (a stable object), for the titles a handoff marker shows. */
   agents: Readonly<Record<string, AgentInfo>>;
   /** Ids of this message's tool calls that have no result yet, comma-joined ("" for none). */
@@ -101,6 +133,7 @@ export const MessageRow = memo(function MessageRow({
   const unanswered = new Set(unansweredCalls ? unansweredCalls.split(",") : []);
   const speaker = speakerOf(message, sideLabels);
   const isToolResult = message.role === "tool";
+  const segments = message.content ? splitSubagentReports(message.content) : [];
   return (
     <li
       data-testid="message"
@@ -139,7 +172,17 @@ export const MessageRow = memo(function MessageRow({
           </span>
         ) : null}
       </div>
-      {isToolResult ? (
+      {segments.some((segment) => segment.kind === "report") ? (
+        segments.map((segment, index) =>
+          segment.kind === "text" ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one immutable message, in order.
+            <ChatMarkdown key={index} text={segment.text} />
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one immutable message, in order.
+            <ReportHandoff key={index} report={segment} childLabels={childLabels} />
+          ),
+        )
+      ) : isToolResult ? (
         <details>
           <summary className="cursor-pointer py-1 text-sm">Result</summary>
           <pre className="mt-1 whitespace-pre-wrap break-words text-sm">{message.content}</pre>

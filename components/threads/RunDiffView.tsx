@@ -9,6 +9,7 @@ import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import type { DiffStepWire, RunMessageWire, RunSummary, ThreadDiffWire } from "@/lib/contracts/run-diff";
 import { Button } from "../ui/Button";
+import type { AgentInfo } from "./agent-info";
 import {
   childPathLabel,
   describeFirstDivergence,
@@ -17,6 +18,7 @@ import {
   formatMilliseconds,
   formatUsd,
 } from "./diff-format";
+import type { SideLabels } from "./MessageRow";
 import { threadStatusLabel } from "./status-label";
 
 const api = createApiClient();
@@ -26,15 +28,29 @@ type Load =
   | { kind: "error"; message: string; notFound: boolean }
   | { kind: "ready"; diff: ThreadDiffWire };
 
-function speaker(message: RunMessageWire): string {
+/** The labels of the sides of each thread's agent, by thread id: a dual_ai side speaks by its name. */
+type SideLabelsOf = ReadonlyMap<string, SideLabels>;
+
+function speaker(message: RunMessageWire, sideLabelsOf: SideLabelsOf): string {
   if (message.role === "tool") return `Tool result${message.name ? ` · ${message.name}` : ""}`;
   if (message.role === "system") return "System";
+  // In a dual_ai thread each side sees the other as "user": the side's name says who spoke.
+  const labels = sideLabelsOf.get(message.thread_id);
+  if (labels && message.side) return labels[message.side];
   // A human chat writes users on side b and the assistant on side a: only other sides say more.
   if (message.role === "user") return message.side === "a" ? "User · side a" : "User";
   return message.side === "b" ? "Assistant · side b" : "Assistant";
 }
 
-function MessageCell({ message, label }: { message: RunMessageWire | null; label: string }) {
+function MessageCell({
+  message,
+  label,
+  sideLabelsOf,
+}: {
+  message: RunMessageWire | null;
+  label: string;
+  sideLabelsOf: SideLabelsOf;
+}) {
   if (!message) {
     return (
       <div className="rounded-md border border-border border-dashed bg-surface px-3 py-2 text-muted">
@@ -47,7 +63,7 @@ function MessageCell({ message, label }: { message: RunMessageWire | null; label
       <div className="mb-1 flex items-center gap-2 text-xs text-muted">
         <span className="font-medium">
           <span className="sr-only">{label}: </span>
-          {speaker(message)}
+          {speaker(message, sideLabelsOf)}
         </span>
         {message.silent ? <span className="rounded border border-border px-1">silent</span> : null}
         {message.tool_status === "error" ? <span className="text-danger">error</span> : null}
@@ -135,7 +151,15 @@ function Figures({ a, b }: { a: RunSummary; b: RunSummary }) {
   );
 }
 
-function StepRow({ step, first }: { step: DiffStepWire; first: boolean }) {
+function StepRow({
+  step,
+  first,
+  sideLabelsOf,
+}: {
+  step: DiffStepWire;
+  first: boolean;
+  sideLabelsOf: SideLabelsOf;
+}) {
   const indent = step.path.length;
   return (
     <li
@@ -158,8 +182,8 @@ function StepRow({ step, first }: { step: DiffStepWire; first: boolean }) {
           </div>
         )}
       </div>
-      <MessageCell message={step.a} label="Run A" />
-      <MessageCell message={step.b} label="Run B" />
+      <MessageCell message={step.a} label="Run A" sideLabelsOf={sideLabelsOf} />
+      <MessageCell message={step.b} label="Run B" sideLabelsOf={sideLabelsOf} />
     </li>
   );
 }
@@ -168,9 +192,12 @@ export function RunDiffView({
   a,
   b,
   backLink,
+  agents = {},
 }: {
   a: string;
   b: string;
+  /** The project's agents: their side labels name who spoke in a dual_ai thread. */
+  agents?: Readonly<Record<string, AgentInfo>>;
   /** Where to go when a run is missing: the run that exists, else its project, else the projects. */
   backLink: { href: string; label: string };
 }) {
@@ -243,6 +270,7 @@ export function RunDiffView({
     diff.children.filter((pair) => pair.first_step !== null).map((pair) => [pair.first_step!, pair]),
   );
   const differing = diff.steps.filter((step) => !step.same).length;
+  const sideLabelsOf = dualSideLabels(diff, agents);
   return (
     <div className="mx-auto flex w-full max-w-[110rem] flex-col gap-4 p-4">
       <section
@@ -310,7 +338,7 @@ export function RunDiffView({
                         : "— none —"}
                     </li>
                   ) : null}
-                  <StepRow step={step} first={step.index === divergence} />
+                  <StepRow step={step} first={step.index === divergence} sideLabelsOf={sideLabelsOf} />
                 </Fragment>
               );
             })}
@@ -319,4 +347,20 @@ export function RunDiffView({
       ) : null}
     </div>
   );
+}
+
+/** The side labels of every dual_ai thread of both runs (roots and children), by thread id. */
+function dualSideLabels(diff: ThreadDiffWire, agents: Readonly<Record<string, AgentInfo>>): SideLabelsOf {
+  const labels = new Map<string, SideLabels>();
+  const add = (threadId: string, agentId: string) => {
+    const agent = agents[agentId];
+    if (agent?.type === "dual_ai") labels.set(threadId, agent.sideLabels);
+  };
+  add(diff.threads.a.id, diff.threads.a.agent_id);
+  add(diff.threads.b.id, diff.threads.b.agent_id);
+  for (const pair of diff.children) {
+    if (pair.a) add(pair.a.thread_id, pair.a.agent);
+    if (pair.b) add(pair.b.thread_id, pair.b.agent);
+  }
+  return labels;
 }

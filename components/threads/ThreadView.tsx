@@ -125,6 +125,14 @@ export function ThreadView({
   }
 
   const ended = selected ? selected.status === "terminated" || selected.terminated !== null : true;
+  // Stop is offered for any thread at work (a parent blocked on its child included); a root chat has
+  // it beside its message box, every other thread in its header.
+  const selectedAtWork =
+    !ended &&
+    (selected?.status === "running" ||
+      selected?.status === "queued" ||
+      selected?.status === "waiting_approval");
+  const chatStop = selected?.parent_id === null && agent?.type === "ai_human";
   const handoffs = selected ? selectTelemetry(state, selected.id).handoffs : [];
   const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
   const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
@@ -223,6 +231,15 @@ export function ThreadView({
                     Compare with…
                   </Button>
                 </>
+              ) : null}
+              {selectedAtWork && !chatStop ? (
+                <Button
+                  size="compact"
+                  title="Stop this thread and the subagents it waits on; a new message continues it."
+                  onClick={() => void run(() => api.threads.stop(selected.id))}
+                >
+                  Stop
+                </Button>
               ) : null}
               {ended ? null : (
                 <TerminateButton
@@ -330,7 +347,7 @@ export function ThreadView({
         </InspectorTabs>
         {selected && !ended ? (
           <footer className="flex items-end gap-2 border-t border-border px-4 py-2">
-            {selected.parent_id === null && agent?.type === "ai_human" ? (
+            {chatStop ? (
               <>
                 <MessageForm
                   key={selected.id}
@@ -340,11 +357,8 @@ export function ThreadView({
                   draftKey={composerDraftKey(selected.id)}
                 />
                 <Button
-                  disabled={
-                    selected.status !== "running" &&
-                    selected.status !== "queued" &&
-                    selected.status !== "waiting_approval"
-                  }
+                  disabled={!selectedAtWork}
+                  title="Stop this thread and the subagents it waits on; a new message continues it."
                   onClick={() => void run(() => api.threads.stop(selected.id))}
                 >
                   Stop

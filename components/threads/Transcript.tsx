@@ -1,15 +1,20 @@
 "use client";
 // The selected thread's messages in order, then any text still streaming in (message_chunk), both
 // as markdown. A tool call without its result yet says so: running (or awaiting approval) while the
-// thread works, "no result" once it stopped without one.
-import { useEffect, useMemo, useRef } from "react";
+// thread works, "no result" once it stopped without one. A subagent report reads as a handoff from
+// that child, and an approval the thread asked for follows the call that asked, with its answer.
+import { Fragment, useEffect, useMemo, useRef } from "react";
+import type { ApprovalView } from "@/lib/contracts/approval";
 import {
   getEntry,
   type LiveMessage,
   type LiveState,
+  mapValues,
+  selectRegistry,
   selectStreamingMessages,
   selectTranscript,
 } from "@/lib/live";
+import { ApprovalItem } from "./ApprovalItem";
 import type { AgentInfo } from "./agent-info";
 import { StreamingMarkdown } from "./ChatMarkdown";
 import { parseToolCalls } from "./format";
@@ -31,6 +36,25 @@ export function unansweredToolCalls(messages: readonly LiveMessage[]): ReadonlyM
     if (open.length > 0) unanswered.set(message.id, open.map((call) => call.id).join(","));
   }
   return unanswered;
+}
+
+/** The thread's approvals by the tool call that asked for them. */
+function approvalsByCall(state: LiveState, threadId: string): ReadonlyMap<string, ApprovalView> {
+  const byCall = new Map<string, ApprovalView>();
+  for (const approval of mapValues(state.approvals)) {
+    if (approval.thread_id === threadId) byCall.set(approval.tool_call_id, approval);
+  }
+  return byCall;
+}
+
+/** The thread's children by reference: their name and agent ("ada (writer)"), or the agent alone. */
+function childLabelsOf(state: LiveState, threadId: string): Readonly<Record<string, string>> {
+  const labels: Record<string, string> = {};
+  for (const entry of selectRegistry(state, threadId)) {
+    const name = entry.threadName ?? entry.name;
+    labels[entry.reference] = name && name !== entry.agent ? `${name} (${entry.agent})` : entry.agent;
+  }
+  return labels;
 }
 
 function pendingCallState(status: string | undefined): PendingCallState {
@@ -58,6 +82,13 @@ export function Transcript({
   const unanswered = useMemo(() => unansweredToolCalls(messages), [messages]);
   const pendingState = pendingCallState(getEntry(state.threads, threadId)?.status);
   const streaming = selectStreamingMessages(state, threadId);
+  // Keyed on the approvals map, which changes only when an approval does.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: state.approvals stands for the approvals.
+  const approvals = useMemo(() => approvalsByCall(state, threadId), [state.approvals, threadId]);
+  const registry = getEntry(state.registries, threadId);
+  // Keyed on the registry, which changes only when a child of this thread does.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the registry object stands for its entries.
+  const childLabels = useMemo(() => childLabelsOf(state, threadId), [registry, threadId]);
   const end = useRef<HTMLDivElement>(null);
   const count = messages.length + streaming.reduce((total, stream) => total + stream.text.length, 0);
 
@@ -77,16 +108,24 @@ export function Transcript({
       ) : null}
       <ol aria-label="Messages" className="flex flex-col gap-2">
         {messages.map((message) => (
-          <MessageRow
-            key={message.id}
-            message={message}
-            threadId={threadId}
-            sideLabels={sideLabels}
-            agents={agents}
-            unansweredCalls={unanswered.get(message.id) ?? ""}
-            pendingState={pendingState}
-            {...(onFork ? { onFork } : {})}
-          />
+          <Fragment key={message.id}>
+            <MessageRow
+              message={message}
+              threadId={threadId}
+              sideLabels={sideLabels}
+              agents={agents}
+              unansweredCalls={unanswered.get(message.id) ?? ""}
+              pendingState={pendingState}
+              childLabels={childLabels}
+              {...(onFork ? { onFork } : {})}
+            />
+            {message.tool_calls
+              ? parseToolCalls(message.tool_calls).map((call) => {
+                  const approval = approvals.get(call.id);
+                  return approval ? <ApprovalItem key={approval.id} approval={approval} /> : null;
+                })
+              : null}
+          </Fragment>
         ))}
       </ol>
       {streaming.map((stream) => (

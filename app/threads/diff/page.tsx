@@ -1,6 +1,7 @@
 // /threads/diff?a=:id&b=:id — two runs side by side (components/threads/RunDiffView). A static
 // segment beside /threads/[id]: Next matches it first, so "diff" is never taken for a thread id.
 import Link from "next/link";
+import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { RunDiffView } from "@/components/threads/RunDiffView";
 import { AppFrame } from "@/components/ui/AppFrame";
 import { getRuntime } from "@/runtime/runtime";
@@ -41,7 +42,12 @@ export default async function ThreadDiffPage({ searchParams }: { searchParams: S
     >
       <h1 className="sr-only">Compare two runs</h1>
       {a && b ? (
-        <RunDiffView a={a} b={b} backLink={backLink} />
+        <RunDiffView
+          a={a}
+          b={b}
+          backLink={backLink}
+          agents={project ? agentInfoFromDefinitions(project.definitions) : {}}
+        />
       ) : (
         <div className="m-6 max-w-2xl rounded-md border border-border bg-surface p-4">
           <p className="font-medium">Choose two runs to compare.</p>
