@@ -1,6 +1,7 @@
 "use client";
 // Inspector for a function tool: a built-in filesystem tool, an HTTP call, a server tool module or
 // a tool of a configured MCP server, with the JSON Schema of its arguments.
+import { TOOL_DESCRIPTION_HINT } from "@/lib/codegen";
 import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/standard";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
 import { switchToolKind, type ToolKind } from "@/lib/studio/tool-kinds";
@@ -36,7 +37,13 @@ export function ToolInspector({ nodeId }: { nodeId: string }) {
         {...bind.text("name")}
         onChange={(name) => editor.edit((document) => renameDefinition(document, nodeId, name), "name")}
       />
-      <TextField field="tool.description" label="Description" multiline {...bind.text("description")} />
+      <TextField
+        field="tool.description"
+        label="Description"
+        multiline
+        placeholder={TOOL_DESCRIPTION_HINT}
+        {...bind.text("description")}
+      />
       <SelectField
         field="tool.kind"
         label="Kind"
