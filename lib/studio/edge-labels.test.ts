@@ -127,6 +127,22 @@ describe("placeEdgeLabels", () => {
     expect(second!.form === "hidden" || !boxesIntersect(first!, second!)).toBe(true);
   });
 
+  it("gives a selected label that had no room as badges a free spot for its full text when there is one", () => {
+    // A plain edge has no badges, so below 100 % it is hidden; selected, it takes a free spot on its
+    // line beside the subagent's badge instead of covering it.
+    const long = { target: { x: 1000, y: 100 } };
+    const plain = request("tool", 100, {
+      ...long,
+      text: { full: "tool", badges: [] },
+      priority: 5,
+      emphasised: true,
+    });
+    const [subagent, tool] = placeEdgeLabels([request("a", 100, long), plain], [], 0.9);
+    expect(subagent!.form).toBe("compact");
+    expect(tool!.form).toBe("full");
+    expect(boxesIntersect(subagent!, tool!)).toBe(false);
+  });
+
   it("gives the best spot to the higher priority label", () => {
     const low = request("low", 100, { priority: 5, text: { full: "tool", badges: [] } });
     const high = request("high", 100, { priority: 0 });

@@ -275,6 +275,10 @@ export function placeEdgeLabels(
   const placements = requests.map((request) => {
     const placement = placed.get(request.id)!;
     if (!request.emphasised || placement.form === "full") return placement;
+    // A label that had no room as badges may still find a free spot for its full text.
+    const free =
+      placement.form === "hidden" ? firstFreeSpot(request, labelSize(request.text.full), taken) : null;
+    if (free) return { id: request.id, form: "full" as const, text: request.text.full, ...free };
     const centre =
       placement.form === "hidden"
         ? edgePoint(request.source, request.target, 0.5, request.runY, request.forward)
