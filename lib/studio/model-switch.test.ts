@@ -16,14 +16,8 @@ describe("switchModelProvider (the inspector's Provider select)", () => {
     });
   });
 
-  it("gives the new real provider its model id and key variable, and drops the script", () => {
-    const demo = {
-      name: "fast",
-      provider: "scripted",
-      model: "scripted",
-      script: [{ text: "hi" }],
-      scriptLoopFrom: 0,
-    };
+  it("gives the new real provider its model id and key variable; keeps a written script, drops the demo one", () => {
+    const demo = { name: "fast", provider: "scripted", model: "scripted", script: DEFAULT_DEMO_SCRIPT };
     expect(switchModelProvider(demo, "anthropic")).toEqual({
       name: "fast",
       provider: "anthropic",
@@ -34,6 +28,16 @@ describe("switchModelProvider (the inspector's Provider select)", () => {
       model: "claude-3-5-haiku-latest",
       apiKeyEnv: "ANTHROPIC_API_KEY",
     });
+    // The user's script stays (a warning says only scripted plays it) and comes back with scripted.
+    const written = { ...demo, script: [{ text: "hi" }], scriptLoopFrom: 0 };
+    const onOpenai = switchModelProvider(written, "openai");
+    expect(onOpenai).toMatchObject({
+      provider: "openai",
+      model: "gpt-4o-mini",
+      script: [{ text: "hi" }],
+      scriptLoopFrom: 0,
+    });
+    expect(switchModelProvider(onOpenai, "scripted")).toEqual({ ...written });
   });
 
   it("keeps a model id, key variable and endpoint the user wrote between real providers", () => {
