@@ -53,6 +53,7 @@ test("the code is highlighted, keeps showing while the canvas has errors, and fi
   // A canvas edit shows up in the code.
   await page.getByRole("button", { name: "Add prompt", exact: true }).click();
   await inspector(page).getByLabel("Name", { exact: true }).fill("helper");
+  await inspector(page).getByLabel("Tool description", { exact: true }).fill("Helps.");
   await expect(editor(page)).toContainText('name: "helper"');
   // The new prompt has no model: a problem on the canvas, marked on its line in the code.
   await expect(problems(page)).toContainText("prompt helper");

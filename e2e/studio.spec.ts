@@ -54,6 +54,11 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
 
   await addNamed(page, "Add model", "fast");
   await addNamed(page, "Add prompt", "orchestrate");
+  // A new prompt's tool description starts empty (its box shows a hint, which is never exported).
+  const description = inspector(page).getByLabel("Tool description", { exact: true });
+  await expect(description).toHaveValue("");
+  await expect(description).toHaveAttribute("placeholder", "Describe when to call this prompt.");
+  await description.fill("Plans the work and delegates the draft.");
 
   // A prompt without a model is a problem, pinned to its node.
   const orchestrate = node(page, "prompt", "orchestrate");
@@ -72,6 +77,7 @@ test("draws an orchestrator with a dual_ai review loop and saves the definitions
 
   for (const name of ["worker", "reviewer"]) {
     await addNamed(page, "Add prompt", name);
+    await inspector(page).getByLabel("Tool description", { exact: true }).fill(`The ${name}.`);
     await inspector(page).getByLabel("Model", { exact: true }).selectOption("fast");
   }
 

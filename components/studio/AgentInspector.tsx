@@ -2,6 +2,7 @@
 // Inspector for an agent: identity, turn limit, tool exposure, env, hooks, packaging metadata and
 // both sides (prompt, label, stop behaviour, max steps, session bindings).
 import { SESSION_BINDING_KEYS } from "@/lib/standard";
+import { bindingOptions, SESSION_TOOL_HINT } from "@/lib/studio/binding-options";
 import { renameDefinition } from "@/lib/studio/document-edits";
 import {
   FieldGroup,
@@ -51,7 +52,7 @@ function SessionBindingFields({
     editor.setSideField(side, binding, next && Object.keys(next).join() === "name" ? next.name : next);
   };
   const path = `.${side}.${binding}`;
-  const bind = fieldBinder(current, write, editor.errorsAt, path);
+  const bind = fieldBinder(current, write, editor, path);
   // The name's messages are the binding's, less those the property fields show themselves.
   const propertyErrors = new Set([
     ...editor.errorsAt(`${path}.messageProperty`),
@@ -62,6 +63,8 @@ function SessionBindingFields({
       <TextField
         field="agent.side.sessionBinding.name"
         label={`Side ${letter} ${binding} tool`}
+        hint={`${SESSION_TOOL_HINT[binding] ?? ""} Pick a tool or type a new name (the AI gets a tool of that name).`}
+        suggestions={bindingOptions(editor.graph, text(asObject(editor.definition[side])?.prompt), binding)}
         {...bind.optionalText("name")}
         errors={editor.errorsAt(path).filter((message) => !propertyErrors.has(message))}
       />
@@ -89,7 +92,7 @@ function SideFields({ editor, side }: { editor: NodeEditor; side: Side }) {
   const bind = fieldBinder(
     config,
     (field, value) => editor.setSideField(side, field, value),
-    editor.errorsAt,
+    editor,
     `.${side}`,
   );
   return (
@@ -111,6 +114,7 @@ function SideFields({ editor, side }: { editor: NodeEditor; side: Side }) {
         <TextField
           field="agent.side.stopTool"
           label={`Side ${letter} stop tool`}
+          suggestions={bindingOptions(editor.graph, text(config.prompt))}
           {...bind.optionalText("stopTool")}
         />
         <TextField

@@ -4,18 +4,23 @@
 import { useMemo, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 import { definitionName, type GraphNode, isDefinitionNode } from "@/lib/graph";
+import { EFFECTS_TEXT, NO_MCP_SERVERS_TEXT } from "@/lib/studio/mcp-listing";
+import { mcpToolPreset } from "@/lib/studio/node-presets";
 import { type PaletteEntry, searchPalette } from "@/lib/studio/palette-search";
 import { shortcutLabel } from "@/lib/studio/shortcuts";
 import { isMacPlatform } from "./platform";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
-import { focusNode } from "./studio-actions";
+import { addPresetNode, focusNode } from "./studio-actions";
 import { STUDIO_COMMANDS, type StudioCommandContext } from "./studio-commands";
+import { useMcpServers } from "./useMcpServers";
 
 interface PaletteItem extends PaletteEntry {
   /** What the result is, always in the last column: a node's kind or a command's group. */
   category: string;
   /** A command's keyboard shortcut, shown as keys before the category. */
   shortcut?: string;
+  /** A help entry's explanation, shown under its label (wrapped), so searching for it answers. */
+  detail?: string;
   run(): void;
 }
 
@@ -39,6 +44,7 @@ function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
   const graph = useStudio((state) => state.history.present);
   // Which commands apply depends on the selection (align needs two nodes).
   const selection = useStudio((state) => state.selection);
+  const mcpServers = useMcpServers();
   // biome-ignore lint/correctness/useExhaustiveDependencies: selection decides which commands are available.
   return useMemo(() => {
     const mac = isMacPlatform();
@@ -65,8 +71,44 @@ function usePaletteItems(context: StudioCommandContext): PaletteItem[] {
         run: () => void command.run(context),
       }),
     );
-    return [...nodes, ...commands];
-  }, [graph, context, selection]);
+    const say = (text: string) => () => context.store.getState().setStatus({ tone: "info", text });
+    // The tools of the configured MCP servers, added like the node palette adds them; when there is
+    // none, one entry that says how to configure a server. Effects are server files: one entry says so.
+    const mcpTools = (mcpServers ?? []).flatMap((server) =>
+      server.tools.map((tool): PaletteItem => {
+        const preset = mcpToolPreset(server.id, tool);
+        return {
+          id: `mcp:${server.id}:${tool.name}`,
+          label: `Add MCP tool ${tool.name} (${server.id})`,
+          keywords: `mcp server tool ${preset.keywords}`,
+          category: "MCP",
+          run: () => addPresetNode(context.store, context.viewport, preset),
+        };
+      }),
+    );
+    const mcpHelp: PaletteItem[] =
+      mcpServers !== null && mcpServers.length === 0
+        ? [
+            {
+              id: "help:mcp",
+              label: "MCP servers: none configured",
+              keywords: "mcp server tools extensions mcp.json how to add",
+              category: "Help",
+              detail: NO_MCP_SERVERS_TEXT,
+              run: say(NO_MCP_SERVERS_TEXT),
+            },
+          ]
+        : [];
+    const effectsHelp: PaletteItem = {
+      id: "help:effects",
+      label: "Effects: written as server files",
+      keywords: "effects effect schedule scheduleEffect extensions",
+      category: "Help",
+      detail: EFFECTS_TEXT,
+      run: say(EFFECTS_TEXT),
+    };
+    return [...nodes, ...commands, ...mcpTools, ...mcpHelp, effectsHelp];
+  }, [graph, context, selection, mcpServers]);
 }
 
 function PaletteBody({ context, close }: { context: StudioCommandContext; close(): void }) {
@@ -131,7 +173,16 @@ function PaletteBody({ context, close }: { context: StudioCommandContext; close(
               index === current ? "bg-accent text-accent-contrast" : ""
             }`}
           >
-            <span className="min-w-0 flex-1 truncate">{item.label}</span>
+            {item.detail ? (
+              <span className="flex min-w-0 flex-1 flex-col">
+                <span className="truncate">{item.label}</span>
+                <span className={`text-xs leading-snug ${index === current ? "" : "text-muted"}`}>
+                  {item.detail}
+                </span>
+              </span>
+            ) : (
+              <span className="min-w-0 flex-1 truncate">{item.label}</span>
+            )}
             {item.shortcut ? (
               <kbd
                 className={`shrink-0 rounded border px-1.5 font-sans text-[11px] leading-5 ${

@@ -2,7 +2,8 @@
 // Inspector for a model definition: provider, provider model id, endpoint and key variable name,
 // fallbacks, prices, capabilities, provider options and tools, and the scripted provider's script and loop.
 import { MODEL_PROVIDERS } from "@/lib/standard";
-import { renameDefinition } from "@/lib/studio/document-edits";
+import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
+import { switchModelProvider } from "@/lib/studio/model-switch";
 import {
   FieldGroup,
   JsonField,
@@ -62,6 +63,13 @@ export function ModelInspector({ nodeId }: { nodeId: string }) {
         label="Provider"
         options={MODEL_PROVIDERS.map((provider) => ({ value: provider, label: provider }))}
         {...bind.text("provider")}
+        onChange={(provider) =>
+          editor.edit(
+            (document) =>
+              replaceDefinition(document, nodeId, switchModelProvider(editor.definition, provider)),
+            "provider",
+          )
+        }
       />
       <TextField field="model.model" label="Provider model id" {...bind.text("model")} />
       <TextField field="model.baseURL" label="Base URL" {...bind.optionalText("baseURL")} />

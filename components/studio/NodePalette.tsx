@@ -4,11 +4,13 @@
 // drop a node there, or click it (Enter, Space) to add one in the middle of the visible canvas.
 // Collapsed, it is a rail of the same icons, still draggable and clickable.
 import { type DragEvent, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
-import { type ListedMcpTool, mcpToolPreset, NODE_PRESETS, type NodePreset } from "@/lib/studio/node-presets";
+import { NO_MCP_SERVERS_TEXT } from "@/lib/studio/mcp-listing";
+import { mcpToolPreset, NODE_PRESETS, type NodePreset } from "@/lib/studio/node-presets";
 import { searchPalette } from "@/lib/studio/palette-search";
 import { NodeKindIcon } from "./NodeKindIcon";
 import { addPresetNode } from "./studio-actions";
 import type { StudioCommandContext } from "./studio-commands";
+import { mcpPreset, useMcpServers } from "./useMcpServers";
 
 /** The drag-and-drop type of a palette entry; its data is the preset's id. */
 export const NODE_PRESET_MIME = "application/x-tandem-node-preset";
@@ -21,41 +23,9 @@ const entries = NODE_PRESETS.map((preset) => ({
   keywords: `${preset.kind} ${preset.description} ${preset.keywords}`,
 }));
 
-interface McpServerListing {
-  id: string;
-  state: "ready" | "error";
-  error?: string;
-  tools: ListedMcpTool[];
-}
-
-/** MCP tools listed by the server, by palette id: the canvas's drop handler finds them here too. */
-const mcpPresets = new Map<string, NodePreset>();
-
 /** A palette entry by id: a node kind, or a tool of a configured MCP server. */
 export function paletteEntry(id: string): NodePreset | undefined {
-  return NODE_PRESETS.find((candidate) => candidate.id === id) ?? mcpPresets.get(id);
-}
-
-/** The configured MCP servers and their tools (GET /api/mcp/tools), once per palette mount. */
-function useMcpServers(): McpServerListing[] {
-  const [servers, setServers] = useState<McpServerListing[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetch("/api/mcp/tools", { signal: controller.signal })
-      .then((response) => (response.ok ? response.json() : { servers: [] }))
-      .then((body: { servers?: McpServerListing[] }) => {
-        const listed = body.servers ?? [];
-        for (const server of listed)
-          for (const tool of server.tools) {
-            const preset = mcpToolPreset(server.id, tool);
-            mcpPresets.set(preset.id, preset);
-          }
-        setServers(listed);
-      })
-      .catch(() => {});
-    return () => controller.abort();
-  }, []);
-  return servers;
+  return NODE_PRESETS.find((candidate) => candidate.id === id) ?? mcpPreset(id);
 }
 
 function startDrag(event: DragEvent, preset: NodePreset) {
@@ -97,7 +67,8 @@ export function NodePalette({ context }: { context: StudioCommandContext }) {
   const [collapsed, setCollapsed] = useCollapsed();
   const [query, setQuery] = useState("");
   const results = useMemo(() => searchPalette(entries, query), [query]);
-  const mcpServers = useMcpServers();
+  const listedServers = useMcpServers();
+  const mcpServers = useMemo(() => listedServers ?? [], [listedServers]);
   const mcpEntries = useMemo(
     () =>
       mcpServers.flatMap((server) =>
@@ -219,6 +190,12 @@ export function NodePalette({ context }: { context: StudioCommandContext }) {
         <p role="status" className="px-3 pb-2 text-xs text-muted">
           No node kind matches “{query}”.
         </p>
+      ) : null}
+      {listedServers !== null && listedServers.length === 0 ? (
+        <section aria-label="MCP tools" className="border-t border-border px-3 py-2">
+          <h3 className="text-xs font-semibold">MCP tools</h3>
+          <p className="text-[11px] leading-snug text-muted">{NO_MCP_SERVERS_TEXT}</p>
+        </section>
       ) : null}
       {mcpEntries.length > 0 || unavailable.length > 0 ? (
         <section aria-label="MCP tools" className="flex max-h-[40%] min-h-0 flex-col border-t border-border">

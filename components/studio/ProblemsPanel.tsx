@@ -2,10 +2,12 @@
 // Every diagnostic of the live compile, code that cannot be read, inspector text that is not applied
 // and models this server cannot call; clicking one selects its node (or edge) and brings it into view.
 // Long names are cut with an ellipsis (in full on hover) and long messages wrap, so each row keeps its
-// severity · owner · message layout in a narrow panel.
+// severity · owner · message layout in a narrow panel. A diagnostic with a certain fix
+// (lib/studio/diagnostic-fixes) has a button that applies it as one undo step.
 import { useReactFlow } from "@xyflow/react";
 import { useMemo } from "react";
 import { definitionName, type GraphDiagnostic, isDefinitionNode } from "@/lib/graph";
+import { diagnosticFix } from "@/lib/studio/diagnostic-fixes";
 import { findNode } from "@/lib/studio/document-edits";
 import type { CodeProblem } from "@/lib/studio/studio-store";
 import { type UnappliedField, unappliedFieldsOn } from "@/lib/studio/unapplied-fields";
@@ -119,8 +121,13 @@ export function ProblemsPanel() {
           })}
           {diagnostics.map((diagnostic) => {
             const owner = nodeOwner(diagnostic.node_id);
+            const fix = diagnosticFix(graph, diagnostic);
             return (
-              <li key={`${diagnostic.path}|${diagnostic.code}|${diagnostic.message}`}>
+              <li
+                key={`${diagnostic.path}|${diagnostic.code}|${diagnostic.message}`}
+                data-severity={diagnostic.severity}
+                className="flex flex-col items-start"
+              >
                 <button
                   type="button"
                   onClick={() => {
@@ -139,6 +146,18 @@ export function ProblemsPanel() {
                   {/* Beside them when the panel is wide, on its own line below when it is narrow. */}
                   <span className={MESSAGE}>{diagnostic.message}</span>
                 </button>
+                {fix ? (
+                  <button
+                    type="button"
+                    className="mb-1 ml-2 rounded border border-border bg-surface px-2 py-0.5 font-medium hover:bg-surface-muted"
+                    onClick={() => {
+                      store.getState().edit(fix.apply);
+                      store.getState().setStatus({ tone: "info", text: fix.done });
+                    }}
+                  >
+                    {fix.label}
+                  </button>
+                ) : null}
               </li>
             );
           })}

@@ -3,6 +3,7 @@
 // history, tool choice, structured output, reasoning, images, env, hooks, variables) and the
 // callables in its tools list.
 import { useState } from "react";
+import { PROMPT_TOOL_DESCRIPTION_HINT } from "@/lib/codegen";
 import { definitionName, isDefinitionNode, toolEdgeId, toolEntryName } from "@/lib/graph";
 import { ToolChoiceSchema } from "@/lib/standard";
 import { addToolEntry, promptToolEntries, renameDefinition, setToolEntry } from "@/lib/studio/document-edits";
@@ -161,7 +162,12 @@ export function PromptInspector({ nodeId }: { nodeId: string }) {
         {...bind.text("name")}
         onChange={(name) => editor.edit((document) => renameDefinition(document, nodeId, name), "name")}
       />
-      <TextField field="prompt.toolDescription" label="Tool description" {...bind.text("toolDescription")} />
+      <TextField
+        field="prompt.toolDescription"
+        label="Tool description"
+        placeholder={PROMPT_TOOL_DESCRIPTION_HINT}
+        {...bind.text("toolDescription")}
+      />
       <PromptContentEditor editor={editor} />
       <SelectField
         field="prompt.model"

@@ -22,7 +22,7 @@ function ImmediateFields({ entryEditor }: { entryEditor: ToolEntryEditor }) {
   const bind = fieldBinder(
     config ?? {},
     nestedWriter(entryEditor, "immediate", config ?? {}, true),
-    entryEditor.editor.errorsAt,
+    entryEditor.editor,
     `${entryEditor.path}.immediate`,
   );
   return (
@@ -71,7 +71,7 @@ function ResumableFields({ entryEditor }: { entryEditor: ToolEntryEditor }) {
   const bind = fieldBinder(
     resumable ?? {},
     nestedWriter(entryEditor, "resumable", resumable ?? {}, undefined),
-    entryEditor.editor.errorsAt,
+    entryEditor.editor,
     `${entryEditor.path}.resumable`,
   );
   return (

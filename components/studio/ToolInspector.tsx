@@ -1,11 +1,14 @@
 "use client";
 // Inspector for a function tool: a built-in filesystem tool, an HTTP call, a server tool module or
 // a tool of a configured MCP server, with the JSON Schema of its arguments.
+import { TOOL_DESCRIPTION_HINT } from "@/lib/codegen";
 import { BUILTIN_TOOLS, HTTP_METHODS } from "@/lib/standard";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
+import { mcpServerOptions, mcpToolOptions, NO_MCP_SERVERS_TEXT } from "@/lib/studio/mcp-listing";
 import { switchToolKind, type ToolKind } from "@/lib/studio/tool-kinds";
 import { HeadersField, JsonField, NumberField, SelectField, TextField } from "./fields";
-import { text, useNodeEditor } from "./useNodeEditor";
+import { useMcpServers } from "./useMcpServers";
+import { type NodeEditor, text, useNodeEditor } from "./useNodeEditor";
 
 const KINDS: { value: ToolKind; label: string }[] = [
   { value: "builtin", label: "builtin (thread filesystem)" },
@@ -13,6 +16,56 @@ const KINDS: { value: ToolKind; label: string }[] = [
   { value: "code", label: "code (server tool module)" },
   { value: "mcp", label: "mcp (a configured MCP server)" },
 ];
+
+/**
+ * An MCP tool's server and tool: pick lists of what this server configures and lists; typed text
+ * while the listing is not there (or for a server configured elsewhere), and how to add a server
+ * when none is configured.
+ */
+function McpFields({ editor }: { editor: NodeEditor }) {
+  const servers = useMcpServers();
+  const { bind } = editor;
+  const server = text(editor.definition.server);
+  if (servers === null || servers.length === 0) {
+    return (
+      <>
+        <TextField
+          field="tool.server"
+          label="MCP server id"
+          hint={servers === null ? "A server of the server's extensions/mcp.json." : undefined}
+          {...bind.text("server")}
+        />
+        {servers !== null ? (
+          <p data-testid="no-mcp-servers" className="text-[11px] leading-snug text-muted">
+            {NO_MCP_SERVERS_TEXT}
+          </p>
+        ) : null}
+        <TextField
+          field="tool.tool"
+          label="Tool (empty: every tool of the server)"
+          {...bind.optionalText("tool")}
+        />
+      </>
+    );
+  }
+  return (
+    <>
+      <SelectField
+        field="tool.server"
+        label="MCP server id"
+        hint="The servers this server configures (extensions/mcp.json)."
+        options={mcpServerOptions(servers)}
+        {...bind.text("server")}
+      />
+      <SelectField
+        field="tool.tool"
+        label="Tool (empty: every tool of the server)"
+        options={mcpToolOptions(servers, server)}
+        {...bind.optionalText("tool")}
+      />
+    </>
+  );
+}
 
 export function ToolInspector({ nodeId }: { nodeId: string }) {
   const editor = useNodeEditor(nodeId);
@@ -36,7 +89,13 @@ export function ToolInspector({ nodeId }: { nodeId: string }) {
         {...bind.text("name")}
         onChange={(name) => editor.edit((document) => renameDefinition(document, nodeId, name), "name")}
       />
-      <TextField field="tool.description" label="Description" multiline {...bind.text("description")} />
+      <TextField
+        field="tool.description"
+        label="Description"
+        multiline
+        placeholder={TOOL_DESCRIPTION_HINT}
+        {...bind.text("description")}
+      />
       <SelectField
         field="tool.kind"
         label="Kind"
@@ -60,21 +119,7 @@ export function ToolInspector({ nodeId }: { nodeId: string }) {
           {...bind.text("module")}
         />
       ) : null}
-      {kind === "mcp" ? (
-        <>
-          <TextField
-            field="tool.server"
-            label="MCP server id"
-            hint="A server of the server's extensions/mcp.json; the palette lists their tools."
-            {...bind.text("server")}
-          />
-          <TextField
-            field="tool.tool"
-            label="Tool (empty: every tool of the server)"
-            {...bind.optionalText("tool")}
-          />
-        </>
-      ) : null}
+      {kind === "mcp" ? <McpFields editor={editor} /> : null}
       {kind === "http" ? (
         <>
           <SelectField

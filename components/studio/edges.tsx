@@ -281,7 +281,11 @@ export function EdgeLabels({
             title={edge.data.text.full}
             aria-label={`Select edge: ${edge.data.text.full}`}
             className={`studio-edge-label nodrag nopan studio-edge-label-${edge.data.kind}${
-              edge.data.errors > 0 ? " studio-edge-label-error" : ""
+              edge.data.errors > 0
+                ? " studio-edge-label-error"
+                : edge.data.warnings > 0
+                  ? " studio-edge-label-warning"
+                  : ""
             }${edge.selected ? " studio-edge-label-selected" : ""}`}
             style={{
               transform: `translate(${placement.x}px, ${placement.y}px)`,

@@ -42,10 +42,22 @@ export function FieldScope({
   return <FieldScopeContext.Provider value={scope}>{children}</FieldScopeContext.Provider>;
 }
 
-function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
+function FieldMessages({
+  id,
+  messages,
+  tone,
+}: {
+  id: string;
+  messages: string[];
+  tone: "error" | "warning";
+}) {
   if (!messages.length) return null;
   return (
-    <ul id={id} className="text-[11px] wrap-anywhere text-danger">
+    <ul
+      id={id}
+      data-tone={tone}
+      className={`text-[11px] wrap-anywhere ${tone === "error" ? "text-danger" : "text-warning"}`}
+    >
       {messages.map((message) => (
         <li key={message}>{message}</li>
       ))}
@@ -53,8 +65,9 @@ function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
   );
 }
 
+// A field with an error is invalid (red border); one with only a warning is valid, with a warning border.
 const INPUT =
-  "w-full rounded border border-border bg-surface px-2 py-1 text-xs aria-[invalid=true]:border-danger";
+  "w-full rounded border border-border bg-surface px-2 py-1 text-xs data-[warned=true]:border-warning aria-[invalid=true]:border-danger";
 
 interface FieldProps<Value> {
   /** The spec field this control edits, e.g. `agent.sideA.maxSteps` → "agent.side.maxSteps". */
@@ -63,6 +76,8 @@ interface FieldProps<Value> {
   value: Value;
   onChange(value: Value): void;
   errors?: string[];
+  /** The live compile's warnings for the field: shown in the warning colour; the field stays valid. */
+  warnings?: string[];
   hint?: string;
 }
 
@@ -71,22 +86,29 @@ function LabelledField({
   field,
   label,
   errors,
+  warnings = [],
   hint,
   children,
 }: {
   field?: string;
   label: string;
   errors: string[];
+  warnings?: string[];
   hint?: string;
   children(control: {
     id: string;
     "aria-invalid": boolean;
     "aria-describedby": string | undefined;
+    "data-warned": boolean;
     className: string;
   }): ReactNode;
 }) {
   const id = useId();
-  const describedBy = [errors.length ? `${id}-errors` : "", hint ? `${id}-hint` : ""].filter(Boolean);
+  const describedBy = [
+    errors.length ? `${id}-errors` : "",
+    warnings.length ? `${id}-warnings` : "",
+    hint ? `${id}-hint` : "",
+  ].filter(Boolean);
   return (
     <div className="flex flex-col gap-0.5" data-field={field}>
       <label htmlFor={id} className="text-[11px] font-medium text-muted">
@@ -96,6 +118,7 @@ function LabelledField({
         id,
         "aria-invalid": errors.length > 0,
         "aria-describedby": describedBy.length ? describedBy.join(" ") : undefined,
+        "data-warned": warnings.length > 0,
         className: INPUT,
       })}
       {hint ? (
@@ -103,7 +126,8 @@ function LabelledField({
           {hint}
         </p>
       ) : null}
-      <FieldErrors id={`${id}-errors`} messages={errors} />
+      <FieldMessages id={`${id}-errors`} messages={errors} tone="error" />
+      <FieldMessages id={`${id}-warnings`} messages={warnings} tone="warning" />
     </div>
   );
 }
@@ -114,12 +138,20 @@ export function TextField({
   value,
   onChange,
   errors = [],
+  warnings,
   hint,
   multiline = false,
   placeholder,
-}: FieldProps<string> & { multiline?: boolean; placeholder?: string }) {
+  suggestions,
+}: FieldProps<string> & {
+  multiline?: boolean;
+  placeholder?: string;
+  /** A pick list offered while typing (a datalist); any other text can still be typed. */
+  suggestions?: readonly string[];
+}) {
+  const listId = useId();
   return (
-    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+    <LabelledField field={field} label={label} errors={errors} warnings={warnings} hint={hint}>
       {(control) =>
         multiline ? (
           <textarea
@@ -130,12 +162,22 @@ export function TextField({
             onChange={(event) => onChange(event.target.value)}
           />
         ) : (
-          <input
-            {...control}
-            value={value}
-            placeholder={placeholder}
-            onChange={(event) => onChange(event.target.value)}
-          />
+          <>
+            <input
+              {...control}
+              value={value}
+              placeholder={placeholder}
+              list={suggestions?.length ? listId : undefined}
+              onChange={(event) => onChange(event.target.value)}
+            />
+            {suggestions?.length ? (
+              <datalist id={listId}>
+                {suggestions.map((option) => (
+                  <option key={option} value={option} />
+                ))}
+              </datalist>
+            ) : null}
+          </>
         )
       }
     </LabelledField>
@@ -149,11 +191,12 @@ export function NumberField({
   value,
   onChange,
   errors = [],
+  warnings,
   hint,
   step = "1",
 }: FieldProps<number | undefined> & { step?: "1" | "any" }) {
   return (
-    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+    <LabelledField field={field} label={label} errors={errors} warnings={warnings} hint={hint}>
       {(control) => (
         <input
           {...control}
@@ -177,12 +220,13 @@ export function OptionalBooleanField({
   value,
   onChange,
   errors = [],
+  warnings,
   hint,
   defaultValue,
 }: FieldProps<boolean | undefined> & { defaultValue: boolean }) {
   const current = value === undefined ? "" : value ? "yes" : "no";
   return (
-    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+    <LabelledField field={field} label={label} errors={errors} warnings={warnings} hint={hint}>
       {(control) => (
         <select
           {...control}
@@ -205,6 +249,7 @@ export function SelectField({
   onChange,
   options,
   errors = [],
+  warnings,
   hint,
 }: FieldProps<string> & { options: readonly { value: string; label: string }[] }) {
   // A value written elsewhere (code pane, import) that is not among the options stays visible.
@@ -213,7 +258,7 @@ export function SelectField({
       ? options
       : [...options, { value, label: `${value} (not found)` }];
   return (
-    <LabelledField field={field} label={label} errors={errors} hint={hint}>
+    <LabelledField field={field} label={label} errors={errors} warnings={warnings} hint={hint}>
       {(control) => (
         <select {...control} value={value} onChange={(event) => onChange(event.target.value)}>
           {shown.map((option) => (
@@ -237,7 +282,7 @@ function CodecField<Value>({
   rows,
   ...props
 }: FieldProps<Value | undefined> & { codec: TextCodec<Value>; rows?: number }) {
-  const { field, label, value, onChange, errors = [], hint } = props;
+  const { field, label, value, onChange, errors = [], warnings, hint } = props;
   const formatted = codec.format(value);
   const scope = useContext(FieldScopeContext);
   const key = scope ? unappliedFieldKey(scope.itemId, scope.groups, label) : null;
@@ -286,7 +331,7 @@ function CodecField<Value>({
   };
   const messages = parseError ? [`Not applied (not saved): ${parseError}`, ...errors] : errors;
   return (
-    <LabelledField field={field} label={label} errors={messages} hint={hint}>
+    <LabelledField field={field} label={label} errors={messages} warnings={warnings} hint={hint}>
       {(control) =>
         rows ? (
           <textarea

@@ -12,6 +12,7 @@ import type { StudioSelection } from "@/lib/studio/selection";
 export type StudioNodeData = {
   graphNode: GraphNode;
   errorCount: number;
+  warningCount: number;
   activity: NodeActivity;
   /** The playground run's badge (agent nodes in the followed run only; see run-overlay-flow.ts). */
   run?: AgentRunOverlay;
@@ -37,6 +38,7 @@ export function toFlowNodes(
   const selected = new Set(selection.nodeIds);
   return graph.nodes.map((graphNode) => {
     const errorCount = counts.byNode.get(graphNode.id) ?? 0;
+    const warningCount = counts.warningsByNode.get(graphNode.id) ?? 0;
     const nodeActivity = activity.get(graphNode.id) ?? INACTIVE;
     const isSelected = selected.has(graphNode.id);
     const size = measured.get(graphNode.id);
@@ -45,6 +47,7 @@ export function toFlowNodes(
       kept &&
       kept.data.graphNode === graphNode &&
       kept.data.errorCount === errorCount &&
+      kept.data.warningCount === warningCount &&
       kept.data.activity === nodeActivity &&
       kept.selected === isSelected &&
       kept.measured === size
@@ -55,7 +58,7 @@ export function toFlowNodes(
       id: graphNode.id,
       type: graphNode.type,
       position: graphNode.position,
-      data: { graphNode, errorCount, activity: nodeActivity },
+      data: { graphNode, errorCount, warningCount, activity: nodeActivity },
       selected: isSelected,
       measured: size,
     };
@@ -123,6 +126,7 @@ export type StudioEdgeData = {
   kind: GraphEdge["kind"];
   text: EdgeText;
   errors: number;
+  warnings: number;
 };
 export type StudioFlowEdge = Edge<StudioEdgeData, "studio">;
 
@@ -151,9 +155,15 @@ export function toFlowEdges(
   const selected = new Set(selectedEdgeIds);
   return edges.map((edge) => {
     const errors = counts.byEdge.get(edge.id) ?? 0;
+    const warnings = counts.warningsByEdge.get(edge.id) ?? 0;
     const color = errors > 0 ? "var(--danger)" : EDGE_COLORS[edge.kind];
     const text = edgeTexts(edge, graph);
-    const full = errors > 0 ? `${text.full} (${errors} error${errors > 1 ? "s" : ""})` : text.full;
+    const full =
+      errors > 0
+        ? `${text.full} (${errors} error${errors > 1 ? "s" : ""})`
+        : warnings > 0
+          ? `${text.full} (${warnings} warning${warnings > 1 ? "s" : ""})`
+          : text.full;
     const dashed =
       edge.kind === "include" ||
       edge.kind === "fallback" ||
@@ -181,7 +191,7 @@ export function toFlowEdges(
         strokeDasharray: edge.kind === "handoff" ? "10 4 2 4" : dashed ? "6 4" : undefined,
       },
       markerEnd: { type: MarkerType.ArrowClosed, color, width: 16, height: 16 },
-      data: { kind: edge.kind, text: { ...text, full }, errors },
+      data: { kind: edge.kind, text: { ...text, full }, errors, warnings },
     };
   });
 }

@@ -70,6 +70,7 @@ function ActivityBadge({ activity }: { activity: NodeActivity }) {
 function NodeCard({
   node,
   errorCount,
+  warningCount,
   selected,
   activity = INACTIVE,
   tag,
@@ -81,6 +82,8 @@ function NodeCard({
 }: {
   node: GraphNode;
   errorCount: number;
+  /** Warnings only (no error): the card's border and count take the warning colour, not red. */
+  warningCount: number;
   selected: boolean;
   /** Threads running it now: the card glows in the running colour and counts them. */
   activity?: NodeActivity;
@@ -95,12 +98,22 @@ function NodeCard({
   const kind = node.type;
   const title = node.type === "note" ? "" : String(node.data.definition.name ?? "");
   const size = cardSize(node);
-  const state = errorCount > 0 ? "studio-card-error" : selected ? "studio-card-selected" : "";
+  const state =
+    errorCount > 0
+      ? "studio-card-error"
+      : selected
+        ? "studio-card-selected"
+        : warningCount > 0
+          ? "studio-card-warning"
+          : "";
+  const problemCount = errorCount > 0 ? errorCount : warningCount;
+  const problemWord = errorCount > 0 ? "problem" : "warning";
   return (
     <div
       data-testid="studio-node"
       data-kind={kind}
       data-errors={errorCount}
+      data-warnings={warningCount}
       data-active={activity.active}
       className={`studio-card ${state} ${activity.active ? "studio-node-active" : ""}`}
       style={{ ...kindStyle(kind), width: size.width, height: size.height }}
@@ -129,18 +142,21 @@ function NodeCard({
           </>
         ) : null}
       </div>
-      {activity.active || errorCount > 0 ? (
+      {activity.active || problemCount > 0 ? (
         // On the card's top edge, not in the header: a count never takes the name's room.
         <div className="studio-card-badges">
           {activity.active ? <ActivityBadge activity={activity} /> : null}
-          {errorCount > 0 ? (
+          {problemCount > 0 ? (
             <span
               role="status"
-              aria-label={`${errorCount} problem${errorCount > 1 ? "s" : ""}`}
-              title={`${errorCount} problem${errorCount > 1 ? "s" : ""}: see Problems`}
-              className="shrink-0 rounded-full bg-danger px-1.5 text-[12px] leading-[18px] font-semibold text-white"
+              data-tone={errorCount > 0 ? "error" : "warning"}
+              aria-label={`${problemCount} ${problemWord}${problemCount > 1 ? "s" : ""}`}
+              title={`${problemCount} ${problemWord}${problemCount > 1 ? "s" : ""}: see Problems`}
+              className={`studio-card-count shrink-0 rounded-full px-1.5 text-[12px] leading-[18px] font-semibold ${
+                errorCount > 0 ? "bg-danger text-white" : "studio-card-count-warning"
+              }`}
             >
-              {errorCount}
+              {problemCount}
             </span>
           ) : null}
         </div>
@@ -211,6 +227,7 @@ export function AgentNode({ data, selected }: NodeProps<StudioFlowNode>) {
         tag={fields.tag}
         tooltip={fields.tooltip}
         errorCount={data.errorCount}
+        warningCount={data.warningCount}
         selected={selected}
         activity={data.activity}
         source={false}
@@ -237,6 +254,7 @@ export function PromptNode({ data, selected }: NodeProps<StudioFlowNode>) {
       node={node}
       tooltip={fields.tooltip}
       errorCount={data.errorCount}
+      warningCount={data.warningCount}
       selected={selected}
       activity={data.activity}
       withText={withText}
@@ -265,6 +283,7 @@ export function ToolNode({ data, selected }: NodeProps<StudioFlowNode>) {
       tag={fields.tag}
       tooltip={fields.tooltip}
       errorCount={data.errorCount}
+      warningCount={data.warningCount}
       selected={selected}
       withText={withText}
     >
@@ -283,6 +302,7 @@ export function ModelNode({ data, selected }: NodeProps<StudioFlowNode>) {
       node={node}
       tooltip={fields.tooltip}
       errorCount={data.errorCount}
+      warningCount={data.warningCount}
       selected={selected}
       withText={withText}
     >

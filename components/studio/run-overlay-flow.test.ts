@@ -12,6 +12,7 @@ const node = (id: string): StudioFlowNode => ({
   data: {
     graphNode: { id, type: "agent", position: { x: 0, y: 0 }, data: { definition: { name: id } } },
     errorCount: 0,
+    warningCount: 0,
     activity: INACTIVE,
   },
 });

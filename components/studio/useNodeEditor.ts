@@ -18,11 +18,17 @@ import { useCompiled } from "./useCompiled";
 export const orUndefined = <Value>(value: Value): Value | undefined =>
   value === "" || value === false ? undefined : value;
 
-/** Value, setter and errors of one field of an object held at `path` (the definition or a part of it). */
+/** The live compile's messages for a field path, by severity. */
+export interface FieldMessagesAt {
+  errorsAt(path: string): string[];
+  warningsAt(path: string): string[];
+}
+
+/** Value, setter, errors and warnings of one field of an object held at `path` (the definition or a part of it). */
 export function fieldBinder(
   object: Definition,
   set: (field: string, value: unknown) => void,
-  errorsAt: (path: string) => string[],
+  messages: FieldMessagesAt,
   path = "",
 ) {
   const bind = <Value>(
@@ -32,7 +38,8 @@ export function fieldBinder(
   ) => ({
     value: read(object[field]),
     onChange: (value: Value) => set(field, write(value)),
-    errors: errorsAt(`${path}.${field}`),
+    errors: messages.errorsAt(`${path}.${field}`),
+    warnings: messages.warningsAt(`${path}.${field}`),
   });
   return {
     /** Required text: an empty box stays an empty string (and is diagnosed). */
@@ -54,25 +61,28 @@ export function useNodeEditor(nodeId: string) {
   const definition: Definition = node && node.type !== "note" ? node.data.definition : {};
   const edit = (change: (document: Graph) => Graph, key: string) =>
     store.getState().edit(change, `${nodeId}:${key}`);
-  const errorsAt = (path: string) => fieldMessages(diagnostics, nodeId, path);
+  const errorsAt = (path: string) => fieldMessages(diagnostics, nodeId, path, "error");
+  const warningsAt = (path: string) => fieldMessages(diagnostics, nodeId, path, "warning");
+  const messages: FieldMessagesAt = { errorsAt, warningsAt };
   const setField = (field: string, value: unknown) =>
     edit((document) => setDefinitionField(document, nodeId, field, value), field);
   return {
     graph,
     definition,
     errorsAt,
+    warningsAt,
     edit,
     setField,
     setSideField: (side: AgentSideKey, field: string, value: unknown) =>
       edit((document) => setSideField(document, nodeId, side, field, value), `${side}.${field}`),
-    bind: fieldBinder(definition, setField, errorsAt),
+    bind: fieldBinder(definition, setField, messages),
     /** Binds the fields of a nested object (`reasoning`, `capabilities`), dropped when left empty. */
     bindNested: (field: string) => {
       const object = asObject(definition[field]) ?? {};
       return fieldBinder(
         object,
         (key, value) => setField(field, patchObject(object, key, value)),
-        errorsAt,
+        messages,
         `.${field}`,
       );
     },

@@ -25,7 +25,7 @@ export function useToolEntryEditor(edge: GraphEdge) {
       `tools[${index}].${field}`,
     );
   const errorsAt = (field: string) => editor.errorsAt(`${path}.${field}`);
-  return { editor, entry, path, update, errorsAt, bind: fieldBinder(entry, update, editor.errorsAt, path) };
+  return { editor, entry, path, update, errorsAt, bind: fieldBinder(entry, update, editor, path) };
 }
 
 export type ToolEntryEditor = ReturnType<typeof useToolEntryEditor>;

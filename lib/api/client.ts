@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
 import { type ApprovalView, ApprovalViewSchema } from "@/lib/contracts/approval";
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
+import { type McpServerListing, McpServerListSchema } from "@/lib/contracts/mcp";
 import {
   type ManyReplays,
   ManyReplaysSchema,
@@ -195,6 +196,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       /** The runtime's load (GET /api/health `load`); null when the server does not say (no token). */
       load: async (): Promise<RuntimeLoad | null> =>
         (await request("GET", "/api/health", HealthSchema)).load ?? null,
+    },
+    mcp: {
+      /** The MCP servers this server configures and the tools each lists (GET /api/mcp/tools). */
+      servers: async (): Promise<McpServerListing[]> =>
+        (await request("GET", "/api/mcp/tools", McpServerListSchema)).servers,
     },
     providers: {
       /** Which model providers this server can use (env variable names, never values). */

@@ -1,4 +1,11 @@
 // Definitions as code: bundle ⇄ TypeScript (one module or a project's files) ⇄ zip, read by parsing, never by running.
+
+export {
+  isPlaceholderText,
+  PROMPT_TOOL_DESCRIPTION_HINT,
+  TOOL_DESCRIPTION_HINT,
+  withoutPlaceholders,
+} from "./placeholders";
 export {
   bundleToProjectFiles,
   PROJECT_INDEX_FILE,

@@ -160,8 +160,12 @@ describe("agent rules", () => {
     delete reviewer.sessionStop;
     reviewer.maxSteps = 5;
     bundle.prompts[2]!.tools = ["read_file", "list_files", "update_asset_status"];
-    expect(summarize(validateBundle(bundle))).toEqual([
+    const diagnostics = validateBundle(bundle);
+    expect(summarize(diagnostics)).toEqual([
       { severity: "warning", code: "subagent_without_session_stop", path: "agents[1]" },
     ]);
+    // Said in words, not in the definition's field names.
+    expect(diagnostics[0]!.message).toContain("session stop tool");
+    expect(diagnostics[0]!.message).not.toMatch(/sessionStop|binding/);
   });
 });

@@ -78,7 +78,7 @@ const exposedAgents: ValidationRule = (context) => {
         "warning",
         "subagent_without_session_stop",
         ["agents", index],
-        `Subagent "${agent.name}" has no sessionStop binding on either side, so it can only end by hitting a limit and never returns a result to its parent. Add a sessionStop (usually on the reviewing side).`,
+        `Subagent "${agent.name}" can never hand a result back to its parent: neither side has a session stop tool, the tool an AI calls to end the session with its answer, so it only ends at a limit. Pick a session stop tool for one side in the inspector (usually the reviewing side).`,
       );
     }
   });

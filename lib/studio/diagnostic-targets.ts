@@ -1,21 +1,34 @@
-// Where the live compile's diagnostics land in the studio: counts per node and edge (for the red
-// decorations) and the messages for one inspector field.
+// Where the live compile's diagnostics land in the studio: counts per node and edge (errors for the
+// red decorations, warnings for the warning-coloured ones) and the messages for one inspector field.
 import type { GraphDiagnostic } from "@/lib/graph";
+import type { DiagnosticSeverity } from "@/lib/standard";
 
 export interface DiagnosticCounts {
+  /** Errors per node and edge. */
   byNode: Map<string, number>;
   byEdge: Map<string, number>;
+  /** Warnings per node and edge. */
+  warningsByNode: Map<string, number>;
+  warningsByEdge: Map<string, number>;
 }
 
+const increment = (counts: Map<string, number>, key: string | undefined) => {
+  if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+};
+
 export function countErrors(diagnostics: GraphDiagnostic[]): DiagnosticCounts {
-  const byNode = new Map<string, number>();
-  const byEdge = new Map<string, number>();
+  const counts: DiagnosticCounts = {
+    byNode: new Map(),
+    byEdge: new Map(),
+    warningsByNode: new Map(),
+    warningsByEdge: new Map(),
+  };
   for (const diagnostic of diagnostics) {
-    if (diagnostic.severity !== "error") continue;
-    if (diagnostic.node_id) byNode.set(diagnostic.node_id, (byNode.get(diagnostic.node_id) ?? 0) + 1);
-    if (diagnostic.edge_id) byEdge.set(diagnostic.edge_id, (byEdge.get(diagnostic.edge_id) ?? 0) + 1);
+    const error = diagnostic.severity === "error";
+    increment(error ? counts.byNode : counts.warningsByNode, diagnostic.node_id);
+    increment(error ? counts.byEdge : counts.warningsByEdge, diagnostic.edge_id);
   }
-  return { byNode, byEdge };
+  return counts;
 }
 
 const DEFINITION_PATH_HEAD = /^(agents|prompts|models|tools)\[\d+\]/;
@@ -25,11 +38,19 @@ export function pathWithinDefinition(path: string): string {
   return path.replace(DEFINITION_PATH_HEAD, "");
 }
 
-/** Messages of the node's diagnostics at `fieldPath` (e.g. `.model`, `.sideA.maxSteps`) or below it. */
-export function fieldMessages(diagnostics: GraphDiagnostic[], nodeId: string, fieldPath: string): string[] {
+/**
+ * Messages of the node's diagnostics of one severity at `fieldPath` (e.g. `.model`, `.sideA.maxSteps`)
+ * or below it.
+ */
+export function fieldMessages(
+  diagnostics: GraphDiagnostic[],
+  nodeId: string,
+  fieldPath: string,
+  severity: DiagnosticSeverity = "error",
+): string[] {
   return diagnostics
     .filter((diagnostic) => {
-      if (diagnostic.node_id !== nodeId) return false;
+      if (diagnostic.node_id !== nodeId || diagnostic.severity !== severity) return false;
       const rest = pathWithinDefinition(diagnostic.path);
       return rest === fieldPath || rest.startsWith(`${fieldPath}.`) || rest.startsWith(`${fieldPath}[`);
     })

@@ -44,12 +44,8 @@ export function defaultDefinition(kind: DefinitionNodeKind, name: string): Defin
     case "agent":
       return { name, type: "ai_human", sideA: { prompt: "" } };
     case "prompt":
-      return {
-        name,
-        toolDescription: "Describe when to call this prompt.",
-        prompt: "You are a helpful assistant.",
-        model: "",
-      };
+      // No toolDescription yet: the inspector shows a hint in the empty box, and Problems asks for one.
+      return { name, toolDescription: "", prompt: "You are a helpful assistant.", model: "" };
     case "tool":
       return defaultTool("builtin", name);
     case "model":

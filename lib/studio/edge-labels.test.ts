@@ -106,6 +106,43 @@ describe("placeEdgeLabels", () => {
     expect(hovered!.y + hovered!.height / 2).toBeCloseTo(badge!.y + badge!.height / 2);
   });
 
+  it("hides the labels a hovered or selected label grows over, so no two labels ever overlap", () => {
+    // Three edges on one line: each label finds its own spot, then hovering the middle one grows it
+    // to its full text over its neighbours' badges.
+    const long = { target: { x: 500, y: 100 } };
+    const requests = [request("a", 100, long), request("b", 100, long), request("c", 100, long)];
+    const before = placeEdgeLabels(requests, [], 0.9);
+    expect(before.every((placement) => placement.form === "compact")).toBe(true);
+    const hovered = requests.map((one) => (one.id === "b" ? { ...one, emphasised: true } : one));
+    const after = placeEdgeLabels(hovered, [], 0.9);
+    expect(after.find((placement) => placement.id === "b")!.form).toBe("full");
+    const shown = after.filter((placement) => placement.form !== "hidden");
+    expect(shown.length).toBeGreaterThan(0);
+    for (const [index, placement] of shown.entries())
+      for (const other of shown.slice(index + 1)) expect(boxesIntersect(placement, other)).toBe(false);
+    // Two emphasised labels that meet: the first keeps its place, the other waits.
+    const both = requests.map((one) => ({ ...one, emphasised: one.id !== "c" }));
+    const [first, second] = placeEdgeLabels(both, [], 0.9);
+    expect(first!.form).toBe("full");
+    expect(second!.form === "hidden" || !boxesIntersect(first!, second!)).toBe(true);
+  });
+
+  it("gives a selected label that had no room as badges a free spot for its full text when there is one", () => {
+    // A plain edge has no badges, so below 100 % it is hidden; selected, it takes a free spot on its
+    // line beside the subagent's badge instead of covering it.
+    const long = { target: { x: 1000, y: 100 } };
+    const plain = request("tool", 100, {
+      ...long,
+      text: { full: "tool", badges: [] },
+      priority: 5,
+      emphasised: true,
+    });
+    const [subagent, tool] = placeEdgeLabels([request("a", 100, long), plain], [], 0.9);
+    expect(subagent!.form).toBe("compact");
+    expect(tool!.form).toBe("full");
+    expect(boxesIntersect(subagent!, tool!)).toBe(false);
+  });
+
   it("gives the best spot to the higher priority label", () => {
     const low = request("low", 100, { priority: 5, text: { full: "tool", badges: [] } });
     const high = request("high", 100, { priority: 0 });

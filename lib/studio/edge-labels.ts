@@ -243,7 +243,8 @@ function coversEnd(box: Box, end: Point, room: { across: number; along: number }
 /**
  * Places every label by priority, each taking the first spot along its curve that covers no node
  * and no placed label. Then hovered or selected labels grow to their full text around the same
- * centre (so the pointer stays on them), drawn on top even where crowded.
+ * centre (so the pointer stays on them), drawn on top even where crowded; a label they would cover
+ * is hidden meanwhile, so no two labels ever overlap (its edge keeps its text as tooltip and name).
  */
 export function placeEdgeLabels(
   requests: readonly LabelRequest[],
@@ -269,36 +270,62 @@ export function placeEdgeLabels(
       }
     }
     if (placement) taken.add(placement);
-    placed.set(
-      request.id,
-      placement ?? {
-        id: request.id,
-        form: "hidden",
-        text: request.text.full,
-        x: 0,
-        y: 0,
-        width: 0,
-        height: 0,
-      },
-    );
+    placed.set(request.id, placement ?? hiddenLabel(request));
   }
-  return requests.map((request) => {
+  const placements = requests.map((request) => {
     const placement = placed.get(request.id)!;
     if (!request.emphasised || placement.form === "full") return placement;
+    // A label that had no room as badges may still find a free spot for its full text.
+    const free =
+      placement.form === "hidden" ? firstFreeSpot(request, labelSize(request.text.full), taken) : null;
+    if (free) return { id: request.id, form: "full" as const, text: request.text.full, ...free };
     const centre =
       placement.form === "hidden"
-        ? edgePoint(request.source, request.target, 0.5, request.runY)
+        ? edgePoint(request.source, request.target, 0.5, request.runY, request.forward)
         : { x: placement.x + placement.width / 2, y: placement.y + placement.height / 2 };
     const size = labelSize(request.text.full);
     return {
       id: request.id,
-      form: "full",
+      form: "full" as const,
       text: request.text.full,
       x: centre.x - size.width / 2,
       y: centre.y - size.height / 2,
       ...size,
     };
   });
+  return clearAroundEmphasised(requests, placements);
+}
+
+function hiddenLabel(request: LabelRequest): LabelPlacement {
+  return { id: request.id, form: "hidden", text: request.text.full, x: 0, y: 0, width: 0, height: 0 };
+}
+
+/**
+ * Hides every label a hovered or selected label (grown in place) would cover; of two emphasised
+ * labels that meet, the first keeps its place.
+ */
+function clearAroundEmphasised(
+  requests: readonly LabelRequest[],
+  placements: LabelPlacement[],
+): LabelPlacement[] {
+  const kept: LabelPlacement[] = [];
+  requests.forEach((request, index) => {
+    const placement = placements[index]!;
+    if (!request.emphasised || placement.form === "hidden") return;
+    if (kept.some((other) => boxesIntersect(placement, other))) {
+      placements[index] = hiddenLabel(request);
+      return;
+    }
+    kept.push(placement);
+  });
+  if (kept.length === 0) return placements;
+  return placements.map((placement, index) =>
+    requests[index]!.emphasised ||
+    placement.form === "hidden" ||
+    !kept.some((emphasised) => boxesIntersect(placement, emphasised))
+      ? placement
+      : hiddenLabel(requests[index]!),
+  );
 }
 
 /** Flow units the drawn-label area snaps to, so panning changes it only every few hundred pixels. */

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { projectFilesToBundle, typeScriptToBundle, unzipProjectFiles } from "@/lib/codegen";
+import { addNode } from "./document-edits";
 import { documentFromBundle } from "./document-layout";
 import { exportCanvas, exportNotice } from "./export-canvas";
 import { namedWorkersTemplate } from "./templates";
+import { defaultTool, switchToolKind } from "./tool-kinds";
 
 describe("exportCanvas", () => {
   const bundle = namedWorkersTemplate();
@@ -27,6 +29,24 @@ describe("exportCanvas", () => {
     const files = await unzipProjectFiles(zip.file.data as Uint8Array);
     expect(files["standardagents/index.ts"]).toContain("export function defineAgent(");
     expect(projectFilesToBundle(files).bundle).toEqual(bundle);
+  });
+
+  it("never exports a hint text as a new prompt's or tool's description", async () => {
+    let document = graph;
+    document = addNode(document, "prompt", { x: 0, y: 0 }).graph;
+    document = addNode(document, "tool", { x: 0, y: 0 }, (name) =>
+      switchToolKind(defaultTool("builtin", name), "code"),
+    ).graph;
+    for (const format of ["json", "ts"] as const) {
+      const result = exportCanvas(document, format, "team");
+      if (!result.ok) throw new Error(result.reason);
+      expect(result.file.data).not.toMatch(/Describe (when|what)/);
+    }
+    const zip = exportCanvas(document, "zip", "team");
+    if (!zip.ok) throw new Error(zip.reason);
+    expect(Object.values(await unzipProjectFiles(zip.file.data as Uint8Array)).join("\n")).not.toMatch(
+      /Describe (when|what)/,
+    );
   });
 
   it("exports an edit that is not saved (the document given, not a saved version)", () => {

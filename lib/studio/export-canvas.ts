@@ -1,6 +1,12 @@
 // The studio's exports, made in the browser from the canvas as it is (saved or not): the JSON bundle,
 // one TypeScript module, or a zipped Standard Agents project. Pure, so the menu and tests share it.
-import { bundleToProjectFiles, bundleToTypeScript, packageNameFor, zipProjectFiles } from "@/lib/codegen";
+import {
+  bundleToProjectFiles,
+  bundleToTypeScript,
+  packageNameFor,
+  withoutPlaceholders,
+  zipProjectFiles,
+} from "@/lib/codegen";
 import { compileGraph, type Graph } from "@/lib/graph";
 
 export const EXPORT_FORMATS = [
@@ -18,9 +24,12 @@ export interface ExportFile {
 
 export type ExportResult = { ok: true; file: ExportFile } | { ok: false; reason: string };
 
-/** The file for `format` holding the canvas's definitions, named after the project. */
+/**
+ * The file for `format` holding the canvas's definitions, named after the project; the studio's hint
+ * texts are never exported as descriptions.
+ */
 export function exportCanvas(graph: Graph, format: ExportFormat, projectName: string): ExportResult {
-  const { bundle } = compileGraph(graph);
+  const bundle = withoutPlaceholders(compileGraph(graph).bundle);
   const baseName = packageNameFor(projectName);
   if (format === "json") {
     return {

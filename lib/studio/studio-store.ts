@@ -3,6 +3,7 @@
 // useStore; tests drive it directly.
 
 import { createStore } from "zustand/vanilla";
+import type { McpServerListing } from "@/lib/contracts/mcp";
 import type { Graph } from "@/lib/graph";
 import { type History, record, redo, replacePresent, startHistory, undo } from "./history";
 import type { ProviderAvailability } from "./provider-diagnostics";
@@ -82,6 +83,8 @@ export interface StudioState {
   codeProblem: CodeProblem | null;
   /** What this server says of its model providers (GET /api/providers); null until it answered. */
   providers: ProviderAvailability[] | null;
+  /** The MCP servers this server configures (GET /api/mcp/tools); null until it answered. */
+  mcpServers: McpServerListing[] | null;
   /**
    * Inspector text that does not parse yet, so it is not in the document (lib/studio/unapplied-fields):
    * listed in Problems, and shown again in its field when its node is inspected again.
@@ -117,6 +120,7 @@ export interface StudioState {
   setUnappliedField(field: UnappliedField): void;
   clearUnappliedField(key: string): void;
   setProviders(providers: ProviderAvailability[]): void;
+  setMcpServers(servers: McpServerListing[]): void;
   openDialog(dialog: StudioDialog | null): void;
 }
 
@@ -155,6 +159,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
       conflict: null,
       codeProblem: null,
       providers: null,
+      mcpServers: null,
       unappliedFields: [],
       load: (graph, loadedVersion) =>
         set({
@@ -231,6 +236,7 @@ export function createStudioStore(initial: Graph, version: number | null = null)
         }),
       openDialog: (dialog) => set({ dialog }),
       setProviders: (providers) => set({ providers }),
+      setMcpServers: (mcpServers) => set({ mcpServers }),
       setCodeProblem: (problem) => {
         const current = get().codeProblem;
         if (current?.line === problem?.line && current?.message === problem?.message) return;

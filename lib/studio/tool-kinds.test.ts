@@ -37,7 +37,7 @@ describe("switching a tool's kind", () => {
   it("asks for a description instead of keeping another kind's default", () => {
     const code = switchToolKind(defaultTool("http", "invoice"), "code");
     expect(code).toMatchObject({ kind: "code", module: "" });
-    expect(code.description).toMatch(/^Describe what this tool does/);
+    expect(code.description).toBe("");
     expect(code).not.toHaveProperty("args");
   });
 

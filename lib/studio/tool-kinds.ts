@@ -12,8 +12,8 @@ interface ToolKindDefaults {
   args?: Record<string, unknown>;
 }
 
-/** Until the user describes it, a tool says what the model needs to be told (a description is required). */
-const DESCRIBE_ME = "Describe what this tool does, when to call it and what it returns.";
+/** Until the user describes it, a tool's description is empty (required: Problems asks for it). */
+const DESCRIBE_ME = "";
 
 export const TOOL_KIND_DEFAULTS: Record<ToolKind, ToolKindDefaults> = {
   builtin: {

@@ -64,10 +64,9 @@ export function unappliedFieldsOn(
  * The compile's error counts with each draft counted as one more error on its node or edge (a card's
  * badge says as many problems as Problems lists for it); the same counts when there is no draft.
  */
-export function countsWithUnapplied(
-  counts: { byNode: Map<string, number>; byEdge: Map<string, number> },
-  fields: readonly UnappliedField[],
-): { byNode: Map<string, number>; byEdge: Map<string, number> } {
+export function countsWithUnapplied<
+  Counts extends { byNode: Map<string, number>; byEdge: Map<string, number> },
+>(counts: Counts, fields: readonly UnappliedField[]): Counts {
   if (fields.length === 0) return counts;
   const byNode = new Map(counts.byNode);
   const byEdge = new Map(counts.byEdge);
@@ -76,5 +75,5 @@ export function countsWithUnapplied(
     byNode.set(field.itemId, (byNode.get(field.itemId) ?? 0) + 1);
     byEdge.set(field.itemId, (byEdge.get(field.itemId) ?? 0) + 1);
   }
-  return { byNode, byEdge };
+  return { ...counts, byNode, byEdge };
 }

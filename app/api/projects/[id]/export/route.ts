@@ -1,6 +1,12 @@
 // GET /api/projects/:id/export?format=json|ts|zip — the current definitions as the JSON bundle, one
 // TypeScript module, or a zipped Standard Agents project. Keys never appear: models name env variables.
-import { bundleToProjectFiles, bundleToTypeScript, packageNameFor, zipProjectFiles } from "@/lib/codegen";
+import {
+  bundleToProjectFiles,
+  bundleToTypeScript,
+  packageNameFor,
+  withoutPlaceholders,
+  zipProjectFiles,
+} from "@/lib/codegen";
 import { InvalidInputError, UnprocessableError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 import { handle } from "../../../_lib/http";
@@ -30,9 +36,11 @@ export const GET = handle(async (request: Request, context: Context) => {
   const runtime = await getRuntime();
   const project = await runtime.projects.get(id);
   const baseName = packageNameFor(project.name);
-  if (format === "json") return Response.json(project.definitions);
+  // A hint text saved as a description (older studio versions stored one) is not exported.
+  const definitions = withoutPlaceholders(project.definitions);
+  if (format === "json") return Response.json(definitions);
   if (format === "ts") {
-    return new Response(bundleToTypeScript(project.definitions), {
+    return new Response(bundleToTypeScript(definitions), {
       headers: {
         "content-type": "text/plain; charset=utf-8",
         "content-disposition": attachment(`${baseName}.ts`),
@@ -41,7 +49,7 @@ export const GET = handle(async (request: Request, context: Context) => {
   }
   let files: ReturnType<typeof bundleToProjectFiles>;
   try {
-    files = bundleToProjectFiles(project.definitions, { name: project.name });
+    files = bundleToProjectFiles(definitions, { name: project.name });
   } catch (error) {
     // Only a definition whose name cannot be a file name gets here (a canvas saved with problems).
     throw new UnprocessableError(
