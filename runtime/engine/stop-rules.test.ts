@@ -109,3 +109,126 @@ describe("sessionTurnLimitReason", () => {
     expect(sessionTurnLimitReason(9, 9, undefined)).toBeNull();
   });
 });
+
+// The spec's order (§5): session bindings, then stopTool, then stopOnResponse, then the safety limits.
+// Each adjacent pair is tried on the one step where both apply: the last step maxSteps allows.
+describe("evaluateStop follows the spec's order on the step where two rules apply", () => {
+  const lastStep = { side: "b" as const, turnSteps: 3 };
+  const withStopOnResponse = resolveSideConfig({
+    prompt: "asset_reviewer",
+    stopOnResponse: true,
+    sessionStop: "approve_asset",
+    sessionFail: "give_up",
+    stopTool: "hand_back",
+    maxSteps: 3,
+  });
+  const call = (name: string, args: unknown = {}, status: "success" | "error" = "success") => ({
+    id: name,
+    name,
+    args,
+    status,
+  });
+
+  it("1 before 2: sessionStop and sessionFail beat stopTool in the same step", () => {
+    for (const binding of ["approve_asset", "give_up"]) {
+      const decision = evaluateStop(
+        { text: "", toolCalls: [call("hand_back"), call(binding, { message: "m", summary: "s" })] },
+        { ...lastStep, sideConfig: reviewer },
+      );
+      expect(decision.kind).toBe(binding === "approve_asset" ? "session_completed" : "session_failed");
+    }
+  });
+
+  it("within 1: when sessionStop and sessionFail both succeed in one step, the earlier call decides", () => {
+    const stopFirst = evaluateStop(
+      { text: "", toolCalls: [call("approve_asset", { summary: "ok" }), call("give_up", { message: "no" })] },
+      { ...lastStep, sideConfig: reviewer },
+    );
+    expect(stopFirst).toEqual({ kind: "session_completed", result: "ok", attachments: [] });
+    const failFirst = evaluateStop(
+      { text: "", toolCalls: [call("give_up", { message: "no" }), call("approve_asset", { summary: "ok" })] },
+      { ...lastStep, sideConfig: reviewer },
+    );
+    expect(failFirst).toEqual({ kind: "session_failed", failure: "no", attachments: [] });
+  });
+
+  it("2 before 3: a stop-tool call with text ends the turn as stop_tool, not as a response", () => {
+    const decision = evaluateStop(
+      { text: "Here you go.", toolCalls: [call("hand_back")] },
+      { ...lastStep, sideConfig: withStopOnResponse },
+    );
+    expect(decision).toEqual({ kind: "turn_ended", reason: "stop_tool" });
+  });
+
+  it("3 needs a step without tool calls: text next to any other tool call continues", () => {
+    const decision = evaluateStop(
+      { text: "Looking.", toolCalls: [call("search")] },
+      { side: "b", turnSteps: 1, sideConfig: withStopOnResponse },
+    );
+    expect(decision).toEqual({ kind: "continue" });
+    const blank = evaluateStop(
+      { text: "  \n", toolCalls: [] },
+      { side: "b", turnSteps: 1, sideConfig: withStopOnResponse },
+    );
+    expect(blank).toEqual({ kind: "continue" });
+  });
+
+  it("2 before 4: a stop-tool call on the last allowed step ends the turn, not at the limit", () => {
+    const decision = evaluateStop(
+      { text: "", toolCalls: [call("hand_back", { notes: "done" })] },
+      { ...lastStep, sideConfig: reviewer },
+    );
+    expect(decision).toEqual({ kind: "turn_ended", reason: "stop_tool", responseText: "done" });
+  });
+
+  it("3 before 4: a plain response on the last allowed step ends the turn, not at the limit", () => {
+    const decision = evaluateStop(
+      { text: "Done.", toolCalls: [] },
+      { ...lastStep, sideConfig: withStopOnResponse },
+    );
+    expect(decision).toEqual({ kind: "turn_ended", reason: "response" });
+  });
+
+  it("1 before 4: session bindings on the last allowed step end the session, not at the limit", () => {
+    expect(
+      evaluateStop(
+        { text: "", toolCalls: [call("approve_asset", { summary: "ok" })] },
+        { ...lastStep, sideConfig: reviewer },
+      ).kind,
+    ).toBe("session_completed");
+    expect(
+      evaluateStop(
+        { text: "", toolCalls: [call("give_up", { message: "no" })] },
+        { ...lastStep, sideConfig: reviewer },
+      ).kind,
+    ).toBe("session_failed");
+  });
+
+  it("4: failed stop calls do not count, so the last allowed step still stops at the limit", () => {
+    for (const name of ["approve_asset", "give_up", "hand_back"]) {
+      const decision = evaluateStop(
+        { text: "", toolCalls: [call(name, {}, "error")] },
+        { ...lastStep, sideConfig: reviewer },
+      );
+      expect(decision).toEqual({ kind: "limit", reason: "Side b reached max steps (3)" });
+    }
+    expect(
+      evaluateStop(
+        { text: "", toolCalls: [call("hand_back")] },
+        { side: "b", turnSteps: 2, sideConfig: reviewer },
+      ),
+    ).toEqual({ kind: "turn_ended", reason: "stop_tool" });
+    expect(
+      evaluateStop(
+        { text: "", toolCalls: [call("search")] },
+        { side: "b", turnSteps: 2, sideConfig: reviewer },
+      ),
+    ).toEqual({ kind: "continue" });
+    expect(
+      evaluateStop(
+        { text: "", toolCalls: [call("search")] },
+        { side: "a", turnSteps: 4, sideConfig: reviewer },
+      ),
+    ).toEqual({ kind: "limit", reason: "Side a reached max steps (3)" });
+  });
+});
