@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveSideConfig } from "@/lib/standard";
-import { evaluateStop, sessionTurnLimitReason } from "./stop-rules";
+import { bindingAttachments, bindingMessage, evaluateStop, sessionTurnLimitReason } from "./stop-rules";
 
 const reviewer = resolveSideConfig({
   prompt: "asset_reviewer",
@@ -230,5 +230,63 @@ describe("evaluateStop follows the spec's order on the step where two rules appl
         { side: "a", turnSteps: 4, sideConfig: reviewer },
       ),
     ).toEqual({ kind: "limit", reason: "Side a reached max steps (3)" });
+  });
+});
+
+describe("session binding payloads", () => {
+  const binding = { name: "approve_asset", messageProperty: "summary", attachmentsProperty: "files" };
+  const counted = { name: "approve_asset", messageProperty: "length" };
+
+  it("bindingMessage: a string as it is, other JSON as JSON text, nothing as empty", () => {
+    expect(bindingMessage(binding, { summary: "Approved" })).toBe("Approved");
+    expect(bindingMessage(binding, { summary: { score: 9 } })).toBe('{"score":9}');
+    expect(bindingMessage(binding, { summary: 42 })).toBe("42");
+    expect(bindingMessage(binding, { summary: false })).toBe("false");
+    expect(bindingMessage(binding, { summary: "" })).toBe("");
+    expect(bindingMessage(binding, { summary: null })).toBe("");
+    expect(bindingMessage(binding, {})).toBe("");
+  });
+
+  it("bindingMessage reads only the properties of a JSON object, never of arrays, strings or null", () => {
+    expect(bindingMessage(counted, [1, 2, 3])).toBe("");
+    expect(bindingMessage(counted, "abc")).toBe("");
+    expect(bindingMessage(counted, null)).toBe("");
+    expect(bindingMessage(counted, undefined)).toBe("");
+    expect(bindingMessage(counted, { length: 2 })).toBe("2");
+  });
+
+  it("bindingAttachments: one path, a list of paths (non-strings and empties dropped), or none", () => {
+    expect(bindingAttachments(binding, { files: "/a.png" })).toEqual(["/a.png"]);
+    expect(bindingAttachments(binding, { files: "" })).toEqual([]);
+    expect(bindingAttachments(binding, { files: ["/a.png", "", 3, null, "/b.png"] })).toEqual([
+      "/a.png",
+      "/b.png",
+    ]);
+    expect(bindingAttachments(binding, { files: 7 })).toEqual([]);
+    expect(bindingAttachments(binding, { files: { path: "/a.png" } })).toEqual([]);
+    expect(bindingAttachments(binding, {})).toEqual([]);
+  });
+
+  it("bindingAttachments without an attachmentsProperty is empty, whatever the arguments hold", () => {
+    const bare = { name: "approve_asset", messageProperty: "summary" };
+    expect(
+      bindingAttachments(bare, { undefined: ["/a.png"], files: ["/b.png"], attachments: "/c.png" }),
+    ).toEqual([]);
+  });
+
+  it("the stop tool's response property: text as it is, other JSON as JSON text, absent as no responseText at all", () => {
+    const object = evaluateStop(
+      {
+        text: "",
+        toolCalls: [{ id: "1", name: "hand_back", args: { notes: { fixed: 2 } }, status: "success" }],
+      },
+      { side: "b", sideConfig: reviewer, turnSteps: 1 },
+    );
+    expect(object).toEqual({ kind: "turn_ended", reason: "stop_tool", responseText: '{"fixed":2}' });
+    const absent = evaluateStop(
+      { text: "", toolCalls: [{ id: "1", name: "hand_back", args: {}, status: "success" }] },
+      { side: "b", sideConfig: reviewer, turnSteps: 1 },
+    );
+    expect(Object.keys(absent)).toEqual(["kind", "reason"]);
   });
 });
