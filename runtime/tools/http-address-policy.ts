@@ -67,17 +67,12 @@ export interface HttpAddressPolicy {
 
 const TRUE_VALUES = new Set(["1", "true", "yes", "on"]);
 
-/** `API.Bücher.example.` → `api.xn--bcher-kva.example`; "" for what is not a host name. */
+/**
+ * `API.Bücher.example.` → `api.xn--bcher-kva.example`; "" for what is not a host name. A wildcard
+ * entry keeps its `*` (`*.Bücher.example` → `*.xn--bcher-kva.example`); a bare `*` names no real host.
+ */
 export function canonicalHostName(name: string): string {
-  const bare = name.trim().replace(/\.$/, "");
-  return bare === "" ? "" : domainToASCII(bare);
-}
-
-/** An allow-list host entry in canonical form (`*.suffix` keeps its wildcard); "" when it names nothing. */
-function canonicalHostEntry(entry: string): string {
-  if (!entry.startsWith("*.")) return canonicalHostName(entry);
-  const suffix = canonicalHostName(entry.slice(2));
-  return suffix === "" ? "" : `*.${suffix}`;
+  return domainToASCII(name.trim().replace(/\.$/, ""));
 }
 
 export function httpAddressPolicy(env: Record<string, string | undefined>): HttpAddressPolicy {
@@ -98,7 +93,7 @@ export function httpAddressPolicy(env: Record<string, string | undefined>): Http
         addresses.addSubnet(network, prefix, family);
       continue;
     }
-    const host = canonicalHostEntry(entry);
+    const host = canonicalHostName(entry);
     if (host !== "") hosts.push(host);
   }
   return { allowPrivate, hosts, addresses, describe: entries.join(", ") };
@@ -107,7 +102,6 @@ export function httpAddressPolicy(env: Record<string, string | undefined>): Http
 /** Whether the URL's host name is on the allow-list (then any address it resolves to is allowed). */
 export function isAllowedHost(policy: HttpAddressPolicy, hostname: string): boolean {
   const host = canonicalHostName(hostname);
-  if (host === "") return false;
   return policy.hosts.some((entry) =>
     entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry,
   );
