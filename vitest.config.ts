@@ -23,6 +23,7 @@ export default defineConfig({
             "runtime/**/*.test.ts",
             "components/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "app/**/*.test.ts",
             "bench/**/*.test.ts",
           ],
           // bench/peers/ is its own npm package, installed only for BENCH_ONLY=peers (never in CI).

@@ -96,7 +96,8 @@ const stages = {
   lint: () => run("npx", ["biome", "check", "."]),
   typecheck: () => run("npx", ["tsc", "--noEmit", "-p", "."]),
   unit: () => vitestStage("unit"),
-  build: () => run("npx", ["next", "build"]),
+  // scripts/build.mjs: `next build` plus the source stamp the integration suite checks the build against.
+  build: () => run(process.execPath, ["scripts/build.mjs"]),
   integration: () => vitestStage("integration"),
   // The fault-injection suite needs a Postgres server (it kills processes mid-write and restarts the
   // database); on the embedded default it is not run, and the summary says so.

@@ -164,3 +164,36 @@ describe("typeScriptToBundle", () => {
     ]);
   });
 });
+
+describe("keys that name Object.prototype's own properties", () => {
+  it('reads a "__proto__" key as an own property, refused as forbidden_property on its line, never as a prototype', () => {
+    const result = read(
+      `${model}export const p = definePrompt({ name: "p", toolDescription: "Chat", prompt: "x", model: "m",\n  env: { "__proto__": { polluted: "yes" } } });\n${agent}`,
+    );
+    expect(result.ok).toBe(false);
+    expect(errorsOf(result)).toEqual([
+      { code: "forbidden_property", path: "prompts[0].env.__proto__", line: 5, column: 23 },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses "__proto__" written as a property of a zod object schema too', () => {
+    const result = read(
+      `${model}${agent}export const p = definePrompt({ name: "p", toolDescription: "t", prompt: "x", model: "m",\n  requiredSchema: z.object({ __proto__: z.string() }) });\n`,
+    );
+    expect(errorsOf(result)).toEqual([
+      expect.objectContaining({
+        code: "forbidden_property",
+        path: "prompts[0].requiredSchema.properties.__proto__",
+      }),
+    ]);
+  });
+
+  it('keeps "constructor" and "prototype" keys as ordinary data', () => {
+    const result = read(
+      `${model}${agent}export const p = definePrompt({ name: "p", toolDescription: "t", prompt: "x", model: "m",\n  env: { constructor: "a", prototype: "b" } });\n`,
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.bundle?.prompts[0]?.env).toEqual({ constructor: "a", prototype: "b" });
+  });
+});

@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES = [
   "deprecated_property",
   "conflicting_alias",
   "literal_secret",
+  "forbidden_property",
   "empty_script_step",
   // names
   "invalid_name",
@@ -166,7 +167,7 @@ export function entityAtPath(
 ): DiagnosticEntity | undefined {
   const [collection, index] = segments;
   if (typeof collection !== "string" || typeof index !== "number") return undefined;
-  const kind = COLLECTION_KINDS[collection];
+  const kind = Object.hasOwn(COLLECTION_KINDS, collection) ? COLLECTION_KINDS[collection] : undefined;
   if (kind === undefined || typeof bundle !== "object" || bundle === null) return undefined;
   const list: unknown = Reflect.get(bundle, collection);
   if (!Array.isArray(list)) return undefined;
@@ -190,7 +191,7 @@ const KIND_LABELS: Record<EntityKind, string> = {
 export function entityKindAtPath(segments: readonly PathSegment[]): EntityKind | undefined {
   const [collection, index] = segments;
   if (typeof collection !== "string" || typeof index !== "number") return undefined;
-  return COLLECTION_KINDS[collection];
+  return Object.hasOwn(COLLECTION_KINDS, collection) ? COLLECTION_KINDS[collection] : undefined;
 }
 
 /** `Agent "asset_subagent"`, or `agents[3]` while the definition has no name. */

@@ -10,6 +10,7 @@ export * from "./json-schema";
 export * from "./model";
 export * from "./parse-bundle";
 export * from "./prompt";
+export * from "./prototype-keys";
 export * from "./resolve";
 export * from "./secrets";
 export * from "./tool";

@@ -1,6 +1,14 @@
 // parseBundle: the edge where untrusted JSON becomes a Bundle, with every problem (shape, unknown keys, cross-references) in one list.
 import { type Bundle, BundleSchema } from "./bundle";
-import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics";
+import {
+  type Diagnostic,
+  describeEntity,
+  entityAtPath,
+  formatPath,
+  hasErrors,
+  sortDiagnostics,
+} from "./diagnostics";
+import { findPrototypeKeys } from "./prototype-keys";
 import { findUnknownProperties } from "./unknown-properties";
 import { validateBundle } from "./validate-bundle";
 import { diagnosticsFromZodError } from "./zod-issues";
@@ -29,6 +37,9 @@ export function parseBundle(input: unknown): ParseBundleResult {
       ],
     };
   }
+  // Refused before anything copies the input: assigning an own "__proto__" key would set a prototype.
+  const prototypeKeys = prototypeKeyDiagnostics(input);
+  if (prototypeKeys.length > 0) return { ok: false, diagnostics: prototypeKeys };
   const propertyDiagnostics = findUnknownProperties(BundleSchema, input);
   const parsed = BundleSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) {
@@ -38,4 +49,17 @@ export function parseBundle(input: unknown): ParseBundleResult {
   const bundle = parsed.data;
   const diagnostics = sortDiagnostics([...propertyDiagnostics, ...validateBundle(bundle)]);
   return hasErrors(diagnostics) ? { ok: false, diagnostics, bundle } : { ok: true, bundle, diagnostics };
+}
+
+function prototypeKeyDiagnostics(input: unknown): Diagnostic[] {
+  return findPrototypeKeys(input).map((path) => {
+    const entity = entityAtPath(input, path);
+    const diagnostic: Diagnostic = {
+      severity: "error",
+      code: "forbidden_property",
+      path: formatPath(path),
+      message: `${describeEntity(input, path)}: "__proto__" is not allowed as a property name (it would change what the object is, not add data). Rename or remove it.`,
+    };
+    return entity ? { ...diagnostic, entity } : diagnostic;
+  });
 }

@@ -41,7 +41,8 @@ function checkObject(schema: z.ZodObject, value: unknown, path: PathSegment[], c
     return meta?.deprecated !== true && !isSecretFieldName(key);
   });
   for (const [key, child] of Object.entries(value)) {
-    const fieldSchema = shape[key];
+    // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+    const fieldSchema = Object.hasOwn(shape, key) ? shape[key] : undefined;
     const childPath = [...path, key];
     if (fieldSchema === undefined) {
       if (!reportsUnknownKeys) continue;

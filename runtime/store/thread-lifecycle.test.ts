@@ -6,11 +6,13 @@ import { describe, expect, it } from "vitest";
 import { THREAD_STATUSES } from "@/lib/contracts/thread";
 import {
   allows,
+  applyLocked,
   isActive,
   isSessionEnded,
   isTerminated,
   lifecycleTableMarkdown,
   TRANSITIONS,
+  TransitionRefusedError,
 } from "./thread-lifecycle";
 
 const START = "<!-- lifecycle-table:start (generated from TRANSITIONS: lifecycleTableMarkdown) -->";
@@ -90,5 +92,40 @@ describe("the thread lifecycle table", () => {
       "Transition",
       ...Object.keys(TRANSITIONS).map((name) => `\`${name}\``),
     ]);
+  });
+});
+
+describe("applyLocked refuses a transition from a status outside its table row", () => {
+  /** A transaction that must never be used: a refused transition writes nothing. */
+  const untouchable = new Proxy(
+    {},
+    {
+      get(_target, property) {
+        throw new Error(`a refused transition used the transaction (${String(property)})`);
+      },
+    },
+  ) as Parameters<typeof applyLocked>[0];
+  const updates = (Object.keys(TRANSITIONS) as (keyof typeof TRANSITIONS)[]).filter(
+    (name): name is Parameters<typeof applyLocked>[2] =>
+      TRANSITIONS[name].from.length > 0 && name !== "terminate",
+  );
+
+  it("throws TransitionRefusedError, naming the thread, the transition and the status, before any SQL", () => {
+    expect(updates.length).toBeGreaterThan(10);
+    let refused = 0;
+    for (const name of updates) {
+      for (const status of THREAD_STATUSES) {
+        if (allows(name, status)) continue;
+        const locked = { id: "thread-1", status } as Parameters<typeof applyLocked>[1];
+        expect(() => applyLocked(untouchable, locked, name, {}), `${name} from ${status}`).toThrow(
+          new TransitionRefusedError(name, "thread-1", status),
+        );
+        refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(50);
+    expect(new TransitionRefusedError("park", "t", "idle").message).toBe(
+      "Thread t: transition park does not apply from status idle.",
+    );
   });
 });

@@ -3,8 +3,10 @@
 // 169.254.169.254), unique-local and unspecified addresses are refused unless the operator allows
 // them: TANDEM_HTTP_TOOLS_ALLOW_PRIVATE=true allows all of them, TANDEM_HTTP_TOOLS_ALLOWED_HOSTS
 // allows named hosts (`api.internal`, `*.corp.example`), addresses and ranges (`10.1.2.3`,
-// `10.0.0.0/8`, `fd00::/8`).
+// `10.0.0.0/8`, `fd00::/8`). Host names are compared the way the URL parser writes them: lower case,
+// international names as punycode, without the trailing dot of a fully qualified name.
 import net from "node:net";
+import { domainToASCII } from "node:url";
 
 const PRIVATE_RANGES: [string, number, "ipv4" | "ipv6"][] = [
   ["0.0.0.0", 8, "ipv4"], // "this network", including the unspecified 0.0.0.0
@@ -65,6 +67,14 @@ export interface HttpAddressPolicy {
 
 const TRUE_VALUES = new Set(["1", "true", "yes", "on"]);
 
+/**
+ * `API.Bücher.example.` → `api.xn--bcher-kva.example`; "" for what is not a host name. A wildcard
+ * entry keeps its `*` (`*.Bücher.example` → `*.xn--bcher-kva.example`); a bare `*` names no real host.
+ */
+export function canonicalHostName(name: string): string {
+  return domainToASCII(name.trim().replace(/\.$/, ""));
+}
+
 export function httpAddressPolicy(env: Record<string, string | undefined>): HttpAddressPolicy {
   const allowPrivate = TRUE_VALUES.has((env.TANDEM_HTTP_TOOLS_ALLOW_PRIVATE ?? "").trim().toLowerCase());
   const hosts: string[] = [];
@@ -83,14 +93,15 @@ export function httpAddressPolicy(env: Record<string, string | undefined>): Http
         addresses.addSubnet(network, prefix, family);
       continue;
     }
-    hosts.push(entry);
+    const host = canonicalHostName(entry);
+    if (host !== "") hosts.push(host);
   }
   return { allowPrivate, hosts, addresses, describe: entries.join(", ") };
 }
 
 /** Whether the URL's host name is on the allow-list (then any address it resolves to is allowed). */
 export function isAllowedHost(policy: HttpAddressPolicy, hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
+  const host = canonicalHostName(hostname);
   return policy.hosts.some((entry) =>
     entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry,
   );

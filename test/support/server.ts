@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { checkBuild } from "../../scripts/build-stamp.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -22,10 +23,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
+let buildChecked = false;
+
+/**
+ * Refuses to test a build that is missing or older than the sources (see scripts/build-stamp.mjs):
+ * after a server change the tests would otherwise run the old code and a green would mean nothing.
+ * Checked once per process.
+ */
 export function assertBuilt(): void {
-  if (!fs.existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
-    throw new Error("No production build found: run `npm run build` first (`npm test` builds for you).");
-  }
+  if (buildChecked) return;
+  const build = checkBuild(ROOT);
+  if (!build.ok) throw new Error(build.message);
+  buildChecked = true;
 }
 
 export interface TestServer {

@@ -2,6 +2,7 @@
 // ones while they stream in), and map every typed error to a status code and a JSON body
 // `{ error, code, ...details }` in this one place. Bad input never becomes a 500.
 import { z } from "zod";
+import { findPrototypeKeys } from "@/lib/standard";
 import { isTandemError, PayloadTooLargeError, type TandemErrorKind } from "@/runtime/errors";
 import { authoriseRequest } from "@/runtime/security/api-token";
 
@@ -182,8 +183,9 @@ function invalidBody(message: string): z.ZodError {
 
 /**
  * Parses a JSON body (undefined when it is empty) and refuses what would fail further in: nesting
- * deeper than MAX_JSON_DEPTH (recursive validation would overflow the stack) and NUL characters
- * (Postgres text and jsonb cannot store them). Walked with an explicit stack, never recursion.
+ * deeper than MAX_JSON_DEPTH (recursive validation would overflow the stack), NUL characters
+ * (Postgres text and jsonb cannot store them) and own "__proto__" keys (copying one by assignment
+ * would set an object's prototype). Walked with an explicit stack, never recursion.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
@@ -212,6 +214,17 @@ export function parseJsonBody(text: string): unknown {
       pending.push([key, depth + 1]);
       pending.push([item, depth + 1]);
     }
+  }
+  const [prototypeKey] = findPrototypeKeys(body);
+  if (prototypeKey) {
+    throw new z.ZodError([
+      {
+        code: "custom",
+        path: prototypeKey,
+        message: '"__proto__" is not allowed as a property name. Rename or remove it.',
+        input: undefined,
+      },
+    ]);
   }
   return body;
 }
