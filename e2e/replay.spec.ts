@@ -98,8 +98,9 @@ test("replay a run as it was, then against edited definitions, and see where it 
   await expect(divergence).toContainText(
     "model call 1 of side A: its request changed at messages[0].content",
   );
-  await expect(divergence).toContainText("You are helpful.");
-  await expect(divergence).toContainText("You are terse.");
+  // The change itself, as a word diff: the word removed and the word added.
+  await expect(divergence.locator("del")).toContainText("helpful.");
+  await expect(divergence.locator("ins")).toContainText("terse.");
   await expect(page.getByTestId("replay-banner")).toContainText("Finished", { timeout: 20_000 });
   const bannerAxe = await new AxeBuilder({ page }).include('[aria-label="Replay"]').analyze();
   expect(bannerAxe.violations).toEqual([]);

@@ -1,10 +1,14 @@
 "use client";
-// One project in the list, with inline rename and a confirmed delete. Focus follows the controls
+// One project in the list, with inline rename and a confirmed delete, and its activity at a glance:
+// how many runs and the latest one's start and status, and the tool calls waiting for approval (a
+// link to the project's threads filtered to them, its inbox on top). Focus follows the controls
 // that replace each other: into the rename field or the confirmation when they open, and back to the
 // button that opened them when they close, so a keyboard user never lands on the page's body.
 import Link from "next/link";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { ProjectSummary } from "@/lib/api/schemas";
+import type { ThreadStatus } from "@/lib/contracts/thread";
+import { StatusBadge } from "../threads/StatusBadge";
 import { Button } from "../ui/Button";
 
 export function formatUpdatedAt(microseconds: number, now: number = Date.now()): string {
@@ -125,6 +129,7 @@ export function ProjectRow({
             <span className="text-xs text-muted">
               version {project.version} · updated {formatUpdatedAt(project.updated_at)}
             </span>
+            {project.activity ? <ProjectActivityLine project={project} activity={project.activity} /> : null}
           </div>
           {mode === "confirm-delete" ? (
             <fieldset
@@ -167,5 +172,40 @@ export function ProjectRow({
         </>
       )}
     </li>
+  );
+}
+
+type Activity = NonNullable<ProjectSummary["activity"]>;
+
+/** Runs, the latest run's start and status, and a link to the approvals waiting (when any). */
+function ProjectActivityLine({ project, activity }: { project: ProjectSummary; activity: Activity }) {
+  const { runs, last_run: last, pending_approvals: pending } = activity;
+  return (
+    <span data-testid="project-activity" className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">
+      <span className="text-muted" data-testid="project-runs">
+        {runs === 0 ? "no runs yet" : `${runs} run${runs === 1 ? "" : "s"}`}
+      </span>
+      {last ? (
+        <span className="flex items-center gap-1 text-muted" data-testid="project-last-run">
+          · last run {formatUpdatedAt(last.created_at)}
+          <StatusBadge status={last.status as ThreadStatus} pulse={false} />
+        </span>
+      ) : null}
+      {pending > 0 ? (
+        <Link
+          href={`/projects/${project.id}?status=waiting_approval`}
+          data-testid="project-pending-approvals"
+          className="inline-flex min-h-6 items-center gap-1 font-medium text-accent underline underline-offset-2"
+        >
+          <span
+            aria-hidden
+            className="size-2 rounded-full"
+            style={{ backgroundColor: "var(--status-waiting_approval)" }}
+          />
+          {pending} waiting for approval
+          <span className="sr-only"> in {project.name}</span>
+        </Link>
+      ) : null}
+    </span>
   );
 }

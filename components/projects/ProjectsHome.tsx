@@ -1,12 +1,15 @@
 "use client";
-// The project list: create, open, rename and delete projects through the HTTP API.
+// The project list: create, open, rename and delete projects through the HTTP API. "Create project"
+// says what it is doing from the click until the studio is on screen (creating, then opening the
+// studio); in `npm run dev` the studio route is warmed up after the list loads (warm-studio.ts).
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import type { ProjectSummary } from "@/lib/api/schemas";
 import { Button } from "../ui/Button";
 import { ProjectRow } from "./ProjectRow";
+import { warmStudioRoute } from "./warm-studio";
 
 const api = createApiClient();
 
@@ -35,6 +38,11 @@ export function ProjectsHome() {
   }, [projects]);
   const [newName, setNewName] = useState("");
   const [creating, setCreating] = useState(false);
+  // True from router.push to the studio until the studio is rendered.
+  const [opening, startOpening] = useTransition();
+  useEffect(() => {
+    warmStudioRoute(process.env.NODE_ENV, (path) => fetch(path, { credentials: "same-origin" }));
+  }, []);
 
   const load = useCallback(async () => {
     setLoadError(null);
@@ -62,8 +70,9 @@ export function ProjectsHome() {
       const project = await api.projects.create(name);
       setProjects((current) => [project, ...(current ?? [])]);
       setNewName("");
-      // A new project is empty: the next thing to do is to draw it (or apply a template).
-      router.push(`/projects/${project.id}/studio`);
+      // A new project is empty: the next thing to do is to draw it (or apply a template). The button
+      // stays busy ("Opening the studio…") until the studio is on screen.
+      startOpening(() => router.push(`/projects/${project.id}/studio`));
     } catch (error) {
       setActionError(describeError(error));
     } finally {
@@ -116,8 +125,20 @@ export function ProjectsHome() {
           maxLength={200}
           className="h-8 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent"
         />
-        <Button type="submit" tone="primary" disabled={creating}>
-          {creating ? "Creating…" : "Create project"}
+        <Button
+          type="submit"
+          tone="primary"
+          disabled={creating || opening}
+          aria-busy={creating || opening || undefined}
+          data-testid="create-project"
+        >
+          {creating || opening ? (
+            <span
+              aria-hidden
+              className="mr-1.5 inline-block size-3 animate-spin rounded-full border-2 border-current border-t-transparent"
+            />
+          ) : null}
+          {creating ? "Creating…" : opening ? "Opening the studio…" : "Create project"}
         </Button>
       </form>
 

@@ -2,15 +2,24 @@
 // The playground: runs an agent of the project without leaving the studio. Before a run it picks the
 // agent (the selected agent node, else the first ai_human one) and an optional first message, and
 // saves unsaved changes first (a run always uses a saved version). During a run it shows the root's
-// status and stop reason, Stop, New run and a link to the full thread page, the run's tree (LiveTree)
-// and the selected thread's transcript with streaming replies and the chat composer. One event
+// status and stop reason, Stop, New run and a link to the full thread page, the run's tree (LiveTree),
+// the tool calls waiting for approval anywhere in it (ApprovalsPanel: approve, edit, deny) and the
+// selected thread's transcript with streaming replies and the chat composer. One event
 // stream per run feeds it (PlaygroundContext), and the canvas overlay reads the same state.
 import { type KeyboardEvent, type PointerEvent, useId, useMemo, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import { compileGraph } from "@/lib/graph";
-import { type LiveState, type LiveThread, selectRegistry, selectTelemetry, selectThread } from "@/lib/live";
+import {
+  type LiveState,
+  type LiveThread,
+  selectPendingApprovals,
+  selectRegistry,
+  selectTelemetry,
+  selectThread,
+} from "@/lib/live";
 import { runTarget } from "@/lib/studio/run-target";
 import { soleSelected } from "@/lib/studio/selection";
+import { ApprovalsPanel } from "../threads/ApprovalsPanel";
 import { agentInfoFromDefinitions } from "../threads/agent-info";
 import { LiveTree } from "../threads/LiveTree";
 import { MessageForm, type MessageFormActions } from "../threads/MessageForm";
@@ -406,6 +415,17 @@ function RunView({ rootId }: { rootId: string }) {
           </button>
         </div>
       ) : null}
+      <ApprovalsPanel
+        approvals={selectPendingApprovals(live)}
+        threadLabel={(threadId) => {
+          const thread = selectThread(live, threadId);
+          return thread ? (thread.name ?? thread.agent_id) : threadId.slice(0, 6);
+        }}
+        onShowThread={select}
+        decide={api.approvals.decide}
+        testId="playground-approvals"
+        className="max-h-[50%] px-3"
+      />
       {error ? (
         <p
           role="alert"

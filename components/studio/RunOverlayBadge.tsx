@@ -8,7 +8,12 @@
 // full to tooltips and screen readers.
 import { NodeToolbar, Position } from "@xyflow/react";
 import { RUN_BADGE } from "@/lib/graph";
-import { type AgentRunOverlay, compactTokens, describeRunOverlay } from "@/lib/studio/run-overlay";
+import {
+  type AgentRunOverlay,
+  badgeState,
+  compactTokens,
+  describeRunOverlay,
+} from "@/lib/studio/run-overlay";
 
 /** A darker shade of --status-running: white 11 px text on it passes WCAG AA (6:1). */
 const RUNNING_BADGE = "#1864ab";
@@ -24,6 +29,7 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
         data-agent={agent}
         data-live={overlay.live}
         data-running={overlay.running}
+        data-waiting={overlay.waiting}
         data-side={overlay.side ?? ""}
         title={`Playground run: ${description}`}
         className={`flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2 py-0.5 text-[11px] font-medium shadow-sm ${
@@ -38,7 +44,14 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
         <span
           aria-hidden
           className={`size-2 rounded-full ${running ? "animate-pulse bg-white" : ""}`}
-          style={running ? undefined : { backgroundColor: "var(--status-idle)" }}
+          style={
+            running
+              ? undefined
+              : {
+                  backgroundColor:
+                    overlay.waiting > 0 ? "var(--status-waiting_approval)" : "var(--status-idle)",
+                }
+          }
         />
         <span aria-hidden>{badgeState(overlay)}</span>
         {overlay.side ? (
@@ -55,11 +68,4 @@ export function RunOverlayBadge({ agent, overlay }: { agent: string; overlay: Ag
       </div>
     </NodeToolbar>
   );
-}
-
-/** What the agent's threads are doing, in a word: running now, idle (waiting for input), or done. */
-export function badgeState(overlay: AgentRunOverlay): string {
-  if (overlay.running > 0) return `${overlay.running} running`;
-  if (overlay.live > 0) return `${overlay.live} idle`;
-  return "done";
 }

@@ -35,7 +35,15 @@ describe("withRunOverlay", () => {
   });
 
   it("puts the badge on its agent node and animates only the running child's edge", () => {
-    const run = { live: 1, running: 1, side: "b" as const, sideLabel: "Reviewer", steps: 3, tokens: 42 };
+    const run = {
+      live: 1,
+      running: 1,
+      waiting: 0,
+      side: "b" as const,
+      sideLabel: "Reviewer",
+      steps: 3,
+      tokens: 42,
+    };
     const overlay: RunOverlay = { agents: new Map([["child", run]]), animatedEdges: new Set(["e1"]) };
     const nodes = [node("lead"), node("child")];
     const edges = [edge("e1"), edge("e2")];

@@ -1,103 +1,67 @@
 "use client";
 // The project-wide approval inbox (docs/live.md "Approvals"): every tool call of the project's
-// threads waiting for a human, oldest first, each linking to its thread's live view, where it is
-// approved or denied. Polled like the thread list; renders nothing while none waits. Each row says
-// what tells two calls of one tool apart, as the thread page's cards do: the thread (name and short
-// id), the arguments on one line (all of them in the tooltip) and when it was asked.
-import Link from "next/link";
-import { useEffect, useState } from "react";
+// threads waiting for a human, oldest first, answered right here — approve (with edited arguments)
+// or deny with a reason — with the same cards as the thread page and the playground
+// (ApprovalsPanel); each names its thread (name and short id) and links to its live view. Polled
+// like the thread list, and read again right after a decision; renders nothing while none waits.
+import { useCallback, useEffect, useState } from "react";
 import type { ApprovalView } from "@/lib/contracts/approval";
-import { buttonClasses } from "../ui/Button";
-import { summarizeToolArgs } from "./tool-args-summary";
+import { ApprovalsPanel, type DecideApproval } from "./ApprovalsPanel";
 
 const REFRESH_MS = 5000;
 
 export function ApprovalInbox({
   projectId,
   loadPending,
+  decide,
 }: {
   projectId: string;
   loadPending: (projectId: string) => Promise<ApprovalView[]>;
+  decide: DecideApproval;
 }) {
   const [approvals, setApprovals] = useState<ApprovalView[]>([]);
+  const load = useCallback(async () => {
+    try {
+      return await loadPending(projectId);
+    } catch {
+      return null; // keep the last list; the thread list reports connection problems
+    }
+  }, [projectId, loadPending]);
   useEffect(() => {
     let current = true;
-    const load = async () => {
-      try {
-        const pending = await loadPending(projectId);
-        if (current) setApprovals(pending);
-      } catch {
-        // keep the last list; the thread list reports connection problems
-      }
+    const refresh = async () => {
+      const pending = await load();
+      if (current && pending) setApprovals(pending);
     };
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
+    void refresh();
+    const timer = setInterval(() => void refresh(), REFRESH_MS);
     return () => {
       current = false;
       clearInterval(timer);
     };
-  }, [projectId, loadPending]);
+  }, [load]);
 
-  if (approvals.length === 0) return null;
-  return (
-    <section
-      aria-labelledby="approval-inbox-heading"
-      data-testid="approval-inbox"
-      className="border-b border-border bg-surface-muted/60 px-4 py-2"
-    >
-      <h3 id="approval-inbox-heading" className="mb-1 flex items-center gap-2 text-sm font-medium">
-        <span
-          aria-hidden
-          className="size-2 rounded-full"
-          style={{ backgroundColor: "var(--status-waiting_approval)" }}
-        />
-        Waiting for approval ({approvals.length})
-      </h3>
-      <ul className="flex flex-col gap-1 text-sm">
-        {approvals.map((approval) => (
-          <InboxRow key={approval.id} approval={approval} />
-        ))}
-      </ul>
-    </section>
+  const decideHere: DecideApproval = async (approvalId, decision) => {
+    const decided = await decide(approvalId, decision);
+    setApprovals((current) => current.filter((approval) => approval.id !== approvalId));
+    const pending = await load();
+    if (pending) setApprovals(pending);
+    return decided;
+  };
+
+  const labels = new Map(
+    approvals.map((approval) => [approval.thread_id, approval.thread_name ?? approval.agent_id]),
   );
-}
-
-function InboxRow({ approval }: { approval: ApprovalView }) {
-  const threadLabel = approval.thread_name ?? approval.agent_id;
-  const shortId = approval.thread_id.slice(0, 6);
-  const args = summarizeToolArgs(approval.args);
-  const asked = new Date(approval.requested_at / 1000);
   return (
-    <li data-testid="approval-inbox-row" className="flex min-w-0 items-center gap-2">
-      <span className="shrink-0 font-mono">{approval.tool_name}</span>
-      <span className="shrink-0 text-muted">asked by</span>
-      <span className="min-w-0 max-w-48 shrink truncate" title={threadLabel}>
-        {threadLabel}
-      </span>
-      <span className="shrink-0 font-mono text-xs text-muted" title={approval.thread_id}>
-        #{shortId}
-      </span>
-      <span
-        data-testid="approval-inbox-args"
-        className="min-w-0 flex-1 truncate rounded bg-surface px-1.5 py-0.5 font-mono text-xs text-muted"
-        title={args.full}
-      >
-        {args.line}
-      </span>
-      <time
-        className="shrink-0 text-xs text-muted"
-        dateTime={asked.toISOString()}
-        title={asked.toLocaleString()}
-      >
-        {asked.toLocaleTimeString()}
-      </time>
-      <Link
-        href={`/threads/${approval.thread_id}`}
-        className={`shrink-0 ${buttonClasses("secondary", "compact")}`}
-        aria-label={`Review ${approval.tool_name} asked by ${threadLabel} #${shortId}`}
-      >
-        Review
-      </Link>
-    </li>
+    <div id="approvals" data-testid="approval-inbox">
+      <ApprovalsPanel
+        approvals={approvals}
+        threadLabel={(threadId) => labels.get(threadId) ?? threadId.slice(0, 6)}
+        threadHref={(threadId) => `/threads/${threadId}`}
+        decide={decideHere}
+        testId="approval-inbox-panel"
+        className="max-h-[60vh] px-4"
+      />
+    </div>
   );
 }

@@ -1,8 +1,12 @@
 "use client";
-// Tool calls waiting for a human anywhere in the root's tree (docs/live.md "Approvals"): the tool, the
-// thread that asked, its arguments as editable JSON, and Approve / Deny with a reason. The list comes
-// from the live state's `approval` events, so a decision made elsewhere removes the card here too.
-import { useState } from "react";
+// Tool calls waiting for a human (docs/live.md "Approvals"): the tool, the thread that asked, its
+// arguments as editable JSON, and Approve / Deny with a reason — the one component every place that
+// shows a pending approval uses: the thread page and the studio's playground (the list from the live
+// state's `approval` events, so a decision made elsewhere removes the card there too) and the
+// project page's inbox (polled; its thread names link to the thread). The cards lay out by the
+// width of their panel (a container query), so the playground's narrow column stacks them.
+import Link from "next/link";
+import { useId, useState } from "react";
 import type { ApprovalView } from "@/lib/contracts/approval";
 import { Button } from "../ui/Button";
 
@@ -11,26 +15,36 @@ export type DecideApproval = (
   decision: { decision: "approve" | "deny"; args?: unknown; reason?: string },
 ) => Promise<unknown>;
 
+/** Where a card's thread name leads: a thread of the tree on this page, or another page. */
+export type ShowThread =
+  | { onShowThread: (threadId: string) => void }
+  | { threadHref: (threadId: string) => string };
+
 export function ApprovalsPanel({
   approvals,
   threadLabel,
-  onShowThread,
   decide,
+  testId = "approvals-panel",
+  className = "max-h-[45vh] px-4",
+  ...show
 }: {
   approvals: readonly ApprovalView[];
   /** The display label of a thread of the tree (its name, else its agent). */
   threadLabel: (threadId: string) => string;
-  onShowThread: (threadId: string) => void;
   decide: DecideApproval;
-}) {
+  testId?: string;
+  /** Height and padding of the panel where it is placed. */
+  className?: string;
+} & ShowThread) {
+  const headingId = useId();
   if (approvals.length === 0) return null;
   return (
     <section
-      aria-labelledby="approvals-heading"
-      data-testid="approvals-panel"
-      className="max-h-[45vh] shrink-0 overflow-y-auto border-b border-border bg-surface-muted/60 px-4 py-2"
+      aria-labelledby={headingId}
+      data-testid={testId}
+      className={`@container shrink-0 overflow-y-auto border-b border-border bg-surface-muted/60 py-2 ${className}`}
     >
-      <h2 id="approvals-heading" className="mb-2 flex items-center gap-2 text-sm font-medium">
+      <h2 id={headingId} className="mb-2 flex items-center gap-2 text-sm font-medium">
         <span
           aria-hidden
           className="size-2 rounded-full"
@@ -44,7 +58,7 @@ export function ApprovalsPanel({
             <ApprovalCard
               approval={approval}
               threadLabel={threadLabel(approval.thread_id)}
-              onShowThread={() => onShowThread(approval.thread_id)}
+              show={show}
               decide={decide}
             />
           </li>
@@ -57,12 +71,12 @@ export function ApprovalsPanel({
 function ApprovalCard({
   approval,
   threadLabel,
-  onShowThread,
+  show,
   decide,
 }: {
   approval: ApprovalView;
   threadLabel: string;
-  onShowThread: () => void;
+  show: ShowThread;
   decide: DecideApproval;
 }) {
   const asked = JSON.stringify(approval.args ?? {}, null, 2);
@@ -106,14 +120,24 @@ function ApprovalCard({
       <header className="mb-2 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
         <span className="font-mono font-medium">{approval.tool_name}</span>
         <span className="text-muted">asked by</span>
-        <button
-          type="button"
-          onClick={onShowThread}
-          className="max-w-[20rem] truncate font-medium text-accent underline-offset-2 hover:underline"
-          title={`Show thread ${threadLabel}`}
-        >
-          {threadLabel}
-        </button>
+        {"threadHref" in show ? (
+          <Link
+            href={show.threadHref(approval.thread_id)}
+            className="max-w-[20rem] truncate font-medium text-accent underline underline-offset-2"
+            title={`Open thread ${threadLabel}`}
+          >
+            {threadLabel}
+          </Link>
+        ) : (
+          <button
+            type="button"
+            onClick={() => show.onShowThread(approval.thread_id)}
+            className="max-w-[20rem] truncate font-medium text-accent underline-offset-2 hover:underline"
+            title={`Show thread ${threadLabel}`}
+          >
+            {threadLabel}
+          </button>
+        )}
         <span className="font-mono text-xs text-muted" title={approval.thread_id}>
           #{approval.thread_id.slice(0, 6)}
         </span>
@@ -124,7 +148,7 @@ function ApprovalCard({
           {new Date(approval.requested_at / 1000).toLocaleTimeString()}
         </time>
       </header>
-      <div className="flex flex-col gap-2 lg:flex-row lg:items-stretch">
+      <div className="flex flex-col gap-2 @2xl:flex-row @2xl:items-stretch">
         <div className="flex min-w-0 flex-1 flex-col">
           <label htmlFor={argsId} className="mb-1 text-xs text-muted">
             Arguments (JSON; edit them to run the call with yours)
@@ -138,7 +162,7 @@ function ApprovalCard({
             className="w-full flex-1 resize-y rounded-md border border-border bg-background p-2 font-mono text-xs"
           />
         </div>
-        <div className="flex flex-col justify-end gap-2 lg:w-72">
+        <div className="flex flex-col justify-end gap-2 @2xl:w-72">
           <div className="flex flex-col">
             <label htmlFor={reasonId} className="mb-1 text-xs text-muted">
               Reason (the model reads it when you deny)

@@ -1,7 +1,7 @@
 "use client";
 // The banner on a replay's thread page (issue 21 "Replay"; docs/live.md "Replay"): what it replays,
 // how far it is (inputs posted, calls answered from the recording and by a model) and every thread
-// that diverged, with where its request first differed. It reads `GET /api/threads/:id/replay`
+// that diverged, with where its request first differed and a word diff of what changed there. It reads `GET /api/threads/:id/replay`
 // (renders nothing for a thread that is not a replay) while the replay runs, and again whenever a
 // `divergence` event arrives on the live stream.
 import Link from "next/link";
@@ -9,13 +9,9 @@ import { useEffect, useState } from "react";
 import type { Divergence, ReplayStatus } from "@/lib/contracts/replay";
 import { Button } from "../ui/Button";
 import { diffHref } from "./CompareDialog";
+import { DivergenceDiff } from "./DivergenceDiff";
 
 const POLL_MS = 1_500;
-
-function shown(value: unknown): string {
-  if (value === undefined) return "(nothing)";
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
 
 const REASONS: Record<Divergence["reason"], string> = {
   request_changed: "its request changed",
@@ -131,16 +127,13 @@ export function ReplayBanner({
                   Show thread
                 </Button>
                 {divergence.reason !== "no_recording" ? (
-                  <span className="basis-full text-xs">
-                    <span className="text-muted">was </span>
-                    <span className="font-mono" title={shown(divergence.recorded)}>
-                      {shown(divergence.recorded).slice(0, 140)}
-                    </span>
-                    <span className="text-muted"> · now </span>
-                    <span className="font-mono" title={shown(divergence.replayed)}>
-                      {shown(divergence.replayed).slice(0, 140)}
-                    </span>
-                  </span>
+                  <div className="min-w-0 basis-full">
+                    <DivergenceDiff
+                      recorded={divergence.recorded}
+                      replayed={divergence.replayed}
+                      label={`What changed in the request of ${threadLabel(divergence.thread_id)}`}
+                    />
+                  </div>
                 ) : null}
               </li>
             ))}

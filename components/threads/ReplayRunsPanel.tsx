@@ -2,12 +2,14 @@
 // "Replay recent runs" on a project's page (issue 21 "Replay"; docs/live.md "Replay"): the regression
 // check — replay the latest finished runs against the current definitions and see, run by run,
 // whether each still matches its recording or where it first diverged. Replays start on the server
-// (`POST /api/projects/:id/replays`); their progress is read per replay until all have finished.
+// (`POST /api/projects/:id/replays`) as one batch; the panel shows the project's latest batch as the
+// server has it (`GET /api/projects/:id/replays`: each replay's own progress), read again every
+// moment until every replay has finished — so the count moves, ends, and a reload shows the same.
 // While the project has no finished run, Replay is offered disabled with the reason.
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
-import type { ManyReplays, ReplayStatus } from "@/lib/contracts/replay";
+import type { ReplayBatch, ReplayStatus } from "@/lib/contracts/replay";
 import type { ThreadStatus } from "@/lib/contracts/thread";
 import { Button } from "../ui/Button";
 import { diffHref } from "./CompareDialog";
@@ -61,7 +63,43 @@ function useHasFinishedRuns(projectId: string): boolean | null {
   return hasFinished;
 }
 
-type Row = ManyReplays["replays"][number] & { status: ReplayStatus | null };
+/**
+ * The project's latest replay batch as the server has it: undefined until read, null when there is
+ * none. Read again every POLL_MS while it runs (`refresh` reads it at once, after a start).
+ */
+function useLatestBatch(projectId: string): {
+  batch: ReplayBatch | null | undefined;
+  error: string | null;
+  refresh: () => void;
+} {
+  const [batch, setBatch] = useState<ReplayBatch | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [reads, setReads] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reads` counts the reads asked for.
+  useEffect(() => {
+    let current = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = async () => {
+      try {
+        const next = await api.threads.latestReplayBatch(projectId);
+        if (!current) return;
+        setBatch(next);
+        setError(null);
+        if (next?.state === "running") timer = setTimeout(() => void read(), POLL_MS);
+      } catch (caught) {
+        if (!current) return;
+        setError(caught instanceof Error ? caught.message : String(caught));
+        timer = setTimeout(() => void read(), POLL_MS);
+      }
+    };
+    void read();
+    return () => {
+      current = false;
+      if (timer) clearTimeout(timer);
+    };
+  }, [projectId, reads]);
+  return { batch, error, refresh: () => setReads((count) => count + 1) };
+}
 
 function verdict(status: ReplayStatus | null): { text: string; tone: "muted" | "ok" | "warn" } {
   if (!status || status.state === "running") return { text: "Replaying…", tone: "muted" };
@@ -90,61 +128,33 @@ export function ReplayRunsPanel({
   // The field's text as typed: a number out of range is said beside it, never silently changed.
   const [limitText, setLimitText] = useState("20");
   const limit = parseLimit(limitText);
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [skipped, setSkipped] = useState<ManyReplays["skipped"]>([]);
+  const latest = useLatestBatch(projectId);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const pending = rows?.filter((row) => row.status?.state !== "finished").map((row) => row.threadId) ?? [];
-  const pendingKey = pending.join(",");
-  const nothingToReplay = hasFinishedRuns === false;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: pendingKey stands for the unfinished replays.
-  useEffect(() => {
-    if (pending.length === 0) return;
-    let cancelled = false;
-    const timer = setTimeout(
-      async () => {
-        try {
-          const statuses = await Promise.all(pending.map((id) => api.threads.replayStatus(id)));
-          if (cancelled) return;
-          const byId = new Map(pending.map((id, index) => [id, statuses[index] ?? null]));
-          setRows((current) =>
-            current
-              ? current.map((row) =>
-                  byId.has(row.threadId) ? { ...row, status: byId.get(row.threadId)! } : row,
-                )
-              : current,
-          );
-        } catch (caught) {
-          if (!cancelled) setError(caught instanceof Error ? caught.message : String(caught));
-        }
-      },
-      rows?.every((row) => row.status === null) ? 300 : POLL_MS,
-    );
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [pendingKey]);
+  const [startError, setStartError] = useState<string | null>(null);
+  const batch = latest.batch ?? null;
+  const rows = batch?.replays ?? null;
+  const skipped = batch?.skipped ?? [];
+  const running = batch?.state === "running";
+  const nothingToReplay = hasFinishedRuns === false && !batch;
+  const error = startError ?? latest.error;
 
   async function start(event: React.FormEvent) {
     event.preventDefault();
     if (limit === null) return;
     setBusy(true);
-    setError(null);
+    setStartError(null);
     try {
-      const started = await api.threads.replayMany(projectId, { limit, fromVersion: "latest" });
-      setRows(started.replays.map((replay) => ({ ...replay, status: null })));
-      setSkipped(started.skipped);
+      await api.threads.replayMany(projectId, { limit, fromVersion: "latest" });
+      latest.refresh();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setStartError(caught instanceof Error ? caught.message : String(caught));
     } finally {
       setBusy(false);
     }
   }
 
-  const finished = rows?.filter((row) => row.status?.state === "finished") ?? [];
-  const diverged = finished.filter((row) => (row.status?.divergences.length ?? 0) > 0);
+  const finished = rows?.filter((row) => row.status.state === "finished") ?? [];
+  const diverged = finished.filter((row) => row.status.divergences.length > 0);
   return (
     <section aria-label="Replay runs" className="rounded-lg border border-border bg-surface">
       <h2 className="border-b border-border px-4 py-2 font-medium">Replay runs</h2>
@@ -172,10 +182,10 @@ export function ReplayRunsPanel({
         <Button
           type="submit"
           tone="primary"
-          disabled={busy || pending.length > 0 || limit === null || nothingToReplay}
+          disabled={busy || running || limit === null || nothingToReplay}
           aria-describedby={nothingToReplay ? nothingToReplayId : undefined}
         >
-          {busy ? "Starting…" : pending.length > 0 ? "Replaying…" : "Replay"}
+          {busy ? "Starting…" : running ? "Replaying…" : "Replay"}
         </Button>
       </form>
       {nothingToReplay ? (

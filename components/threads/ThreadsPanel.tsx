@@ -186,7 +186,11 @@ export function ThreadsPanel({
           {runError}
         </p>
       ) : null}
-      <ApprovalInbox projectId={projectId} loadPending={api.approvals.pendingOfProject} />
+      <ApprovalInbox
+        projectId={projectId}
+        loadPending={api.approvals.pendingOfProject}
+        decide={api.approvals.decide}
+      />
       <ThreadFilters controls={controls} agents={agents} onChange={changeControls} />
       {loadError ? (
         <p role="alert" className="px-4 py-3 text-danger">

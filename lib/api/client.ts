@@ -5,8 +5,10 @@ import { type ApprovalView, ApprovalViewSchema } from "@/lib/contracts/approval"
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
 import { type McpServerListing, McpServerListSchema } from "@/lib/contracts/mcp";
 import {
+  LatestReplayBatchSchema,
   type ManyReplays,
   ManyReplaysSchema,
+  type ReplayBatch,
   type ReplayStatus,
   ReplayStatusSchema,
   type StartedReplay,
@@ -260,6 +262,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
           ...(input.limit !== undefined ? { limit: input.limit } : {}),
           ...(input.threadIds ? { thread_ids: input.threadIds } : {}),
         }),
+      /** The project's latest "Replay runs" batch with each replay's progress; null before the first. */
+      latestReplayBatch: async (projectId: string): Promise<ReplayBatch | null> =>
+        (
+          await request(
+            "GET",
+            `/api/projects/${encodeURIComponent(projectId)}/replays`,
+            LatestReplayBatchSchema,
+          )
+        ).batch,
       /** A replay's progress and divergences; null when the thread is not a replay. */
       replayStatus: async (threadId: string): Promise<ReplayStatus | null> => {
         try {

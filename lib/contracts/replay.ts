@@ -70,6 +70,8 @@ export type ReplayStatus = z.infer<typeof ReplayStatusSchema>;
 
 /** `POST /api/projects/:id/replays`'s answer (201): the replays started, and the runs skipped with why. */
 export const ManyReplaysSchema = z.object({
+  /** The batch they belong to (`GET /api/projects/:id/replays` reads it back). */
+  batch_id: z.string().optional(),
   replays: z.array(
     z.object({
       source: z.object({ id: z.string(), name: z.string().nullable(), agent_id: z.string() }),
@@ -79,3 +81,26 @@ export const ManyReplaysSchema = z.object({
   skipped: z.array(z.object({ thread_id: z.string(), reason: z.string() })),
 });
 export type ManyReplays = z.infer<typeof ManyReplaysSchema>;
+
+/** One replay of a batch as `GET /api/projects/:id/replays` lists it: its source, and its progress. */
+export const BatchReplaySchema = z.object({
+  source: z.object({ id: z.string(), name: z.string().nullable(), agent_id: z.string() }),
+  threadId: z.string().min(1),
+  status: ReplayStatusSchema,
+});
+export type BatchReplay = z.infer<typeof BatchReplaySchema>;
+
+/**
+ * `GET /api/projects/:id/replays`: the project's latest "Replay runs" batch (null before the first),
+ * each replay with its progress from the server, `finished` once every replay of it has finished.
+ */
+export const ReplayBatchSchema = z.object({
+  id: z.string(),
+  from_version: z.enum(["same", "latest"]),
+  created_at: z.number(),
+  state: z.enum(["running", "finished"]),
+  replays: z.array(BatchReplaySchema),
+  skipped: z.array(z.object({ thread_id: z.string(), reason: z.string() })),
+});
+export type ReplayBatch = z.infer<typeof ReplayBatchSchema>;
+export const LatestReplayBatchSchema = z.object({ batch: ReplayBatchSchema.nullable() });

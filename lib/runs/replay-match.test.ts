@@ -65,9 +65,33 @@ describe("compareRequests", () => {
   });
 
   it("cuts long differing values to an excerpt", () => {
-    const found = compareRequests({ m: "a".repeat(1000) }, { m: "b".repeat(1000) });
-    expect(String(found?.recorded ?? "").length).toBeLessThan(310);
+    const found = compareRequests({ m: "a".repeat(3000) }, { m: "b".repeat(3000) });
+    expect(String(found?.recorded ?? "").length).toBeLessThan(1300);
     expect(String(found?.recorded ?? "")).toMatch(/^a+…$/);
+    const objects = compareRequests({ m: { a: "x".repeat(1000) } }, { m: 1 });
+    expect(String(JSON.stringify(objects?.recorded)).length).toBeLessThan(320);
+  });
+
+  it("keeps the change of two long strings in both excerpts: a sentence appended to a long prompt", () => {
+    const prompt = `You lead a small team. ${"Plan the work and hand it out. ".repeat(30)}`;
+    const found = compareRequests(
+      { messages: [{ role: "system", content: prompt }] },
+      { messages: [{ role: "system", content: `${prompt} Always be brief.` }] },
+    );
+    expect(found?.path).toBe("messages[0].content");
+    expect(found?.recorded).not.toEqual(found?.replayed);
+    expect(String(found?.replayed)).toMatch(/ Always be brief\.$/);
+    expect(String(found?.recorded)).toMatch(/^….*hand it out\. $/);
+    expect(String(found?.replayed).length).toBeLessThan(200);
+  });
+
+  it("cuts the shared text around a change in the middle on both sides", () => {
+    const before = "a ".repeat(400);
+    const after = " z".repeat(400);
+    const found = compareRequests({ m: `${before}old${after}` }, { m: `${before}new${after}` });
+    expect(String(found?.recorded)).toMatch(/^…(a )+old( z)+…$/);
+    expect(String(found?.replayed)).toMatch(/^…(a )+new( z)+…$/);
+    expect(String(found?.recorded).length).toBeLessThan(340);
   });
 });
 

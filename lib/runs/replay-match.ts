@@ -94,6 +94,10 @@ export function firstDifference(recorded: unknown, replayed: unknown, path = "")
 
 /** Longest string kept of a differing value in a divergence report (the full requests are in the logs). */
 const EXCERPT_CHARS = 300;
+/** Unchanged text kept on each side of the change when two differing strings are cut. */
+const CONTEXT_CHARS = 160;
+/** Longest changed stretch kept of each string (the rest of a long change is cut at its end). */
+const CHANGE_CHARS = 1200;
 
 function excerpt(value: unknown): unknown {
   if (typeof value === "string")
@@ -104,14 +108,40 @@ function excerpt(value: unknown): unknown {
 }
 
 /**
+ * Two differing strings cut to the change itself: the text they share before and after it is cut
+ * to CONTEXT_CHARS on each side (marked "…"), so a change at the end of a long prompt — " Always be
+ * brief." appended — is in both excerpts rather than cut away from both at the same prefix.
+ */
+export function excerptChange(recorded: string, replayed: string): { recorded: string; replayed: string } {
+  const shortest = Math.min(recorded.length, replayed.length);
+  let prefix = 0;
+  while (prefix < shortest && recorded[prefix] === replayed[prefix]) prefix += 1;
+  let suffix = 0;
+  while (
+    suffix < shortest - prefix &&
+    recorded[recorded.length - 1 - suffix] === replayed[replayed.length - 1 - suffix]
+  )
+    suffix += 1;
+  const from = Math.max(0, prefix - CONTEXT_CHARS);
+  const cut = (text: string) => {
+    const changeEnd = text.length - suffix;
+    const cappedEnd = Math.min(changeEnd, prefix + CHANGE_CHARS);
+    const to = cappedEnd < changeEnd ? cappedEnd : Math.min(text.length, changeEnd + CONTEXT_CHARS);
+    return `${from > 0 ? "…" : ""}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
+  };
+  return { recorded: cut(recorded), replayed: cut(replayed) };
+}
+
+/**
  * Compares a replayed request with the recorded one: null when the recording may answer it,
- * otherwise the first difference (values cut to an excerpt).
+ * otherwise the first difference (two strings cut around their change, other values to an excerpt).
  */
 export function compareRequests(recorded: unknown, replayed: unknown): RequestDifference | null {
   // JSON round trip first: the recording went through it (undefined members gone, dates as strings).
   const normalise = (value: unknown) => withNumberedIds(JSON.parse(JSON.stringify(value ?? null)));
   const found = firstDifference(normalise(recorded), normalise(replayed));
-  return found
-    ? { path: found.path, recorded: excerpt(found.recorded), replayed: excerpt(found.replayed) }
-    : null;
+  if (!found) return null;
+  if (typeof found.recorded === "string" && typeof found.replayed === "string")
+    return { path: found.path, ...excerptChange(found.recorded, found.replayed) };
+  return { path: found.path, recorded: excerpt(found.recorded), replayed: excerpt(found.replayed) };
 }

@@ -3,7 +3,14 @@ import { deriveEdges } from "@/lib/graph";
 import { assetExampleBundle, cloneExample } from "@/lib/standard";
 import { EventScript, stateFromFrames, T0, threadWire, uuid } from "@/test/support/live-support";
 import { documentFromBundle } from "./document-layout";
-import { compactTokens, describeRunOverlay, NO_RUN_OVERLAY, runOverlay, sameRunOverlay } from "./run-overlay";
+import {
+  badgeState,
+  compactTokens,
+  describeRunOverlay,
+  NO_RUN_OVERLAY,
+  runOverlay,
+  sameRunOverlay,
+} from "./run-overlay";
 
 const graph = documentFromBundle(cloneExample(assetExampleBundle));
 const edges = deriveEdges(graph);
@@ -58,6 +65,7 @@ describe("runOverlay", () => {
     expect(overlay.agents.get(orchestratorNode.id)).toEqual({
       live: 1,
       running: 1,
+      waiting: 0,
       side: "a",
       sideLabel: "Director",
       steps: 1,
@@ -66,6 +74,7 @@ describe("runOverlay", () => {
     expect(overlay.agents.get(assetNode.id)).toEqual({
       live: 1,
       running: 1,
+      waiting: 0,
       side: "b",
       sideLabel: "Reviewer",
       steps: 3,
@@ -84,6 +93,15 @@ describe("runOverlay", () => {
     const done = runOverlay(graph, edges, midRun("completed").state);
     expect(done.animatedEdges.size).toBe(0);
     expect(done.agents.get(assetNode.id)).toMatchObject({ live: 0, running: 0, steps: 3, tokens: 500 });
+  });
+
+  it("counts a thread parked on an approval as waiting, and its badge says so, not idle", () => {
+    const waiting = runOverlay(graph, edges, midRun("waiting_approval").state);
+    expect(waiting.agents.get(assetNode.id)).toMatchObject({ live: 1, running: 0, waiting: 1 });
+    expect(badgeState(waiting.agents.get(assetNode.id)!)).toBe("1 waiting for approval");
+    const idle = runOverlay(graph, edges, midRun("idle").state);
+    expect(badgeState(idle.agents.get(assetNode.id)!)).toBe("1 idle");
+    expect(sameRunOverlay(waiting, idle)).toBe(false);
   });
 
   it("adds up several threads of one agent; a running thread's side wins over a later idle one", () => {
@@ -106,6 +124,7 @@ describe("runOverlay", () => {
     expect(overlay.agents.get(assetNode.id)).toEqual({
       live: 2,
       running: 1,
+      waiting: 0,
       side: "a",
       sideLabel: "Worker",
       steps: 4,
@@ -153,10 +172,37 @@ describe("runOverlay", () => {
 describe("describing the badge", () => {
   it("spells out every figure", () => {
     expect(
-      describeRunOverlay({ live: 2, running: 1, side: "b", sideLabel: "Reviewer", steps: 4, tokens: 1234 }),
+      describeRunOverlay({
+        live: 2,
+        running: 1,
+        waiting: 0,
+        side: "b",
+        sideLabel: "Reviewer",
+        steps: 4,
+        tokens: 1234,
+      }),
     ).toBe("2 live threads (1 running) · side B (Reviewer) · 4 steps · 1,234 tokens");
     expect(
-      describeRunOverlay({ live: 1, running: 0, side: null, sideLabel: null, steps: 1, tokens: 1 }),
+      describeRunOverlay({
+        live: 2,
+        running: 1,
+        waiting: 1,
+        side: null,
+        sideLabel: null,
+        steps: 2,
+        tokens: 5,
+      }),
+    ).toBe("2 live threads (1 running, 1 waiting for approval) · 2 steps · 5 tokens");
+    expect(
+      describeRunOverlay({
+        live: 1,
+        running: 0,
+        waiting: 0,
+        side: null,
+        sideLabel: null,
+        steps: 1,
+        tokens: 1,
+      }),
     ).toBe("1 live thread · 1 step · 1 token");
   });
 

@@ -1,5 +1,6 @@
 // The canvas overlay of a playground run (pure): from the live state of the run's tree (lib/live) to
-// a badge per agent node — its live threads, the side its latest step ran on, steps and tokens — and
+// a badge per agent node — its live threads (running, waiting for approval), the side its latest step
+// ran on, steps and tokens — and
 // the subagent edges to animate while a child runs. The project-wide poll (run-activity.ts) lights
 // up every run of the project; this overlay describes the one run the playground follows.
 import { definitionName, type Graph, type GraphEdge, type GraphNode } from "@/lib/graph";
@@ -16,6 +17,8 @@ export interface AgentRunOverlay {
   live: number;
   /** Of those, queued or running now. */
   running: number;
+  /** Of those, parked until a human approves or denies a tool call (`waiting_approval`). */
+  waiting: number;
   /** The side of this agent's latest step (a running thread's first), null before any step. */
   side: Side | null;
   /** The label of that side in the agent's definition ("Reviewer"), when it has one. */
@@ -41,6 +44,7 @@ export type RunOverlaySource = Pick<LiveState, "threads" | "telemetry">;
 interface Tally {
   live: number;
   running: number;
+  waiting: number;
   steps: number;
   tokens: number;
   /** The latest step seen, preferring one of a running thread. */
@@ -81,6 +85,7 @@ export function runOverlay(
     const tally = tallies.get(thread.agent_id) ?? {
       live: 0,
       running: 0,
+      waiting: 0,
       steps: 0,
       tokens: 0,
       latest: null,
@@ -88,6 +93,7 @@ export function runOverlay(
     const running = isActiveStatus(thread.status);
     if (!isSettledStatus(thread.status)) tally.live += 1;
     if (running) tally.running += 1;
+    if (thread.status === "waiting_approval") tally.waiting += 1;
     tally.tokens += thread.usage.input_tokens + thread.usage.output_tokens;
     const step = getEntry(source.telemetry, thread.id)?.step;
     if (step) {
@@ -110,6 +116,7 @@ export function runOverlay(
     agents.set(node.id, {
       live: tally.live,
       running: tally.running,
+      waiting: tally.waiting,
       side,
       sideLabel: sideLabelOf(node, side),
       steps: tally.steps,
@@ -148,6 +155,7 @@ function sameAgentOverlay(left: AgentRunOverlay, right: AgentRunOverlay): boolea
   return (
     left.live === right.live &&
     left.running === right.running &&
+    left.waiting === right.waiting &&
     left.side === right.side &&
     left.sideLabel === right.sideLabel &&
     left.steps === right.steps &&
@@ -178,14 +186,27 @@ export function compactTokens(tokens: number): string {
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
-/** The badge's full text for tooltips and screen readers: "2 live threads (1 running) · side B (Reviewer) · 4 steps · 1,234 tokens". */
+/** The badge's full text for tooltips and screen readers: "2 live threads (1 running, 1 waiting for approval) · side B (Reviewer) · 4 steps · 1,234 tokens". */
 export function describeRunOverlay(overlay: AgentRunOverlay): string {
-  const parts = [
-    `${plural(overlay.live, "live thread")}${overlay.running > 0 ? ` (${overlay.running} running)` : ""}`,
+  const doing = [
+    ...(overlay.running > 0 ? [`${overlay.running} running`] : []),
+    ...(overlay.waiting > 0 ? [`${overlay.waiting} waiting for approval`] : []),
   ];
+  const parts = [`${plural(overlay.live, "live thread")}${doing.length > 0 ? ` (${doing.join(", ")})` : ""}`];
   if (overlay.side)
     parts.push(`side ${overlay.side.toUpperCase()}${overlay.sideLabel ? ` (${overlay.sideLabel})` : ""}`);
   parts.push(plural(overlay.steps, "step"));
   parts.push(`${overlay.tokens.toLocaleString("en-US")} ${overlay.tokens === 1 ? "token" : "tokens"}`);
   return parts.join(" · ");
+}
+
+/**
+ * What the agent's threads are doing, in a few words: running now, waiting for a human's approval,
+ * idle (waiting for input), or done. A thread parked on an approval is never called idle.
+ */
+export function badgeState(overlay: AgentRunOverlay): string {
+  if (overlay.running > 0) return `${overlay.running} running`;
+  if (overlay.waiting > 0) return `${overlay.waiting} waiting for approval`;
+  if (overlay.live > 0) return `${overlay.live} idle`;
+  return "done";
 }

@@ -17,6 +17,7 @@ import {
 import { type Bundle, parseBundle } from "@/lib/standard";
 import { type BundleDiff, diffBundles } from "@/lib/versions/bundle-diff";
 import { ConflictError, InvalidDefinitionsError, InvalidInputError, NotFoundError } from "../errors";
+import { NO_ACTIVITY, projectGlances } from "../store/project-glance";
 
 /** The wire summary (lib/contracts/project.ts); the server always sets `created_at`. */
 export type ProjectSummary = ProjectSummaryWire & { created_at: number };
@@ -145,14 +146,19 @@ export class ProjectService {
     return this.database.prisma;
   }
 
+  /** Every project, the latest changed first, each with its runs and pending approvals at a glance. */
   async list(): Promise<ProjectSummary[]> {
-    const projects = await this.prisma.project.findMany({ orderBy: [{ updatedAt: "desc" }, { id: "asc" }] });
+    const [projects, glances] = await Promise.all([
+      this.prisma.project.findMany({ orderBy: [{ updatedAt: "desc" }, { id: "asc" }] }),
+      projectGlances(this.database.sql),
+    ]);
     return projects.map((project) => ({
       id: project.id,
       name: project.name,
       version: project.currentVersion,
       created_at: toMicroseconds(project.createdAt),
       updated_at: toMicroseconds(project.updatedAt),
+      activity: glances.get(project.id) ?? NO_ACTIVITY,
     }));
   }
 

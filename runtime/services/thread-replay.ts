@@ -19,7 +19,7 @@
 // - Only a root can be replayed: a child's inputs come from its parent.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { ManyReplays, ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
+import type { ManyReplays, ReplayBatch, ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
 import { DivergenceSchema } from "@/lib/contracts/replay";
 import type { Database } from "@/lib/db/database";
 import type { SqlExecutor } from "@/lib/db/sql-client";
@@ -30,6 +30,12 @@ import type { DefinitionsCache } from "../store/definitions";
 import { appendEvents, type NewEvent } from "../store/event-log";
 import { enqueue } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
+import {
+  insertReplayBatch,
+  latestReplayBatch,
+  recordBatchReplay,
+  recordBatchSkipped,
+} from "../store/replay-batches";
 import { externalInputsOf, replayPayload } from "../store/replay-inputs";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
@@ -147,7 +153,8 @@ export class ThreadReplayService {
   /**
    * Replays several runs of a project at once (the regression check of docs/live.md "Replay"): the
    * given root threads, or the latest `limit` finished root threads that are not replays themselves.
-   * A run that cannot be replayed is listed in `skipped` with the reason; the others start.
+   * A run that cannot be replayed is listed in `skipped` with the reason; the others start. They
+   * form one batch, which `latestBatch` reads back with each replay's progress.
    */
   async replayMany(
     projectId: string,
@@ -170,6 +177,8 @@ export class ThreadReplayService {
           [projectId, input.limit],
         )
       ).map((row) => String(row.id));
+    const batchId = randomUUID();
+    await insertReplayBatch(sql, { id: batchId, projectId, fromVersion: input.fromVersion });
     const started: ManyReplays["replays"] = [];
     const skipped: ManyReplays["skipped"] = [];
     for (const id of ids) {
@@ -180,6 +189,7 @@ export class ThreadReplayService {
       }
       try {
         const replay = await this.replay(id, { from_version: input.fromVersion });
+        await recordBatchReplay(sql, batchId, replay.threadId);
         started.push({
           source: { id, name: source.name, agent_id: source.agent_name },
           threadId: replay.threadId,
@@ -189,7 +199,38 @@ export class ThreadReplayService {
         skipped.push({ thread_id: id, reason: error.message });
       }
     }
-    return { replays: started, skipped };
+    if (skipped.length > 0) await recordBatchSkipped(sql, batchId, skipped);
+    return { batch_id: batchId, replays: started, skipped };
+  }
+
+  /**
+   * The project's latest batch of `replayMany`, each replay with its progress (`status`): what the
+   * project page shows, from the server, so a reload keeps it. Null before the first batch.
+   */
+  async latestBatch(projectId: string): Promise<ReplayBatch | null> {
+    const sql = this.database.sql;
+    if (
+      !isUuid(projectId) ||
+      (await sql.query("SELECT 1 FROM projects WHERE id = $1", [projectId])).length === 0
+    )
+      throw new NotFoundError("Project", projectId);
+    const batch = await latestReplayBatch(sql, projectId);
+    if (!batch) return null;
+    const replays = await Promise.all(
+      batch.replays.map(async (replay) => ({
+        source: replay.source,
+        threadId: replay.thread_id,
+        status: await this.status(replay.thread_id),
+      })),
+    );
+    return {
+      id: batch.id,
+      from_version: batch.from_version,
+      created_at: batch.created_at,
+      state: replays.every((replay) => replay.status.state === "finished") ? "finished" : "running",
+      replays,
+      skipped: batch.skipped,
+    };
   }
 
   /** A replay's progress and the divergences of its whole tree (any thread of the tree names it). */

@@ -191,6 +191,45 @@ describe("approvals", () => {
     expect((await decide(pending!.id, { decision: "approve" })).status).toBe(409);
   });
 
+  it("GET /api/projects gives each project's runs, latest run and pending approvals at a glance", async () => {
+    const projectId = await projectWith(
+      assistantBundle([
+        { toolCalls: [{ name: "write_file", args: { path: "/g.md", content: "g" } }] },
+        { text: "written" },
+      ]),
+    );
+    type Listed = {
+      id: string;
+      activity: {
+        runs: number;
+        last_run: { id: string; status: string } | null;
+        pending_approvals: number;
+      };
+    };
+    const glance = async () => {
+      const list = await api<{ projects: Listed[] }>("GET", "/api/projects");
+      expect(list.status).toBe(200);
+      return list.body.projects.find((project) => project.id === projectId)!.activity;
+    };
+    expect(await glance()).toEqual({ runs: 0, last_run: null, pending_approvals: 0 });
+    const first = await startThread(projectId, "assistant", "one");
+    const second = await startThread(projectId, "assistant", "two");
+    await waitForPending(first, 1);
+    const [pending] = await waitForPending(second, 1);
+    expect(await glance()).toMatchObject({
+      runs: 2,
+      last_run: { id: second, status: "waiting_approval" },
+      pending_approvals: 2,
+    });
+    expect((await decide(pending!.id, { decision: "approve" })).status).toBe(200);
+    await waitFor(second, ["idle"]);
+    expect(await glance()).toMatchObject({
+      runs: 2,
+      last_run: { id: second, status: "idle" },
+      pending_approvals: 1,
+    });
+  });
+
   it("resolves three pending approvals in three sibling children independently, each exactly once", async () => {
     const projectId = await projectWith(
       assetBundle({

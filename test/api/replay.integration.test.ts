@@ -312,6 +312,52 @@ describe("replay", () => {
     expect((await api("POST", `/api/projects/${projectId}/replays`, { limit: 0 })).status).toBe(400);
   });
 
+  it("keeps a project's latest batch of replays on the server, with each replay's progress to its end", async () => {
+    const projectId = await projectWith(castleBundle());
+    type Batch = {
+      batch: {
+        id: string;
+        state: string;
+        replays: { source: { id: string; agent_id: string }; threadId: string; status: ReplayStatus }[];
+        skipped: { thread_id: string; reason: string }[];
+      } | null;
+    };
+    expect((await api<Batch>("GET", `/api/projects/${projectId}/replays`)).body).toEqual({ batch: null });
+    const first = await recordedRun(projectId);
+    const second = await startThread(projectId, "orchestrator", "build");
+    await waitFor(second, ["idle"]);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const started = await api<{ batch_id: string; replays: { threadId: string }[] }>(
+      "POST",
+      `/api/projects/${projectId}/replays`,
+      { thread_ids: [second, first, unknown] },
+    );
+    expect(started.status).toBe(201);
+    const deadline = Date.now() + 30_000;
+    let latest = await api<Batch>("GET", `/api/projects/${projectId}/replays`);
+    while (latest.body.batch?.state !== "finished" && Date.now() < deadline) {
+      expect(latest.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      latest = await api<Batch>("GET", `/api/projects/${projectId}/replays`);
+    }
+    const batch = latest.body.batch!;
+    expect(batch.id).toBe(started.body.batch_id);
+    expect(batch.state).toBe("finished");
+    expect(
+      batch.replays.map((replay) => [replay.source.id, replay.source.agent_id, replay.threadId]),
+    ).toEqual([
+      [second, "orchestrator", started.body.replays[0]!.threadId],
+      [first, "orchestrator", started.body.replays[1]!.threadId],
+    ]);
+    expect(batch.replays.map((replay) => replay.status.state)).toEqual(["finished", "finished"]);
+    expect(batch.skipped).toEqual([{ thread_id: unknown, reason: "Not a thread of this project." }]);
+    // A single replay of a thread is not a batch: the latest batch stays the same.
+    await api("POST", `/api/threads/${first}/replay`, {});
+    expect((await api<Batch>("GET", `/api/projects/${projectId}/replays`)).body.batch?.id).toBe(batch.id);
+    expect((await api("GET", `/api/projects/${unknown}/replays`)).status).toBe(404);
+    expect((await api("GET", "/api/projects/nope/replays")).status).toBe(404);
+  });
+
   it("answers 404 for unknown threads, 422 for a child or a thread without input, 400 for a bad body", async () => {
     const projectId = await projectWith(castleBundle());
     const sourceId = await startThread(projectId, "orchestrator", "build");
