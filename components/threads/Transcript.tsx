@@ -1,19 +1,23 @@
 "use client";
 // The selected thread's messages in order, then any text still streaming in (message_chunk), both
 // as markdown. A tool call without its result yet says so: running (or awaiting approval) while the
-// thread works, "no result" once it stopped without one.
-import { useEffect, useMemo, useRef } from "react";
+// thread works, "no result" once it stopped without one. While the thread's model call waits on its
+// provider (rate limited, unavailable), a status line says so and counts down to the next attempt.
+import { useEffect, useMemo, useRef, useState } from "react";
 import {
   getEntry,
   type LiveMessage,
   type LiveState,
   selectStreamingMessages,
+  selectTelemetry,
   selectTranscript,
 } from "@/lib/live";
+import type { ModelWait } from "@/lib/live/state";
 import type { AgentInfo } from "./agent-info";
 import { StreamingMarkdown } from "./ChatMarkdown";
 import { parseToolCalls } from "./format";
 import { MessageRow, type PendingCallState, type SideLabels } from "./MessageRow";
+import { modelWaitText } from "./model-wait-text";
 
 /**
  * The ids of each message's tool calls that no tool message answers (yet), comma-joined per message
@@ -31,6 +35,25 @@ export function unansweredToolCalls(messages: readonly LiveMessage[]): ReadonlyM
     if (open.length > 0) unanswered.set(message.id, open.map((call) => call.id).join(","));
   }
   return unanswered;
+}
+
+/** The wait announced by a `model_wait` event, counting down each second. */
+function ModelWaitNotice({ wait }: { wait: ModelWait }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <p
+      role="status"
+      aria-label="Waiting on the model provider"
+      className="mt-2 rounded-md border border-warning bg-warning/10 px-3 py-2 text-sm"
+    >
+      {modelWaitText(wait, now)}
+    </p>
+  );
 }
 
 function pendingCallState(status: string | undefined): PendingCallState {
@@ -58,6 +81,13 @@ export function Transcript({
   const unanswered = useMemo(() => unansweredToolCalls(messages), [messages]);
   const pendingState = pendingCallState(getEntry(state.threads, threadId)?.status);
   const streaming = selectStreamingMessages(state, threadId);
+  const status = getEntry(state.threads, threadId)?.status;
+  const modelWait = selectTelemetry(state, threadId).modelWait;
+  // Shown while the thread still runs and no reply streams yet (the next attempt's text replaces it).
+  const waiting =
+    modelWait !== null && (status === "running" || status === "queued") && streaming.length === 0
+      ? modelWait
+      : null;
   const end = useRef<HTMLDivElement>(null);
   const count = messages.length + streaming.reduce((total, stream) => total + stream.text.length, 0);
 
@@ -100,6 +130,7 @@ export function Transcript({
           <StreamingMarkdown text={stream.text} />
         </div>
       ))}
+      {waiting ? <ModelWaitNotice key={`${waiting.at}`} wait={waiting} /> : null}
       <div ref={end} />
     </section>
   );
