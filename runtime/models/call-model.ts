@@ -141,7 +141,8 @@ export async function callModel(
       const unavailableMs = current.target ? providerUnavailableForMs(current.target, breaker) : 0;
       if (unavailableMs > 0) {
         const reason = `${current.target?.label} is unavailable (it failed ${breaker.failures} times in a row)`;
-        lastReason = lastReason || reason;
+        // This model's own last error says more than its breaker; another model's says less.
+        if (!failures.some((failure) => failure.model === name)) lastReason = reason;
         if (current.hasFallback || current.waitedMs + unavailableMs > budgetMs) {
           failures.push({ model: name, attempt, error: reason });
           break;
