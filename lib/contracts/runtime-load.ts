@@ -45,6 +45,8 @@ export const runtimeLoadSchema = z.object({
           max_limit: z.number().int().positive(),
           /** HTTP 429s this process has seen from it. */
           rate_limited: z.number().int().nonnegative(),
+          /** Calls it admits per second at most, learnt from its 429s (null: none yet). */
+          pace_per_second: z.number().positive().nullable().default(null),
           state: z.enum(["ok", "paused", "unavailable"]),
           /** For `paused` and `unavailable`: ms until calls go out again. */
           retry_in_ms: z.number().nonnegative().nullable(),

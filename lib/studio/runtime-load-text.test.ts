@@ -71,6 +71,7 @@ describe("runtimeLoadText", () => {
       limit: 3,
       max_limit: 256,
       rate_limited: 12,
+      pace_per_second: 45.5,
       state: "paused" as const,
       retry_in_ms: 2400,
     };
@@ -79,9 +80,15 @@ describe("runtimeLoadText", () => {
       "Runtime: 80 running · 3 model calls · 77 queued for a provider · openai rate limited",
     );
     expect(text.full).toContain(
-      "openai at api.openai.com: 3 in flight, 77 queued, limit lowered to 3 of 256 by rate limits, rate limited: paused for 2 s",
+      "openai at api.openai.com: 3 in flight, 77 queued, limit lowered to 3 of 256 by rate limits, paced at 45.5/s, rate limited: paused for 2 s",
     );
-    const down = { ...endpoint, limit: 256, state: "unavailable" as const, retry_in_ms: 12_000 };
+    const down = {
+      ...endpoint,
+      limit: 256,
+      pace_per_second: null,
+      state: "unavailable" as const,
+      retry_in_ms: 12_000,
+    };
     const outage = runtimeLoadText({ ...base, model_calls: { ...base.model_calls, providers: [down] } });
     expect(outage.short).toContain("openai unavailable");
     expect(outage.full).toContain(

@@ -74,7 +74,8 @@ function endpointLine(endpoint: RuntimeLoad["model_calls"]["providers"][number])
       : endpoint.state === "unavailable"
         ? `, unavailable: retrying in ${waited(endpoint.retry_in_ms ?? 0)}`
         : "";
-  return `${endpoint.label}: ${endpoint.in_flight} in flight, ${endpoint.queued} queued, ${limit}${state}`;
+  const pace = endpoint.pace_per_second === null ? "" : `, paced at ${endpoint.pace_per_second}/s`;
+  return `${endpoint.label}: ${endpoint.in_flight} in flight, ${endpoint.queued} queued, ${limit}${pace}${state}`;
 }
 
 /** Group commit on this server: how many step commits shared a transaction, and how many at most. */

@@ -78,26 +78,46 @@ describe("the adaptive limit and the circuit breaker", () => {
       tickets[0]!.release("rate_limited", 500);
       tickets[1]!.release("rate_limited", 500);
       let view = modelCallsInFlight().endpoints.find((row) => row.label === "openai at aimd.example")!;
-      expect(view).toMatchObject({ limit: 4, max_limit: 8, rate_limited: 2, state: "paused", in_flight: 6 });
+      // … and, with no call back fine yet, the pace drops to half the calls in flight: (7 + 1) / 2, then (6 + 1) / 2.
+      expect(view).toMatchObject({
+        limit: 4,
+        max_limit: 8,
+        rate_limited: 2,
+        state: "paused",
+        in_flight: 6,
+        pace_per_second: 3.5,
+      });
       for (const ticket of tickets.slice(2)) ticket.release("ok");
       // Paused: a new call to that model queues until the provider's wait is over, though under
       // the limit; another model's call goes at once (rate limits are per model).
       let admitted = false;
       const other = await enterModelCall(endpoint, undefined, env, "another-model");
       other.release("ok");
+      // Paced: six successes raised the pace from 3.5 to about 4.96 calls/s, so the next call goes
+      // about 202 ms after the last.
+      let paced = false;
+      const second = enterModelCall(endpoint, undefined, env, "another-model").then((ticket) => {
+        paced = true;
+        return ticket;
+      });
+      await vi.advanceTimersByTimeAsync(180);
+      expect(paced).toBe(false);
+      await vi.advanceTimersByTimeAsync(40);
+      expect(paced).toBe(true);
+      (await second).release("ok");
       const next = enterModelCall(endpoint, undefined, env, "gpt").then((ticket) => {
         admitted = true;
         return ticket;
       });
-      await vi.advanceTimersByTimeAsync(400);
+      await vi.advanceTimersByTimeAsync(100);
       expect(admitted).toBe(false);
       expect(modelCallsInFlight().queuedByProvider).toEqual({ openai: 1 });
       await vi.advanceTimersByTimeAsync(200);
       expect(admitted).toBe(true);
       (await next).release("ok");
       view = modelCallsInFlight().endpoints.find((row) => row.label === "openai at aimd.example")!;
-      // 4 + 1/4 per success after the drop: 8 successes → 5.something, shown whole.
-      expect(view.limit).toBe(5);
+      // 1/limit per success after the drop: four of 1/4, then five of 1/5: 9 successes → 6.
+      expect(view.limit).toBe(6);
       expect(view.state).toBe("ok");
     } finally {
       vi.useRealTimers();

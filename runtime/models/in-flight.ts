@@ -51,6 +51,15 @@ class EndpointGate {
   /** Per provider model id: when the wait a 429 named is over (rate limits are per model). */
   readonly pausedUntil = new Map<string, number>();
   lastDecreaseAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The pace: calls admitted per second (unbounded until a 429). A 429 lowers it to 90 % of the calls
+   * that succeeded in the last second (what the provider let through), or to half the calls in flight
+   * when none did yet; each success raises it by 1/pace (one more call per second, each second).
+   */
+  pace = Number.POSITIVE_INFINITY;
+  nextAdmitAt = 0;
+  /** When the calls that succeeded in about the last second ended. */
+  private readonly recentSuccesses: number[] = [];
   rateLimited = 0;
   private pauseTimer: NodeJS.Timeout | undefined;
   // The circuit breaker.
@@ -93,13 +102,28 @@ class EndpointGate {
   }
 
   canAdmit(model: string, now: number): boolean {
-    return this.inFlight < this.allowed && this.pausedFor(model, now) === 0;
+    return this.inFlight < this.allowed && now >= this.nextAdmitAt && this.pausedFor(model, now) === 0;
+  }
+
+  /** Counts an admitted call against the pace. */
+  paced(now: number): void {
+    if (Number.isFinite(this.pace)) this.nextAdmitAt = Math.max(now, this.nextAdmitAt) + 1000 / this.pace;
+  }
+
+  private successesInLastSecond(now: number): number {
+    while (this.recentSuccesses.length > 0 && this.recentSuccesses[0]! <= now - 1000)
+      this.recentSuccesses.shift();
+    return this.recentSuccesses.length;
   }
 
   /** Admits waiting calls in order while under the limit (a paused model's calls keep their place). */
   admitQueued(now: number = Date.now()): void {
     let soonest = Number.POSITIVE_INFINITY;
     for (let index = 0; index < this.queue.length && this.inFlight < this.allowed; ) {
+      if (now < this.nextAdmitAt) {
+        soonest = Math.min(soonest, this.nextAdmitAt - now);
+        break;
+      }
       const waiting = this.queue[index]!;
       const paused = this.pausedFor(waiting.model, now);
       if (paused > 0) {
@@ -134,6 +158,9 @@ class EndpointGate {
     this.probingSince = 0;
     if (outcome === "ok") {
       if (this.limit < this.maxLimit) this.limit = Math.min(this.maxLimit, this.limit + 1 / this.allowed);
+      this.recentSuccesses.push(now);
+      this.successesInLastSecond(now);
+      if (Number.isFinite(this.pace)) this.pace += 1 / this.pace;
       this.outagesInRow = 0;
       this.openUntil = 0;
       return;
@@ -145,6 +172,10 @@ class EndpointGate {
         this.limit = Math.max(1, Math.min(this.limit, this.inFlight + 1) / 2);
         this.lastDecreaseAt = now;
       }
+      const letThrough = this.successesInLastSecond(now);
+      // Before any call came back fine (a burst refused at once), half the calls in flight.
+      const allowedPace = letThrough > 0 ? 0.9 * letThrough : (this.inFlight + 1) / 2;
+      this.pace = Math.min(this.pace, Math.max(1, allowedPace));
       if (waitMs !== undefined)
         this.pausedUntil.set(
           model,
@@ -189,6 +220,7 @@ export interface ModelCallTicket {
 
 function admit(gate: EndpointGate, model: string): ModelCallTicket {
   gate.inFlight++;
+  gate.paced(Date.now());
   const startedAt = Date.now();
   let released = false;
   return {
@@ -266,6 +298,8 @@ export interface ProviderEndpointLoad {
   max_limit: number;
   /** HTTP 429s seen since the process started. */
   rate_limited: number;
+  /** Calls admitted per second at most, learnt from 429s (null: no pace yet). */
+  pace_per_second: number | null;
   /** `paused` after a 429 (admissions wait), `unavailable` while the breaker is open. */
   state: "ok" | "paused" | "unavailable";
   /** For `paused` and `unavailable`: ms until calls go out again. */
@@ -311,6 +345,7 @@ export function modelCallsInFlight(now: number = Date.now()): ModelCallsInFlight
       limit: gate.allowed,
       max_limit: Number.isFinite(gate.maxLimit) ? gate.maxLimit : gate.allowed,
       rate_limited: gate.rateLimited,
+      pace_per_second: Number.isFinite(gate.pace) ? Math.round(gate.pace * 10) / 10 : null,
       state: open ? "unavailable" : paused ? "paused" : "ok",
       retry_in_ms: open ? gate.openUntil - now : paused ? pauseEnd - now : null,
     });
