@@ -138,7 +138,10 @@ export async function callModel(
     for (let attempt = 1; ; attempt++) {
       if (request.abortSignal?.aborted) throw new ModelAbortedError(name);
       // An endpoint whose breaker is open: the fallback now, or a visible wait on the last model.
-      const unavailableMs = current.target ? providerUnavailableForMs(current.target, breaker) : 0;
+      const unavailableMs =
+        current.target && definition
+          ? providerUnavailableForMs(current.target, definition.model, breaker)
+          : 0;
       if (unavailableMs > 0) {
         const reason = `${current.target?.label} is unavailable (it failed ${breaker.failures} times in a row)`;
         // This model's own last error says more than its breaker; another model's says less.

@@ -128,19 +128,21 @@ describe("the adaptive limit and the circuit breaker", () => {
     const endpoint = target("down.example");
     const breaker = { failures: 3, openMs: 10_000 };
     for (let failure = 0; failure < 3; failure++) {
-      expect(providerUnavailableForMs(endpoint, breaker)).toBe(0);
-      (await enterModelCall(endpoint, undefined, {})).release("unavailable", undefined, breaker);
+      expect(providerUnavailableForMs(endpoint, "m", breaker)).toBe(0);
+      (await enterModelCall(endpoint, undefined, {}, "m")).release("unavailable", undefined, breaker);
     }
     const now = Date.now();
-    expect(providerUnavailableForMs(endpoint, breaker, now)).toBeGreaterThan(9_000);
+    expect(providerUnavailableForMs(endpoint, "m", breaker, now)).toBeGreaterThan(9_000);
+    // Another model at the same endpoint has its own breaker: still closed.
+    expect(providerUnavailableForMs(endpoint, "another", breaker, now)).toBe(0);
     expect(modelCallsInFlight().endpoints.find((row) => row.label === "openai at down.example")?.state).toBe(
       "unavailable",
     );
     // Cooled down: one probe goes, the others wait on it.
-    expect(providerUnavailableForMs(endpoint, breaker, now + 10_001)).toBe(0);
-    expect(providerUnavailableForMs(endpoint, breaker, now + 10_002)).toBe(1000);
-    (await enterModelCall(endpoint, undefined, {})).release("ok", undefined, breaker);
-    expect(providerUnavailableForMs(endpoint, breaker)).toBe(0);
+    expect(providerUnavailableForMs(endpoint, "m", breaker, now + 10_001)).toBe(0);
+    expect(providerUnavailableForMs(endpoint, "m", breaker, now + 10_002)).toBe(1000);
+    (await enterModelCall(endpoint, undefined, {}, "m")).release("ok", undefined, breaker);
+    expect(providerUnavailableForMs(endpoint, "m", breaker)).toBe(0);
   });
 });
 

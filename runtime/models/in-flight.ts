@@ -5,8 +5,8 @@
 // adapts to rate limits: each HTTP 429 halves it (once per round of calls) and pauses admissions of
 // calls to that model for the wait the provider named, each success raises it by 1/limit (additive increase,
 // multiplicative decrease), so a burst of threads queues instead of stampeding. Repeated outages
-// (5xx, no connection) open the endpoint's circuit breaker for a while: callers then go to a
-// fallback or wait. A call counts from its request to its answer or error (each attempt once; the
+// (5xx, no connection) of one model at the endpoint open that model's circuit breaker for a while:
+// its callers then go to a fallback or wait. A call counts from its request to its answer or error (each attempt once; the
 // wait between retries is not a call in flight, nor is the wait at the gate: that is `queued`).
 import { providerConcurrency } from "./provider-limits";
 
@@ -40,6 +40,14 @@ const PROBE_WAIT_MS = 1000;
 /** A probe not reported back after this long no longer holds the others. */
 const PROBE_STALE_MS = 60_000;
 
+/** One model's circuit breaker at an endpoint. */
+interface Breaker {
+  outagesInRow: number;
+  openUntil: number;
+  /** When the probe of a half-open breaker went out (0: none out). */
+  probingSince: number;
+}
+
 class EndpointGate {
   inFlight = 0;
   /** Calls waiting to be admitted, in arrival order, with the model each is for. */
@@ -62,11 +70,8 @@ class EndpointGate {
   private readonly recentSuccesses: number[] = [];
   rateLimited = 0;
   private pauseTimer: NodeJS.Timeout | undefined;
-  // The circuit breaker.
-  outagesInRow = 0;
-  openUntil = 0;
-  /** When the probe of a half-open breaker went out (0: none out). */
-  probingSince = 0;
+  /** The circuit breakers, per provider model id (one model may be overloaded, another fine). */
+  readonly breakers = new Map<string, Breaker>();
 
   constructor(
     readonly provider: string,
@@ -155,14 +160,14 @@ class EndpointGate {
     waitMs: number | undefined,
     breaker: BreakerSettings,
   ): void {
-    this.probingSince = 0;
+    const state = this.breakers.get(model);
+    if (state) state.probingSince = 0;
     if (outcome === "ok") {
       if (this.limit < this.maxLimit) this.limit = Math.min(this.maxLimit, this.limit + 1 / this.allowed);
       this.recentSuccesses.push(now);
       this.successesInLastSecond(now);
       if (Number.isFinite(this.pace)) this.pace += 1 / this.pace;
-      this.outagesInRow = 0;
-      this.openUntil = 0;
+      this.breakers.delete(model);
       return;
     }
     if (outcome === "rate_limited") {
@@ -184,19 +189,30 @@ class EndpointGate {
       return;
     }
     if (outcome === "unavailable") {
-      this.outagesInRow++;
-      if (this.outagesInRow >= breaker.failures) this.openUntil = now + breaker.openMs;
+      const failing = state ?? { outagesInRow: 0, openUntil: 0, probingSince: 0 };
+      this.breakers.set(model, failing);
+      failing.outagesInRow++;
+      if (failing.outagesInRow >= breaker.failures) failing.openUntil = now + breaker.openMs;
     }
   }
 
   /** 0 when a call may go out now (taking the probe of a half-open breaker), else ms to wait. */
-  unavailableForMs(now: number, breaker: BreakerSettings): number {
-    if (this.outagesInRow < breaker.failures) return 0;
-    if (now < this.openUntil) return this.openUntil - now;
+  unavailableForMs(model: string, now: number, breaker: BreakerSettings): number {
+    const state = this.breakers.get(model);
+    if (!state || state.outagesInRow < breaker.failures) return 0;
+    if (now < state.openUntil) return state.openUntil - now;
     // A probe whose caller gave up (aborted before its call) stops counting after a while.
-    if (this.probingSince > 0 && now - this.probingSince < PROBE_STALE_MS) return PROBE_WAIT_MS;
-    this.probingSince = now;
+    if (state.probingSince > 0 && now - state.probingSince < PROBE_STALE_MS) return PROBE_WAIT_MS;
+    state.probingSince = now;
     return 0;
+  }
+
+  /** The latest time any model's open breaker closes (0: none open). */
+  openEnd(now: number): number {
+    let end = 0;
+    for (const state of this.breakers.values())
+      if (state.openUntil > now) end = Math.max(end, state.openUntil);
+    return end;
   }
 }
 
@@ -281,10 +297,11 @@ export function enterModelCall(
  */
 export function providerUnavailableForMs(
   target: ProviderTarget,
+  model: string,
   breaker: BreakerSettings = DEFAULT_BREAKER,
   now: number = Date.now(),
 ): number {
-  return gateFor(target).unavailableForMs(now, breaker);
+  return gateFor(target).unavailableForMs(model, now, breaker);
 }
 
 /** One endpoint as GET /api/health shows it. */
@@ -332,7 +349,8 @@ export function modelCallsInFlight(now: number = Date.now()): ModelCallsInFlight
     total += gate.inFlight;
     addTo(byProvider, gate.provider, gate.inFlight);
     addTo(queuedByProvider, gate.provider, gate.queue.length);
-    const open = gate.openUntil > now;
+    const openEnd = gate.openEnd(now);
+    const open = openEnd > now;
     const pauseEnd = gate.pauseEnd(now);
     const paused = pauseEnd > now;
     const lowered = Number.isFinite(gate.maxLimit) && gate.limit < gate.maxLimit;
@@ -347,7 +365,7 @@ export function modelCallsInFlight(now: number = Date.now()): ModelCallsInFlight
       rate_limited: gate.rateLimited,
       pace_per_second: Number.isFinite(gate.pace) ? Math.round(gate.pace * 10) / 10 : null,
       state: open ? "unavailable" : paused ? "paused" : "ok",
-      retry_in_ms: open ? gate.openUntil - now : paused ? pauseEnd - now : null,
+      retry_in_ms: open ? openEnd - now : paused ? pauseEnd - now : null,
     });
   }
   endpoints.sort((left, right) => left.label.localeCompare(right.label));
