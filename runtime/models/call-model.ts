@@ -22,6 +22,7 @@ import {
   DEFAULT_BREAKER,
   enterModelCall,
   type ProviderTarget,
+  providerPausedForMs,
   providerUnavailableForMs,
 } from "./in-flight";
 import { classifyFailure, type FailureKind, providerWaitMs } from "./provider-failure";
@@ -162,6 +163,18 @@ export async function callModel(
         attempt--;
         continue;
       }
+      // Another call's 429 paused this model: the gate holds this call until then; say so.
+      const pausedMs =
+        current.target && definition ? providerPausedForMs(current.target, definition.model) : 0;
+      if (pausedMs > 0)
+        emit({
+          type: "model_wait",
+          model: name,
+          provider: current.target?.label ?? definition?.provider ?? "unknown",
+          reason: "rate_limited",
+          attempt: attempt - 1,
+          delay_ms: pausedMs,
+        });
       emit({ type: "llm_request", model: name, attempt });
       let startedAt = performance.now();
       try {

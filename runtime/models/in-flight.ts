@@ -304,6 +304,11 @@ export function providerUnavailableForMs(
   return gateFor(target).unavailableForMs(model, now, breaker);
 }
 
+/** How long calls to `model` at the endpoint are still paused by a 429 (0: not paused). */
+export function providerPausedForMs(target: ProviderTarget, model: string, now: number = Date.now()): number {
+  return gateFor(target).pausedFor(model, now);
+}
+
 /** One endpoint as GET /api/health shows it. */
 export interface ProviderEndpointLoad {
   provider: string;

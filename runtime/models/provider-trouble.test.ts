@@ -308,9 +308,10 @@ describe("a misbehaving Anthropic-compatible provider", () => {
     expect(fake.requests.map((sent) => sent.path)).toEqual(["/v1/messages", "/v1/messages", "/v1/messages"]);
     expect(delays[0]).toBeGreaterThan(1500);
     expect(delays[0]).toBeLessThanOrEqual(2000);
-    expect(telemetry.filter((event) => event.type === "model_wait").map((event) => event.reason)).toEqual([
-      "rate_limited",
-      "unavailable",
-    ]);
+    // The 429's wait, then the overload's (with the sleep injected, the gate's pause after the 429 is
+    // still on when the next attempt starts, and is announced as well).
+    const reasons = telemetry.filter((event) => event.type === "model_wait").map((event) => event.reason);
+    expect(reasons[0]).toBe("rate_limited");
+    expect(reasons.at(-1)).toBe("unavailable");
   });
 });
