@@ -93,16 +93,16 @@ describe("the adaptive limit and the circuit breaker", () => {
       let admitted = false;
       const other = await enterModelCall(endpoint, undefined, env, "another-model");
       other.release("ok");
-      // Paced: six successes raised the pace from 3.5 to about 4.96 calls/s, so the next call goes
-      // about 202 ms after the last.
+      // Paced: the six successes came while nothing waited, so the pace is still 3.5 calls/s and the
+      // next call goes 1000 / 3.5 ≈ 286 ms after the last.
       let paced = false;
       const second = enterModelCall(endpoint, undefined, env, "another-model").then((ticket) => {
         paced = true;
         return ticket;
       });
-      await vi.advanceTimersByTimeAsync(180);
+      await vi.advanceTimersByTimeAsync(250);
       expect(paced).toBe(false);
-      await vi.advanceTimersByTimeAsync(40);
+      await vi.advanceTimersByTimeAsync(50);
       expect(paced).toBe(true);
       (await second).release("ok");
       const next = enterModelCall(endpoint, undefined, env, "gpt").then((ticket) => {

@@ -37,6 +37,10 @@ export type CallOutcome = "ok" | "rate_limited" | "unavailable" | "other";
 const MAX_PAUSE_MS = 60_000;
 /** While one probe tests a half-open breaker, other callers look again after this long. */
 const PROBE_WAIT_MS = 1000;
+/** Each success while the pace holds calls back raises it by this share per current call/s (about 3 % a second). */
+const PACE_STEP = 0.03;
+/** A pace with no 429 for this long is dropped (calls go as fast as the limit lets them). */
+const PACE_FORGET_MS = 60_000;
 /** A probe not reported back after this long no longer holds the others. */
 const PROBE_STALE_MS = 60_000;
 
@@ -62,10 +66,12 @@ class EndpointGate {
   /**
    * The pace: calls admitted per second (unbounded until a 429). A 429 lowers it to 90 % of the calls
    * that succeeded in the last second (what the provider let through), or to half the calls in flight
-   * when none did yet; each success raises it by 1/pace (one more call per second, each second).
+   * when none did yet; while it holds calls back, each success raises it a little (about 3 % a
+   * second); a minute without a 429 drops it.
    */
   pace = Number.POSITIVE_INFINITY;
   nextAdmitAt = 0;
+  lastRateLimitAt = 0;
   /** When the calls that succeeded in about the last second ended. */
   private readonly recentSuccesses: number[] = [];
   rateLimited = 0;
@@ -166,12 +172,16 @@ class EndpointGate {
       if (this.limit < this.maxLimit) this.limit = Math.min(this.maxLimit, this.limit + 1 / this.allowed);
       this.recentSuccesses.push(now);
       this.successesInLastSecond(now);
-      if (Number.isFinite(this.pace)) this.pace += 1 / this.pace;
+      // Raised only while it holds calls back (a queue waits): a pace nobody reaches learns nothing.
+      if (Number.isFinite(this.pace) && this.queue.length > 0) this.pace *= 1 + PACE_STEP / this.pace;
+      else if (Number.isFinite(this.pace) && now - this.lastRateLimitAt > PACE_FORGET_MS)
+        this.pace = Number.POSITIVE_INFINITY;
       this.breakers.delete(model);
       return;
     }
     if (outcome === "rate_limited") {
       this.rateLimited++;
+      this.lastRateLimitAt = now;
       // Once per round: the calls already in flight when the limit dropped do not drop it again.
       if (startedAt > this.lastDecreaseAt) {
         this.limit = Math.max(1, Math.min(this.limit, this.inFlight + 1) / 2);
