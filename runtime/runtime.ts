@@ -17,6 +17,7 @@ import { DEFAULT_HOOK_TIMEOUT_MS, declaredHookIds, HookRunner } from "./extensio
 import type { McpServerStatus } from "./extensions/mcp-clients";
 import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
 import { callModel } from "./models";
+import { modelRetrySettingsFromEnv } from "./models/retry-settings";
 import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { awayFromStepSlot } from "./scheduler/step-slots";
@@ -118,6 +119,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
   const extensions = extensionsLoader();
   const subagentLimits = subagentLimitsFromEnv(process.env);
   const settings = schedulerSettingsFromEnv(process.env);
+  const modelRetry = modelRetrySettingsFromEnv(process.env);
   let threads: ThreadService | undefined;
   const terminate = async (threadId: string) => {
     await threads?.terminate(threadId);
@@ -151,7 +153,13 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
         // steps doing work, not calls in flight; see runtime/scheduler/step-slots.ts). The call's
         // signal is its run's, the key the scheduler holds the step's slot under.
         callModel: (name, models, request, options) =>
-          awayFromStepSlot(request.abortSignal, () => callModel(name, models, request, options)),
+          awayFromStepSlot(request.abortSignal, () =>
+            callModel(name, models, request, {
+              ...options,
+              retryBudgetMs: modelRetry.budgetMs,
+              breaker: modelRetry.breaker,
+            }),
+          ),
         leaseOwner,
         publishChunk: (chunk) => events.publishChunk(chunk),
         endMessage: (messageId) => events.endMessage(messageId),

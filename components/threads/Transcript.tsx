@@ -3,7 +3,9 @@
 // as markdown. A tool call without its result yet says so: running (or awaiting approval) while the
 // thread works, "no result" once it stopped without one. A subagent report reads as a handoff from
 // that child, and an approval the thread asked for follows the call that asked, with its answer.
-import { Fragment, useEffect, useMemo, useRef } from "react";
+// While the thread's model call waits on its provider (rate limited, unavailable), a status line
+// says so and counts down to the next attempt.
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import type { ApprovalView } from "@/lib/contracts/approval";
 import {
   getEntry,
@@ -12,13 +14,16 @@ import {
   mapValues,
   selectRegistry,
   selectStreamingMessages,
+  selectTelemetry,
   selectTranscript,
 } from "@/lib/live";
+import type { ModelWait } from "@/lib/live/state";
 import { ApprovalItem } from "./ApprovalItem";
 import type { AgentInfo } from "./agent-info";
 import { StreamingMarkdown } from "./ChatMarkdown";
 import { parseToolCalls } from "./format";
 import { MessageRow, type PendingCallState, type SideLabels } from "./MessageRow";
+import { modelWaitText } from "./model-wait-text";
 
 /**
  * The ids of each message's tool calls that no tool message answers (yet), comma-joined per message
@@ -57,6 +62,25 @@ function childLabelsOf(state: LiveState, threadId: string): Readonly<Record<stri
   return labels;
 }
 
+/** The wait announced by a `model_wait` event, counting down each second. */
+function ModelWaitNotice({ wait }: { wait: ModelWait }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <p
+      role="status"
+      aria-label="Waiting on the model provider"
+      className="mt-2 rounded-md border border-warning bg-warning/10 px-3 py-2 text-sm"
+    >
+      {modelWaitText(wait, now)}
+    </p>
+  );
+}
+
 function pendingCallState(status: string | undefined): PendingCallState {
   if (status === "waiting_approval") return "awaiting approval";
   if (status === "queued" || status === "running") return "running…";
@@ -89,6 +113,13 @@ export function Transcript({
   // Keyed on the registry, which changes only when a child of this thread does.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the registry object stands for its entries.
   const childLabels = useMemo(() => childLabelsOf(state, threadId), [registry, threadId]);
+  const status = getEntry(state.threads, threadId)?.status;
+  const modelWait = selectTelemetry(state, threadId).modelWait;
+  // Shown while the thread still runs and no reply streams yet (the next attempt's text replaces it).
+  const waiting =
+    modelWait !== null && (status === "running" || status === "queued") && streaming.length === 0
+      ? modelWait
+      : null;
   const end = useRef<HTMLDivElement>(null);
   const count = messages.length + streaming.reduce((total, stream) => total + stream.text.length, 0);
 
@@ -139,6 +170,7 @@ export function Transcript({
           <StreamingMarkdown text={stream.text} />
         </div>
       ))}
+      {waiting ? <ModelWaitNotice key={`${waiting.at}`} wait={waiting} /> : null}
       <div ref={end} />
     </section>
   );

@@ -68,6 +68,19 @@ export const TelemetrySchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("llm_response"), model: z.string(), tokens: z.number(), latency: z.number() }),
   z.object({ type: z.literal("llm_error"), model: z.string(), attempt: z.number().int(), error: z.string() }),
   z.object({ type: z.literal("fallback_triggered"), from: z.string(), to: z.string() }),
+  /**
+   * A model call waits before its next attempt (docs/runtime.md "Provider trouble"): rate limited by
+   * its provider, the provider unavailable (5xx, no connection, its breaker open), or another error.
+   * `provider` is the provider and its base URL's host; `attempt` the failed attempt (0: none yet).
+   */
+  z.object({
+    type: z.literal("model_wait"),
+    model: z.string(),
+    provider: z.string(),
+    reason: z.enum(["rate_limited", "unavailable", "error"]),
+    attempt: z.number().int().nonnegative(),
+    delay_ms: z.number().nonnegative(),
+  }),
   z.object({ type: z.literal("tool_started"), tool: z.string() }),
   z.object({ type: z.literal("tool_completed"), tool: z.string(), status: z.string() }),
   z.object({

@@ -28,6 +28,31 @@ export const runtimeLoadSchema = z.object({
     /** Calls waiting for their provider's concurrency limit (TANDEM_PROVIDER_CONCURRENCY). */
     queued: z.number().int().nonnegative(),
     queued_by_provider: z.record(z.string(), z.number().int().positive()),
+    /**
+     * Each provider endpoint (provider, base URL, key) with calls, a queue, a limit lowered by rate
+     * limits, a pause after a 429 or an open circuit breaker (docs/runtime.md "Provider trouble").
+     */
+    providers: z
+      .array(
+        z.object({
+          provider: z.string(),
+          /** The provider and its base URL's host ("openai-compatible at 127.0.0.1:11434"). */
+          label: z.string(),
+          in_flight: z.number().int().nonnegative(),
+          queued: z.number().int().nonnegative(),
+          /** The adaptive concurrency limit now, and the configured one it climbs back to. */
+          limit: z.number().int().positive(),
+          max_limit: z.number().int().positive(),
+          /** HTTP 429s this process has seen from it. */
+          rate_limited: z.number().int().nonnegative(),
+          /** Calls it admits per second at most, learnt from its 429s (null: none yet). */
+          pace_per_second: z.number().positive().nullable().default(null),
+          state: z.enum(["ok", "paused", "unavailable"]),
+          /** For `paused` and `unavailable`: ms until calls go out again. */
+          retry_in_ms: z.number().nonnegative().nullable(),
+        }),
+      )
+      .default([]),
   }),
   /**
    * Group commit in this process since it started (docs/runtime.md "Group commit"): one-statement

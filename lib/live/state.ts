@@ -37,6 +37,18 @@ export interface ThreadTelemetry {
   readonly lastTool: { readonly name: string; readonly status: string | null } | null;
   readonly stop: { readonly reason: string; readonly side: "a" | "b" | null; readonly at: number } | null;
   readonly handoffs: readonly Handoff[];
+  /** The model call's wait before its next attempt (a `model_wait` event), until the next attempt is reported. */
+  readonly modelWait: ModelWait | null;
+}
+
+/** A model call waiting on its provider: rate limited, unavailable, or after another error. */
+export interface ModelWait {
+  readonly reason: "rate_limited" | "unavailable" | "error";
+  readonly provider: string;
+  readonly model: string;
+  /** The event's time (µs) and the wait it announced (ms). */
+  readonly at: number;
+  readonly delayMs: number;
 }
 
 export type StatusCounts = Readonly<Record<ThreadStatus, number>>;
@@ -88,6 +100,7 @@ export const EMPTY_TELEMETRY: ThreadTelemetry = {
   lastTool: null,
   stop: null,
   handoffs: [],
+  modelWait: null,
 };
 
 export function initialLiveState(rootId: string): LiveState {

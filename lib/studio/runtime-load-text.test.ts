@@ -17,7 +17,13 @@ function load(
       steps_active: Math.min(overrides.running ?? 0, 64),
       concurrency: 64,
     },
-    model_calls: { in_flight: total, by_provider: inFlight, queued: queuedTotal, queued_by_provider: queued },
+    model_calls: {
+      in_flight: total,
+      by_provider: inFlight,
+      queued: queuedTotal,
+      queued_by_provider: queued,
+      providers: [],
+    },
     commits: { grouped: false, batches: 0, parts: 0, largest: 0, alone: 0, retried: 0, fallbacks: 0 },
   };
 }
@@ -53,6 +59,41 @@ describe("runtimeLoadText", () => {
     const text = runtimeLoadText(load({ running: 300 }, { openai: 256 }, { openai: 44 }));
     expect(text.short).toBe("Runtime: 300 running · 256 model calls · 44 queued for a provider");
     expect(text.full).toContain("Model calls queued for a provider's limit: 44 (openai 44)");
+  });
+
+  it("names a rate-limited or unavailable provider, with its lowered limit in the tooltip", () => {
+    const base = load({ running: 80 }, { openai: 3 }, { openai: 77 });
+    const endpoint = {
+      provider: "openai",
+      label: "openai at api.openai.com",
+      in_flight: 3,
+      queued: 77,
+      limit: 3,
+      max_limit: 256,
+      rate_limited: 12,
+      pace_per_second: 45.5,
+      state: "paused" as const,
+      retry_in_ms: 2400,
+    };
+    const text = runtimeLoadText({ ...base, model_calls: { ...base.model_calls, providers: [endpoint] } });
+    expect(text.short).toBe(
+      "Runtime: 80 running · 3 model calls · 77 queued for a provider · openai rate limited",
+    );
+    expect(text.full).toContain(
+      "openai at api.openai.com: 3 in flight, 77 queued, limit lowered to 3 of 256 by rate limits, paced at 45.5/s, rate limited: paused for 2 s",
+    );
+    const down = {
+      ...endpoint,
+      limit: 256,
+      pace_per_second: null,
+      state: "unavailable" as const,
+      retry_in_ms: 12_000,
+    };
+    const outage = runtimeLoadText({ ...base, model_calls: { ...base.model_calls, providers: [down] } });
+    expect(outage.short).toContain("openai unavailable");
+    expect(outage.full).toContain(
+      "openai at api.openai.com: 3 in flight, 77 queued, limit 256, unavailable: retrying in 12 s",
+    );
   });
 
   it("says how step commits were grouped when group commit is on, and nothing when it is off", () => {

@@ -32,6 +32,9 @@ export function runtimeLoadText(load: RuntimeLoad): RuntimeLoadText {
   }
   if (calls.in_flight > 0) parts.push(plural(calls.in_flight, "model call"));
   if (calls.queued > 0) parts.push(`${calls.queued} queued for a provider`);
+  const troubled = calls.providers.filter((endpoint) => endpoint.state !== "ok");
+  for (const endpoint of troubled)
+    parts.push(`${endpoint.provider} ${endpoint.state === "paused" ? "rate limited" : "unavailable"}`);
   const providers = Object.entries(calls.by_provider)
     .map(([provider, count]) => `${provider} ${count}`)
     .join(", ");
@@ -48,6 +51,7 @@ export function runtimeLoadText(load: RuntimeLoad): RuntimeLoadText {
     ...(calls.queued > 0
       ? [`Model calls queued for a provider's limit: ${calls.queued} (${queuedFor})`]
       : []),
+    ...calls.providers.map(endpointLine),
     ...(load.commits.grouped ? [groupCommitLine(load.commits)] : []),
   ].join("\n");
   return {
@@ -55,6 +59,23 @@ export function runtimeLoadText(load: RuntimeLoad): RuntimeLoadText {
     full,
     backlogged: threads.waiting > 0 && (threads.oldest_waiting_ms ?? 0) >= BACKLOG_AFTER_MS,
   };
+}
+
+/** One provider endpoint's limit and trouble, for the tooltip. */
+function endpointLine(endpoint: RuntimeLoad["model_calls"]["providers"][number]): string {
+  const limit =
+    endpoint.limit < endpoint.max_limit
+      ? `limit lowered to ${endpoint.limit} of ${endpoint.max_limit} by rate limits`
+      : `limit ${endpoint.limit}`;
+  const inSeconds = endpoint.retry_in_ms === null ? "" : ` for ${waited(endpoint.retry_in_ms)}`;
+  const state =
+    endpoint.state === "paused"
+      ? `, rate limited: paused${inSeconds}`
+      : endpoint.state === "unavailable"
+        ? `, unavailable: retrying in ${waited(endpoint.retry_in_ms ?? 0)}`
+        : "";
+  const pace = endpoint.pace_per_second === null ? "" : `, paced at ${endpoint.pace_per_second}/s`;
+  return `${endpoint.label}: ${endpoint.in_flight} in flight, ${endpoint.queued} queued, ${limit}${pace}${state}`;
 }
 
 /** Group commit on this server: how many step commits shared a transaction, and how many at most. */

@@ -212,6 +212,7 @@ describe("AI SDK providers against a local chat-completions server", () => {
     const telemetry: ModelTelemetry[] = [];
     const result = await callModel("main", models, request(), {
       env: {},
+      random: () => 1,
       sleep: async (ms) => {
         delays.push(ms);
       },
@@ -229,15 +230,15 @@ describe("AI SDK providers against a local chat-completions server", () => {
     expect(telemetry).toContainEqual({ type: "fallback_triggered", from: "main", to: "backup" });
   });
 
-  it("waits as long as a 429's retry-after (seconds) or retry-after-ms asks before trying again", async () => {
+  it("waits as long as a 429's retry-after (seconds) or retry-after-ms asks, plus up to a fifth for jitter", async () => {
     const fake = await serve((body, index) => {
       if (index === 0)
-        return { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "3" } };
+        return { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "1" } };
       if (index === 2)
         return {
           status: 429,
           body: { error: { message: "slow down" } },
-          headers: { "retry-after-ms": "1500" },
+          headers: { "retry-after-ms": "150" },
         };
       return textReply(body.model, ["ok"], { prompt_tokens: 1, completion_tokens: 1 });
     });
@@ -248,27 +249,39 @@ describe("AI SDK providers against a local chat-completions server", () => {
     const sleep = async (ms: number) => {
       delays.push(ms);
     };
-    expect((await callModel("limited", models, request(), { env: {}, sleep })).text).toBe("ok");
-    expect((await callModel("limited", models, request(), { env: {}, sleep })).text).toBe("ok");
-    // Longer than the 1 s back-off of a first failed attempt: the provider's wait wins.
-    expect(delays).toEqual([3000, 1500]);
+    const options = { env: {}, sleep, random: () => 0.5 };
+    expect((await callModel("limited", models, request(), options)).text).toBe("ok");
+    expect((await callModel("limited", models, request(), options)).text).toBe("ok");
+    // The provider's wait, not the 1 s back-off: 1000 + 0.5 · 200, 150 + 0.5 · 30.
+    expect(delays).toEqual([1100, 165]);
     expect(fake.requests).toHaveLength(4);
   });
 
-  it("fails with the exhaustion error when every model answers HTTP 500", async () => {
+  it("retries the last model through an outage until its budget is spent, then names the provider's reason", async () => {
     const fake = await serve(() => ({ status: 500, body: { error: { message: "down" } } }));
     const models: ModelDefinition[] = [
       { name: "only", provider: "openai-compatible", model: "m", baseURL: fake.baseURL },
     ];
-    const error = await callModel("only", models, request(), { env: {}, sleep: noSleep }).catch(
-      (caught: unknown) => caught,
-    );
+    const delays: number[] = [];
+    const error = await callModel("only", models, request(), {
+      env: {},
+      random: () => 1,
+      retryBudgetMs: 10_000,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ModelCallFailedError);
     expect((error as ModelCallFailedError).message).toBe(
       "All retry attempts exhausted for model only and 0 fallbacks",
     );
-    expect(String((error as ModelCallFailedError).details.lastError)).toContain("HTTP 500");
-    expect(fake.requests).toHaveLength(2);
+    const host = new URL(fake.baseURL).host;
+    expect(String((error as ModelCallFailedError).details.lastError)).toBe(
+      `openai-compatible at ${host}: HTTP 500: down`,
+    );
+    // 1 + 2 + 4 s fit 10 s; the next 8 s would not.
+    expect(delays).toEqual([1000, 2000, 4000]);
+    expect(fake.requests).toHaveLength(4);
   });
 
   it("speaks chat completions for provider openai with a baseURL", async () => {

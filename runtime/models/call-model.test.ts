@@ -30,6 +30,8 @@ function recorder() {
       },
       onTelemetry: (event: ModelTelemetry) => telemetry.push(event),
       env: {},
+      // The jitter at its top: the back-off's full 1000 · 2^(n−1) ms.
+      random: () => 1,
     },
   };
 }
@@ -92,11 +94,27 @@ describe("callModel", () => {
     ).toEqual([
       { type: "llm_request", model: "primary", attempt: 1 },
       { type: "llm_error", model: "primary", attempt: 1, error: "primary is down" },
+      {
+        type: "model_wait",
+        model: "primary",
+        provider: "scripted",
+        reason: "error",
+        attempt: 1,
+        delay_ms: 1000,
+      },
       { type: "llm_request", model: "primary", attempt: 2 },
       { type: "llm_error", model: "primary", attempt: 2, error: "primary is down" },
       { type: "fallback_triggered", from: "primary", to: "second" },
       { type: "llm_request", model: "second", attempt: 1 },
       { type: "llm_error", model: "second", attempt: 1, error: "second is down" },
+      {
+        type: "model_wait",
+        model: "second",
+        provider: "scripted",
+        reason: "error",
+        attempt: 1,
+        delay_ms: 1000,
+      },
       { type: "llm_request", model: "second", attempt: 2 },
       { type: "llm_error", model: "second", attempt: 2, error: "second is down" },
       { type: "fallback_triggered", from: "second", to: "third" },

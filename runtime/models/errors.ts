@@ -79,8 +79,10 @@ export class ModelCallFailedError extends ModelError {
     fallbackCount: number,
     readonly attempts: ModelAttemptFailure[],
     lastError: unknown,
+    /** The last failure with the provider it came from ("openai at api.openai.com: HTTP 429: …"). */
+    lastReason?: string,
   ) {
-    const lastErrorMessage = attempts.at(-1)?.error ?? describeError(lastError);
+    const lastErrorMessage = lastReason || (attempts.at(-1)?.error ?? describeError(lastError));
     super(
       "model_call_failed",
       `All retry attempts exhausted for model ${modelName} and ${fallbackCount} fallbacks`,

@@ -63,7 +63,7 @@ export interface ModelCallResult {
 /** The telemetry a model call reports: the llm_* and fallback kinds of the wire contract. */
 export type ModelTelemetry = Extract<
   TelemetryData,
-  { type: "llm_request" | "llm_response" | "fallback_triggered" | "llm_error" }
+  { type: "llm_request" | "llm_response" | "fallback_triggered" | "llm_error" | "model_wait" }
 >;
 
 /** What one provider attempt answers; `callModel` adds cost, latency and the model's identity. */

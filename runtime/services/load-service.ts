@@ -46,6 +46,7 @@ export class LoadService {
         by_provider: calls.byProvider,
         queued: Object.values(calls.queuedByProvider).reduce((sum, count) => sum + count, 0),
         queued_by_provider: calls.queuedByProvider,
+        providers: calls.endpoints,
       },
       commits: this.sql.commitStats(),
     };

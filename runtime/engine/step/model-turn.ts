@@ -16,6 +16,7 @@ import { assembleContext } from "../context";
 import { applyFilteredMessages, messageView } from "../hook-values";
 import { renderPromptContent } from "../prompt-render";
 import { countModelCalls, describeModelFailure, logModelCall } from "./model-calls";
+import { announcingWaits } from "./model-waits";
 import { parkThread } from "./park";
 import { replayAnswer } from "./replay-answer";
 import { commitReply } from "./reply-commit";
@@ -151,7 +152,7 @@ export async function modelTurn(
                 chunk,
               }),
           },
-          { onTelemetry: (event) => telemetry.push(event) },
+          { onTelemetry: announcingWaits(ctx, row, (event) => telemetry.push(event)) },
         );
     } catch (error) {
       if (abortSignal.aborted) return "aborted";

@@ -14,6 +14,7 @@ import { errorContent, executeToolCall, type ToolExecution } from "../tool-execu
 import { NESTED_APPROVAL_REFUSED } from "./approval-gate";
 import { toolExtensions } from "./hooks";
 import { countModelCalls, logModelCall } from "./model-calls";
+import { announcingWaits } from "./model-waits";
 import { MAX_SUBPROMPT_DEPTH, type StepContext } from "./types";
 
 /** Runs the sub-prompt `entry` with `args` under the tool message `parentMessageId`. */
@@ -99,7 +100,7 @@ export async function runSubprompt(
           prompt.model,
         ),
       },
-      {},
+      { onTelemetry: announcingWaits(ctx, { id: threadId, root_id: ctx.rootId }, () => {}) },
     );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
