@@ -159,15 +159,19 @@ test("the playground approves a tool call, and the agent's canvas badge says it 
   await panel.getByLabel("First message").fill("meeting notes");
   await panel.getByRole("button", { name: "Start run", exact: true }).click();
 
-  const card = panel.getByTestId("approval-card");
-  await expect(card).toHaveCount(1, { timeout: 20_000 });
-  await expect(card).toContainText("write_file");
-  await expect(card.getByRole("textbox", { name: /Arguments/ })).toHaveValue(/meeting notes/);
+  // The run parks on the call: the root's status and its agent's badge say so (never "idle").
+  await expect(panel.getByTestId("status-badge").first()).toHaveText("waiting for approval", {
+    timeout: 20_000,
+  });
   const badge = page.locator('[data-testid="run-overlay"][data-agent="scribe"]');
-  await expect(badge).toHaveAttribute("data-waiting", "1");
   await expect(badge).toContainText("1 waiting for approval");
   await expect(badge).not.toContainText("idle");
-  await expect(panel.getByTestId("status-badge").first()).toHaveText("waiting for approval");
+  await expect(badge).toHaveAttribute("data-waiting", "1");
+  // The playground answers it: the card with the call's arguments, Approve and Deny.
+  const card = panel.getByTestId("approval-card");
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText("write_file");
+  await expect(card.getByRole("textbox", { name: /Arguments/ })).toHaveValue(/meeting notes/);
   await expectNoAxeViolations(page, "#studio-playground");
   await atEachWidth(page, async (width) => {
     const box = (await card.boundingBox())!;

@@ -25,13 +25,13 @@ test("Create project shows its progress from the click until the studio has load
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
   const name = `Pending create ${Date.now()}`;
   await page.getByLabel("New project name").fill(name);
-  const button = page.getByTestId("create-project");
+  const button = page.locator('form[aria-label="Create project"] button[type="submit"]');
   await button.click();
   // The project is created; while the studio loads, the button stays busy and says so.
   await expect.poll(() => studioAsked, { timeout: 20_000 }).toBe(true);
-  await expect(button).toHaveText("Opening the studio…");
   await expect(button).toBeDisabled();
   await expect(button).toHaveAttribute("aria-busy", "true");
+  await expect(button).toHaveText("Opening the studio…");
   const axe = await new AxeBuilder({ page }).include('form[aria-label="Create project"]').analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   await atEachWidth(page, async (width) => {

@@ -14,7 +14,8 @@ const ARTIFACTS = "e2e-artifacts";
 async function createProjectThroughUi(page: Page, name: string) {
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/projects\/[^/]+\/studio$/);
+  // The studio is the heaviest page: on a loaded machine (or a cold server) it takes a while.
+  await expect(page).toHaveURL(/\/projects\/[^/]+\/studio$/, { timeout: 20_000 });
   await expect(page.getByRole("button", { name: "Templates" })).toBeVisible();
   await page.goBack();
   await expect(page.getByRole("link", { name, exact: true })).toBeVisible();

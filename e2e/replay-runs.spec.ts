@@ -22,7 +22,8 @@ function definitions(prompt: string) {
         name: "demo",
         provider: "scripted",
         model: "scripted",
-        script: [{ text: "Plan for {{input}}: write, then check." }],
+        // Slow enough that the replays are still at work when the panel first reads them.
+        script: [{ text: "Plan for {{input}}: write, then check.", delayMs: 1500 }],
       },
     ],
     tools: [],

@@ -99,8 +99,8 @@ test("replay a run as it was, then against edited definitions, and see where it 
     "model call 1 of side A: its request changed at messages[0].content",
   );
   // The change itself, as a word diff: the word removed and the word added.
-  await expect(divergence.locator("del")).toContainText("helpful.");
-  await expect(divergence.locator("ins")).toContainText("terse.");
+  await expect(divergence.locator("del")).toContainText("helpful");
+  await expect(divergence.locator("ins")).toContainText("terse");
   await expect(page.getByTestId("replay-banner")).toContainText("Finished", { timeout: 20_000 });
   const bannerAxe = await new AxeBuilder({ page }).include('[aria-label="Replay"]').analyze();
   expect(bannerAxe.violations).toEqual([]);

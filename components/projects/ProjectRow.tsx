@@ -181,7 +181,7 @@ type Activity = NonNullable<ProjectSummary["activity"]>;
 function ProjectActivityLine({ project, activity }: { project: ProjectSummary; activity: Activity }) {
   const { runs, last_run: last, pending_approvals: pending } = activity;
   return (
-    <span data-testid="project-activity" className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs">
+    <span data-testid="project-activity" className="flex flex-wrap items-center gap-x-1 gap-y-0.5 text-xs">
       <span className="text-muted" data-testid="project-runs">
         {runs === 0 ? "no runs yet" : `${runs} run${runs === 1 ? "" : "s"}`}
       </span>
@@ -195,7 +195,7 @@ function ProjectActivityLine({ project, activity }: { project: ProjectSummary; a
         <Link
           href={`/projects/${project.id}?status=waiting_approval`}
           data-testid="project-pending-approvals"
-          className="inline-flex min-h-6 items-center gap-1 font-medium text-accent underline underline-offset-2"
+          className="ml-1 inline-flex min-h-6 items-center gap-1 font-medium text-accent underline underline-offset-2"
         >
           <span
             aria-hidden

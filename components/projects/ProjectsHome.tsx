@@ -59,6 +59,7 @@ export function ProjectsHome() {
 
   async function createProject(event: FormEvent) {
     event.preventDefault();
+    if (creating || opening) return;
     const name = newName.trim();
     if (!name) {
       setActionError("Give the new project a name.");
@@ -125,12 +126,13 @@ export function ProjectsHome() {
           maxLength={200}
           className="h-8 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent"
         />
+        {/* Busy, not disabled: it keeps its colour (legible) while a second click does nothing. */}
         <Button
           type="submit"
           tone="primary"
-          disabled={creating || opening}
+          aria-disabled={creating || opening || undefined}
           aria-busy={creating || opening || undefined}
-          data-testid="create-project"
+          className={creating || opening ? "cursor-progress" : ""}
         >
           {creating || opening ? (
             <span

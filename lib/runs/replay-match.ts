@@ -122,7 +122,12 @@ export function excerptChange(recorded: string, replayed: string): { recorded: s
     recorded[recorded.length - 1 - suffix] === replayed[replayed.length - 1 - suffix]
   )
     suffix += 1;
-  const from = Math.max(0, prefix - CONTEXT_CHARS);
+  let from = Math.max(0, prefix - CONTEXT_CHARS);
+  // Start at a word: past the first space after the cut (when there is one before the change).
+  if (from > 0) {
+    const space = recorded.indexOf(" ", from);
+    if (space !== -1 && space < prefix) from = space + 1;
+  }
   const cut = (text: string) => {
     const changeEnd = text.length - suffix;
     const cappedEnd = Math.min(changeEnd, prefix + CHANGE_CHARS);
