@@ -1,7 +1,8 @@
 "use client";
 // The right-hand panel: the editor for whatever is selected (a node, or a subagent edge); for several
-// nodes, the align and distribute commands.
-import { memo, useDeferredValue } from "react";
+// nodes, the align and distribute commands. While the playground is open it shows in the
+// playground's panel instead (PlaygroundPanel).
+import { memo, type ReactNode, useDeferredValue } from "react";
 import { deriveEdges } from "@/lib/graph";
 import { findNode } from "@/lib/studio/document-edits";
 import { isSelectionEmpty, type StudioSelection, soleSelected } from "@/lib/studio/selection";
@@ -118,14 +119,32 @@ const InspectorContent = memo(function InspectorContent({
   );
 });
 
-export function Inspector({ context }: { context: StudioCommandContext }) {
+/**
+ * The inspector: beside the canvas (320 px), or filling the playground's panel (`fill`) with an
+ * `action` in its header (the way back to the playground).
+ */
+export function Inspector({
+  context,
+  fill = false,
+  action,
+}: {
+  context: StudioCommandContext;
+  fill?: boolean;
+  action?: ReactNode;
+}) {
   return (
     <aside
       aria-label="Inspector"
+      data-studio-region={fill ? undefined : "inspector"}
       // Long names and messages wrap inside the panel rather than running off its right edge.
-      className="flex w-80 shrink-0 flex-col gap-2 overflow-y-auto border-l border-border bg-surface p-3 wrap-anywhere"
+      className={`flex flex-col gap-2 overflow-y-auto bg-surface p-3 wrap-anywhere ${
+        fill ? "min-h-0 flex-1" : "w-80 shrink-0 border-l border-border"
+      }`}
     >
-      <h2 className="text-sm font-semibold">Inspector</h2>
+      <div className="flex items-center gap-2">
+        <h2 className="text-sm font-semibold">Inspector</h2>
+        {action}
+      </div>
       <InspectorBody context={context} />
     </aside>
   );

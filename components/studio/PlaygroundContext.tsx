@@ -1,13 +1,14 @@
 "use client";
 // The studio's playground state, outside React like the studio store: whether the panel is open and
-// how wide, the agent picked to run, the run it follows and that run's live state. One event stream
+// how wide, whether it shows the playground or the inspector, the agent picked to run, the run it
+// follows (with the version it uses) and that run's live state. One event stream
 // per run (useLiveThread on the root) feeds both the panel and the canvas overlay; components read
 // just the slice they draw, so streamed text re-renders the transcript, not the canvas.
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import type { Graph, GraphEdge } from "@/lib/graph";
-import type { LiveState } from "@/lib/live";
+import { type LiveState, selectThread } from "@/lib/live";
 import { NO_RUN_OVERLAY, type RunOverlay, runOverlay, sameRunOverlay } from "@/lib/studio/run-overlay";
 import { type ConnectionState, useLiveThread } from "../threads/useLiveThread";
 import { playgroundSessionOf, readPlaygroundSession, writePlaygroundSession } from "./playground-session";
@@ -15,12 +16,23 @@ import { playgroundSessionOf, readPlaygroundSession, writePlaygroundSession } fr
 export interface PlaygroundRun {
   rootId: string;
   agentId: string;
+  /** The saved version the run uses, once its stream has said (lib/studio/kept-run.ts). */
+  version?: number;
 }
+
+/** What the right-hand panel shows while the playground is open: the run, or the selection's inspector. */
+export type PlaygroundView = "playground" | "inspector";
 
 export const PLAYGROUND_WIDTH = { min: 320, default: 420, max: 760 } as const;
 
 export interface PlaygroundState {
   open: boolean;
+  /** While open: the playground, or the inspector of the selection (selecting something shows it). */
+  view: PlaygroundView;
+  /** Set when Run (or Start run) asks for the focus: the panel moves it in once its field is there. */
+  focusPending: boolean;
+  /** A run Run put aside because it was of an older version or agent: the form says so and links it. */
+  previousRun: PlaygroundRun | null;
   /** Panel width in px (the separator drags it between PLAYGROUND_WIDTH.min and .max). */
   width: number;
   /** The agent picked in the panel; null follows the canvas selection (else the first ai_human agent). */
@@ -40,6 +52,9 @@ export type PlaygroundStore = ReturnType<typeof createPlaygroundStore>;
 export function createPlaygroundStore() {
   return createStore<PlaygroundState>()(() => ({
     open: false,
+    view: "playground",
+    focusPending: false,
+    previousRun: null,
     width: PLAYGROUND_WIDTH.default,
     agent: null,
     run: null,
@@ -62,11 +77,18 @@ export function usePlayground<Slice>(selector: (state: PlaygroundState) => Slice
   return useStore(usePlaygroundStore(), selector);
 }
 
-/** Follows one run: its stream's state goes into the playground store. */
+/** Follows one run: its stream's state goes into the playground store, and the version it uses. */
 function RunStream({ store, rootId }: { store: PlaygroundStore; rootId: string }) {
   const { state, connection } = useLiveThread(rootId);
   useEffect(() => {
-    if (store.getState().run?.rootId === rootId) store.setState({ live: state, connection });
+    const run = store.getState().run;
+    if (run?.rootId !== rootId) return;
+    const version = state ? selectThread(state, rootId)?.version : undefined;
+    store.setState({
+      live: state,
+      connection,
+      ...(typeof version === "number" && version !== run.version ? { run: { ...run, version } } : {}),
+    });
   }, [store, rootId, state, connection]);
   return null;
 }

@@ -4,9 +4,23 @@
 // saves unsaved changes first (a run always uses a saved version). During a run it shows the root's
 // status and stop reason, Stop, New run and a link to the full thread page, the run's tree (LiveTree),
 // the tool calls waiting for approval anywhere in it (ApprovalsPanel: approve, edit, deny) and the
-// selected thread's transcript with streaming replies and the chat composer. One event
-// stream per run feeds it (PlaygroundContext), and the canvas overlay reads the same state.
-import { type KeyboardEvent, type PointerEvent, useId, useMemo, useState } from "react";
+// selected thread's transcript with streaming replies and the chat composer; a run of an older
+// version (or of an agent the saved version no longer has) says so and offers a new run
+// (KeptRunNotices). One event stream per run feeds it (PlaygroundContext), and the canvas overlay
+// reads the same state. The panel also holds the inspector: selecting something shows it, the
+// playground one click away (the run and the unsent text stay). Run and Start run move the focus
+// into it (the composer).
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import { compileGraph } from "@/lib/graph";
 import {
@@ -17,6 +31,7 @@ import {
   selectTelemetry,
   selectThread,
 } from "@/lib/live";
+import { keptRunNotice } from "@/lib/studio/kept-run";
 import { runTarget } from "@/lib/studio/run-target";
 import { soleSelected } from "@/lib/studio/selection";
 import { ApprovalsPanel } from "../threads/ApprovalsPanel";
@@ -28,6 +43,8 @@ import { composerDraftKey } from "../threads/session-text";
 import { Transcript } from "../threads/Transcript";
 import { TREE_ROW_HEIGHT } from "../threads/tree-window";
 import { Button } from "../ui/Button";
+import { Inspector } from "./Inspector";
+import { PreviousRunNotice, StaleRunNotice } from "./KeptRunNotices";
 import {
   PLAYGROUND_WIDTH,
   type PlaygroundStore,
@@ -36,7 +53,9 @@ import {
 } from "./PlaygroundContext";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { saveDocument } from "./save-document";
+import type { StudioCommandContext } from "./studio-commands";
 import { useCompiled } from "./useCompiled";
+import { useKeptRun } from "./useKeptRun";
 
 const api = createApiClient();
 
@@ -77,6 +96,27 @@ function composerActions(threadId: string, onError: (message: string) => void): 
     },
     remove: (path) => api.files.remove(threadId, path),
   };
+}
+
+/** The panel's heading (focused when the panel has no field to offer). */
+const PLAYGROUND_TITLE_ID = "studio-playground-title";
+
+/**
+ * Moves the focus into the panel once Run (or Start run) asked for it and `ready`: to the text field
+ * inside `field` (the composer, the first message), else to the panel's heading.
+ */
+function useTakeFocus(field: RefObject<HTMLElement | null>, ready: boolean) {
+  const store = usePlaygroundStore();
+  const pending = usePlayground((state) => state.focusPending && state.view === "playground");
+  useEffect(() => {
+    if (!pending || !ready) return;
+    const element = field.current;
+    const target =
+      (element?.matches("textarea") ? element : element?.querySelector<HTMLElement>("textarea")) ??
+      document.getElementById(PLAYGROUND_TITLE_ID);
+    target?.focus();
+    store.setState({ focusPending: false });
+  }, [pending, ready, field, store]);
 }
 
 const clampWidth = (width: number) =>
@@ -155,6 +195,8 @@ function RunSetup({ projectId }: { projectId: string }) {
   const [error, setError] = useState<string | null>(null);
   const agentFieldId = useId();
   const messageFieldId = useId();
+  const messageField = useRef<HTMLTextAreaElement>(null);
+  useTakeFocus(messageField, true);
 
   const selected = soleSelected(selection);
   const target = runTarget(compiled.graph, compiled, selected?.kind === "node" ? selected.id : null);
@@ -166,6 +208,7 @@ function RunSetup({ projectId }: { projectId: string }) {
     const errors = compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
     return (
       <div className="flex flex-col gap-2 p-4 text-sm" data-testid="playground-empty">
+        <PreviousRunNotice />
         <p className="font-medium">Nothing to run yet</p>
         <p className="text-muted">
           {compiled.valid
@@ -196,10 +239,12 @@ function RunSetup({ projectId }: { projectId: string }) {
       });
       store.setState({
         run: { rootId: created.threadId, agentId: agent },
+        previousRun: null,
         live: null,
         connection: "connecting",
         selectedId: created.threadId,
         setupMessage: "",
+        focusPending: true,
       });
       studio.getState().setStatus({ tone: "info", text: `Started ${agent} in the playground` });
     } catch (caught) {
@@ -218,6 +263,7 @@ function RunSetup({ projectId }: { projectId: string }) {
         void start();
       }}
     >
+      <PreviousRunNotice />
       <div className="flex flex-col gap-1">
         <label htmlFor={agentFieldId} className="font-medium">
           Agent
@@ -243,6 +289,8 @@ function RunSetup({ projectId }: { projectId: string }) {
           First message <span className="font-normal text-muted">(optional)</span>
         </label>
         <textarea
+          ref={messageField}
+          data-region-start
           id={messageFieldId}
           rows={3}
           value={message}
@@ -303,6 +351,10 @@ function RunView({ rootId }: { rootId: string }) {
   const savedDocument = useStudio((state) => state.savedDocument);
   const agents = useMemo(() => agentInfoFromDefinitions(compileGraph(savedDocument).bundle), [savedDocument]);
   const [error, setError] = useState<string | null>(null);
+  const { run, standing, currentVersion } = useKeptRun();
+  const composer = useRef<HTMLDivElement>(null);
+  // Ready once the run's root is drawn (the composer, if it has one, is there then).
+  useTakeFocus(composer, live !== null && selectThread(live, rootId) !== undefined);
 
   const root = live ? selectThread(live, rootId) : undefined;
   const selected = live ? (selectThread(live, selectedId) ?? root) : undefined;
@@ -324,7 +376,14 @@ function RunView({ rootId }: { rootId: string }) {
 
   const rootActive =
     root.status === "running" || root.status === "queued" || root.status === "waiting_approval";
-  const rootNote = stopText(root, selectTelemetry(live, root.id).stop?.reason ?? null);
+  // No composer onto an agent the saved version no longer has: the notice says so and offers a new run.
+  const orphaned = standing?.kind === "orphaned";
+  const notice = run && standing ? keptRunNotice(run, standing) : null;
+  // ("Waiting for your message" would contradict the notice of a run nobody can message.)
+  const rootNote =
+    orphaned && root.status === "idle"
+      ? null
+      : stopText(root, selectTelemetry(live, root.id).stop?.reason ?? null);
   const selectedNote =
     selected.id === root.id
       ? null
@@ -400,6 +459,7 @@ function RunView({ rootId }: { rootId: string }) {
           <LiveTree state={live} selectedId={selected.id} onSelect={select} />
         </div>
       </section>
+      {notice && run ? <StaleRunNotice notice={notice} run={run} currentVersion={currentVersion} /> : null}
       {selected.id !== root.id ? (
         <div className="flex items-center gap-2 border-b border-border px-3 py-1.5 text-xs">
           <span className="text-muted">Showing</span>
@@ -440,8 +500,8 @@ function RunView({ rootId }: { rootId: string }) {
         sideLabels={selectedAgent?.type === "dual_ai" ? selectedAgent.sideLabels : null}
         agents={agents}
       />
-      {!ended && selected.parent_id === null && selectedAgent?.type !== "dual_ai" ? (
-        <div className="border-t border-border px-3 py-2">
+      {orphaned ? null : !ended && selected.parent_id === null && selectedAgent?.type !== "dual_ai" ? (
+        <div ref={composer} data-region-start className="border-t border-border px-3 py-2">
           <MessageForm
             key={selected.id}
             label="Message"
@@ -452,7 +512,7 @@ function RunView({ rootId }: { rootId: string }) {
           />
         </div>
       ) : !ended && isResumableChild(live, selected) ? (
-        <div className="border-t border-border px-3 py-2">
+        <div ref={composer} data-region-start className="border-t border-border px-3 py-2">
           <MessageForm
             key={selected.id}
             label="Message this subagent"
@@ -467,31 +527,84 @@ function RunView({ rootId }: { rootId: string }) {
   );
 }
 
-export function PlaygroundPanel({ projectId }: { projectId: string }) {
+/** The header's way back and forth between the playground and the inspector. */
+function ShowInspectorButton() {
+  const store = usePlaygroundStore();
+  return (
+    <Button
+      size="compact"
+      className="ml-auto"
+      title="Show the inspector of the selection (the run keeps going here)"
+      onClick={() => store.setState({ view: "inspector" })}
+    >
+      Inspector
+    </Button>
+  );
+}
+
+function BackToPlaygroundButton(): ReactNode {
+  const store = usePlaygroundStore();
+  const running = usePlayground((state) =>
+    state.live ? state.live.statusCounts.running + state.live.statusCounts.queued > 0 : false,
+  );
+  return (
+    <Button
+      size="compact"
+      className="ml-auto"
+      onClick={() => store.setState({ view: "playground", focusPending: true })}
+    >
+      {running ? <span aria-hidden className="size-2 animate-pulse rounded-full bg-accent" /> : null}
+      Back to the playground
+    </Button>
+  );
+}
+
+/**
+ * The right-hand panel while the playground is open: the playground, or (when something is selected,
+ * or its Inspector button is pressed) the inspector in its place; the playground stays mounted
+ * (hidden), so the run, the transcript's scroll and the unsent text are there when it comes back.
+ */
+export function PlaygroundPanel({
+  projectId,
+  context,
+}: {
+  projectId: string;
+  context: StudioCommandContext;
+}) {
   const store = usePlaygroundStore();
   const width = usePlayground((state) => state.width);
+  const view = usePlayground((state) => state.view);
   const rootId = usePlayground((state) => state.run?.rootId ?? null);
   return (
-    <aside
-      id="studio-playground"
-      aria-label="Playground"
+    <div
+      data-studio-region="side-panel"
       style={{ width }}
       className="relative flex shrink-0 flex-col border-l border-border bg-surface"
     >
       <ResizeHandle store={store} />
-      <div className="flex items-center gap-2 border-b border-border px-3 py-2">
-        <h2 className="text-sm font-semibold">Playground</h2>
-        <Button
-          size="compact"
-          className="ml-auto"
-          aria-label="Close the playground"
-          title="Close the playground (the run keeps going; Run opens it again)"
-          onClick={() => store.setState({ open: false })}
-        >
-          <span aria-hidden>×</span>
-        </Button>
-      </div>
-      {rootId ? <RunView key={rootId} rootId={rootId} /> : <RunSetup projectId={projectId} />}
-    </aside>
+      {view === "inspector" ? <Inspector context={context} fill action={<BackToPlaygroundButton />} /> : null}
+      <aside
+        id="studio-playground"
+        aria-label="Playground"
+        hidden={view === "inspector"}
+        className={view === "inspector" ? "hidden" : "flex min-h-0 flex-1 flex-col"}
+      >
+        <div className="flex items-center gap-2 border-b border-border px-3 py-2">
+          <h2 id={PLAYGROUND_TITLE_ID} tabIndex={-1} className="text-sm font-semibold outline-none">
+            Playground
+          </h2>
+          <ShowInspectorButton />
+          <Button
+            size="compact"
+            aria-label="Close the playground"
+            title="Close the playground (the run keeps going; Run opens it again)"
+            onClick={() => store.setState({ open: false })}
+          >
+            <span aria-hidden>×</span>
+          </Button>
+        </div>
+        {rootId ? <RunView key={rootId} rootId={rootId} /> : <RunSetup projectId={projectId} />}
+      </aside>
+    </div>
   );
 }

@@ -19,6 +19,7 @@ import {
 } from "./fields";
 import { PromptContentEditor } from "./PromptContentEditor";
 import { useStudioStore } from "./StudioStoreContext";
+import { useCompiled } from "./useCompiled";
 import { type NodeEditor, nameOptions, useNodeEditor } from "./useNodeEditor";
 
 const defaultOption = (label: string) => [{ value: "", label }];
@@ -44,9 +45,11 @@ function AddToolByName({ editor, nodeId }: { editor: NodeEditor; nodeId: string 
 
 function ToolsList({ editor, nodeId }: { editor: NodeEditor; nodeId: string }) {
   const store = useStudioStore();
+  const { edges } = useCompiled();
   const node = editor.graph.nodes.find((candidate) => candidate.id === nodeId);
   if (!node || !isDefinitionNode(node)) return null;
   const entries = promptToolEntries(node);
+  const drawn = new Set(edges.map((edge) => edge.id));
   const listed = new Set(entries.map(toolEntryName));
   const callables = editor.graph.nodes
     .filter(isDefinitionNode)
@@ -70,14 +73,25 @@ function ToolsList({ editor, nodeId }: { editor: NodeEditor; nodeId: string }) {
                 <span className={`min-w-0 truncate ${errors.length ? "text-danger" : ""}`} title={name}>
                   {name}
                 </span>
-                <button
-                  type="button"
-                  className="ml-auto shrink-0 underline"
-                  aria-label={`Configure ${name}`}
-                  onClick={() => store.getState().select({ kind: "edge", id: edgeId })}
-                >
-                  Configure
-                </button>
+                {/* An entry with no node on the canvas (a built-in or lifecycle tool) has no edge to
+                    configure: selecting one would select an edge nobody can see. */}
+                {drawn.has(edgeId) ? (
+                  <button
+                    type="button"
+                    className="ml-auto shrink-0 underline"
+                    aria-label={`Configure ${name}`}
+                    onClick={() => store.getState().select({ kind: "edge", id: edgeId })}
+                  >
+                    Configure
+                  </button>
+                ) : (
+                  <span
+                    className="ml-auto shrink-0 text-[11px] text-muted"
+                    title="No node on the canvas, so no edge to configure"
+                  >
+                    no node
+                  </span>
+                )}
                 <button
                   type="button"
                   className="shrink-0 underline"

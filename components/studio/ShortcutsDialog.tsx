@@ -1,6 +1,7 @@
 "use client";
-// "?" or the toolbar's "Keyboard shortcuts": every command with a shortcut, the code pane's keys and
-// the canvas gestures, each read from where it is defined.
+// "?" or the toolbar's "Keyboard shortcuts": every command with a shortcut (F6 between the studio's
+// areas among them), the code pane's keys and the canvas gestures, each read from where it is
+// defined, and the skip link to the playground.
 import { Dialog, DialogHeader } from "@/components/ui/Dialog";
 import { shortcutLabel } from "@/lib/studio/shortcuts";
 import { isMacPlatform } from "./platform";
@@ -51,7 +52,8 @@ export function ShortcutsDialog() {
         <ShortcutTable caption="On the canvas" rows={[...CANVAS_GESTURES]} />
         <p className="text-xs text-muted">
           Every command, including those without a shortcut, is in the command palette (
-          {shortcutLabel("Mod+K", mac)}).
+          {shortcutLabel("Mod+K", mac)}). While the playground is open, the studio&apos;s first Tab stop is
+          &ldquo;Skip to the playground&rdquo;; F6 reaches it from anywhere.
         </p>
       </div>
     </Dialog>

@@ -1,11 +1,13 @@
 "use client";
 // The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector (or the
-// playground) on the right, problems and code below, and the dialogs (command palette, keyboard
-// shortcuts, models, saving) every command can open; a draft of unsaved work is kept in this
-// browser and restored.
+// playground, which then holds the inspector too) on the right, problems and code below, and the
+// dialogs (command palette, keyboard shortcuts, models, saving) every command can open; a draft of
+// unsaved work is kept in this browser and restored. Each area is a `data-studio-region` for F6, and
+// a skip link leads to the open playground.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { fitCanvasViewport, type Graph, layoutRoomFor } from "@/lib/graph";
+import { isSelectionEmpty } from "@/lib/studio/selection";
 import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
 import { BottomPanel } from "./BottomPanel";
 import { CommandPalette } from "./CommandPalette";
@@ -30,6 +32,7 @@ import { StudioStoreProvider, useStudioStore } from "./StudioStoreContext";
 import { StudioToolbar } from "./StudioToolbar";
 import type { StudioViewport } from "./studio-actions";
 import type { StudioCommandContext } from "./studio-commands";
+import { focusPlayground } from "./studio-regions";
 import { useStudioDraft } from "./useStudioDraft";
 import { useStudioShortcuts } from "./useStudioShortcuts";
 
@@ -105,6 +108,43 @@ function useStudioViewport(
   }, [canvas, store, playground, fitView, setViewport, getViewport, screenToFlowPosition, getInternalNode]);
 }
 
+/**
+ * While the playground is open, selecting something shows its inspector in the playground's panel,
+ * and clearing the selection brings the playground back (the run goes on either way).
+ */
+function usePanelFollowsSelection(store: StudioStore, playground: PlaygroundStore) {
+  useEffect(
+    () =>
+      store.subscribe((state, previous) => {
+        if (state.selection === previous.selection || !playground.getState().open) return;
+        const view = isSelectionEmpty(state.selection) ? "playground" : "inspector";
+        if (playground.getState().view !== view) playground.setState({ view });
+      }),
+    [store, playground],
+  );
+}
+
+/** The first stop of the studio for the keyboard while the playground is open: straight into it. */
+function SkipToPlayground() {
+  const playground = usePlaygroundStore();
+  const open = usePlayground((state) => state.open);
+  if (!open) return null;
+  return (
+    <button
+      type="button"
+      // Shown only while focused, over the toolbar's left end (not-sr-only would drop its padding).
+      className="pointer-events-none absolute left-2 top-1.5 z-50 rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-contrast opacity-0 shadow focus:pointer-events-auto focus:opacity-100"
+      onClick={() => {
+        if (playground.getState().view !== "playground")
+          playground.setState({ view: "playground", focusPending: true });
+        else focusPlayground();
+      }}
+    >
+      Skip to the playground (F6 moves between areas)
+    </button>
+  );
+}
+
 function StudioWorkspace({ projectId }: { projectId: string }) {
   const store = useStudioStore();
   const canvas = useRef<HTMLDivElement>(null);
@@ -115,6 +155,7 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
     [store, projectId, viewport],
   );
   useStudioShortcuts(context);
+  usePanelFollowsSelection(store, playground);
   // A draft restored after the canvas opened (on the saved document, often empty) is framed like an
   // opened canvas, unless the view was moved meanwhile.
   useStudioDraft(store, projectId, () => requestAnimationFrame(() => viewport.fitIfUnmoved()));
@@ -135,22 +176,30 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
   }, [viewport]);
   const playgroundOpen = usePlayground((state) => state.open);
   return (
-    <div className="flex h-[calc(100vh-2.75rem)] flex-col">
-      <StudioToolbar context={context} />
+    <div className="relative flex h-[calc(100vh-2.75rem)] flex-col">
+      <SkipToPlayground />
+      <div data-studio-region="toolbar" className="contents">
+        <StudioToolbar context={context} />
+      </div>
       <DraftNotice />
       <div className="flex min-h-0 flex-1">
-        <NodePalette context={context} />
+        <div data-studio-region="palette" className="contents">
+          <NodePalette context={context} />
+        </div>
         <div className="flex min-w-0 flex-1 flex-col">
           <div className="flex min-h-0 flex-1">
-            <div ref={canvas} className="min-w-0 flex-1">
+            <div ref={canvas} data-studio-region="canvas" className="min-w-0 flex-1">
               <StudioCanvas context={context} />
             </div>
             {playgroundOpen ? null : <Inspector context={context} />}
           </div>
-          <BottomPanel />
+          <div data-studio-region="bottom-panel" className="contents">
+            <BottomPanel />
+          </div>
         </div>
-        {/* The playground takes the inspector's place, over the full height beside the canvas. */}
-        {playgroundOpen ? <PlaygroundPanel projectId={projectId} /> : null}
+        {/* The playground takes the inspector's place, over the full height beside the canvas, and
+            shows the inspector in its place while something is selected. */}
+        {playgroundOpen ? <PlaygroundPanel projectId={projectId} context={context} /> : null}
       </div>
       <StatusLine />
       <CommandPalette context={context} />

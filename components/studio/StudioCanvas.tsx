@@ -3,7 +3,8 @@
 // document edits, and palette entries dropped on it into new nodes. Refused connections say why in
 // the status line while the user is still drawing. While threads run, active agents and prompts are
 // highlighted (useNodeActivity). Large canvases stay smooth: flow nodes are reused unless their node
-// changed, the compile is skipped while nodes only move, and every handler is stable.
+// changed, the compile is skipped while nodes only move, and every handler is stable. A click on a
+// node or edge while the playground is open shows the inspector in the playground's panel.
 import {
   Background,
   type Connection,
@@ -43,14 +44,14 @@ import {
   MINIMAP_FROM_NODES,
 } from "@/lib/graph";
 import { connect, connectionRefusal, findNode, moveNodes } from "@/lib/studio/document-edits";
-import { applySelectChanges, type SelectChange } from "@/lib/studio/selection";
+import { applySelectChanges, type SelectChange, withoutMissingEdges } from "@/lib/studio/selection";
 import { countsWithUnapplied } from "@/lib/studio/unapplied-fields";
 import { CanvasContextMenu, type CanvasMenuState } from "./CanvasContextMenu";
 import { EdgeLabels, STUDIO_EDGE_TYPES } from "./edges";
 import { type StudioFlowEdge, type StudioFlowNode, toFlowEdges, toFlowNodes } from "./flow-elements";
 import { NODE_PRESET_MIME, paletteEntry } from "./NodePalette";
 import { STUDIO_NODE_TYPES } from "./nodes";
-import { usePlaygroundOverlay } from "./PlaygroundContext";
+import { usePlaygroundOverlay, usePlaygroundStore } from "./PlaygroundContext";
 import { withRunOverlay } from "./run-overlay-flow";
 import { useStudio, useStudioStore } from "./StudioStoreContext";
 import { addPresetNode } from "./studio-actions";
@@ -225,8 +226,20 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
     setMenu({ x: event.clientX, y: event.clientY, target });
   }, []);
   const activity = useNodeActivity(context.projectId, compiled.graph.nodes);
+  // A selected edge the canvas no longer draws (its reference removed, its target gone) stops being
+  // selected: hidden, nothing could deselect it.
+  useEffect(() => {
+    if (selection.edgeIds.length === 0) return;
+    store.getState().setSelection(withoutMissingEdges(selection, new Set(edges.map((edge) => edge.id))));
+  }, [store, edges, selection]);
 
   const runOverlay = usePlaygroundOverlay(compiled.graph, edges);
+  // A click on a node or an edge while the playground is open shows the inspector in its panel, also
+  // when that item was already selected (the selection does not change then).
+  const playground = usePlaygroundStore();
+  const showInspector = useCallback(() => {
+    if (playground.getState().open) playground.setState({ view: "inspector" });
+  }, [playground]);
 
   const previousNodes = useRef<StudioFlowNode[]>([]);
   const baseNodes = useMemo(() => {
@@ -355,6 +368,8 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         edgeTypes={STUDIO_EDGE_TYPES}
         onEdgeMouseEnter={onEdgeMouseEnter}
         onEdgeMouseLeave={onEdgeMouseLeave}
+        onNodeClick={showInspector}
+        onEdgeClick={showInspector}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
@@ -409,7 +424,10 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
           culled={culled}
           hoveredEdgeId={hoveredEdgeId}
           onHover={setHoveredEdgeId}
-          onSelect={(id) => store.getState().select({ kind: "edge", id })}
+          onSelect={(id) => {
+            store.getState().select({ kind: "edge", id });
+            showInspector();
+          }}
         />
       </ReactFlow>
       {menu ? <CanvasContextMenu menu={menu} context={context} onClose={closeMenu} /> : null}

@@ -1,6 +1,6 @@
 // What the studio's playground keeps across a reload (sessionStorage: per project and per browser
-// tab): whether it is open and how wide, the agent picked, the run it follows with the thread shown,
-// and a first message typed but not sent. A reload mid-run comes back to the same run (its live
+// tab): whether it is open and how wide, the agent picked, the run it follows (with its version) and
+// the thread shown, and a first message typed but not sent. A reload mid-run comes back to the same run (its live
 // state is read again from the stream); a new tab starts with a closed playground.
 import { z } from "zod";
 import { PLAYGROUND_WIDTH, type PlaygroundState } from "./PlaygroundContext";
@@ -9,7 +9,9 @@ const PlaygroundSessionSchema = z.object({
   open: z.boolean(),
   width: z.number().finite(),
   agent: z.string().nullable(),
-  run: z.object({ rootId: z.string().min(1), agentId: z.string() }).nullable(),
+  run: z
+    .object({ rootId: z.string().min(1), agentId: z.string(), version: z.number().int().optional() })
+    .nullable(),
   selectedId: z.string().nullable(),
   setupMessage: z.string(),
 });

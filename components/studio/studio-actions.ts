@@ -48,6 +48,13 @@ export interface StudioViewport {
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
+/** "Added prompt prompt_2", "Added a note": the node's kind and name, never its internal id. */
+function addedText(store: StudioStore, nodeId: string, preset: NodePreset): string {
+  const node = findNode(store.getState().history.present, nodeId);
+  const name = node && isDefinitionNode(node) ? definitionName(node) : "";
+  return name ? `Added ${preset.label.toLowerCase()} ${name}` : `Added a ${preset.label.toLowerCase()}`;
+}
+
 /**
  * Adds a node from the palette's `preset`: where it was dropped (`dropAt`, flow coordinates), else
  * in the middle of the visible canvas on free space. Selects it; one undo step.
@@ -79,9 +86,7 @@ export function addPresetNode(
     };
   });
   store.getState().select({ kind: "node", id: nodeId });
-  store
-    .getState()
-    .setStatus({ tone: "info", text: `Added ${preset.label.toLowerCase()} ${nodeId.split(":").at(-1)}` });
+  store.getState().setStatus({ tone: "info", text: addedText(store, nodeId, preset) });
   return nodeId;
 }
 

@@ -17,6 +17,7 @@ import {
   type StudioViewport,
   selectAll,
 } from "./studio-actions";
+import { focusNextRegion } from "./studio-regions";
 
 export interface StudioCommandContext {
   store: StudioStore;
@@ -99,6 +100,22 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     group: "Help",
     keys: ["?"],
     run: ({ store }) => store.getState().openDialog("shortcuts"),
+  },
+  {
+    id: "next-region",
+    label: "Go to the next area (toolbar, palette, canvas, inspector or playground, problems)",
+    group: "Help",
+    keys: ["F6"],
+    whileTyping: true,
+    run: () => focusNextRegion(1),
+  },
+  {
+    id: "previous-region",
+    label: "Go to the previous area",
+    group: "Help",
+    keys: ["Shift+F6"],
+    whileTyping: true,
+    run: () => focusNextRegion(-1),
   },
   {
     id: "models",

@@ -14,6 +14,7 @@ import {
   layoutRoomFor,
   MINIMAP_FROM_NODES,
   overlayBoxes,
+  WHOLE_GRAPH_MIN_ZOOM,
 } from "./fit-viewport";
 
 const pane = { width: 1000, height: 600 };
@@ -160,6 +161,28 @@ describe("fitCanvasViewport", () => {
     const fit = fitCanvasViewport(nodes, snug)!;
     expect(fit.fits).toBe(true);
     expect(fitCanvasViewport([], snug)).toBeNull();
+  });
+});
+
+describe("fitCanvasViewport below the legible zoom", () => {
+  it("zooms out past the legible zoom as far as showing every card, clear of the overlays, takes", () => {
+    // 5 × 3 cards, 1184 × 238: wider than an 812 px pane (1280 wide, playground open) at 11/12.
+    const nodes = grid(5, 3);
+    const pane = { width: 812, height: 540 };
+    const legible = fitViewport(graphBounds(nodes)!, pane);
+    expect(legible.fits).toBe(false);
+    const fit = fitCanvasViewport(nodes, pane)!;
+    expect(fit).toMatchObject({ fits: true, clear: true, minimap: false });
+    expect(fit.zoom).toBeLessThan(FIT_VIEW_MIN_ZOOM);
+    expect(fit.zoom).toBeGreaterThanOrEqual(WHOLE_GRAPH_MIN_ZOOM);
+    expect(boundsInView(graphBounds(nodes)!, pane, fit)).toBe(true);
+  });
+
+  it("keeps the legible zoom, from the graph's start, for a graph too large even at the smallest", () => {
+    const nodes = grid(12, 12);
+    const fit = fitCanvasViewport(nodes, { width: 812, height: 540 })!;
+    expect(fit.fits).toBe(false);
+    expect(fit.zoom).toBeCloseTo(FIT_VIEW_MIN_ZOOM, 6);
   });
 });
 

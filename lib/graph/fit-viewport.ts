@@ -1,11 +1,12 @@
-// Where "fit view" puts the canvas, and how much room the auto layout may use. Fit view never zooms
-// out below legible text (FIT_VIEW_MIN_ZOOM); when the graph is still larger than the pane there, it
+// Where "fit view" puts the canvas, and how much room the auto layout may use. Fit view prefers
+// legible text (FIT_VIEW_MIN_ZOOM) and zooms out further only as far as showing every card takes
+// (fitCanvasViewport, down to WHOLE_GRAPH_MIN_ZOOM); when the graph is larger than the pane even there, it
 // is not centred (which would cut both ends) but starts at its left and top edges, where the entry
 // agent sits, so a reader starts at the beginning and pans towards the end — unless it is many
 // times larger than the pane, where its middle shows more. The canvas's own overlays (the zoom
 // controls bottom-left, the minimap bottom-right when it shows) are kept off the cards when there is
 // a way to (fitCanvasViewport), and a layout's room leaves the controls' column free. Pure.
-import { CARD, cardSize, FIT_VIEW_MIN_ZOOM, RUN_BADGE } from "./card-geometry";
+import { CANVAS_FAR_ZOOM, CARD, cardSize, FIT_VIEW_MIN_ZOOM, RUN_BADGE } from "./card-geometry";
 import type { GraphNode } from "./document";
 
 export interface Box {
@@ -268,13 +269,29 @@ export interface CanvasFit extends FitViewport {
  * Fit view for the studio canvas: fitViewport, keeping the cards out from under the zoom controls
  * and (when it shows) the minimap. Tries the plain fit, then keeping the overlays' column (left,
  * right) or row (bottom) free, and takes the first of the best: the whole graph shown and clear of
- * the overlays, else shown whole, else clear; the largest zoom among equals.
+ * the overlays, else shown whole, else clear; the largest zoom among equals. A graph that cannot be
+ * shown whole and clear at the legible zoom (options.minZoom) is zoomed out further, down to
+ * WHOLE_GRAPH_MIN_ZOOM, where the cards still carry their text: fit view shows every card. Only a
+ * graph too large even there keeps the legible zoom (from its start, the minimap showing the rest).
  */
 export function fitCanvasViewport(
   nodes: readonly GraphNode[],
   pane: Size,
   options: FitOptions = CANVAS_FIT,
 ): CanvasFit | null {
+  const legible = bestCanvasFit(nodes, pane, options);
+  if (!legible || (legible.fits && legible.clear) || options.minZoom <= WHOLE_GRAPH_MIN_ZOOM) return legible;
+  const whole = bestCanvasFit(nodes, pane, { ...options, minZoom: WHOLE_GRAPH_MIN_ZOOM });
+  return whole?.fits && whole.clear ? whole : legible;
+}
+
+/**
+ * The smallest zoom fit view goes to for the whole graph: the far drawing's threshold
+ * (CANVAS_FAR_ZOOM, lib/graph/card-geometry), above which every card still shows its text.
+ */
+export const WHOLE_GRAPH_MIN_ZOOM = CANVAS_FAR_ZOOM;
+
+function bestCanvasFit(nodes: readonly GraphNode[], pane: Size, options: FitOptions): CanvasFit | null {
   const bounds = graphBounds(nodes);
   if (!bounds) return null;
   const cards = cardBoxes(nodes);

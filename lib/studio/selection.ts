@@ -71,3 +71,12 @@ export function withoutMissingNodes(
   const kept = selection.nodeIds.filter((id) => nodeIds.has(id));
   return kept.length === selection.nodeIds.length ? selection : { ...selection, nodeIds: kept };
 }
+
+/** The selection without edges the canvas no longer draws (a reference removed, its target gone). */
+export function withoutMissingEdges(
+  selection: StudioSelection,
+  edgeIds: ReadonlySet<string>,
+): StudioSelection {
+  const kept = selection.edgeIds.filter((id) => edgeIds.has(id));
+  return kept.length === selection.edgeIds.length ? selection : { ...selection, edgeIds: kept };
+}
