@@ -130,6 +130,7 @@ export async function modelTurn(
             threadId: row.id,
             messageId: assistantId,
             chunk: result.text,
+            side: active.side,
           });
       } else
         result = await ctx.deps.callModel(
@@ -149,6 +150,7 @@ export async function modelTurn(
                 threadId: row.id,
                 messageId: assistantId,
                 chunk,
+                side: active.side,
               }),
           },
           { onTelemetry: (event) => telemetry.push(event) },
