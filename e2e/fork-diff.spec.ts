@@ -92,10 +92,10 @@ test("edit and fork a message, then compare the fork with the original", async (
     "href",
     `/threads/${original}`,
   );
-  // The fork's own scripted model answers its first call from the start of the script.
+  // The fork's scripted model goes on where the copied history left off: the script's second line.
   await expect(messages(page)).toHaveCount(4);
   await expect(messages(page).nth(2)).toContainText("cherries");
-  await expect(messages(page).nth(3)).toContainText("Here is a fact about cherries.");
+  await expect(messages(page).nth(3)).toContainText("And another one about cherries.");
   expect(await (await request.get(`/api/threads/${original}/messages?includeSilent=true`)).text()).toBe(
     before,
   );

@@ -1,4 +1,5 @@
-// Stop anywhere in a tree (issue 41): a running child's own view has Stop beside Terminate, and
+// Stop anywhere in a tree (issue 41): a running child's own view has Stop beside Terminate (and its
+// streaming reply is labelled by the side's name, "Worker · typing…"), and
 // stopping it lets its parent go on with the child's report; the root chat's Stop stops the blocking
 // child it waits on too (its tokens stop rising), and the conversation goes on with the next message.
 // Screenshots of a running child's view at 1280, 1440 and 1920 wide; axe on it.
@@ -60,6 +61,10 @@ test("a running child's view stops it, and its parent goes on with the child's r
   const stop = header(page).getByRole("button", { name: "Stop", exact: true });
   await expect(stop).toBeVisible();
   await expect(header(page).getByRole("button", { name: "Terminate" })).toBeVisible();
+  // The worker's reply streams under its side's name from the first chunk, as it will read once stored.
+  const streaming = page.getByRole("status", { name: "Streaming reply" });
+  await expect(streaming).toContainText("Worker · typing…");
+  await expect(streaming).not.toContainText("Assistant");
   await atEachWidth(page, async (width) => {
     await page.screenshot({ path: `${ARTIFACTS}/live-stop-child-${width}.png` });
   });

@@ -63,10 +63,11 @@ test("runs an ai_human agent, watches its subagent finish, and loses nothing on 
   await expect(childItem(page)).toHaveAttribute("data-status", "running");
   await expect(childItem(page)).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
 
-  // The parent hears the report (a silent message) and answers it.
-  const report = transcriptRows(page).filter({ hasText: "has returned the following result" });
+  // The parent hears the report (a silent message, shown as a handoff back from the child) and answers it.
+  const report = transcriptRows(page).filter({ has: page.getByTestId("subagent-report") });
   await expect(report.filter({ hasText: "Approved Draft: a rock" }).first()).toBeVisible({ timeout: 20_000 });
-  const finalAnswer = transcriptRows(page).filter({ hasText: /^Assistant.*Got: Subagent/s });
+  await expect(report.first()).toContainText("Handed back by asset_subagent");
+  const finalAnswer = report.filter({ hasText: /^Assistant.*Got:/s });
   await expect(finalAnswer).toHaveCount(1, { timeout: 20_000 });
   await expect(page.getByRole("listitem", { name: "User (silent)" })).toHaveCount(1);
   await expect(transcriptRows(page).filter({ hasText: "Tool call · asset_subagent" })).toHaveCount(1);

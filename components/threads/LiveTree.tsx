@@ -25,7 +25,7 @@ import {
 } from "@/lib/live";
 import { formatCost, formatDuration, formatTokens } from "./format";
 import { StatusBadge } from "./StatusBadge";
-import { threadStatusLabel } from "./status-label";
+import { registryStatusText, threadStatusLabel } from "./status-label";
 import { threadLabel } from "./thread-label";
 import { TREE_ROW_HEIGHT, visibleRange } from "./tree-window";
 import { useNowMicroseconds } from "./useLiveThread";
@@ -227,8 +227,7 @@ const TreeItem = memo(
     const [inputTokens, outputTokens, cost] = usage.split("|").map(Number) as [number, number, number];
     const name = threadLabel(thread, entry);
     // A registry status update (sessionStatus, setStatus) is newer than the thread's status text.
-    const working = thread.status === "queued" || thread.status === "running";
-    const reported = working && entry?.status && entry.status !== thread.status ? entry.status : null;
+    const reported = registryStatusText(thread.status, entry?.status);
     const detail = statusDetail(reported ? { ...thread, status_text: reported } : thread);
     const markers = entry
       ? `${entry.blocking ? "blocking" : "non-blocking"}${entry.resumable ? ", resumable" : ""}`

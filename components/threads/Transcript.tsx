@@ -166,7 +166,9 @@ export function Transcript({
           aria-label="Streaming reply"
           className="mt-2 rounded-md border border-border border-dashed px-3 py-2"
         >
-          <div className="mb-1 text-xs text-muted">Assistant · typing…</div>
+          <div className="mb-1 text-xs text-muted">
+            {stream.side && sideLabels ? sideLabels[stream.side] : "Assistant"} · typing…
+          </div>
           <StreamingMarkdown text={stream.text} />
         </div>
       ))}

@@ -18,3 +18,18 @@ const STATUS_LABELS: Record<ThreadStatus, string> = {
 export function threadStatusLabel(status: string): string {
   return STATUS_LABELS[status as ThreadStatus] ?? status.replaceAll("_", " ");
 }
+
+/**
+ * What a working child's registry entry says beyond its thread's status: a status text its session
+ * set (sessionStatus, "reviewing"), shown beside the badge. A registry status that is itself a thread
+ * status ("completed" left from an earlier session while a message resumed the child) says nothing
+ * new, so a resumed child never reads "running completed" (issue 41).
+ */
+export function registryStatusText(
+  threadStatus: ThreadStatus,
+  entryStatus: string | undefined,
+): string | null {
+  if (threadStatus !== "queued" && threadStatus !== "running") return null;
+  if (!entryStatus || entryStatus === threadStatus) return null;
+  return entryStatus in STATUS_LABELS ? null : entryStatus;
+}

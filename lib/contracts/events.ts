@@ -35,6 +35,8 @@ export type MessagePayload = z.input<typeof MessagePayloadSchema>;
 export const ChunkPayloadSchema = ThreadScopedSchema.extend({
   message_id: z.string().min(1),
   chunk: z.string(),
+  /** The side whose reply streams (absent from servers that predate it). */
+  side: z.enum(["a", "b"]).optional(),
 });
 export type ChunkPayload = z.input<typeof ChunkPayloadSchema>;
 

@@ -54,7 +54,14 @@ export function applyMessage(state: LiveState, threadId: string, message: LiveMe
     ...state,
     transcripts: setEntry(state.transcripts, threadId, upsertMessage(transcript, message)),
     streaming: dropStream(state, threadId, message.id),
+    streamSides: dropSide(state.streamSides, message.id),
   };
+}
+
+function dropSide(sides: LiveState["streamSides"], messageId: string): LiveState["streamSides"] {
+  if (sides[messageId] === undefined) return sides;
+  const { [messageId]: _persisted, ...rest } = sides;
+  return rest;
 }
 
 function dropStream(state: LiveState, threadId: string, messageId: string): LiveState["streaming"] {
@@ -64,7 +71,13 @@ function dropStream(state: LiveState, threadId: string, messageId: string): Live
   return setEntry(state.streaming, threadId, rest);
 }
 
-export function applyChunk(state: LiveState, threadId: string, messageId: string, chunk: string): LiveState {
+export function applyChunk(
+  state: LiveState,
+  threadId: string,
+  messageId: string,
+  chunk: string,
+  side?: "a" | "b",
+): LiveState {
   // Chunks travel outside the event log, so one can arrive after its message was persisted.
   const transcript = getEntry(state.transcripts, threadId);
   if (transcript && getEntry(transcript.seqById, messageId) !== undefined) return state;
@@ -75,5 +88,10 @@ export function applyChunk(state: LiveState, threadId: string, messageId: string
       ...streams,
       [messageId]: (streams[messageId] ?? "") + chunk,
     }),
+    // The side a stream speaks for, once known: a message id is never reused, so it never changes.
+    streamSides:
+      side && state.streamSides[messageId] !== side
+        ? { ...state.streamSides, [messageId]: side }
+        : state.streamSides,
   };
 }

@@ -60,7 +60,14 @@ export type EventId = number | null;
 export type LiveEvent =
   | { type: "thread"; id: EventId; thread: LiveThread }
   | { type: "message"; id: EventId; threadId: string; message: LiveMessage }
-  | { type: "message_chunk"; id: null; threadId: string; messageId: string; chunk: string }
+  | {
+      type: "message_chunk";
+      id: null;
+      threadId: string;
+      messageId: string;
+      chunk: string;
+      side?: "a" | "b";
+    }
   | {
       type: "registry";
       id: EventId;
@@ -149,12 +156,19 @@ export function parseLiveEvent(event: string, id: EventId, data: unknown): LiveE
     case "message_chunk": {
       const parsed = ChunkPayloadSchema.safeParse(data);
       if (!parsed.success) return invalid(parsed.error);
-      const { thread_id, message_id, chunk } = parsed.data;
+      const { thread_id, message_id, chunk, side } = parsed.data;
       // Chunks have no id line, but EventSource reports the last id it saw as `lastEventId` on
       // every event; a chunk must never move the resume cursor, so whatever came along is dropped.
       return {
         ok: true,
-        event: { type: "message_chunk", id: null, threadId: thread_id, messageId: message_id, chunk },
+        event: {
+          type: "message_chunk",
+          id: null,
+          threadId: thread_id,
+          messageId: message_id,
+          chunk,
+          ...(side ? { side } : {}),
+        },
       };
     }
     case "registry": {

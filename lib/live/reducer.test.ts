@@ -266,6 +266,21 @@ describe("token chunks", () => {
     expect(selectTranscript(state, thread).map((message) => message.content)).toEqual(["Hello!"]);
   });
 
+  it("knows which side a stream speaks for from its first chunk, until its message is persisted", () => {
+    const script = new EventScript();
+    script.thread(threadWire({ id: thread, status: "running" }));
+    script.chunk(thread, reply, "Good start. ", "b");
+    script.chunk(thread, reply, "Make it punchier.");
+    const streaming = stateFromFrames(thread, script.frames);
+    expect(selectStreamingMessages(streaming, thread)).toEqual([
+      { messageId: reply, text: "Good start. Make it punchier.", side: "b" },
+    ]);
+    script.message(thread, messageWire({ id: reply, seq: 1, content: "Good start. Make it punchier." }));
+    const persisted = stateFromFrames(thread, script.frames);
+    expect(selectStreamingMessages(persisted, thread)).toEqual([]);
+    expect(persisted.streamSides).toEqual({});
+  });
+
   it("ignores a chunk that arrives after its message was persisted", () => {
     const script = base();
     script.message(thread, messageWire({ id: reply, seq: 1, content: "Hello!" }));

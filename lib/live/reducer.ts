@@ -25,7 +25,7 @@ function applyPayload(state: LiveState, event: LiveEvent): LiveState {
     case "message":
       return applyMessage(state, event.threadId, event.message);
     case "message_chunk":
-      return applyChunk(state, event.threadId, event.messageId, event.chunk);
+      return applyChunk(state, event.threadId, event.messageId, event.chunk, event.side);
     case "registry":
       return applyRegistry(state, event);
     case "telemetry":

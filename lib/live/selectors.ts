@@ -25,12 +25,17 @@ export function selectTranscript(state: LiveState, threadId: string): readonly L
 export interface StreamingMessage {
   messageId: string;
   text: string;
+  /** The side whose reply it is, when the server said (a dual_ai view names it by the side's label). */
+  side?: "a" | "b";
 }
 
 /** Text being streamed for messages not persisted yet, to show after the transcript. */
 export function selectStreamingMessages(state: LiveState, threadId: string): StreamingMessage[] {
   const streams = getEntry(state.streaming, threadId) ?? {};
-  return Object.entries(streams).map(([messageId, text]) => ({ messageId, text }));
+  return Object.entries(streams).map(([messageId, text]) => {
+    const side = state.streamSides[messageId];
+    return side ? { messageId, text, side } : { messageId, text };
+  });
 }
 
 /** A parent's registry in the server's order (createdAt, then reference). */

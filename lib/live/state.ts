@@ -71,6 +71,8 @@ export interface LiveState {
   readonly transcripts: PersistentMap<Transcript>;
   /** Text streamed so far per thread, keyed by the id its persisted message will have. */
   readonly streaming: PersistentMap<Readonly<Record<string, string>>>;
+  /** The side each streamed message speaks for, by message id (when the server said). */
+  readonly streamSides: Readonly<Record<string, "a" | "b">>;
   readonly telemetry: PersistentMap<ThreadTelemetry>;
   /** Kept by the reducer so the status bar never walks the tree. */
   readonly statusCounts: StatusCounts;
@@ -113,6 +115,7 @@ export function initialLiveState(rootId: string): LiveState {
     registries: emptyMap(),
     transcripts: emptyMap(),
     streaming: emptyMap(),
+    streamSides: {},
     telemetry: emptyMap(),
     statusCounts: EMPTY_STATUS_COUNTS,
     activeThreadsByAgent: {},

@@ -14,6 +14,8 @@ export interface ChunkEvent {
   threadId: string;
   messageId: string;
   chunk: string;
+  /** The side whose reply streams (the view labels it by the side's name). */
+  side?: "a" | "b";
 }
 
 export interface RootSubscriber {
@@ -25,6 +27,7 @@ export interface RootSubscriber {
 /** The chunks streamed so far of one message not persisted yet. */
 interface InFlightMessage {
   readonly threadId: string;
+  readonly side?: "a" | "b";
   readonly chunks: string[];
 }
 
@@ -117,7 +120,11 @@ export class EventHub {
     const message = messages.get(chunk.messageId);
     if (message) message.chunks.push(chunk.chunk);
     else {
-      messages.set(chunk.messageId, { threadId: chunk.threadId, chunks: [chunk.chunk] });
+      messages.set(chunk.messageId, {
+        threadId: chunk.threadId,
+        chunks: [chunk.chunk],
+        ...(chunk.side ? { side: chunk.side } : {}),
+      });
       this.inFlightRoot.set(chunk.messageId, chunk.rootId);
     }
     for (const subscriber of this.subscribers.get(chunk.rootId) ?? []) subscriber.onChunk(chunk);
@@ -147,7 +154,13 @@ export class EventHub {
     for (const [messageId, message] of this.inFlight.get(rootId) ?? []) {
       const text = message.chunks.join("");
       if (message.chunks.length > 1) message.chunks.splice(0, message.chunks.length, text);
-      subscriber.onChunk({ rootId, threadId: message.threadId, messageId, chunk: text });
+      subscriber.onChunk({
+        rootId,
+        threadId: message.threadId,
+        messageId,
+        chunk: text,
+        ...(message.side ? { side: message.side } : {}),
+      });
     }
   }
 

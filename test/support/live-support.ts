@@ -182,10 +182,10 @@ export class EventScript {
   }
 
   /** Token chunks are live-only: no `id:` line. */
-  chunk(threadId: string, messageId: string, chunk: string): SseFrame {
+  chunk(threadId: string, messageId: string, chunk: string, side?: "a" | "b"): SseFrame {
     const frame = {
       event: "message_chunk",
-      data: JSON.stringify({ thread_id: threadId, message_id: messageId, chunk }),
+      data: JSON.stringify({ thread_id: threadId, message_id: messageId, chunk, ...(side ? { side } : {}) }),
     };
     this.frames.push(frame);
     return frame;

@@ -131,6 +131,7 @@ export async function modelTurn(
             threadId: row.id,
             messageId: assistantId,
             chunk: result.text,
+            side: active.side,
           });
       } else
         result = await ctx.deps.callModel(
@@ -150,6 +151,7 @@ export async function modelTurn(
                 threadId: row.id,
                 messageId: assistantId,
                 chunk,
+                side: active.side,
               }),
           },
           { onTelemetry: announcingWaits(ctx, row, (event) => telemetry.push(event)) },

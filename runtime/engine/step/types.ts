@@ -50,7 +50,14 @@ export interface StepRunnerDependencies {
   callModel: CallModelFunction;
   leaseOwner: string;
   /** Ephemeral token chunks for live views (never persisted). */
-  publishChunk?: (chunk: { rootId: string; threadId: string; messageId: string; chunk: string }) => void;
+  publishChunk?: (chunk: {
+    rootId: string;
+    threadId: string;
+    messageId: string;
+    chunk: string;
+    /** The side whose reply streams, so the view labels it by the side's name from the start. */
+    side?: "a" | "b";
+  }) => void;
   /** The message whose chunks were published is persisted, or will never be: its chunk buffer can go. */
   endMessage?: (messageId: string) => void;
   /** Code tools and hooks installed on this server; none when absent. */

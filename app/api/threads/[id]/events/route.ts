@@ -90,7 +90,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
         onChunk: (chunk) => {
           if (subtree && !subtree.has(chunk.threadId)) return;
           send(
-            `event: message_chunk\ndata: ${JSON.stringify({ thread_id: chunk.threadId, message_id: chunk.messageId, chunk: chunk.chunk })}\n\n`,
+            `event: message_chunk\ndata: ${JSON.stringify({ thread_id: chunk.threadId, message_id: chunk.messageId, chunk: chunk.chunk, side: chunk.side })}\n\n`,
           );
         },
       });
