@@ -12,7 +12,7 @@ export default {
   mutate: (process.env.MUTATE ?? "").split(",").filter(Boolean),
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
   timeoutMS: 10_000,
-  reporters: ["clear-text", "json", "html"],
+  reporters: ["clear-text", "progress-append-only", "json", "html"],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: true },
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   htmlReporter: { fileName: `reports/mutation/${name}.html` },
