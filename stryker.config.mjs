@@ -5,12 +5,14 @@ const name = process.env.MUTATION_NAME ?? "all";
 export default {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
-  vitest: { configFile: "vitest.mutation.config.ts" },
+  // related: false — every test file of the module runs in the initial run (the tests are already
+  // scoped per module), including the load check, which imports the mutated files dynamically.
+  vitest: { configFile: "vitest.mutation.config.ts", related: false },
   coverageAnalysis: "perTest",
   mutate: (process.env.MUTATE ?? "").split(",").filter(Boolean),
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
   timeoutMS: 10_000,
-  reporters: ["clear-text", "json", "html"],
+  reporters: ["clear-text", "progress-append-only", "json", "html"],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: true },
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   htmlReporter: { fileName: `reports/mutation/${name}.html` },

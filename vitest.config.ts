@@ -27,7 +27,7 @@ export default defineConfig({
             "bench/**/*.test.ts",
           ],
           // bench/peers/ is its own npm package, installed only for BENCH_ONLY=peers (never in CI).
-          exclude: ["**/*.integration.test.ts", "node_modules/**", "bench/peers/**"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**", "bench/peers/**", ".stryker-tmp/**"],
           environment: "node",
         },
       },
@@ -36,7 +36,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["**/*.integration.test.ts"],
-          exclude: ["node_modules/**", ".data/**"],
+          exclude: ["node_modules/**", ".data/**", ".stryker-tmp/**"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -49,7 +49,7 @@ export default defineConfig({
           // The fault-injection suite (`npm run test:faults`): kills, restarts and storms on Postgres.
           name: "faults",
           include: ["test/faults/**/*.faults.test.ts"],
-          exclude: ["node_modules/**", ".data/**"],
+          exclude: ["node_modules/**", ".data/**", ".stryker-tmp/**"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -93,6 +93,8 @@ describe("isAllowedHost with exact entries", () => {
     expect(empty.hosts.some((host) => host.startsWith("*."))).toBe(false);
     expect(isAllowedHost(empty, "a..")).toBe(false);
     expect(isAllowedHost(empty, "anything.example")).toBe(false);
+    expect(empty.hosts).not.toContain("");
+    expect(isAllowedHost(empty, "not a host!")).toBe(false);
   });
 });
 
@@ -191,6 +193,15 @@ describe("httpAddressPolicy reads its settings", () => {
     expect(addressRefusal(policy, "x", "10.200.0.1")).toBeNull();
   });
 
+  it("an entry with a bracket inside or the wrong way round allows nothing", () => {
+    const policy = httpAddressPolicy({
+      TANDEM_HTTP_TOOLS_ALLOWED_HOSTS: "fd00[::2, ]fd00::3, fd00::4[",
+    });
+    for (const address of ["fd00::2", "fd00::3", "fd00::4"])
+      expect(addressRefusal(policy, "x", address), address).not.toBeNull();
+    expect(policy.hosts).toEqual([]);
+  });
+
   it("an address without a prefix allows that one address, in either family", () => {
     const policy = httpAddressPolicy({ TANDEM_HTTP_TOOLS_ALLOWED_HOSTS: "10.1.2.3, fd00::7" });
     expect(addressRefusal(policy, "x", "10.1.2.3")).toBeNull();
@@ -221,6 +232,9 @@ describe("isPrivateAddress spellings", () => {
     expect(isPrivateAddress("[2606:4700::1111]")).toBe(false);
     expect(isPrivateAddress("2606:4700::1111%eth0")).toBe(false);
     expect(isPrivateAddress("[::1]")).toBe(true);
+    // Brackets only around the whole address: anything else is not an address, so it is refused.
+    for (const junk of ["2606:4700::1111[", "]2606:4700::1111", "2606:4700::1111]]", "[[2606:4700::1111]"])
+      expect(isPrivateAddress(junk), junk).toBe(true);
   });
 
   it("embeddedIpv4 reads only the IPv4 forms, anchored at both ends", () => {

@@ -80,14 +80,14 @@ export function httpAddressPolicy(env: Record<string, string | undefined>): Http
   const hosts: string[] = [];
   const addresses = new net.BlockList();
   const entries = (env.TANDEM_HTTP_TOOLS_ALLOWED_HOSTS ?? "")
-    .split(/[\s,]+/)
-    .map((entry) => entry.trim().toLowerCase())
+    .split(/[\s,]/)
+    .map((entry) => entry.toLowerCase())
     .filter(Boolean);
   for (const entry of entries) {
-    const [bracketed, prefixText] = entry.split("/");
-    const network = bracketed?.replace(/^\[|\]$/g, "");
-    const family = net.isIPv4(network ?? "") ? "ipv4" : net.isIPv6(network ?? "") ? "ipv6" : undefined;
-    if (family && network) {
+    const [bracketed, prefixText] = entry.split("/") as [string, string?];
+    const network = bracketed.replace(/^\[|\]$/g, "");
+    const family = net.isIPv4(network) ? "ipv4" : net.isIPv6(network) ? "ipv6" : undefined;
+    if (family) {
       const prefix = prefixText === undefined ? (family === "ipv4" ? 32 : 128) : Number(prefixText);
       if (Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === "ipv4" ? 32 : 128))
         addresses.addSubnet(network, prefix, family);
