@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,peers
-// (comma list) runs only some benchmarks. `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,peers
+// (comma list) runs only some benchmarks. `providers` runs 500 threads against a local provider that
+// rate-limits at 50 requests/s (bench/providers.ts). `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
 // the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
 // timeline alone (its CSS from the build when there is one); `npm run bench:ui` runs those three.
@@ -22,6 +23,7 @@ import { runInboxLatency } from "./inbox-latency";
 import { runLiveTreeUi } from "./live-tree-ui";
 import { runLoad } from "./load";
 import { runPeers } from "./peers";
+import { runProviders } from "./providers";
 import { runReplay } from "./replay";
 import { runClusterBench } from "./scale-out";
 import { runStepTime } from "./step-time";
@@ -46,6 +48,7 @@ const ALL = [
   "load",
   "effects",
   "replay",
+  "providers",
   "peers",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
     if (only.has("effects")) results.effects = await runEffects(cluster, results.baseline);
     // Printed by itself, beside the baseline (not in the summary table).
     if (only.has("replay")) await runReplay(cluster, results.baseline);
+    if (only.has("providers")) await runProviders(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

@@ -67,7 +67,13 @@ describe("model calls off the step slots", () => {
     }
     expect((await messagesOf(stopped)).map((message) => message.content)).toEqual(["q0"]);
     const done = await readLoad();
-    expect(done.model_calls).toEqual({ in_flight: 0, by_provider: {}, queued: 0, queued_by_provider: {} });
+    expect(done.model_calls).toEqual({
+      in_flight: 0,
+      by_provider: {},
+      queued: 0,
+      queued_by_provider: {},
+      providers: [],
+    });
     expect(done.this_process.steps_active).toBe(0);
   }, 60_000);
 });

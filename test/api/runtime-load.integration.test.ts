@@ -32,7 +32,13 @@ describe("GET /api/health load", () => {
     const idle = await readLoad();
     expect(idle.threads).toEqual({ waiting: 0, oldest_waiting_ms: null, running: 0 });
     expect(idle.this_process).toEqual({ running: 0, max_claimed: 1, steps_active: 0, concurrency: 1 });
-    expect(idle.model_calls).toEqual({ in_flight: 0, by_provider: {}, queued: 0, queued_by_provider: {} });
+    expect(idle.model_calls).toEqual({
+      in_flight: 0,
+      by_provider: {},
+      queued: 0,
+      queued_by_provider: {},
+      providers: [],
+    });
     // Group commit: on by default on a Postgres server, never on the embedded database.
     expect(idle.commits.grouped).toBe(testBackend() === "postgres");
 
