@@ -1,8 +1,8 @@
 // A run keeps its chat after the project moves on (issue 41's new-user pass): a chat started on one
 // version, then another template saved over the project (no agent of that name in the latest
 // version), still shows its message box on the thread page and answers there; a dual_ai child of
-// such a run still names its sides by their labels (not "User"). Axe on the page; screenshots at
-// 1280, 1440 and 1920.
+// such a run still names its sides by their labels (not "User"), on its thread page and when two
+// such runs are compared. Axe on the page; screenshots at 1280, 1440 and 1920.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { assetExampleBundle } from "../lib/standard/examples";
@@ -82,4 +82,35 @@ test("a dual_ai child of a run on an older version names its sides by their labe
   });
   await expect(transcript.getByRole("listitem", { name: "Reviewer", exact: true }).first()).toBeVisible();
   await page.screenshot({ path: `${ARTIFACTS}/thread-older-version-child-1280.png` });
+});
+
+test("comparing two runs of an older version names a dual_ai child's sides by their labels", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const { request } = page;
+  const created = await request.post("/api/projects", {
+    data: { name: `Older diff ${Date.now()}`, definitions: assetExampleBundle },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: string }).id;
+  const runs: string[] = [];
+  for (const message of ["build", "build again"]) {
+    const started = await request.post("/api/threads", {
+      data: { project_id: projectId, agent_id: "orchestrator", message },
+    });
+    expect(started.status()).toBe(201);
+    const threadId = ((await started.json()) as { threadId: string }).threadId;
+    await waitIdle(request, threadId, 4);
+    runs.push(threadId);
+  }
+  // The latest version has no asset_subagent any more.
+  const imported = await request.post(`/api/projects/${projectId}/import`, { data: chatTemplate() });
+  expect(imported.status()).toBe(200);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/threads/diff?a=${runs[0]}&b=${runs[1]}`);
+  await expect(page.getByTestId("diff-summary")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Run A: Reviewer", { exact: true }).first()).toBeAttached();
+  await expect(page.getByText("Run B: Worker", { exact: true }).first()).toBeAttached();
 });
