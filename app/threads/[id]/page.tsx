@@ -18,8 +18,11 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   });
   // A fork's root names its source ("Forked from <name> at message #n", and "Compare with original").
   const root = thread.id === thread.root_id ? thread : await runtime.threads.get(thread.root_id);
-  const [project, isReplay] = await Promise.all([
+  // The agents as the run knows them: those of the version it runs with, not the project's latest (a
+  // template applied since may have no agent of that name, and the chat would lose its message box).
+  const [project, ranWith, isReplay] = await Promise.all([
     runtime.projects.get(thread.project_id),
+    runtime.projects.getVersion(thread.project_id, root.version),
     runtime.replays.isReplay(thread.root_id),
   ]);
   return (
@@ -33,7 +36,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
         key={thread.root_id}
         rootId={thread.root_id}
         initialSelectedId={thread.id}
-        agents={agentInfoFromDefinitions(project.definitions)}
+        agents={agentInfoFromDefinitions(ranWith.definitions)}
         forkedFrom={root.forked_from ?? null}
         isReplay={isReplay}
       />

@@ -24,6 +24,16 @@ export default async function ThreadDiffPage({ searchParams }: { searchParams: S
   const [threadA, threadB] = await Promise.all([readThread(a), readThread(b)]);
   const known = threadA ?? threadB;
   const project = known ? await runtime.projects.get(known.project_id).catch(() => null) : null;
+  // Each run's agents as of the version it ran with (an agent since removed or renamed keeps its
+  // title and side labels); the project's latest definitions fill in the rest.
+  const ranWith = (thread: typeof threadA) =>
+    thread
+      ? runtime.projects
+          .getVersion(thread.project_id, thread.version)
+          .then((version) => version.definitions)
+          .catch(() => null)
+      : Promise.resolve(null);
+  const [definitionsA, definitionsB] = await Promise.all([ranWith(threadA), ranWith(threadB)]);
   const backLink =
     known && !(threadA && threadB)
       ? {
@@ -46,7 +56,11 @@ export default async function ThreadDiffPage({ searchParams }: { searchParams: S
           a={a}
           b={b}
           backLink={backLink}
-          agents={project ? agentInfoFromDefinitions(project.definitions) : {}}
+          agents={{
+            ...(project ? agentInfoFromDefinitions(project.definitions) : {}),
+            ...agentInfoFromDefinitions(definitionsB),
+            ...agentInfoFromDefinitions(definitionsA),
+          }}
         />
       ) : (
         <div className="m-6 max-w-2xl rounded-md border border-border bg-surface p-4">
