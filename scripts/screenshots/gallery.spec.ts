@@ -391,6 +391,12 @@ test("the gallery", async ({ page, request }) => {
   await page.goto(`/threads/${leadId}`);
   await expect(page.getByTestId("approval-card")).toHaveCount(2, { timeout: 30_000 });
   await shoot(page, "22-approvals", "Thread page: tool calls waiting for approval anywhere in the tree");
+  await page.goto(`/projects/${approvalsId}`);
+  await expect(page.getByTestId("approval-card")).toHaveCount(2, { timeout: 30_000 });
+  await shoot(page, "22b-project-approvals", "Project page: the approval inbox, answered in place");
+  await page.goto("/");
+  await expect(page.getByTestId("project-pending-approvals").first()).toBeVisible({ timeout: 30_000 });
+  await shoot(page, "22c-home-activity", "Home: each project's runs, last run and approvals waiting");
 
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
@@ -403,6 +409,8 @@ test.afterAll(() => {
     "",
     "Every screen of Tandem at 1440×900 in Chromium, written by `npm run screenshots` (after",
     "`npm run build`; see `scripts/screenshots/`). Regenerate it when a screen changes.",
+    "The last walk through every template and feature as a new user, at 1280, 1440 and 1920 wide,",
+    "is in [`new-user-pass/`](new-user-pass/README.md).",
     "",
     ...shots.map((shot) => `- **${shot.title}** — [\`${shot.file}\`](${shot.file})`),
     "",
