@@ -1,7 +1,7 @@
 // The live views: start an ai_human run from the project page, watch its non-blocking subagent
 // appear and finish in the tree, read the parent's transcript, reload mid-run without losing or
-// doubling a message, and terminate a tree from the UI. Scripted models with delays keep runs
-// slow enough to watch.
+// doubling a message, and terminate a tree from the UI (a completed child keeps its own duration).
+// Scripted models with delays keep runs slow enough to watch.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { atEachWidth } from "../test/support/e2e-widths";
