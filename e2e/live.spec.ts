@@ -1,9 +1,10 @@
 // The live views: start an ai_human run from the project page, watch its non-blocking subagent
 // appear and finish in the tree, read the parent's transcript, reload mid-run without losing or
-// doubling a message, and terminate a tree from the UI. Scripted models with delays keep runs
-// slow enough to watch.
+// doubling a message, and terminate a tree from the UI (a completed child keeps its own duration).
+// Scripted models with delays keep runs slow enough to watch.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { atEachWidth } from "../test/support/e2e-widths";
 import { assetBundle, observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
@@ -173,6 +174,48 @@ test("terminates a running tree from the UI after a confirmation", async ({ page
     thread: { status: string };
   };
   expect(thread.thread.status).toBe("terminated");
+});
+
+test("after Terminate, a completed child still shows its own duration (issue 41)", async ({
+  page,
+  request,
+}) => {
+  // The child works about 2 s; the tree is terminated 4 s after it completed.
+  const created = await request.post("/api/projects", {
+    data: { name: `Durations ${Date.now()}`, definitions: observableAssetBundle(1000) },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: string }).id;
+  await startRunFromUi(page, projectId, "a bush");
+  await expect(childItem(page)).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
+  const root = tree(page).getByRole("treeitem", { name: /^orchestrator/ });
+  await expect(root).toHaveAttribute("data-status", "idle", { timeout: 20_000 });
+  const durationOf = async () => /\u2003(\d+s)/.exec((await childItem(page).textContent()) ?? "")?.[1];
+  const ownDuration = await durationOf();
+  expect(ownDuration).toMatch(/^[1-3]s$/);
+
+  await page.waitForTimeout(4_000);
+  const header = page.getByRole("region", { name: "Selected thread" }).locator("header");
+  await header.getByRole("button", { name: "Terminate" }).click();
+  await page.getByRole("button", { name: "Confirm terminate" }).click();
+  await expect(childItem(page)).toHaveAttribute("data-status", "terminated");
+  expect(await durationOf()).toBe(ownDuration);
+  // The timeline's bar says the same; after a reload too.
+  await page.reload();
+  await expect(childItem(page)).toHaveAttribute("data-status", "terminated");
+  expect(await durationOf()).toBe(ownDuration);
+  await page.getByRole("tab", { name: "Timeline" }).click();
+  const bars = page.getByRole("list", { name: "Timeline of the threads" });
+  await expect(bars.getByRole("button", { name: /^asset_subagent/ })).toHaveAccessibleName(
+    new RegExp(`, ${ownDuration}, `),
+  );
+  await atEachWidth(page, async (width) => {
+    await page.screenshot({ path: `${ARTIFACTS}/live-terminated-durations-${width}.png`, fullPage: true });
+  });
+  await page.getByRole("tab", { name: "Transcript" }).click();
+  await atEachWidth(page, async (width) => {
+    await page.screenshot({ path: `${ARTIFACTS}/live-terminated-tree-${width}.png`, fullPage: true });
+  });
 });
 
 test("sends a chat message to an idle ai_human root and shows the reply", async ({ page, request }) => {

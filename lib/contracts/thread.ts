@@ -43,6 +43,12 @@ export const ThreadViewSchema = z.object({
   terminated: microseconds.nullable(),
   created_at: microseconds,
   updated_at: microseconds,
+  /**
+   * When it last stopped working (Tandem extension, docs/live.md "Durations"): null while it works
+   * or before it ever worked. A settled thread's duration ends here, not at `updated_at`, which a
+   * later terminate or stop of its tree also moves.
+   */
+  finished_at: microseconds.nullable().optional(),
   result: z.string().nullable(),
   failure: z.string().nullable(),
   usage: UsageSchema,

@@ -12,6 +12,15 @@ export function isActiveStatus(status: ThreadStatus): boolean {
   return ACTIVE_STATUSES.has(status);
 }
 
+/**
+ * When a thread that is not queued or running stopped working: `finished_at`, else (an older server,
+ * a thread that never worked) its last update. Not `updated_at` alone: a terminate or stop of the
+ * tree rewrites that on children that had finished long before.
+ */
+export function workEndedAt(thread: Pick<LiveThread, "finished_at" | "updated_at">): number {
+  return thread.finished_at ?? thread.updated_at;
+}
+
 export function isSettledStatus(status: ThreadStatus): boolean {
   return SETTLED_STATUSES.has(status);
 }

@@ -163,6 +163,24 @@ describe("selectTimeRunning", () => {
     expect(selectTimeRunning(state, ROOT, now)).toBe(110);
   });
 
+  it("ends at finished_at, not at a later update of a settled thread (issue 41: after Terminate)", () => {
+    // A child that worked 3 s, then was terminated with its tree 30 s later: updated_at moved, finished_at did not.
+    const terminated = withThread(
+      state,
+      threadWire({
+        id: CHECKER,
+        parent_id: RESEARCHER,
+        root_id: ROOT,
+        depth: 2,
+        status: "terminated",
+        created_at: T0,
+        finished_at: T0 + 3_000_000,
+        updated_at: T0 + 33_000_000,
+      }),
+    );
+    expect(selectTimeRunning(terminated, CHECKER, T0 + 60_000_000)).toBe(3_000_000);
+  });
+
   it("answers null for a thread it has not seen", () => {
     expect(selectTimeRunning(state, uuid("nobody"), now)).toBeNull();
   });

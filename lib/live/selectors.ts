@@ -1,7 +1,7 @@
 // Read-only views of the live state for the tree, registry, transcript and status panels. Walks
 // are bounded by what they show (a subtree, the expanded rows); memoise them on the state objects
 // they read (e.g. `state.threads`, `state.childrenByParent`), which change only when events do.
-import { isActiveStatus } from "./apply-thread";
+import { isActiveStatus, workEndedAt } from "./apply-thread";
 import type { LiveMessage, LiveThread, RegistryEntry, Usage } from "./events";
 import { getEntry, mapValues } from "./persistent-map";
 import { EMPTY_TELEMETRY, type LiveState, type StatusCounts, type ThreadTelemetry } from "./state";
@@ -96,7 +96,7 @@ export function selectActiveThreadsByAgent(state: LiveState): Readonly<Record<st
 
 /**
  * Microseconds a thread has been at work since it was created: up to `nowMicroseconds` while it is
- * queued or running, else up to its last update (when it went idle or ended).
+ * queued or running, else up to when it stopped working (`workEndedAt`: went idle, ended, was stopped).
  */
 export function selectTimeRunning(
   state: LiveState,
@@ -105,7 +105,7 @@ export function selectTimeRunning(
 ): number | null {
   const thread = getEntry(state.threads, threadId);
   if (!thread) return null;
-  const end = isActiveStatus(thread.status) ? nowMicroseconds : thread.updated_at;
+  const end = isActiveStatus(thread.status) ? nowMicroseconds : workEndedAt(thread);
   return Math.max(0, end - thread.created_at);
 }
 

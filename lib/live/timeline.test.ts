@@ -42,6 +42,26 @@ describe("selectTimeline", () => {
     expect(bar).toMatchObject({ active: false, status: "completed", end: writer.created_at + 3_000_000 });
   });
 
+  it("ends a settled thread's bar at finished_at, not at a later update (issue 41: after Terminate)", () => {
+    const rows = selectTreeRows(state, ALL);
+    const writer = rows.find((row) => row.id === WRITER)!.thread;
+    const terminated = applySseFrame(
+      state,
+      new EventScript(state.lastEventId + 1).thread(
+        threadWire({
+          ...writer,
+          status: "terminated",
+          finished_at: writer.created_at + 3_000_000,
+          updated_at: writer.created_at + 33_000_000,
+        }),
+      ),
+    );
+    const bar = selectTimeline(selectTreeRows(terminated, ALL), writer.created_at + 60_000_000).bars.find(
+      (candidate) => candidate.id === WRITER,
+    )!;
+    expect(bar).toMatchObject({ active: false, status: "terminated", end: writer.created_at + 3_000_000 });
+  });
+
   it("leaves out collapsed subtrees like the tree does", () => {
     const collapsed = selectTreeRows(state, { defaultExpanded: true, toggled: new Set([RESEARCHER]) });
     const ids = selectTimeline(collapsed, 0).bars.map((bar) => bar.id);

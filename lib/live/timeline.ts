@@ -1,7 +1,8 @@
-// The timeline (Gantt) of a live tree: one bar per tree row, from the thread's creation to its last
-// update (to `now` while it is queued or running), on one time axis, plus the axis's tick marks.
+// The timeline (Gantt) of a live tree: one bar per tree row, from the thread's creation to when it
+// stopped working (`workEndedAt`; to `now` while it is queued or running), on one time axis, plus
+// the axis's tick marks.
 // Pure and O(rows): the browser recomputes it per frame or per clock tick.
-import { isActiveStatus } from "./apply-thread";
+import { isActiveStatus, workEndedAt } from "./apply-thread";
 import type { ThreadStatus } from "./events";
 import type { TreeRow } from "./selectors";
 
@@ -33,7 +34,7 @@ export function selectTimeline(rows: readonly TreeRow[], nowMicroseconds: number
   for (let index = 0; index < rows.length; index++) {
     const { id, depth, thread } = rows[index]!;
     const active = isActiveStatus(thread.status);
-    const barEnd = Math.max(thread.created_at, active ? nowMicroseconds : thread.updated_at);
+    const barEnd = Math.max(thread.created_at, active ? nowMicroseconds : workEndedAt(thread));
     bars[index] = { id, depth, status: thread.status, start: thread.created_at, end: barEnd, active };
     if (thread.created_at < start) start = thread.created_at;
     if (barEnd > end) end = barEnd;

@@ -158,6 +158,7 @@ export async function writeSubtreeCopy(
       cost_usd: thread.cost_usd,
       created_at: thread.created_at,
       updated_at: thread.updated_at,
+      finished_at: thread.finished_at,
     })),
   );
   const copies = subtree.threads.flatMap((thread) =>

@@ -27,7 +27,7 @@ export interface RunSummary {
   model_calls: number;
   /** The model calls' latency, summed over the subtree. */
   model_latency_ms: number;
-  /** From the root's creation to its last change. */
+  /** From the root's creation to when it last stopped working (`finished_at`; its last change while it works). */
   duration_ms: number;
 }
 
@@ -57,7 +57,7 @@ export class ThreadDiffService {
          UNION ALL SELECT t.id, t.parent_id, s.level + 1 FROM threads t JOIN subtree s ON t.parent_id = s.id
        )
        SELECT t.id, t.parent_id, t.project_id, t.agent_name, t.name, t.status, t.input_tokens, t.output_tokens,
-              t.cost_usd, t.created_at, t.updated_at
+              t.cost_usd, t.created_at, t.updated_at, t.finished_at
        FROM subtree s JOIN threads t ON t.id = s.id ORDER BY s.level LIMIT ${MAX_THREADS}`,
       [rootId],
     );
@@ -122,6 +122,8 @@ export class ThreadDiffService {
     });
     const createdAt = Number(root.created_at);
     const updatedAt = Number(root.updated_at);
+    // When the root stopped working, not its last change: a later stop or terminate moves updated_at.
+    const endedAt = root.finished_at === null ? updatedAt : Number(root.finished_at);
     return {
       tree: build(String(root.id)),
       summary: {
@@ -137,7 +139,7 @@ export class ThreadDiffService {
         subtree_usage: usage(threads),
         model_calls: Number(calls[0]?.count ?? 0),
         model_latency_ms: Number(calls[0]?.latency ?? 0),
-        duration_ms: Math.max(0, Math.round((updatedAt - createdAt) / 1000)),
+        duration_ms: Math.max(0, Math.round((endedAt - createdAt) / 1000)),
       },
     };
   }

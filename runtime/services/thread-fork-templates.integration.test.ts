@@ -119,9 +119,12 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
         source_created: string;
         source_updated: string;
         source_input: string;
+        finished_at: string | null;
+        source_finished: string | null;
       }>(
         `SELECT c.input_tokens, c.created_at, c.updated_at, s.created_at AS source_created,
-           s.updated_at AS source_updated, s.input_tokens AS source_input
+           s.updated_at AS source_updated, s.input_tokens AS source_input, c.finished_at,
+           s.finished_at AS source_finished
          FROM threads c JOIN threads s ON s.id = c.forked_from_thread_id
          WHERE c.root_id = $1 AND c.parent_id IS NOT NULL`,
         [copy.threadId],
@@ -132,6 +135,9 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
         expect(Number(copy.input_tokens)).toBe(Number(copy.source_input));
         expect(Number(copy.created_at)).toBe(Number(copy.source_created));
         expect(Number(copy.updated_at)).toBe(Number(copy.source_updated));
+        // When it stopped working too, so its duration is the source's (docs/live.md "Durations").
+        expect(copy.source_finished).not.toBeNull();
+        expect(Number(copy.finished_at)).toBe(Number(copy.source_finished));
       }
 
       // Named readably, without stacked suffixes.

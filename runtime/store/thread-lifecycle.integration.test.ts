@@ -51,6 +51,11 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
          stop_reason = CASE WHEN $3 THEN 'Stopped by user' END WHERE id = $1`,
       [id, status, columns.userStopped ?? false],
     );
+    // Settled since µs 5 (a write of finished_at alone: the trigger watches status changes).
+    await database.sql.query(
+      "UPDATE threads SET finished_at = CASE WHEN status IN ('queued', 'running', 'waiting_approval') THEN NULL ELSE 5 END WHERE id = $1",
+      [id],
+    );
     return (await findThread(database.sql, id))!;
   }
 
@@ -84,6 +89,11 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
         expect(after.lease_owner).toBe(fixed.releaseLease ? null : "lessee");
         expect(after.user_stopped).toBe(fixed.userStopped ?? false);
         expect(after.terminated_at).toBe(name === "terminate" ? 42 : null);
+        // finished_at: cleared at work; set by the write that ends work; else as it was (issue 41).
+        const working = (status: string) => ["queued", "running", "waiting_approval"].includes(status);
+        expect(after.finished_at).toBe(
+          working(transition.to) ? null : working(from) ? after.updated_at : before.finished_at,
+        );
       });
     }
   }
@@ -98,6 +108,18 @@ describe.each(testDatabaseBackends())("the thread lifecycle on %s", (backend) =>
           `${name} from ${from}`,
         ).rejects.toBeInstanceOf(TransitionRefusedError);
         expect(await findThread(database.sql, row.id)).toEqual(row);
+      }
+    }
+  });
+
+  it("a pipelined transition's row (not read back) has the finished_at the trigger wrote", async () => {
+    for (const name of UPDATES) {
+      if (name === "terminate" || name === "wakeForInput") continue;
+      for (const from of THREAD_STATUSES.filter((status) => allows(name, status))) {
+        const row = await threadIn(from);
+        const predicted = await database.sql.transaction((tx) => applyLocked(tx, row, name, {}));
+        const stored = (await findThread(database.sql, row.id))!;
+        expect(predicted.finished_at, `${name} from ${from}`).toBe(stored.finished_at);
       }
     }
   });

@@ -1,5 +1,6 @@
 // The lifecycle table is consistent, its predicates say what the table means, and docs/runtime.md
-// prints exactly the table the code applies (regenerate it from `lifecycleTableMarkdown()`).
+// prints exactly the table the code applies (regenerate it from `lifecycleTableMarkdown()`); a row
+// computed without reading it back gets the `finished_at` the database trigger writes.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +15,8 @@ import {
   TRANSITIONS,
   TransitionRefusedError,
 } from "./thread-lifecycle";
+import { type ThreadStatus, toThreadRow } from "./thread-row";
+import { withThreadChanges } from "./thread-store";
 
 const START = "<!-- lifecycle-table:start (generated from TRANSITIONS: lifecycleTableMarkdown) -->";
 const END = "<!-- lifecycle-table:end -->";
@@ -127,5 +130,20 @@ describe("applyLocked refuses a transition from a status outside its table row",
     expect(new TransitionRefusedError("park", "t", "idle").message).toBe(
       "Thread t: transition park does not apply from status idle.",
     );
+  });
+});
+
+describe("finished_at of a row computed without reading it back (withThreadChanges, issue 41)", () => {
+  const row = (status: ThreadStatus, finishedAt: number | null) =>
+    toThreadRow({ id: "t", status, created_at: 1, updated_at: 2, finished_at: finishedAt, execution: {} });
+
+  it("is the write's time when work ends, null at work, else as it was (as the trigger writes it)", () => {
+    expect(withThreadChanges(row("running", null), { status: "completed" }, 90).finished_at).toBe(90);
+    expect(withThreadChanges(row("waiting_approval", null), { status: "stopped" }, 90).finished_at).toBe(90);
+    expect(withThreadChanges(row("completed", 5), { status: "terminated" }, 90).finished_at).toBe(5);
+    expect(withThreadChanges(row("idle", 5), { status: "stopped" }, 90).finished_at).toBe(5);
+    expect(withThreadChanges(row("completed", 5), { status: "running" }, 90).finished_at).toBeNull();
+    expect(withThreadChanges(row("stopped", 5), { status: "stopped" }, 90).finished_at).toBe(5);
+    expect(withThreadChanges(row("completed", 5), { statusText: "x" }, 90).finished_at).toBe(5);
   });
 });

@@ -92,7 +92,7 @@ const TABLE = {
     to: "running",
     callers:
       "ThreadService.postMessage (a thread that parked in this process, no input waiting, and this process takes it at once)",
-    sets: "runnable, leased here, the message stored (its input recorded consumed), a new run's execution state; stop_reason cleared when a human wrote",
+    sets: "runnable, leased here, the message stored (its input recorded consumed), a new run's execution state; stop_reason cleared when a human wrote; finished_at cleared",
   },
   spawn: {
     from: [],
@@ -104,13 +104,13 @@ const TABLE = {
     from: SESSION_OVER,
     to: "queued",
     callers: "queueThreadInput (store/queue-input); a child's report (wakeForReport)",
-    sets: "refused while user-stopped unless a human wrote; a report also sets runnable",
+    sets: "refused while user-stopped unless a human wrote; a report also sets runnable; finished_at cleared",
   },
   startRun: {
     from: NOT_TERMINATED,
     to: "running",
     callers: "drainInput (engine/step/drain-input)",
-    sets: "runnable; user_stopped = false and stop_reason cleared when a human wrote",
+    sets: "runnable; user_stopped = false and stop_reason cleared when a human wrote; finished_at cleared",
     fixed: { runnable: true },
   },
   continueRun: {
@@ -145,14 +145,14 @@ const TABLE = {
     from: ["running"],
     to: "idle",
     callers: "parkThread ← decideNext (the turn passes to the human)",
-    sets: "lease released; runnable if input waits (never when user-stopped, nor a one-off child)",
+    sets: "finished_at; lease released; runnable if input waits (never when user-stopped, nor a one-off child)",
     fixed: { releaseLease: true },
   },
   completeSession: {
     from: ["running"],
     to: "completed",
     callers: "parkThread ← decideNext (the session completed)",
-    sets: "result, stop_reason; lease released; runnable if input waits; a child reports",
+    sets: "result, stop_reason, finished_at; lease released; runnable if input waits; a child reports",
     fixed: { releaseLease: true },
   },
   failSession: {
@@ -160,21 +160,21 @@ const TABLE = {
     to: "failed",
     callers:
       "parkThread ← decideNext (the session failed), model call failed, no active side, queued time limit",
-    sets: "failure, stop_reason; lease released; runnable if input waits; a child reports",
+    sets: "failure, stop_reason, finished_at; lease released; runnable if input waits; a child reports",
     fixed: { releaseLease: true },
   },
   stopSession: {
     from: ["running"],
     to: "stopped",
     callers: "parkThread ← decideNext (stop(), step cap, turn limit), run time limit",
-    sets: "stop_reason; lease released; runnable if input waits; a child reports",
+    sets: "stop_reason, finished_at; lease released; runnable if input waits; a child reports",
     fixed: { releaseLease: true },
   },
   stopByUser: {
     from: NOT_TERMINATED,
     to: "stopped",
     callers: "ThreadService.stop",
-    sets: "user_stopped = true, runnable = false, lease released, blockedOn cleared; a child reports",
+    sets: "user_stopped = true, runnable = false, lease released, blockedOn cleared; finished_at only if it was at work; a child reports",
     fixed: { userStopped: true, runnable: false, releaseLease: true },
   },
   liftStopForParent: {
@@ -188,7 +188,7 @@ const TABLE = {
     from: NOT_TERMINATED,
     to: "terminated",
     callers: "ThreadService.terminate (each thread of the subtree)",
-    sets: "terminated_at, runnable = false, lease released; a child reports",
+    sets: "terminated_at, runnable = false, lease released; finished_at only if it was at work; a child reports",
     fixed: { runnable: false, releaseLease: true },
   },
 } as const satisfies Record<string, Transition>;

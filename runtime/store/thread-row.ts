@@ -33,6 +33,8 @@ export interface ThreadRow {
   lease_owner: string | null;
   created_at: number;
   updated_at: number;
+  /** When it last stopped working (a trigger keeps it: migration `finished_at`); null while it works. */
+  finished_at: number | null;
   /** The thread this one is a fork copy of, and the message of it the fork was made at (null for a copied child). */
   forked_from_thread_id: string | null;
   forked_from_message_id: string | null;
@@ -40,7 +42,7 @@ export interface ThreadRow {
 
 export const THREAD_COLUMNS = `id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
   status_text, terminated_at, user_stopped, message_seq, execution, env, scoped_env, result, failure, stop_reason, input_tokens, output_tokens,
-  cost_usd, runnable, lease_owner, created_at, updated_at, forked_from_thread_id, forked_from_message_id`;
+  cost_usd, runnable, lease_owner, created_at, updated_at, finished_at, forked_from_thread_id, forked_from_message_id`;
 
 /** Postgres returns BIGINT as strings (and JSON as objects or strings, by driver): normalise both. */
 export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
@@ -59,6 +61,7 @@ export function toThreadRow(raw: Record<string, unknown>): ThreadRow {
     cost_usd: Number(raw.cost_usd ?? 0),
     created_at: Number(raw.created_at),
     updated_at: Number(raw.updated_at),
+    finished_at: raw.finished_at === null || raw.finished_at === undefined ? null : Number(raw.finished_at),
     forked_from_thread_id: (raw.forked_from_thread_id as string | null | undefined) ?? null,
     forked_from_message_id: (raw.forked_from_message_id as string | null | undefined) ?? null,
   };
@@ -83,6 +86,7 @@ export function toThreadView(row: ThreadRow, children: unknown[] = []): ThreadVi
     terminated: row.terminated_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    finished_at: row.finished_at,
     children,
     result: row.result,
     failure: row.failure,
@@ -106,7 +110,7 @@ export function threadViewSql(alias: string): string {
     'depth', ${column("depth")}, 'name', ${column("name")}, 'status', ${column("status")},
     'status_text', ${column("status_text")}, 'stop_reason', ${column("stop_reason")},
     'terminated', ${column("terminated_at")}, 'created_at', ${column("created_at")},
-    'updated_at', ${column("updated_at")}, 'children', json_build_array(), 'result', ${column("result")},
+    'updated_at', ${column("updated_at")}, 'finished_at', ${column("finished_at")}, 'children', json_build_array(), 'result', ${column("result")},
     'failure', ${column("failure")},
     'usage', json_build_object('input_tokens', ${column("input_tokens")}, 'output_tokens', ${column("output_tokens")},
       'cost_usd', ${column("cost_usd")}),
@@ -115,3 +119,16 @@ export function threadViewSql(alias: string): string {
 }
 
 export const nowMicroseconds = (): number => Date.now() * 1000;
+
+/** At work: `finished_at` is null in these statuses (the `tandem_track_finish` trigger, migration `finished_at`). */
+const WORKING_STATUSES: ReadonlySet<ThreadStatus> = new Set(["queued", "running", "waiting_approval"]);
+
+/**
+ * `finished_at` after a write of `status` at `now`, as the trigger sets it (for a row computed without
+ * reading it back, `withThreadChanges`): cleared at work, `now` when the write ends work, else as it was.
+ */
+export function finishedAtAfter(row: ThreadRow, status: ThreadStatus, now: number): number | null {
+  if (status === row.status) return row.finished_at;
+  if (WORKING_STATUSES.has(status)) return null;
+  return WORKING_STATUSES.has(row.status) ? now : row.finished_at;
+}

@@ -8,6 +8,7 @@ import { type InboxItem, toInboxItem } from "./inbox-item";
 import type { LeaseTo } from "./local-take";
 import type { ExecutionState } from "./messages";
 import {
+  finishedAtAfter,
   nowMicroseconds,
   THREAD_COLUMNS,
   type ThreadRow,
@@ -139,6 +140,7 @@ export function threadRowsInsert(
         lease_owner: index < leased ? lease!.owner : null,
         created_at: now,
         updated_at: now,
+        finished_at: null,
         forked_from_thread_id: thread.forkedFrom?.threadId ?? null,
         forked_from_message_id: thread.forkedFrom?.messageId ?? null,
       }),
@@ -162,6 +164,7 @@ export type ThreadCopy = NewThread &
     | "cost_usd"
     | "created_at"
     | "updated_at"
+    | "finished_at"
   > & { messageSeq: number };
 
 /**
@@ -173,7 +176,7 @@ export async function insertThreadCopyRows(
   threads: readonly ThreadCopy[],
 ): Promise<ThreadRow[]> {
   if (threads.length === 0) return [];
-  const fields = 26;
+  const fields = 27;
   const values: unknown[] = [];
   const rows = threads.map((thread, index) => {
     values.push(
@@ -203,15 +206,16 @@ export async function insertThreadCopyRows(
       String(thread.input_tokens),
       String(thread.output_tokens),
       thread.cost_usd,
+      thread.finished_at === null ? null : String(thread.finished_at),
     );
     const p = (offset: number) => `$${index * fields + offset}`;
-    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, ${p(22)}::bigint, ${p(23)}::bigint, false, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid, ${p(16)}::text, ${p(17)}::boolean, ${p(18)}::bigint, ${p(19)}::text, ${p(20)}::text, ${p(21)}::text, ${p(24)}::bigint, ${p(25)}::bigint, ${p(26)}::float8)`;
+    return `(${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::int, ${p(4)}, ${p(5)}::uuid, ${p(6)}::uuid, ${p(7)}::int, ${p(8)}, ${p(9)}, ${p(10)}::text::jsonb, ${p(11)}::text::jsonb, ${p(12)}::text::jsonb, ${p(22)}::bigint, ${p(23)}::bigint, false, ${p(13)}::int, ${p(14)}::uuid, ${p(15)}::uuid, ${p(16)}::text, ${p(17)}::boolean, ${p(18)}::bigint, ${p(19)}::text, ${p(20)}::text, ${p(21)}::text, ${p(24)}::bigint, ${p(25)}::bigint, ${p(26)}::float8, ${p(27)}::bigint)`;
   });
   const inserted = await tx.query<Record<string, unknown>>(
     `INSERT INTO threads (id, project_id, project_version, agent_name, parent_id, root_id, depth, name, status,
        execution, env, scoped_env, created_at, updated_at, runnable, message_seq, forked_from_thread_id,
        forked_from_message_id, status_text, user_stopped, terminated_at, result, failure, stop_reason,
-       input_tokens, output_tokens, cost_usd)
+       input_tokens, output_tokens, cost_usd, finished_at)
      VALUES ${rows.join(", ")}
      RETURNING ${THREAD_COLUMNS}`,
     values as never[],
@@ -467,7 +471,10 @@ export async function updateLockedThreadStatus(
 /** The row after `changes` (pure). `runnable: "if_input"` is decided in SQL: kept as it was here. */
 export function withThreadChanges(row: ThreadRow, changes: StatusChanges, now: number): ThreadRow {
   const next: ThreadRow = { ...row, updated_at: now };
-  if (changes.status !== undefined) next.status = changes.status;
+  if (changes.status !== undefined) {
+    next.status = changes.status;
+    next.finished_at = finishedAtAfter(row, changes.status, now);
+  }
   if (changes.statusText !== undefined) next.status_text = changes.statusText;
   if (changes.execution !== undefined) next.execution = changes.execution;
   if (changes.agentName !== undefined) next.agent_name = changes.agentName;

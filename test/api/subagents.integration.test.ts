@@ -52,6 +52,9 @@ async function threadOf(threadId: string) {
       children: RegistryEntry[];
       usage: Usage;
       subtree_usage: Usage;
+      created_at: number;
+      updated_at: number;
+      finished_at?: number | null;
     };
   }>("GET", `/api/threads/${threadId}`);
   expect(response.status).toBe(200);
@@ -582,8 +585,12 @@ describe("terminate and the tree", () => {
     const entry = await firstChild(parentId);
     const childId = entry!.reference;
     await waitFor(childId, ["running"]);
+    expect((await threadOf(childId)).finished_at).toBeNull();
+    const beforeTerminate = Date.now() * 1000;
     const terminated = await api("POST", `/api/threads/${childId}/terminate`);
     expect(terminated.status).toBe(200);
+    // It was at work: it stopped working at the terminate.
+    expect((await threadOf(childId)).finished_at).toBeGreaterThanOrEqual(beforeTerminate);
     await waitFor(parentId, ["idle"]);
     const [result] = toolResults(await messagesOf(parentId), "asset_subagent");
     expect(result?.tool_status).toBe("error");
@@ -642,6 +649,52 @@ describe("terminate and the tree", () => {
     expect(new Set(done.body.terminated)).toEqual(new Set([parentId, child.id, grandchild.id]));
     for (const id of [parentId, child.id, grandchild.id])
       expect((await threadOf(id)).status).toBe("terminated");
+  });
+});
+
+describe("durations after a stop or terminate of the tree (issue 41)", () => {
+  it("a completed child and an idle root keep when they finished; only updated_at moves", async () => {
+    const projectId = await projectWith(
+      assetBundle({
+        config: { blocking: true },
+        orchestratorScript: [
+          { toolCalls: [{ name: "asset_subagent", args: { message: "a tree" } }] },
+          { text: "tree done" },
+        ],
+      }),
+    );
+    const rootId = await startThread(projectId, "orchestrator", "go");
+    await waitFor(rootId, ["idle"]);
+    const childId = (await firstChild(rootId)).reference;
+    const child = await threadOf(childId);
+    const root = await threadOf(rootId);
+    expect(child.status).toBe("completed");
+    for (const thread of [child, root]) {
+      expect(thread.finished_at).toBeGreaterThan(thread.created_at);
+      expect(thread.finished_at).toBeLessThanOrEqual(thread.updated_at);
+    }
+
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await api("POST", `/api/threads/${rootId}/stop`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await api("POST", `/api/threads/${rootId}/terminate`)).status).toBe(200);
+
+    const childAfter = await threadOf(childId);
+    const rootAfter = await threadOf(rootId);
+    expect([childAfter.status, rootAfter.status]).toEqual(["terminated", "terminated"]);
+    // The writes that stopped and terminated the settled tree moved updated_at by the pauses…
+    expect(childAfter.updated_at - child.updated_at).toBeGreaterThanOrEqual(400_000);
+    expect(rootAfter.updated_at - root.updated_at).toBeGreaterThanOrEqual(800_000);
+    // …but not when each stopped working: a duration shown stays its own.
+    expect(childAfter.finished_at).toBe(child.finished_at);
+    expect(rootAfter.finished_at).toBe(root.finished_at);
+    // The run's duration in the diff view ends there too.
+    const diff = await api<{ threads: { a: { duration_ms: number } } }>(
+      "GET",
+      `/api/threads/diff?a=${rootId}&b=${rootId}`,
+    );
+    expect(diff.status).toBe(200);
+    expect(diff.body.threads.a.duration_ms).toBe(Math.round((root.finished_at! - root.created_at) / 1000));
   });
 });
 

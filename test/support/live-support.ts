@@ -30,6 +30,8 @@ export interface ThreadWire {
   terminated: number | null;
   created_at: number;
   updated_at: number;
+  /** Optional on the wire (an older server sends none): when it last stopped working. */
+  finished_at?: number | null;
   children: unknown[];
   result: string | null;
   failure: string | null;
