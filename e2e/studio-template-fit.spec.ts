@@ -238,16 +238,19 @@ for (const template of RUN_TEMPLATES) {
         template.agents,
         { timeout: 60_000 },
       );
-      for (const open of [true, false]) {
-        if (!open) await playground.getByRole("button", { name: "Close the playground" }).click();
+      // With the node palette as it opens, then collapsed (a wider pane, a larger zoom: full-text
+      // labels, as in the new-user pass), then with the playground closed.
+      const collapse = page.getByRole("button", { name: "Collapse the node palette" });
+      for (const state of ["playground", "collapsed", "closed"] as const) {
+        if (state === "collapsed" && (await collapse.count()) > 0) await collapse.click();
+        if (state === "closed")
+          await playground.getByRole("button", { name: "Close the playground" }).click();
         await canvasSettled(page);
-        const where = `${template.id} at ${width}, playground ${open ? "open" : "closed"}`;
+        const where = `${template.id} at ${width}, ${state}`;
         const found = await badgeOverlaps(page);
-        if (open) expect(found.badges, where).toBe(template.agents);
+        if (state !== "closed") expect(found.badges, where).toBe(template.agents);
         expect(found.overlaps, where).toEqual([]);
-        await page.screenshot({
-          path: `${ARTIFACTS}/run-badges-${template.id}-${width}-${open ? "playground" : "closed"}.png`,
-        });
+        await page.screenshot({ path: `${ARTIFACTS}/run-badges-${template.id}-${width}-${state}.png` });
       }
     });
   });
