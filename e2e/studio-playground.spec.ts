@@ -323,7 +323,7 @@ test("runs the asset example: the overlay badges the running child, its edge ani
   await expect(runningEdge).toHaveCount(0, { timeout: 30_000 });
   await expect(childBadge).toHaveAttribute("data-live", "0");
   await expect(childBadge).toHaveAttribute("data-running", "0");
-  await expect(childBadge).toContainText("done");
+  await expect(childBadge).toContainText("completed");
   await expect(childBadge).toContainText(/step [1-9]/);
   // The orchestrator, having answered, waits for the user.
   await expect(runBadge(page, "orchestrator")).toContainText("1 idle", { timeout: 15_000 });

@@ -2,10 +2,13 @@
 // every card (its handles included) and every edge is inside the canvas pane — not under the
 // inspector, the zoom controls or the minimap — at a legible zoom, and stays so when the playground
 // opens (the layout packs for the narrower pane too, and a fitted canvas is fitted again). A draft
-// restored after a reload is framed like an opened canvas. No edge passes behind a card.
+// restored after a reload is framed like an opened canvas. No edge passes behind a card. After a run
+// of each template in the playground, at every width with the playground open and closed, no run
+// badge covers an edge label, another badge or a card.
 import { expect, type Page, test } from "@playwright/test";
 import { FIT_VIEW_MIN_ZOOM } from "../lib/graph/card-geometry";
 import { canvasSettled, edgesOutsidePane, graphOffCentre } from "../test/support/e2e-canvas";
+import { atEachWidth } from "../test/support/e2e-widths";
 
 const ARTIFACTS = "e2e-artifacts";
 test.setTimeout(120_000);
@@ -175,3 +178,80 @@ test("a draft restored after a reload is fitted like an opened canvas", async ({
   expect(offCentre).toBeLessThan(30);
   await page.screenshot({ path: `${ARTIFACTS}/draft-restored-fit-1280.png` });
 });
+
+/** Every run badge that covers a shown edge label, another badge or a card (screen boxes). */
+async function badgeOverlaps(page: Page) {
+  return page.evaluate(() => {
+    const meet = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const badges = [...document.querySelectorAll<HTMLElement>('[data-testid="run-overlay"]')].map(
+      (badge) => ({
+        name: `badge ${badge.dataset.agent} "${badge.textContent}"`,
+        box: badge.getBoundingClientRect(),
+      }),
+    );
+    const labels = [...document.querySelectorAll<HTMLElement>('[data-testid="edge-label"]')].map((label) => ({
+      name: `label "${label.dataset.label}"`,
+      box: label.getBoundingClientRect(),
+    }));
+    const cards = [...document.querySelectorAll<HTMLElement>(".react-flow__node")].map((node) => ({
+      name: `card ${node.dataset.id}`,
+      box: node.getBoundingClientRect(),
+    }));
+    const overlaps: string[] = [];
+    badges.forEach((badge, index) => {
+      for (const other of [...badges.slice(index + 1), ...labels, ...cards])
+        if (meet(badge.box, other.box)) overlaps.push(`${badge.name} covers ${other.name}`);
+    });
+    return { badges: badges.length, labels: labels.length, overlaps };
+  });
+}
+
+const RUN_TEMPLATES = [
+  { id: "chat", label: /Chat assistant/, agents: 1, ended: [] as string[] },
+  { id: "asset", label: /Orchestrator \+ asset subagent/, agents: 2, ended: ["asset_subagent"] },
+  { id: "named-workers", label: /Team lead \+ named workers/, agents: 3, ended: ["writer", "critic"] },
+];
+
+for (const template of RUN_TEMPLATES) {
+  test(`after a run of the ${template.id} template no run badge covers an edge label, a badge or a card`, async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    // Applied and run at each width (as a user there would): the layout packs for that pane.
+    await atEachWidth(page, async (width) => {
+      await openEmptyStudio(page, `Badge room ${template.id} ${width}`);
+      await applyTemplate(page, template.label, template.agents);
+      await page.getByRole("button", { name: "Run", exact: true }).click();
+      const playground = page.getByRole("complementary", { name: "Playground" });
+      await playground.getByLabel("First message").fill("a short poem about rain");
+      await playground.getByRole("button", { name: "Save and start run" }).click();
+      // The run settles: the entry agent waits for the user, every child has ended.
+      const badge = (agent: string) => page.locator(`[data-testid="run-overlay"][data-agent="${agent}"]`);
+      await expect(page.getByTestId("run-overlay")).toHaveCount(template.agents, { timeout: 60_000 });
+      for (const child of template.ended) {
+        await expect(badge(child)).toHaveAttribute("data-live", "0", { timeout: 60_000 });
+        // The same word as the run's tree.
+        await expect(badge(child)).toContainText("completed");
+      }
+      await expect(page.locator('[data-testid="run-overlay"][data-running="0"]')).toHaveCount(
+        template.agents,
+        { timeout: 60_000 },
+      );
+      // With the node palette as it opens, then collapsed (a wider pane, a larger zoom: full-text
+      // labels, as in the new-user pass), then with the playground closed.
+      const collapse = page.getByRole("button", { name: "Collapse the node palette" });
+      for (const state of ["playground", "collapsed", "closed"] as const) {
+        if (state === "collapsed" && (await collapse.count()) > 0) await collapse.click();
+        if (state === "closed")
+          await playground.getByRole("button", { name: "Close the playground" }).click();
+        await canvasSettled(page);
+        const where = `${template.id} at ${width}, ${state}`;
+        const found = await badgeOverlaps(page);
+        if (state !== "closed") expect(found.badges, where).toBe(template.agents);
+        expect(found.overlaps, where).toEqual([]);
+        await page.screenshot({ path: `${ARTIFACTS}/run-badges-${template.id}-${width}-${state}.png` });
+      }
+    });
+  });
+}

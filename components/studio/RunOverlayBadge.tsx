@@ -4,7 +4,8 @@
 // layout, so a badge wider than a zoomed-out card grows into the canvas, not off it), drawn outside
 // the zoomed layer: its 11 px text stays 11 px at fit view, and it never changes the node's measured
 // size. Layouts leave room above agents for it (BADGE_ROOM_ABOVE_AGENT, from RUN_BADGE's offset and
-// height), so at fit view it hangs in free space, not over the card above. It says everything in
+// height), so at fit view it hangs in free space, not over the card above; edge labels are placed
+// around it (lib/studio/run-badge-box.ts estimates its box from these words). It says everything in
 // full to tooltips and screen readers.
 import { NodeToolbar, Position } from "@xyflow/react";
 import { RUN_BADGE } from "@/lib/graph";

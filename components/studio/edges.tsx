@@ -1,7 +1,7 @@
 "use client";
 // The canvas edges: `StudioEdge` draws the line (colour, dash and arrow per kind, see flow-elements);
 // `EdgeLabels` draws every label in one layer, placed by lib/studio/edge-labels.ts so no label
-// covers a node or another label. Crowded or zoomed-out labels shrink to a badge or hide; hovering
+// covers a node, a playground run badge or another label. Crowded or zoomed-out labels shrink to a badge or hide; hovering
 // or selecting an edge shows its full text. Clicking a label selects its edge.
 import {
   BaseEdge,
@@ -25,6 +25,8 @@ import {
   placeEdgeLabels,
 } from "@/lib/studio/edge-labels";
 import { backwardRoute, forwardRoute, isBackward, roundedPath, runBackY } from "@/lib/studio/edge-route";
+import { labelObstacles } from "@/lib/studio/run-badge-box";
+import type { AgentRunOverlay } from "@/lib/studio/run-overlay";
 import { EDGE_LABEL_PRIORITY, type StudioFlowEdge, type StudioFlowNode } from "./flow-elements";
 
 export function StudioEdge({
@@ -237,11 +239,14 @@ export function EdgeLabels({
   const placements = useMemo(() => {
     void nodes;
     if (far) return [];
-    const boxes: Box[] = [];
+    // Cards, and the playground run badge above an agent card, are kept clear.
+    const cards: { box: Box; run?: AgentRunOverlay }[] = [];
     for (const node of nodeLookup.values()) {
       const box = nodeBox(node as InternalNode<StudioFlowNode>);
-      if (box && boxesIntersect(box, drawArea)) boxes.push(box);
+      if (box && boxesIntersect(box, drawArea))
+        cards.push({ box, run: (node as InternalNode<StudioFlowNode>).data.run });
     }
+    const boxes = labelObstacles(cards, zoom);
     const requests: LabelRequest[] = [];
     for (const edge of edges) {
       const source = nodeLookup.get(edge.source) as InternalNode<StudioFlowNode> | undefined;

@@ -43,6 +43,7 @@ describe("withRunOverlay", () => {
       sideLabel: "Reviewer",
       steps: 3,
       tokens: 42,
+      ended: null,
     };
     const overlay: RunOverlay = { agents: new Map([["child", run]]), animatedEdges: new Set(["e1"]) };
     const nodes = [node("lead"), node("child")];

@@ -70,6 +70,7 @@ describe("runOverlay", () => {
       sideLabel: "Director",
       steps: 1,
       tokens: 150,
+      ended: null,
     });
     expect(overlay.agents.get(assetNode.id)).toEqual({
       live: 1,
@@ -79,6 +80,7 @@ describe("runOverlay", () => {
       sideLabel: "Reviewer",
       steps: 3,
       tokens: 500,
+      ended: null,
     });
     expect([...overlay.animatedEdges]).toEqual([subagentEdge.id]);
     // Prompts, models and tools get no badge.
@@ -93,6 +95,14 @@ describe("runOverlay", () => {
     const done = runOverlay(graph, edges, midRun("completed").state);
     expect(done.animatedEdges.size).toBe(0);
     expect(done.agents.get(assetNode.id)).toMatchObject({ live: 0, running: 0, steps: 3, tokens: 500 });
+  });
+
+  it("says how the ended threads ended in the run tree's word: completed, not done", () => {
+    const completed = runOverlay(graph, edges, midRun("completed").state);
+    expect(badgeState(completed.agents.get(assetNode.id)!)).toBe("completed");
+    const failed = runOverlay(graph, edges, midRun("failed").state);
+    expect(badgeState(failed.agents.get(assetNode.id)!)).toBe("failed");
+    expect(sameRunOverlay(completed, failed)).toBe(false);
   });
 
   it("counts a thread parked on an approval as waiting, and its badge says so, not idle", () => {
@@ -129,6 +139,7 @@ describe("runOverlay", () => {
       sideLabel: "Worker",
       steps: 4,
       tokens: 515,
+      ended: null,
     });
     expect([...overlay.animatedEdges]).toEqual([subagentEdge.id]);
   });
@@ -180,6 +191,7 @@ describe("describing the badge", () => {
         sideLabel: "Reviewer",
         steps: 4,
         tokens: 1234,
+        ended: null,
       }),
     ).toBe("2 live threads (1 running) · side B (Reviewer) · 4 steps · 1,234 tokens");
     expect(
@@ -191,6 +203,7 @@ describe("describing the badge", () => {
         sideLabel: null,
         steps: 2,
         tokens: 5,
+        ended: null,
       }),
     ).toBe("2 live threads (1 running, 1 waiting for approval) · 2 steps · 5 tokens");
     expect(
@@ -202,6 +215,7 @@ describe("describing the badge", () => {
         sideLabel: null,
         steps: 1,
         tokens: 1,
+        ended: null,
       }),
     ).toBe("1 live thread · 1 step · 1 token");
   });

@@ -5,7 +5,7 @@
 // up every run of the project; this overlay describes the one run the playground follows.
 import { definitionName, type Graph, type GraphEdge, type GraphNode } from "@/lib/graph";
 import { isActiveStatus, isSettledStatus } from "@/lib/live/apply-thread";
-import type { LiveThread } from "@/lib/live/events";
+import type { LiveThread, ThreadStatus } from "@/lib/live/events";
 import { getEntry, mapValues } from "@/lib/live/persistent-map";
 import type { LiveState } from "@/lib/live/state";
 
@@ -27,6 +27,11 @@ export interface AgentRunOverlay {
   steps: number;
   /** Tokens in and out used by this agent's threads themselves (not their children). */
   tokens: number;
+  /**
+   * The status its ended threads share, in the run tree's word ("completed", "failed", "stopped",
+   * "terminated"); null when they ended differently or none has ended.
+   */
+  ended: ThreadStatus | null;
 }
 
 export interface RunOverlay {
@@ -47,6 +52,8 @@ interface Tally {
   waiting: number;
   steps: number;
   tokens: number;
+  /** The status of the ended threads: one shared status, "mixed", or null before any ended. */
+  ended: ThreadStatus | "mixed" | null;
   /** The latest step seen, preferring one of a running thread. */
   latest: { side: Side; at: number; running: boolean } | null;
 }
@@ -88,10 +95,12 @@ export function runOverlay(
       waiting: 0,
       steps: 0,
       tokens: 0,
+      ended: null,
       latest: null,
     };
     const running = isActiveStatus(thread.status);
     if (!isSettledStatus(thread.status)) tally.live += 1;
+    else tally.ended = tally.ended === null || tally.ended === thread.status ? thread.status : "mixed";
     if (running) tally.running += 1;
     if (thread.status === "waiting_approval") tally.waiting += 1;
     tally.tokens += thread.usage.input_tokens + thread.usage.output_tokens;
@@ -121,6 +130,7 @@ export function runOverlay(
       sideLabel: sideLabelOf(node, side),
       steps: tally.steps,
       tokens: tally.tokens,
+      ended: tally.ended === "mixed" ? null : tally.ended,
     });
   }
 
@@ -159,7 +169,8 @@ function sameAgentOverlay(left: AgentRunOverlay, right: AgentRunOverlay): boolea
     left.side === right.side &&
     left.sideLabel === right.sideLabel &&
     left.steps === right.steps &&
-    left.tokens === right.tokens
+    left.tokens === right.tokens &&
+    left.ended === right.ended
   );
 }
 
@@ -202,11 +213,12 @@ export function describeRunOverlay(overlay: AgentRunOverlay): string {
 
 /**
  * What the agent's threads are doing, in a few words: running now, waiting for a human's approval,
- * idle (waiting for input), or done. A thread parked on an approval is never called idle.
+ * idle (waiting for input), or, all ended, how they ended in the run tree's own word ("completed",
+ * "failed"…; "ended" when they ended differently). A thread parked on an approval is never called idle.
  */
 export function badgeState(overlay: AgentRunOverlay): string {
   if (overlay.running > 0) return `${overlay.running} running`;
   if (overlay.waiting > 0) return `${overlay.waiting} waiting for approval`;
   if (overlay.live > 0) return `${overlay.live} idle`;
-  return "done";
+  return overlay.ended ?? "ended";
 }
