@@ -97,6 +97,8 @@ test("a run whose agent the latest version lacks replays against the version it 
     /^Skipped: the run of assistant at .+ — the latest version has no agent assistant$/,
   );
   await expect(skipped).not.toContainText(threadId.slice(0, 8));
+  // Not "No finished runs to replay yet": there was one, and it could not be replayed.
+  await expect(panel.getByTestId("replay-runs-summary")).toHaveText("No run could be replayed · 1 skipped");
   await expectNoAxeViolations(page, '[aria-label="Replay runs"]');
   await atEachWidth(page, async (width) => {
     await skipped.scrollIntoViewIfNeeded();

@@ -226,7 +226,9 @@ export function ReplayRunsPanel({
         <div className="border-t border-border">
           <p role="status" className="px-4 py-2 text-sm" data-testid="replay-runs-summary">
             {rows.length === 0
-              ? "No finished runs to replay yet."
+              ? skipped.length > 0
+                ? "No run could be replayed"
+                : "No finished runs to replay yet."
               : finished.length < rows.length
                 ? `Replaying ${rows.length} run${rows.length === 1 ? "" : "s"}: ${finished.length} finished`
                 : `${rows.length - diverged.length} of ${rows.length} match their recording; ${diverged.length} diverged`}
