@@ -1,28 +1,42 @@
 "use client";
 // "Replay…" on a root thread's page (issue 21 "Replay"): re-run this run's inputs with every model
 // call answered from its recording, against the latest saved definitions (to see where an edit makes
-// the run diverge) or the version it ran with (to reproduce it). On success the caller navigates.
+// the run diverge) or the version it ran with (to reproduce it). When the latest saved version has no
+// agent of the run's name (a template applied since), that choice is disabled with the reason in
+// words and the dialog starts on the version it ran with. On success the caller navigates.
 import { useId, useState } from "react";
 import { Button } from "../ui/Button";
 import { Dialog, DialogHeader } from "../ui/Dialog";
 
 export type ReplayVersion = "latest" | "same";
 
+/** What the latest saved definitions offer a replay of this run (`runtime.replays.latestOffer`). */
+export interface LatestReplayOffer {
+  latestVersion: number;
+  /** The agent the run started with. */
+  agentId: string;
+  latestHasAgent: boolean;
+}
+
 export function ReplayDialog({
   open,
   onClose,
   ranWithVersion,
+  latest = null,
   replay,
 }: {
   open: boolean;
   onClose(): void;
   /** The project version the run used. */
   ranWithVersion: number;
+  /** The latest saved version and whether it has the run's agent; unknown (null) offers both. */
+  latest?: LatestReplayOffer | null;
   /** Starts the replay and navigates; rejects with a message to show. */
   replay(fromVersion: ReplayVersion): Promise<void>;
 }) {
   const name = useId();
-  const [choice, setChoice] = useState<ReplayVersion>("latest");
+  const latestUnavailable = latest !== null && !latest.latestHasAgent;
+  const [choice, setChoice] = useState<ReplayVersion>(latestUnavailable ? "same" : "latest");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -38,12 +52,16 @@ export function ReplayDialog({
     }
   }
 
-  const options: { value: ReplayVersion; title: string; detail: string }[] = [
+  const options: { value: ReplayVersion; title: string; detail: string; disabled?: boolean }[] = [
     {
       value: "latest",
-      title: "Against the latest saved definitions",
-      detail:
-        "Checks this run against your edits: the first model call whose request changed is reported as a divergence, and the real model answers from there.",
+      title: latest
+        ? `Against the latest saved definitions (v${latest.latestVersion})`
+        : "Against the latest saved definitions",
+      detail: latestUnavailable
+        ? `Not available: the latest saved version has no agent ${latest.agentId}, which this run started with.`
+        : "Checks this run against your edits: the first model call whose request changed is reported as a divergence, and the real model answers from there.",
+      disabled: latestUnavailable,
     },
     {
       value: "same",
@@ -66,20 +84,24 @@ export function ReplayDialog({
           {options.map((option) => (
             <label
               key={option.value}
-              className={`flex cursor-pointer gap-2 rounded-md border px-3 py-2 ${
-                choice === option.value ? "border-accent bg-accent/5" : "border-border"
-              }`}
+              data-testid={`replay-choice-${option.value}`}
+              className={`flex gap-2 rounded-md border px-3 py-2 ${
+                option.disabled ? "cursor-not-allowed" : "cursor-pointer"
+              } ${choice === option.value ? "border-accent bg-accent/5" : "border-border"}`}
             >
               <input
                 type="radio"
                 name={name}
                 value={option.value}
                 checked={choice === option.value}
+                disabled={option.disabled}
                 onChange={() => setChoice(option.value)}
                 className="mt-1"
               />
               <span>
-                <span className="block font-medium">{option.title}</span>
+                <span className={`block font-medium ${option.disabled ? "text-muted" : ""}`}>
+                  {option.title}
+                </span>
                 <span className="block text-sm text-muted">{option.detail}</span>
               </span>
             </label>

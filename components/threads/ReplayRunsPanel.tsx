@@ -9,10 +9,11 @@
 import Link from "next/link";
 import { useEffect, useId, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
-import type { ReplayBatch, ReplayStatus } from "@/lib/contracts/replay";
+import type { ReplayBatch, ReplayStatus, SkippedRun } from "@/lib/contracts/replay";
 import type { ThreadStatus } from "@/lib/contracts/thread";
 import { Button } from "../ui/Button";
 import { diffHref } from "./CompareDialog";
+import { formatCreatedAt } from "./format";
 
 const POLL_MS = 1_500;
 
@@ -112,6 +113,17 @@ function verdict(status: ReplayStatus | null): { text: string; tone: "muted" | "
     }`,
     tone: "warn",
   };
+}
+
+/**
+ * A skipped run named as the run list names it: "the run of orchestrator at <time>" (with its name
+ * when it has one); a batch stored before runs were named so has only the id.
+ */
+function skippedRunLabel(skip: SkippedRun): string {
+  if (!skip.agent_id) return `the run ${skip.thread_id.slice(0, 8)}`;
+  const named = skip.name ? `“${skip.name}” ` : "";
+  const when = skip.created_at === undefined ? "" : ` at ${formatCreatedAt(skip.created_at)}`;
+  return `the run ${named}of ${skip.agent_id}${when}`;
 }
 
 export function ReplayRunsPanel({
@@ -214,7 +226,9 @@ export function ReplayRunsPanel({
         <div className="border-t border-border">
           <p role="status" className="px-4 py-2 text-sm" data-testid="replay-runs-summary">
             {rows.length === 0
-              ? "No finished runs to replay yet."
+              ? skipped.length > 0
+                ? "No run could be replayed"
+                : "No finished runs to replay yet."
               : finished.length < rows.length
                 ? `Replaying ${rows.length} run${rows.length === 1 ? "" : "s"}: ${finished.length} finished`
                 : `${rows.length - diverged.length} of ${rows.length} match their recording; ${diverged.length} diverged`}
@@ -254,8 +268,8 @@ export function ReplayRunsPanel({
               );
             })}
             {skipped.map((skip) => (
-              <li key={skip.thread_id} className="px-4 py-2 text-sm text-muted">
-                Skipped <span className="font-mono">{skip.thread_id.slice(0, 8)}</span>: {skip.reason}
+              <li key={skip.thread_id} className="px-4 py-2 text-sm text-muted" data-testid="replay-skipped">
+                Skipped: {skippedRunLabel(skip)} — {skip.reason}
               </li>
             ))}
           </ul>

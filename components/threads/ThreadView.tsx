@@ -31,7 +31,7 @@ import { LiveTree } from "./LiveTree";
 import { MessageForm, type MessageFormActions } from "./MessageForm";
 import { ModelCallsPanel } from "./ModelCallsPanel";
 import { ReplayBanner } from "./ReplayBanner";
-import { ReplayDialog } from "./ReplayDialog";
+import { type LatestReplayOffer, ReplayDialog } from "./ReplayDialog";
 import { StatusBadge } from "./StatusBadge";
 import { composerDraftKey } from "./session-text";
 import { TerminateButton } from "./TerminateButton";
@@ -71,6 +71,7 @@ export function ThreadView({
   agents,
   forkedFrom = null,
   isReplay = false,
+  replayLatest = null,
 }: {
   rootId: string;
   initialSelectedId: string;
@@ -79,6 +80,8 @@ export function ThreadView({
   forkedFrom?: ForkOrigin | null;
   /** Whether the root is a replay: only then is there a replay's progress to read and show. */
   isReplay?: boolean;
+  /** The latest saved version, the agent the run started with, and whether that version has it. */
+  replayLatest?: LatestReplayOffer | null;
 }) {
   const { state, connection } = useLiveThread(rootId);
   const router = useRouter();
@@ -133,6 +136,11 @@ export function ThreadView({
       selected?.status === "queued" ||
       selected?.status === "waiting_approval");
   const chatStop = selected?.parent_id === null && agent?.type === "ai_human";
+  // A one-off child that has completed can do no more work (nothing can post to it): like Stop for a
+  // thread not at work, Terminate is not offered; its header shows its status only.
+  const finishedOneOff = selected
+    ? selected.parent_id !== null && selected.status === "completed" && !isResumableChild(state, selected)
+    : false;
   const handoffs = selected ? selectTelemetry(state, selected.id).handoffs : [];
   const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
   const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
@@ -241,7 +249,7 @@ export function ThreadView({
                   Stop
                 </Button>
               ) : null}
-              {ended ? null : (
+              {ended || finishedOneOff ? null : (
                 <TerminateButton
                   threadLabel={selectedLabel}
                   onTerminate={async () => {
@@ -390,6 +398,7 @@ export function ThreadView({
           open={replaying}
           onClose={() => setReplaying(false)}
           ranWithVersion={selected.version}
+          latest={replayLatest}
           replay={async (fromVersion) => {
             const started = await api.threads.replay(selected.id, fromVersion);
             setReplaying(false);

@@ -68,6 +68,19 @@ export const ReplayStatusSchema = z.object({
 });
 export type ReplayStatus = z.infer<typeof ReplayStatusSchema>;
 
+/**
+ * A run a batch did not replay, and why in the user's words. The run's agent, name and creation time
+ * (microseconds) name it as the run list does; batches stored before they were kept have only the id.
+ */
+export const SkippedRunSchema = z.object({
+  thread_id: z.string(),
+  reason: z.string(),
+  agent_id: z.string().optional(),
+  name: z.string().nullable().optional(),
+  created_at: z.number().optional(),
+});
+export type SkippedRun = z.infer<typeof SkippedRunSchema>;
+
 /** `POST /api/projects/:id/replays`'s answer (201): the replays started, and the runs skipped with why. */
 export const ManyReplaysSchema = z.object({
   /** The batch they belong to (`GET /api/projects/:id/replays` reads it back). */
@@ -78,7 +91,7 @@ export const ManyReplaysSchema = z.object({
       threadId: z.string(),
     }),
   ),
-  skipped: z.array(z.object({ thread_id: z.string(), reason: z.string() })),
+  skipped: z.array(SkippedRunSchema),
 });
 export type ManyReplays = z.infer<typeof ManyReplaysSchema>;
 
@@ -100,7 +113,7 @@ export const ReplayBatchSchema = z.object({
   created_at: z.number(),
   state: z.enum(["running", "finished"]),
   replays: z.array(BatchReplaySchema),
-  skipped: z.array(z.object({ thread_id: z.string(), reason: z.string() })),
+  skipped: z.array(SkippedRunSchema),
 });
 export type ReplayBatch = z.infer<typeof ReplayBatchSchema>;
 export const LatestReplayBatchSchema = z.object({ batch: ReplayBatchSchema.nullable() });

@@ -80,6 +80,12 @@ export class ThreadReplayService {
     if (!project) throw new NotFoundError("Project", source.project_id);
     const version = input.from_version === "same" ? source.project_version : Number(project.current_version);
     const agentName = (await this.firstAgentOf(source.id)) ?? source.agent_name;
+    if (input.from_version !== "same" && !(await this.versionHasAgent(source.project_id, version, agentName)))
+      throw new UnprocessableError(
+        `The latest saved version (v${version}) has no agent ${agentName}, so this run cannot be replayed against it. Replay it against the version it ran with (v${source.project_version}).`,
+        { agent_id: agentName, version, ran_with_version: source.project_version },
+        "replay_agent_missing",
+      );
     await runnableVersion(this.definitions, source.project_id, version, agentName);
     const inputs = await externalInputsOf(sql, source.id);
     if (inputs.length === 0)
@@ -196,7 +202,18 @@ export class ThreadReplayService {
         });
       } catch (error) {
         if (!isTandemError(error)) throw error;
-        skipped.push({ thread_id: id, reason: error.message });
+        // Said in the user's words, with the run named as the run list names it (agent, name, time).
+        const reason =
+          error.code === "replay_agent_missing"
+            ? `the latest version has no agent ${String(error.details.agent_id)}`
+            : error.message;
+        skipped.push({
+          thread_id: id,
+          reason,
+          agent_id: source.agent_name,
+          name: source.name,
+          created_at: source.created_at,
+        });
       }
     }
     if (skipped.length > 0) await recordBatchSkipped(sql, batchId, skipped);
@@ -235,6 +252,36 @@ export class ThreadReplayService {
 
   /** A replay's progress and the divergences of its whole tree (any thread of the tree names it). */
   /** Whether the thread belongs to a replayed tree (it has a replay's progress to show). */
+  /**
+   * What "Replay…" can offer for a root run against the latest saved definitions: the latest version
+   * and the agent the run started with, and whether that version has it (a template applied since may
+   * not, and then only "the version it ran with" can replay the run).
+   */
+  async latestOffer(
+    rootId: string,
+  ): Promise<{ latestVersion: number; agentId: string; latestHasAgent: boolean } | null> {
+    const sql = this.database.sql;
+    const source = isUuid(rootId) ? await findThread(sql, rootId) : null;
+    if (!source) return null;
+    const [project] = await sql.query<{ current_version: number }>(
+      "SELECT current_version FROM projects WHERE id = $1",
+      [source.project_id],
+    );
+    if (!project) return null;
+    const latestVersion = Number(project.current_version);
+    const agentId = (await this.firstAgentOf(source.id)) ?? source.agent_name;
+    return {
+      latestVersion,
+      agentId,
+      latestHasAgent: await this.versionHasAgent(source.project_id, latestVersion, agentId),
+    };
+  }
+
+  private async versionHasAgent(projectId: string, version: number, agentName: string): Promise<boolean> {
+    const loaded = await this.definitions.load(projectId, version);
+    return Boolean(loaded?.index.agents.get(agentName));
+  }
+
   async isReplay(threadId: string): Promise<boolean> {
     if (!isUuid(threadId)) return false;
     const rows = await this.database.sql.query("SELECT 1 FROM thread_replays WHERE thread_id = $1", [

@@ -7,6 +7,10 @@ import { nowMicroseconds } from "./thread-row";
 export interface SkippedRun {
   thread_id: string;
   reason: string;
+  /** The run's agent, name and creation time, so the page names it as the run list does. */
+  agent_id?: string;
+  name?: string | null;
+  created_at?: number;
 }
 
 export interface ReplayBatchRow {

@@ -20,10 +20,12 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   const root = thread.id === thread.root_id ? thread : await runtime.threads.get(thread.root_id);
   // The agents as the run knows them: those of the version it runs with, not the project's latest (a
   // template applied since may have no agent of that name, and the chat would lose its message box).
-  const [project, ranWith, isReplay] = await Promise.all([
+  // Whether "Replay…" can offer the latest saved definitions: not when they lack the run's agent.
+  const [project, ranWith, isReplay, latestOffer] = await Promise.all([
     runtime.projects.get(thread.project_id),
     runtime.projects.getVersion(thread.project_id, root.version),
     runtime.replays.isReplay(thread.root_id),
+    runtime.replays.latestOffer(thread.root_id),
   ]);
   return (
     <AppFrame
@@ -39,6 +41,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
         agents={agentInfoFromDefinitions(ranWith.definitions)}
         forkedFrom={root.forked_from ?? null}
         isReplay={isReplay}
+        replayLatest={latestOffer}
       />
     </AppFrame>
   );
