@@ -14,6 +14,8 @@ const GONE = "-";
 export class PeerSchedulers {
   /** performance.now() when each other scheduler last said it runs threads. */
   private readonly lastHeard = new Map<string, number>();
+  /** This scheduler's announcements not yet sent: its goodbye must go out after them. */
+  private readonly unsent = new Set<Promise<void>>();
   private unlisten: (() => Promise<void>) | null = null;
 
   /**
@@ -32,18 +34,30 @@ export class PeerSchedulers {
     await this.announce();
   }
 
-  /** Says this scheduler runs threads (at start and at every heartbeat). */
+  /** Says this scheduler runs threads (at start and at every heartbeat); nothing once stopped. */
   announce(): Promise<void> {
-    return this.notifications.notify(SCHEDULERS_CHANNEL, `${HERE}${this.owner}`);
+    if (!this.unlisten) return Promise.resolve();
+    const sent: Promise<void> = this.notifications
+      .notify(SCHEDULERS_CHANNEL, `${HERE}${this.owner}`)
+      .finally(() => this.unsent.delete(sent));
+    this.unsent.add(sent);
+    return sent;
   }
 
-  /** Says this scheduler stopped running threads, and stops listening. */
+  /**
+   * Says this scheduler stopped running threads, and stops listening. The goodbye is sent once every
+   * announcement already on its way has been sent (each NOTIFY commits on its own, and listeners get
+   * them in commit order): an answer to a newcomer still queued for a pooled connection would
+   * otherwise arrive after the goodbye, and the others would count this scheduler alive for
+   * `staleMs` more.
+   */
   async stop(): Promise<void> {
     const unlisten = this.unlisten;
     if (!unlisten) return;
     this.unlisten = null;
     this.lastHeard.clear();
     await unlisten().catch(() => {});
+    await Promise.allSettled([...this.unsent]);
     await this.notifications.notify(SCHEDULERS_CHANNEL, `${GONE}${this.owner}`).catch(() => {});
   }
 
