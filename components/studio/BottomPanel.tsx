@@ -19,11 +19,26 @@ const BAR_BUTTON = "rounded px-2 py-0.5 text-xs font-semibold hover:bg-surface-m
 /** A flex basis no screen reaches: the panel then shrinks to all the height its siblings leave. */
 const MAXIMISED_BASIS = 100_000;
 
+/**
+ * The element that lays the panel out, and the panel's own box among its children: wrappers with
+ * `display: contents` (the studio's F6 regions) have no box, so they are looked through.
+ */
+function layoutOf(panel: HTMLElement): { parent: HTMLElement | null; own: Element } {
+  let own: Element = panel;
+  let parent = panel.parentElement;
+  while (parent && getComputedStyle(parent).display === "contents") {
+    own = parent;
+    parent = parent.parentElement;
+  }
+  return { parent, own };
+}
+
 /** The most the panel can take: its own height plus that of the growing siblings (the canvas row). */
 function maxHeightOf(panel: HTMLElement): number {
   let max = panel.getBoundingClientRect().height;
-  for (const sibling of panel.parentElement?.children ?? []) {
-    if (sibling === panel || !(sibling instanceof HTMLElement)) continue;
+  const { parent, own } = layoutOf(panel);
+  for (const sibling of parent?.children ?? []) {
+    if (sibling === own || !(sibling instanceof HTMLElement)) continue;
     if (Number(getComputedStyle(sibling).flexGrow) > 0) max += sibling.getBoundingClientRect().height;
   }
   return Math.round(max);
@@ -64,7 +79,8 @@ export function BottomPanel() {
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(panel);
-    if (panel.parentElement) observer.observe(panel.parentElement);
+    const { parent } = layoutOf(panel);
+    if (parent) observer.observe(parent);
     return () => observer.disconnect();
   }, []);
 
