@@ -22,14 +22,19 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
+// TANDEM_TEST_REPORT_TAG (scripts/test.mjs) keeps this run's output and report apart from another
+// run's in the same clone; the output folder is cleaned at start, so it is never test-results itself
+// (the reports and server logs of the other stages live there).
+const reportTag = process.env.TANDEM_TEST_REPORT_TAG ? `-${process.env.TANDEM_TEST_REPORT_TAG}` : "";
+
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  outputDir: `test-results/e2e${reportTag}`,
   timeout: 60_000,
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
+  reporter: [["list"], ["json", { outputFile: `test-results/e2e-report${reportTag}.json` }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",

@@ -27,6 +27,9 @@ const env = {
 };
 fs.mkdirSync("test-results", { recursive: true });
 fs.mkdirSync("e2e-artifacts", { recursive: true });
+// TANDEM_TEST_REPORT_TAG names this run's reports (test-results/<stage>-<tag>.json, Playwright's output
+// in test-results/e2e-<tag>), so two runs can share a clone at once (.ci/run: Postgres and PGlite).
+const reportTag = env.TANDEM_TEST_REPORT_TAG ? `-${env.TANDEM_TEST_REPORT_TAG}` : "";
 
 const results = [];
 let passedTests = 0;
@@ -49,7 +52,7 @@ function readJson(file) {
 }
 
 function vitestStage(project) {
-  const report = path.join("test-results", `${project}.json`);
+  const report = path.join("test-results", `${project}${reportTag}.json`);
   fs.rmSync(report, { force: true });
   const outcome = run("npx", [
     "vitest",
@@ -114,7 +117,7 @@ const stages = {
       );
       return { ok: false, seconds: 0, detail: "no browser" };
     }
-    const report = path.join("test-results", "e2e-report.json");
+    const report = path.join("test-results", `e2e-report${reportTag}.json`);
     fs.rmSync(report, { force: true });
     const outcome = run("npx", ["playwright", "test"]);
     const e2eJson = readJson(report);
