@@ -48,6 +48,22 @@ describe("model calls in flight", () => {
     expect(modelCallsInFlight().queuedByProvider).toEqual({});
   });
 
+  it("follows a raised setting at once when no 429 lowered the limit", async () => {
+    const low = { TANDEM_PROVIDER_CONCURRENCY: "2" };
+    for (const ticket of [
+      await enterModelCall("raised", undefined, low),
+      await enterModelCall("raised", undefined, low),
+    ])
+      ticket.release();
+    const high = { TANDEM_PROVIDER_CONCURRENCY: "5" };
+    const tickets = [];
+    for (let call = 0; call < 5; call++) tickets.push(enterModelCall("raised", undefined, high));
+    await Promise.resolve();
+    expect(modelCallsInFlight().byProvider.raised).toBe(5);
+    expect(modelCallsInFlight().queuedByProvider).toEqual({});
+    for (const ticket of await Promise.all(tickets)) ticket.release();
+  });
+
   it("leaves the queue when the call is aborted while waiting", async () => {
     const env = { TANDEM_PROVIDER_CONCURRENCY_LIMITED_ONE: "1" };
     const held = await enterModelCall("limited-one", undefined, env);

@@ -84,9 +84,15 @@ class EndpointGate {
     readonly label: string,
   ) {}
 
+  /**
+   * Takes the configured concurrency as a call read it. A limit not lowered by 429s follows the
+   * setting both ways (a raised TANDEM_PROVIDER_CONCURRENCY applies at once); a lowered one keeps
+   * climbing back by itself and never exceeds the setting.
+   */
   setMaxLimit(max: number): void {
     if (max === this.maxLimit) return;
-    this.limit = Number.isFinite(this.limit) ? Math.min(this.limit, max) : max;
+    const atTheSetting = !Number.isFinite(this.limit) || this.limit >= this.maxLimit;
+    this.limit = atTheSetting ? max : Math.min(this.limit, max);
     if (this.limit < 1) this.limit = 1;
     this.maxLimit = max;
   }
