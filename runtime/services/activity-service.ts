@@ -6,6 +6,7 @@ import { type AgentActivity, emptyStatusCounts, type ProjectActivity } from "@/l
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { NotFoundError } from "../errors";
 import type { DefinitionsCache } from "../store/definitions";
+import { projectExists, threadActivityRows } from "../store/project-activity";
 import { nowMicroseconds, THREAD_STATUSES, type ThreadStatus } from "../store/thread-row";
 import { isUuid } from "./project-service";
 
@@ -16,26 +17,9 @@ export class ActivityService {
   ) {}
 
   async ofProject(projectId: string): Promise<ProjectActivity> {
-    const project = isUuid(projectId)
-      ? await this.db.query<{ id: string }>("SELECT id FROM projects WHERE id = $1", [projectId])
-      : [];
-    if (project.length === 0) throw new NotFoundError("Project", projectId);
-    // Two aggregate statements on the (project_id, created_at) index; no row per thread comes back.
-    const counts = await this.db.query<{ agent_name: string; status: string; n: number }>(
-      "SELECT agent_name, status, count(*)::int AS n FROM threads WHERE project_id = $1 GROUP BY agent_name, status",
-      [projectId],
-    );
-    const running = await this.db.query<{
-      agent_name: string;
-      project_version: number;
-      side: string | null;
-      n: number;
-    }>(
-      `SELECT agent_name, project_version, execution->>'currentSide' AS side, count(*)::int AS n
-         FROM threads WHERE project_id = $1 AND status = 'running'
-         GROUP BY agent_name, project_version, execution->>'currentSide'`,
-      [projectId],
-    );
+    if (!isUuid(projectId) || !(await projectExists(this.db, projectId)))
+      throw new NotFoundError("Project", projectId);
+    const rows = await threadActivityRows(this.db, projectId);
 
     const agents = new Map<string, AgentActivity>();
     const agentOf = (name: string): AgentActivity => {
@@ -46,17 +30,16 @@ export class ActivityService {
       }
       return entry;
     };
-    for (const row of counts) {
+    for (const row of rows) {
       if ((THREAD_STATUSES as readonly string[]).includes(row.status))
-        agentOf(row.agent_name).counts[row.status as ThreadStatus] += Number(row.n);
-    }
-    for (const row of running) {
-      const prompt = await this.promptOf(projectId, Number(row.project_version), row.agent_name, row.side);
+        agentOf(row.agent_name).counts[row.status as ThreadStatus] += row.n;
+      if (row.status !== "running" || row.project_version === null) continue;
+      const prompt = await this.promptOf(projectId, row.project_version, row.agent_name, row.side);
       if (!prompt) continue;
       const prompts = agentOf(row.agent_name).active_prompts;
       const existing = prompts.find((entry) => entry.prompt === prompt);
-      if (existing) existing.running += Number(row.n);
-      else prompts.push({ prompt, running: Number(row.n) });
+      if (existing) existing.running += row.n;
+      else prompts.push({ prompt, running: row.n });
     }
     return {
       project_id: projectId,
