@@ -3,12 +3,11 @@
 // the copied history left off (so the lead does not create 'ada' again), and the copied children keep
 // the usage and times of the work they stand for. Edit-and-fork and fork-with-a-new-message both.
 // On each backend: PGlite always, Postgres too when DATABASE_URL names a server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/database";
+import { describe, expect, it } from "vitest";
 import type { Bundle } from "@/lib/standard";
 import { STUDIO_TEMPLATES } from "@/lib/studio/templates";
-import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
-import { createRuntime, type Runtime } from "../runtime";
+import { testDatabaseBackends } from "../../test/support/open-database";
+import { useStartedRuntime } from "../../test/support/started-runtime";
 
 /** The template's bundle with its demo delays removed: the test is about what is said, not when. */
 function withoutDelays(bundle: Bundle): Bundle {
@@ -24,24 +23,13 @@ function withoutDelays(bundle: Bundle): Bundle {
 const ENTRY_AGENT = { chat: "assistant", asset: "orchestrator", "named-workers": "team_lead" } as const;
 
 describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) => {
-  let database: Database;
-  let runtime: Runtime;
-
-  beforeAll(async () => {
-    database = await openTestDatabase(backend);
-    runtime = createRuntime(database);
-    await runtime.scheduler.start();
-  });
-  afterAll(async () => {
-    await runtime?.scheduler.stop();
-    await database?.close();
-  });
+  const subject = useStartedRuntime(backend);
 
   /** Waits until no thread of the tree is at work and no input waits. */
   async function settled(rootId: string): Promise<void> {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [row] = await database.sql.query<{ busy: number }>(
+      const [row] = await subject.database.sql.query<{ busy: number }>(
         `SELECT count(*)::int AS busy FROM threads t WHERE t.root_id = $1
            AND (t.status IN ('queued', 'running', 'waiting_approval')
              OR EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = t.id AND i.consumed_at IS NULL))`,
@@ -54,7 +42,7 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
   }
 
   async function topLevel(threadId: string) {
-    return (await runtime.threads.messages(threadId, { includeSilent: true })).messages;
+    return (await subject.runtime.threads.messages(threadId, { includeSilent: true })).messages;
   }
 
   /** Everything the fork's root said or was answered after the copied history. */
@@ -64,30 +52,30 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
 
   for (const template of STUDIO_TEMPLATES) {
     it(`${template.label}: a fork continues the conversation it copied`, async () => {
-      const project = await runtime.projects.create({
+      const project = await subject.runtime.projects.create({
         name: `fork ${template.id}`,
         definitions: withoutDelays(template.build()),
       });
-      const { threadId } = await runtime.threads.create({
+      const { threadId } = await subject.runtime.threads.create({
         projectId: project.id,
         agentName: ENTRY_AGENT[template.id],
         message: "a poem about tides",
       });
       await settled(threadId);
-      await runtime.threads.postMessage(threadId, { content: "shorter, please" });
+      await subject.runtime.threads.postMessage(threadId, { content: "shorter, please" });
       await settled(threadId);
       const source = await topLevel(threadId);
       const second = source.filter((message) => message.role === "user" && !message.silent)[1]!;
       const secondIndex = source.findIndex((message) => message.id === second.id);
 
       // Edit and fork: the second request replaced.
-      const edited = await runtime.forks.fork(threadId, {
+      const edited = await subject.runtime.forks.fork(threadId, {
         atMessageId: second.id,
         content: "longer, please",
         replace: true,
       });
       // Fork with a new message after the whole history.
-      const appended = await runtime.forks.fork(threadId, {
+      const appended = await subject.runtime.forks.fork(threadId, {
         atMessageId: source.at(-1)!.id,
         content: "now in French",
       });
@@ -106,13 +94,13 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
         expect(reply, said).toBeDefined();
         // The chat goes on, not back to the script's greeting.
         if (template.id === "chat") expect(reply!.content).not.toMatch(/^Hello!/);
-        const view = await runtime.threads.get(fork.threadId);
+        const view = await subject.runtime.threads.get(fork.threadId);
         expect(view.status, said).toBe("idle");
       }
 
       // The copied children keep their usage and times (a fork without a new message: nothing runs).
-      const copy = await runtime.forks.fork(threadId, { atMessageId: source.at(-1)!.id });
-      const copies = await database.sql.query<{
+      const copy = await subject.runtime.forks.fork(threadId, { atMessageId: source.at(-1)!.id });
+      const copies = await subject.database.sql.query<{
         input_tokens: string;
         created_at: string;
         updated_at: string;
@@ -143,7 +131,7 @@ describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) =
       // Named readably, without stacked suffixes.
       expect(appended.thread.name).toBe(`Fork of ${ENTRY_AGENT[template.id]}`);
       // A replay of the fork still runs through.
-      const replay = await runtime.replays.replay(appended.threadId, { from_version: "same" });
+      const replay = await subject.runtime.replays.replay(appended.threadId, { from_version: "same" });
       expect(replay.thread.name).toBe(`Replay of ${ENTRY_AGENT[template.id]}`);
       await settled(replay.threadId);
       const replayed = await topLevel(replay.threadId);

@@ -4,31 +4,19 @@
 // way the message is stored once, in order, and answered once. On each backend: PGlite always,
 // Postgres too when DATABASE_URL names a server.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/database";
+import { describe, expect, it } from "vitest";
 import { chatBundle } from "@/test/support/bench-bundles";
-import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
-import { createRuntime, type Runtime } from "../runtime";
+import { testDatabaseBackends } from "../../test/support/open-database";
+import { useStartedRuntime } from "../../test/support/started-runtime";
 import { readEventsAfter } from "../store/event-log";
 import { insertInboxItem } from "../store/inbox";
 
 describe.each(testDatabaseBackends())("a message posted to a thread parked here on %s", (backend) => {
-  let database: Database;
-  let runtime: Runtime;
-
-  beforeAll(async () => {
-    database = await openTestDatabase(backend);
-    runtime = createRuntime(database);
-    await runtime.scheduler.start();
-  });
-  afterAll(async () => {
-    await runtime?.scheduler.stop();
-    await database?.close();
-  });
+  const subject = useStartedRuntime(backend);
 
   const threadRow = async (threadId: string) =>
     (
-      await database.sql.query<{
+      await subject.database.sql.query<{
         status: string;
         lease_owner: string | null;
         message_seq: number;
@@ -44,16 +32,16 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
     throw new Error(`thread ${threadId} did not settle`);
   };
   const messagesOf = (threadId: string) =>
-    database.sql.query<{ seq: number; role: string; side: string | null; content: string }>(
+    subject.database.sql.query<{ seq: number; role: string; side: string | null; content: string }>(
       "SELECT seq, role, side, content FROM messages WHERE thread_id = $1 ORDER BY seq",
       [threadId],
     );
   const parkedChat = async (delayMs = 0) => {
-    const project = await runtime.projects.create({
+    const project = await subject.runtime.projects.create({
       name: `posted ${randomUUID()}`,
       definitions: chatBundle(4, delayMs),
     });
-    const { threadId } = await runtime.threads.create({
+    const { threadId } = await subject.runtime.threads.create({
       projectId: project.id,
       agentName: "chat",
       message: "hello",
@@ -64,8 +52,8 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
 
   it("stores the message and starts the run in the post: no drain, its input recorded consumed", async () => {
     const threadId = await parkedChat(400);
-    const before = await readEventsAfter(database.sql, threadId, 0);
-    const posted = await runtime.threads.postMessage(threadId, { content: "again" });
+    const before = await readEventsAfter(subject.database.sql, threadId, 0);
+    const posted = await subject.runtime.threads.postMessage(threadId, { content: "again" });
     // At once, while the model call waits: the message is in the history (a human's, side B), the
     // run started on side A and the thread is leased to this process; nothing waits in the inbox.
     const running = await threadRow(threadId);
@@ -87,7 +75,7 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
       side: "b",
       content: "again",
     });
-    const inbox = await database.sql.query<{ id: string; consumed: boolean }>(
+    const inbox = await subject.database.sql.query<{ id: string; consumed: boolean }>(
       "SELECT id, consumed_at IS NOT NULL AS consumed FROM inbox_items WHERE thread_id = $1 ORDER BY seq",
       [threadId],
     );
@@ -95,7 +83,7 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
     expect(inbox.every((item) => item.consumed)).toBe(true);
     expect(inbox[1]!.id).toBe(posted.queueId);
     // The message's event, then the thread's (running), as one drain's commit appends them.
-    const after = await readEventsAfter(database.sql, threadId, 0);
+    const after = await readEventsAfter(subject.database.sql, threadId, 0);
     const added = after.events.slice(before.events.length);
     expect(added.map((event) => event.type)).toEqual(["message", "thread"]);
     expect((added[0]!.data as { message: { id: string; seq: number } }).message).toMatchObject({
@@ -115,8 +103,8 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
 
   it("queues the message for a thread stopped by its user since it parked: the drain lifts the stop", async () => {
     const threadId = await parkedChat();
-    await runtime.threads.stop(threadId);
-    await runtime.threads.postMessage(threadId, { content: "go on" });
+    await subject.runtime.threads.stop(threadId);
+    await subject.runtime.threads.postMessage(threadId, { content: "go on" });
     expect((await settled(threadId)).status).toBe("idle");
     const contents = (await messagesOf(threadId))
       .filter((message) => message.role !== "system")
@@ -128,7 +116,7 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
     const threadId = await parkedChat();
     // Input that arrived since the thread parked (as a report being delivered would be), not yet
     // drained: the post must not store its message ahead of it.
-    await insertInboxItem(database.sql, threadId, {
+    await insertInboxItem(subject.database.sql, threadId, {
       role: "user",
       content: "waiting first",
       attachments: [],
@@ -138,7 +126,7 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
       messageId: randomUUID(),
       external: true,
     });
-    await runtime.threads.postMessage(threadId, { content: "posted second" });
+    await subject.runtime.threads.postMessage(threadId, { content: "posted second" });
     expect((await settled(threadId)).status).toBe("idle");
     expect((await messagesOf(threadId)).map((message) => message.content)).toEqual([
       "hello",
@@ -152,13 +140,13 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
   it("queues the message for a thread another process changed since it parked here", async () => {
     const threadId = await parkedChat();
     // Another process appended a message (any change of the history moves message_seq).
-    await database.sql.query(
+    await subject.database.sql.query(
       `WITH bumped AS (UPDATE threads SET message_seq = message_seq + 1 WHERE id = $1 RETURNING message_seq)
        INSERT INTO messages (id, thread_id, seq, role, side, content, created_at)
        SELECT $2, $1, bumped.message_seq, 'assistant', 'a', 'Added elsewhere.', $3 FROM bumped`,
       [threadId, randomUUID(), Date.now() * 1000],
     );
-    await runtime.threads.postMessage(threadId, { content: "and now" });
+    await subject.runtime.threads.postMessage(threadId, { content: "and now" });
     expect((await settled(threadId)).status).toBe("idle");
     expect((await messagesOf(threadId)).map((message) => [message.seq, message.content])).toEqual([
       [1, "hello"],
@@ -172,8 +160,8 @@ describe.each(testDatabaseBackends())("a message posted to a thread parked here 
   it("stores two messages posted at once to the parked thread once each, and answers them", async () => {
     const threadId = await parkedChat(200);
     await Promise.all([
-      runtime.threads.postMessage(threadId, { content: "one" }),
-      runtime.threads.postMessage(threadId, { content: "two" }),
+      subject.runtime.threads.postMessage(threadId, { content: "one" }),
+      subject.runtime.threads.postMessage(threadId, { content: "two" }),
     ]);
     for (let waited = 0; waited < 15_000; waited += 20) {
       if ((await messagesOf(threadId)).length >= 6) break;

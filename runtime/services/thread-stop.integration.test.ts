@@ -4,12 +4,11 @@
 // runs the lead, which creates the critic and later messages 'ada' again, who runs. Stopping 'ada'
 // alone lets the lead go on with her report. On each backend: PGlite always, Postgres too when
 // DATABASE_URL names a server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/database";
+import { describe, expect, it } from "vitest";
 import type { Bundle } from "@/lib/standard";
 import { namedWorkersTemplate } from "@/lib/studio/templates";
-import { openTestDatabase, testDatabaseBackends } from "../../test/support/open-database";
-import { createRuntime, type Runtime } from "../runtime";
+import { testDatabaseBackends } from "../../test/support/open-database";
+import { useStartedRuntime } from "../../test/support/started-runtime";
 import { STOPPED_BY_USER } from "./thread-stop";
 
 /** The template with shorter demo delays: long enough to stop a worker mid-run. */
@@ -25,18 +24,7 @@ function quickTemplate(): Bundle {
 }
 
 describe.each(testDatabaseBackends())("user stop in a tree (%s)", (backend) => {
-  let database: Database;
-  let runtime: Runtime;
-
-  beforeAll(async () => {
-    database = await openTestDatabase(backend);
-    runtime = createRuntime(database);
-    await runtime.scheduler.start();
-  });
-  afterAll(async () => {
-    await runtime?.scheduler.stop();
-    await database?.close();
-  });
+  const subject = useStartedRuntime(backend);
 
   async function until<T>(what: string, read: () => Promise<T | null | undefined>): Promise<T> {
     const deadline = Date.now() + 30_000;
@@ -49,7 +37,7 @@ describe.each(testDatabaseBackends())("user stop in a tree (%s)", (backend) => {
   }
 
   async function child(rootId: string, name: string) {
-    const [row] = await database.sql.query<{ id: string; status: string; input_tokens: string }>(
+    const [row] = await subject.database.sql.query<{ id: string; status: string; input_tokens: string }>(
       "SELECT id, status, input_tokens FROM threads WHERE root_id = $1 AND name = $2",
       [rootId, name],
     );
@@ -58,7 +46,7 @@ describe.each(testDatabaseBackends())("user stop in a tree (%s)", (backend) => {
 
   async function settled(rootId: string): Promise<void> {
     await until(`tree ${rootId} to settle`, async () => {
-      const [row] = await database.sql.query<{ busy: number }>(
+      const [row] = await subject.database.sql.query<{ busy: number }>(
         `SELECT count(*)::int AS busy FROM threads t WHERE t.root_id = $1
            AND (t.status IN ('queued', 'running', 'waiting_approval')
              OR EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = t.id AND i.consumed_at IS NULL))`,
@@ -69,8 +57,8 @@ describe.each(testDatabaseBackends())("user stop in a tree (%s)", (backend) => {
   }
 
   async function startLead() {
-    const project = await runtime.projects.create({ name: "stop", definitions: quickTemplate() });
-    const { threadId } = await runtime.threads.create({
+    const project = await subject.runtime.projects.create({ name: "stop", definitions: quickTemplate() });
+    const { threadId } = await subject.runtime.threads.create({
       projectId: project.id,
       agentName: "team_lead",
       message: "a poem about tides",
@@ -84,7 +72,7 @@ describe.each(testDatabaseBackends())("user stop in a tree (%s)", (backend) => {
 
   it("stopping the root stops the child it waits on, and both go on with the next message", async () => {
     const { threadId, ada } = await startLead();
-    const answer = await runtime.threads.stop(threadId);
+    const answer = await subject.runtime.threads.stop(threadId);
     expect(answer.thread.status).toBe("stopped");
     const stoppedAda = await child(threadId, "ada");
     expect(stoppedAda?.status).toBe("stopped");
@@ -96,36 +84,36 @@ describe.each(testDatabaseBackends())("user stop in a tree (%s)", (backend) => {
     expect(later?.input_tokens).toBe(stoppedAda?.input_tokens);
 
     // The lead's call is answered with ada's report, not a bare stop.
-    const messages = (await runtime.threads.messages(threadId, { includeSilent: true })).messages;
+    const messages = (await subject.runtime.threads.messages(threadId, { includeSilent: true })).messages;
     const result = messages.find((message) => message.role === "tool");
     expect(result?.content).toContain(`reference: ${ada.id}`);
     expect(result?.content).toContain("stopped before finishing");
     expect(result?.content).not.toBe(STOPPED_BY_USER);
 
     // The conversation goes on: the lead creates the critic…
-    await runtime.threads.postMessage(threadId, { content: "go on" });
+    await subject.runtime.threads.postMessage(threadId, { content: "go on" });
     await settled(threadId);
-    expect((await runtime.threads.get(threadId)).status).toBe("idle");
+    expect((await subject.runtime.threads.get(threadId)).status).toBe("idle");
     expect((await child(threadId, "grace"))?.status).toBe("completed");
     // …and messages ada again, who runs (her stop lifted by her parent's message) and publishes.
-    await runtime.threads.postMessage(threadId, { content: "revise it" });
+    await subject.runtime.threads.postMessage(threadId, { content: "revise it" });
     await settled(threadId);
-    expect((await runtime.threads.get(threadId)).status).toBe("idle");
+    expect((await subject.runtime.threads.get(threadId)).status).toBe("idle");
     expect((await child(threadId, "ada"))?.status).toBe("completed");
-    const last = (await runtime.threads.messages(threadId, { includeSilent: false })).messages.at(-1);
+    const last = (await subject.runtime.threads.messages(threadId, { includeSilent: false })).messages.at(-1);
     expect(last?.role).toBe("assistant");
     expect(last?.content).toMatch(/^Revised and reviewed again/);
   }, 90_000);
 
   it("stopping a running child lets its parent go on with the child's report", async () => {
     const { threadId, ada } = await startLead();
-    const answer = await runtime.threads.stop(ada.id);
+    const answer = await subject.runtime.threads.stop(ada.id);
     expect(answer.thread.status).toBe("stopped");
     expect(answer.stopped).toEqual([ada.id]);
     await settled(threadId);
     expect((await child(threadId, "ada"))?.status).toBe("stopped");
-    expect((await runtime.threads.get(threadId)).status).toBe("idle");
-    const messages = (await runtime.threads.messages(threadId, { includeSilent: true })).messages;
+    expect((await subject.runtime.threads.get(threadId)).status).toBe("idle");
+    const messages = (await subject.runtime.threads.messages(threadId, { includeSilent: true })).messages;
     expect(messages.find((message) => message.role === "tool")?.content).toContain(
       "stopped before finishing",
     );
