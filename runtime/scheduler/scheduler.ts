@@ -21,15 +21,13 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";
 import type { LocalTake } from "../store/local-take";
-import { WORK_CHANNEL } from "../store/thread-store";
+import { ABORT_CHANNEL, WORK_CHANNEL } from "../store/thread-store";
 import { type Claimed, claimRunnableThreads } from "./claim";
 import { PeerSchedulers } from "./peer-schedulers";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 import { StepSlots, withStepSlot } from "./step-slots";
 
 export type { LocalTake };
-
-export const ABORT_CHANNEL = "tandem_abort";
 
 /** Most threads one claim statement takes (a burst of input is claimed a batch at a time). */
 const CLAIM_BATCH = 32;

@@ -11,7 +11,7 @@ import type { ParkedHere } from "../engine/parked-here";
 import { inputSide, isHumanChatAgent, runStartedBy, runStartOf } from "../engine/step/drain-input";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { crashPoint } from "../faults";
-import { ABORT_CHANNEL, type LocalTake } from "../scheduler/scheduler";
+import type { LocalTake } from "../scheduler/scheduler";
 import { approvalEvent, cancelPendingApprovals } from "../store/approval-store";
 import { type AttachmentInput, storeAttachments } from "../store/attachments";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
@@ -44,7 +44,9 @@ import {
   findThread,
   lockThread,
   type NewThread,
+  notifyAbort,
   notifyWork,
+  subtreeIdsDeepestFirst,
   threadForStepAfterUpdate,
   threadForStepStatement,
   toThreadForStep,
@@ -481,16 +483,9 @@ export class ThreadService {
       const seen = new Set<string>();
       let root: ThreadRow | null = null;
       for (;;) {
-        const subtree = await tx.query<{ id: string }>(
-          `WITH RECURSIVE subtree AS (
-             SELECT id, depth FROM threads WHERE id = $1
-             UNION ALL SELECT t.id, t.depth FROM threads t JOIN subtree s ON t.parent_id = s.id
-           ) SELECT id FROM subtree ORDER BY depth DESC, id`,
-          [id],
-        );
-        const fresh = subtree.filter((member) => !seen.has(member.id));
+        const fresh = (await subtreeIdsDeepestFirst(tx, id)).filter((member) => !seen.has(member));
         if (fresh.length === 0) break;
-        for (const { id: member } of fresh) {
+        for (const member of fresh) {
           seen.add(member);
           const row = await lockThread(tx, member);
           if (!row) continue;
@@ -517,7 +512,10 @@ export class ThreadService {
         events.push(...report.events);
       }
       await appendEvents(tx, events);
-      for (const row of terminated) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, row.id]);
+      await notifyAbort(
+        tx,
+        terminated.map((row) => row.id),
+      );
       return { terminated: terminated.map((row) => row.id), root: root! };
     });
     for (const member of result.terminated) this.abortLocally(member);

@@ -10,14 +10,13 @@ import "server-only";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { unansweredToolCalls } from "../engine/step-runner";
 import { NotFoundError } from "../errors";
-import { ABORT_CHANNEL } from "../scheduler/scheduler";
 import { appendEvents, type NewEvent } from "../store/event-log";
 import { insertMessages, type NewMessage, readMessages } from "../store/message-store";
 import { ThreadTerminatedError } from "../store/queue-input";
 import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
 import { apply, TransitionRefusedError } from "../store/thread-lifecycle";
 import type { ThreadRow } from "../store/thread-row";
-import { lockThread } from "../store/thread-store";
+import { lockThread, notifyAbort, subtreeIdsDeepestFirst } from "../store/thread-store";
 import { findInvocation } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 
@@ -34,18 +33,12 @@ export async function stopSubtree(
   tx: SqlExecutor,
   id: string,
 ): Promise<{ thread: ThreadRow; stopped: string[] }> {
-  const members = await tx.query<{ id: string }>(
-    `WITH RECURSIVE subtree AS (
-       SELECT id, depth FROM threads WHERE id = $1
-       UNION ALL SELECT t.id, t.depth FROM threads t JOIN subtree s ON t.parent_id = s.id
-     ) SELECT id FROM subtree ORDER BY depth DESC, id`,
-    [id],
-  );
+  const members = await subtreeIdsDeepestFirst(tx, id);
   if (members.length === 0) throw new NotFoundError("Thread", id);
   // Child rows before their parents', as a child's report locks them.
   const locked: ThreadRow[] = [];
   for (const member of members) {
-    const row = await lockThread(tx, String(member.id));
+    const row = await lockThread(tx, member);
     if (row) locked.push(row);
   }
   const target = locked.find((row) => row.id === id);
@@ -62,7 +55,7 @@ export async function stopSubtree(
     if (asked) thread = updated;
   }
   await appendEvents(tx, events);
-  for (const member of stopped) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, member]);
+  await notifyAbort(tx, stopped);
   return { thread, stopped };
 }
 

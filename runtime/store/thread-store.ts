@@ -17,6 +17,8 @@ import {
 } from "./thread-row";
 
 export const WORK_CHANNEL = "tandem_work";
+/** The channel a stop or terminate notifies with a thread id: the process running it aborts its run. */
+export const ABORT_CHANNEL = "tandem_abort";
 
 export interface NewThread {
   id: string;
@@ -570,6 +572,26 @@ function returning(update: UpdateStatement, columns?: string): string {
 
 export async function notifyWork(tx: SqlExecutor, threadId: string): Promise<void> {
   await tx.query("SELECT pg_notify($1, $2)", [WORK_CHANNEL, threadId]);
+}
+
+/** Tells every process to abort the runs of these threads (a stop or terminate, in its transaction). */
+export async function notifyAbort(tx: SqlExecutor, threadIds: readonly string[]): Promise<void> {
+  for (const id of threadIds) await tx.query("SELECT pg_notify($1, $2)", [ABORT_CHANNEL, id]);
+}
+
+/**
+ * A thread and all its descendants, deepest first (then by id): the order a stop or terminate locks
+ * them in, as a child's report locks its parent after itself. Empty when the thread does not exist.
+ */
+export async function subtreeIdsDeepestFirst(tx: SqlExecutor, threadId: string): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(
+    `WITH RECURSIVE subtree AS (
+       SELECT id, depth FROM threads WHERE id = $1
+       UNION ALL SELECT t.id, t.depth FROM threads t JOIN subtree s ON t.parent_id = s.id
+     ) SELECT id FROM subtree ORDER BY depth DESC, id`,
+    [threadId],
+  );
+  return rows.map((row) => String(row.id));
 }
 
 /** A thread and all its descendants (the subtree an event stream below the root is limited to). */
