@@ -11,6 +11,7 @@ import { assetExampleBundle } from "../lib/standard/examples";
 import { chatTemplate, namedWorkersTemplate } from "../lib/studio/templates";
 import { waitIdle } from "../test/support/e2e-threads";
 import { atEachWidth } from "../test/support/e2e-widths";
+import { observableAssetBundle } from "../test/support/subagent-bundles";
 
 const ARTIFACTS = "e2e-artifacts";
 
@@ -147,4 +148,34 @@ test("a completed one-off child offers no Terminate; its parent still does while
     .click();
   await expect(header.getByTestId("thread-agent")).toHaveText("orchestrator");
   await expect(header.getByRole("button", { name: "Terminate" })).toBeVisible();
+});
+
+test("a completed dual_ai root offers no Terminate: nothing can post to it", async ({ page }) => {
+  const { request } = page;
+  const created = await request.post("/api/projects", {
+    data: { name: `Dual_ai root ${Date.now()}`, definitions: observableAssetBundle(0) },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: string }).id;
+  const started = await request.post("/api/threads", {
+    // The asset worker and reviewer started as a root: the reviewer's approve_asset completes the session.
+    data: { project_id: projectId, agent_id: "asset_subagent", message: "a pebble" },
+  });
+  const rootId = ((await started.json()) as { threadId: string }).threadId;
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/api/threads/${rootId}`)).json()) as { thread: { status: string } })
+          .thread.status,
+      { timeout: 20_000 },
+    )
+    .toBe("completed");
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/threads/${rootId}`);
+  const header = page.getByRole("region", { name: "Selected thread" }).locator("header");
+  await expect(header.getByTestId("thread-agent")).toHaveText("asset_subagent", { timeout: 20_000 });
+  await expect(header).toContainText("completed");
+  await expect(header.getByRole("button", { name: "Terminate" })).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveCount(0);
 });

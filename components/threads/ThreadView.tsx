@@ -136,11 +136,14 @@ export function ThreadView({
       selected?.status === "queued" ||
       selected?.status === "waiting_approval");
   const chatStop = selected?.parent_id === null && agent?.type === "ai_human";
-  // A one-off child that has completed can do no more work (nothing can post to it): like Stop for a
-  // thread not at work, Terminate is not offered; its header shows its status only.
-  const finishedOneOff = selected
-    ? selected.parent_id !== null && selected.status === "completed" && !isResumableChild(state, selected)
-    : false;
+  // A completed thread nothing can post to can do no more work — a one-off child, or a root whose
+  // agent takes no user message (dual_ai): like Stop for a thread not at work, Terminate is not
+  // offered; its header shows its status only.
+  const finishedOneOff =
+    selected?.status === "completed" &&
+    (selected.parent_id !== null
+      ? !isResumableChild(state, selected)
+      : agent !== undefined && agent.type !== "ai_human");
   const handoffs = selected ? selectTelemetry(state, selected.id).handoffs : [];
   const selectedLabel = selected ? (selected.name ?? selected.agent_id) : "";
   const sideLabels = agent?.type === "dual_ai" ? agent.sideLabels : null;
