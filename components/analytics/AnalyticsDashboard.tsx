@@ -1,16 +1,15 @@
 "use client";
 // The project dashboard (`/projects/:id/analytics`, docs/observability.md "Dashboard"): a range picker
-// (24 h / 7 d / 30 d / 90 d / custom) and an hour/day switch over GET /api/projects/:id/analytics and
-// .../outcomes — totals, charts per bucket (numbers on hover), tables by agent, model and tool, and
+// (24 h / 7 d / 30 d / 90 d / custom) and an hour/day switch over GET /api/projects/:id/analytics
+// (with include=outcomes) — totals, charts per bucket (numbers on hover), tables by agent, model and tool, and
 // how runs ended. Loading, empty and error states are designed, not blank.
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import {
   type AnalyticsBucket,
+  DashboardAnswerSchema,
   type ProjectAnalytics,
-  ProjectAnalyticsSchema,
   type ProjectOutcomes,
-  ProjectOutcomesSchema,
 } from "@/lib/contracts/analytics";
 import { Button } from "../ui/Button";
 import { type ChartSeries, TimeChart } from "./TimeChart";
@@ -91,15 +90,10 @@ export function AnalyticsDashboard({ projectId }: { projectId: string }) {
     let current = true;
     setState({ kind: "loading" });
     const query = `from=${range.from}&to=${range.to}&bucket=${bucket}`;
-    Promise.all([
-      fetchJson(`/api/projects/${projectId}/analytics?${query}`, (body) =>
-        ProjectAnalyticsSchema.parse(body),
-      ),
-      fetchJson(`/api/projects/${projectId}/analytics/outcomes?${query}`, (body) =>
-        ProjectOutcomesSchema.parse(body),
-      ),
-    ]).then(
-      ([analytics, outcomes]) => current && setState({ kind: "loaded", data: { analytics, outcomes } }),
+    fetchJson(`/api/projects/${projectId}/analytics?${query}&include=outcomes`, (body) =>
+      DashboardAnswerSchema.parse(body),
+    ).then(
+      ({ outcomes, ...analytics }) => current && setState({ kind: "loaded", data: { analytics, outcomes } }),
       (error: unknown) =>
         current &&
         setState({ kind: "error", message: error instanceof Error ? error.message : String(error) }),

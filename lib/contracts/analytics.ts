@@ -1,4 +1,4 @@
-// A project's analytics (`GET /api/projects/:id/analytics`, `.../analytics/outcomes`), declared once
+// A project's analytics (`GET /api/projects/:id/analytics`, `?include=outcomes`), declared once
 // for the server (runtime/services/analytics-service.ts) and the dashboard (app/projects/[id]/analytics).
 // The query's meaning is documented in docs/observability.md "Dashboard".
 import { z } from "zod";
@@ -41,6 +41,8 @@ export const AnalyticsQuerySchema = z.object({
     })
     .transform((raw) => raw as AnalyticsBucket)
     .optional(),
+  /** `outcomes`: the dashboard's other half too (ProjectOutcomes, under `outcomes`). */
+  include: z.enum(["outcomes"], { error: 'must be "outcomes" when given' }).optional(),
 });
 
 /** The range and bucket an answer covers: `from` inclusive, `to` exclusive, epoch ms. */
@@ -50,11 +52,16 @@ export interface AnalyticsRange {
   bucket: AnalyticsBucket;
 }
 
+/** The range, and whether the answer also carries the outcomes. */
+export interface AnalyticsQuery extends AnalyticsRange {
+  outcomes: boolean;
+}
+
 /**
  * The query string as a range. Empty values are "not given"; every bad value throws a ZodError
  * naming the parameter (the route answers 400 with it). `now` is the default `to`.
  */
-export function parseAnalyticsQuery(params: URLSearchParams, now: number = Date.now()): AnalyticsRange {
+export function parseAnalyticsQuery(params: URLSearchParams, now: number = Date.now()): AnalyticsQuery {
   const raw: Record<string, string> = {};
   for (const key of Object.keys(AnalyticsQuerySchema.shape)) {
     const value = params.get(key);
@@ -78,7 +85,7 @@ export function parseAnalyticsQuery(params: URLSearchParams, now: number = Date.
         input: raw.bucket,
       },
     ]);
-  return { from, to, bucket };
+  return { from, to, bucket, outcomes: parsed.include === "outcomes" };
 }
 
 /** Model-call and run figures of one bucket, agent or model. Latencies are of model calls, in ms. */
@@ -121,7 +128,7 @@ export type ProjectAnalytics = z.infer<typeof ProjectAnalyticsSchema>;
 
 const Percentiles = { p50_ms: z.number(), p95_ms: z.number() };
 
-/** `GET /api/projects/:id/analytics/outcomes`: how runs ended and how long they and approvals took. */
+/** `GET /api/projects/:id/analytics?include=outcomes` adds this as `outcomes`: how runs ended and how long they and approvals took. */
 export const ProjectOutcomesSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -161,3 +168,5 @@ export const ProjectOutcomesSchema = z.object({
   }),
 });
 export type ProjectOutcomes = z.infer<typeof ProjectOutcomesSchema>;
+
+export const DashboardAnswerSchema = ProjectAnalyticsSchema.extend({ outcomes: ProjectOutcomesSchema });

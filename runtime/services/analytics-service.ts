@@ -15,10 +15,14 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { NotFoundError } from "../errors";
 import {
   type AnalyticsWindow,
+  type ApprovalFigures,
   approvalAggregates,
   type CallAggregate,
+  type CallGroup,
   modelCallAggregates,
   projectExists,
+  type RunEnding,
+  type RunGroup,
   runAggregates,
   runEndings,
   toolAggregates,
@@ -67,13 +71,23 @@ export class AnalyticsService {
     };
   }
 
-  /** Series per bucket and figures by agent, model and tool (the API.md contract). */
-  async ofProject(projectId: string, range: AnalyticsRange): Promise<ProjectAnalytics> {
+  /**
+   * Series per bucket and figures by agent, model and tool (the API.md contract); with `outcomes`,
+   * also how runs ended, run durations and approval waits (the dashboard asks for both at once, so
+   * each aggregate pass runs once).
+   */
+  async ofProject(
+    projectId: string,
+    range: AnalyticsRange,
+    options: { outcomes?: boolean } = {},
+  ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes }> {
     const window = await this.window(projectId, range);
-    const [calls, runs, tools] = await Promise.all([
+    const [calls, runs, tools, endings, approvals] = await Promise.all([
       modelCallAggregates(this.db, window),
       runAggregates(this.db, window),
       toolAggregates(this.db, window),
+      options.outcomes ? runEndings(this.db, window) : null,
+      options.outcomes ? approvalAggregates(this.db, window) : null,
     ]);
     const callIndex = new Map(calls.map((group) => [`${group.kind}|${group.key}`, group]));
     const runIndex = new Map(runs.map((group) => [`${group.kind}|${group.key}`, group]));
@@ -117,18 +131,20 @@ export class AnalyticsService {
       latency_p95_ms: ms(group.p95),
     }));
 
-    return { series, by_agent, by_model, by_tool };
+    const analytics = { series, by_agent, by_model, by_tool };
+    if (!endings || !approvals) return analytics;
+    return { ...analytics, outcomes: outcomesOf(range, calls, runs, endings, approvals) };
   }
+}
 
-  /** How runs ended, run durations per bucket, totals and approval waits (the dashboard's other half). */
-  async outcomesOf(projectId: string, range: AnalyticsRange): Promise<ProjectOutcomes> {
-    const window = await this.window(projectId, range);
-    const [calls, runs, endings, approvals] = await Promise.all([
-      modelCallAggregates(this.db, window),
-      runAggregates(this.db, window),
-      runEndings(this.db, window),
-      approvalAggregates(this.db, window),
-    ]);
+/** How runs ended, run durations per bucket, totals and approval waits (the dashboard's other half). */
+function outcomesOf(
+  range: AnalyticsRange,
+  calls: CallGroup[],
+  runs: RunGroup[],
+  endings: RunEnding[],
+  approvals: ApprovalFigures,
+): ProjectOutcomes {
     const runTotal = runs.find((group) => group.kind === "total");
     const callTotal = calls.find((group) => group.kind === "total");
     const runIndex = new Map(
@@ -184,5 +200,4 @@ export class AnalyticsService {
         wait: { p50_ms: ms(approvals.p50), p95_ms: ms(approvals.p95) },
       },
     };
-  }
 }

@@ -162,11 +162,15 @@ export async function toolAggregates(db: SqlExecutor, window: AnalyticsWindow): 
   }));
 }
 
+export interface RunEnding {
+  status: string;
+  stop_reason: string | null;
+  failure: string | null;
+  runs: number;
+}
+
 /** Finished runs started in the window by how they ended: status, stop reason, failure's first line. */
-export async function runEndings(
-  db: SqlExecutor,
-  window: AnalyticsWindow,
-): Promise<{ status: string; stop_reason: string | null; failure: string | null; runs: number }[]> {
+export async function runEndings(db: SqlExecutor, window: AnalyticsWindow): Promise<RunEnding[]> {
   const rows = await db.query<Record<string, unknown>>(
     `SELECT status, stop_reason, left(split_part(failure, E'\\n', 1), 160) AS failure, count(*)::int AS runs
        FROM thread_runs
@@ -182,11 +186,14 @@ export async function runEndings(
   }));
 }
 
+export interface ApprovalFigures {
+  states: Record<string, number>;
+  p50: number | null;
+  p95: number | null;
+}
+
 /** Approvals requested in the window by state, and the wait from request to decision of decided ones. */
-export async function approvalAggregates(
-  db: SqlExecutor,
-  window: AnalyticsWindow,
-): Promise<{ states: Record<string, number>; p50: number | null; p95: number | null }> {
+export async function approvalAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<ApprovalFigures> {
   const rows = await db.query<Record<string, unknown>>(
     `SELECT grouping(state) AS g, state, count(*)::int AS n,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY (decided_at - requested_at) / 1000.0) AS p50,

@@ -2,7 +2,7 @@
 // a project whose threads ran on scripted models (deterministic tokens and a price table) answers its
 // runs, model calls, tokens, cost, errors and latencies per bucket and by agent, model and tool —
 // the same figures the threads' own logs hold; bucket boundaries (from inclusive, to exclusive, UTC
-// hours and days); bad parameters answer 400 naming the parameter; an unknown project 404.
+// hours and days); with include=outcomes, how runs ended; bad parameters answer 400 naming the parameter; an unknown project 404.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProjectAnalytics, ProjectOutcomes } from "@/lib/contracts/analytics";
 import { testServerForFile } from "../support/fixture";
@@ -259,6 +259,7 @@ describe("GET /api/projects/:id/analytics", () => {
       ["?bucket=week", "bucket"],
       [`?from=${Date.now()}&to=${Date.now() - HOUR}`, "from"],
       [`?from=2000-01-01&to=2026-01-01&bucket=hour`, "bucket"],
+      ["?include=everything", "include"],
     ];
     for (const [query, param] of cases) {
       const response = await analytics(query);
@@ -272,10 +273,17 @@ describe("GET /api/projects/:id/analytics", () => {
     expect((await analytics("", "not-a-project")).status).toBe(404);
   });
 
-  it("answers how runs ended, run durations and totals (outcomes)", async () => {
-    const response = await api<ProjectOutcomes>("GET", `/api/projects/${projectId}/analytics/outcomes`);
+  it("adds how runs ended, run durations and totals with include=outcomes", async () => {
+    const response = await analytics("?include=outcomes");
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const body = response.body;
+    expect(Object.keys(response.body).sort()).toEqual([
+      "by_agent",
+      "by_model",
+      "by_tool",
+      "outcomes",
+      "series",
+    ]);
+    const body = (response.body as ProjectAnalytics & { outcomes: ProjectOutcomes }).outcomes;
     expect(body.bucket).toBe("hour");
     expect(body.totals).toMatchObject({ runs: 3, runs_in_progress: 0, model_calls: 5, errors: 2 });
     expect(body.totals.run_latency.p95_ms).toBeGreaterThan(0);
