@@ -20,8 +20,13 @@ function refusal(query: string): { path: string; message: string } {
 
 describe("parseAnalyticsQuery", () => {
   it("defaults to the 7 days before now, by hour", () => {
-    expect(parse("")).toEqual({ from: NOW - 7 * DAY, to: NOW, bucket: "hour" });
-    expect(parse("from=&to=&bucket=")).toEqual({ from: NOW - 7 * DAY, to: NOW, bucket: "hour" });
+    expect(parse("")).toEqual({ from: NOW - 7 * DAY, to: NOW, bucket: "hour", outcomes: false });
+    expect(parse("from=&to=&bucket=")).toEqual({
+      from: NOW - 7 * DAY,
+      to: NOW,
+      bucket: "hour",
+      outcomes: false,
+    });
   });
 
   it("reads ISO 8601 (with offsets, dates as UTC midnight) and epoch milliseconds", () => {
@@ -29,6 +34,7 @@ describe("parseAnalyticsQuery", () => {
       from: Date.UTC(2026, 11, 1),
       to: Date.UTC(2026, 11, 2),
       bucket: "hour",
+      outcomes: false,
     });
     expect(parse("from=2026-12-01T02:00:00%2B02:00&to=1796169600000").from).toBe(Date.UTC(2026, 11, 1));
     expect(parse("from=2026-12-01T02:00:00%2B02:00&to=1796169600000").to).toBe(1796169600000);
@@ -41,11 +47,16 @@ describe("parseAnalyticsQuery", () => {
     expect(parse("bucket=day").bucket).toBe("day");
   });
 
+  it("adds the outcomes when asked", () => {
+    expect(parse("include=outcomes").outcomes).toBe(true);
+  });
+
   it("names the parameter of every bad value", () => {
     expect(refusal("from=yesterday")).toMatchObject({ path: "from" });
     expect(refusal("to=2026-02-30T25:00:00Z")).toMatchObject({ path: "to" });
     expect(refusal("from=1.5")).toMatchObject({ path: "from" });
     expect(refusal("from=-5")).toMatchObject({ path: "from" });
+    expect(refusal("include=all")).toMatchObject({ path: "include" });
     expect(refusal("bucket=week")).toEqual({ path: "bucket", message: 'must be hour or day (got "week")' });
     expect(refusal(`from=${NOW}&to=${NOW}`)).toEqual({ path: "from", message: "must be before `to`" });
     expect(refusal("from=2000-01-01&bucket=hour")).toMatchObject({ path: "bucket" });

@@ -145,59 +145,59 @@ function outcomesOf(
   endings: RunEnding[],
   approvals: ApprovalFigures,
 ): ProjectOutcomes {
-    const runTotal = runs.find((group) => group.kind === "total");
-    const callTotal = calls.find((group) => group.kind === "total");
-    const runIndex = new Map(
-      runs.filter((group) => group.kind === "bucket").map((group) => [group.key, group]),
-    );
-    const runs_series = bucketStarts(range).map((start) => {
-      const run = runIndex.get(String(start));
-      return {
-        t: new Date(start / MS).toISOString(),
-        runs: run?.runs ?? 0,
-        failed: run?.failed ?? 0,
-        latency_p50_ms: ms(run?.p50 ?? null),
-        latency_p95_ms: ms(run?.p95 ?? null),
-      };
-    });
-    const tally = (key: (row: (typeof endings)[number]) => string | null) => {
-      const counts = new Map<string, number>();
-      for (const row of endings) {
-        const value = key(row);
-        if (value) counts.set(value, (counts.get(value) ?? 0) + row.runs);
-      }
-      return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    };
-    const callFigures = callFields(callTotal);
+  const runTotal = runs.find((group) => group.kind === "total");
+  const callTotal = calls.find((group) => group.kind === "total");
+  const runIndex = new Map(
+    runs.filter((group) => group.kind === "bucket").map((group) => [group.key, group]),
+  );
+  const runs_series = bucketStarts(range).map((start) => {
+    const run = runIndex.get(String(start));
     return {
-      from: new Date(range.from).toISOString(),
-      to: new Date(range.to).toISOString(),
-      bucket: range.bucket,
-      runs_series,
-      totals: {
-        runs: runTotal?.runs ?? 0,
-        runs_in_progress: runTotal?.in_progress ?? 0,
-        run_latency: { p50_ms: ms(runTotal?.p50 ?? null), p95_ms: ms(runTotal?.p95 ?? null) },
-        model_calls: callFigures.model_calls,
-        model_call_latency: { p50_ms: callFigures.latency_p50_ms, p95_ms: callFigures.latency_p95_ms },
-        input_tokens: callFigures.input_tokens,
-        output_tokens: callFigures.output_tokens,
-        cost_usd: callFigures.cost_usd,
-        errors: callFigures.errors + (runTotal?.failed ?? 0),
-      },
-      ended: tally((row) => row.status).map(([status, count]) => ({ status, runs: count })),
-      stop_reasons: tally((row) => row.stop_reason)
-        .slice(0, REASONS_SHOWN)
-        .map(([reason, count]) => ({ reason, runs: count })),
-      failures: tally((row) => (row.status === "failed" ? (row.failure ?? "(no reason recorded)") : null))
-        .slice(0, REASONS_SHOWN)
-        .map(([reason, count]) => ({ reason, runs: count })),
-      approvals: {
-        requested: Object.values(approvals.states).reduce((sum, n) => sum + n, 0),
-        pending: approvals.states.pending ?? 0,
-        approved: approvals.states.approved ?? 0,
-        denied: approvals.states.denied ?? 0,
-        wait: { p50_ms: ms(approvals.p50), p95_ms: ms(approvals.p95) },
-      },
+      t: new Date(start / MS).toISOString(),
+      runs: run?.runs ?? 0,
+      failed: run?.failed ?? 0,
+      latency_p50_ms: ms(run?.p50 ?? null),
+      latency_p95_ms: ms(run?.p95 ?? null),
     };
+  });
+  const tally = (key: (row: (typeof endings)[number]) => string | null) => {
+    const counts = new Map<string, number>();
+    for (const row of endings) {
+      const value = key(row);
+      if (value) counts.set(value, (counts.get(value) ?? 0) + row.runs);
+    }
+    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  };
+  const callFigures = callFields(callTotal);
+  return {
+    from: new Date(range.from).toISOString(),
+    to: new Date(range.to).toISOString(),
+    bucket: range.bucket,
+    runs_series,
+    totals: {
+      runs: runTotal?.runs ?? 0,
+      runs_in_progress: runTotal?.in_progress ?? 0,
+      run_latency: { p50_ms: ms(runTotal?.p50 ?? null), p95_ms: ms(runTotal?.p95 ?? null) },
+      model_calls: callFigures.model_calls,
+      model_call_latency: { p50_ms: callFigures.latency_p50_ms, p95_ms: callFigures.latency_p95_ms },
+      input_tokens: callFigures.input_tokens,
+      output_tokens: callFigures.output_tokens,
+      cost_usd: callFigures.cost_usd,
+      errors: callFigures.errors + (runTotal?.failed ?? 0),
+    },
+    ended: tally((row) => row.status).map(([status, count]) => ({ status, runs: count })),
+    stop_reasons: tally((row) => row.stop_reason)
+      .slice(0, REASONS_SHOWN)
+      .map(([reason, count]) => ({ reason, runs: count })),
+    failures: tally((row) => (row.status === "failed" ? (row.failure ?? "(no reason recorded)") : null))
+      .slice(0, REASONS_SHOWN)
+      .map(([reason, count]) => ({ reason, runs: count })),
+    approvals: {
+      requested: Object.values(approvals.states).reduce((sum, n) => sum + n, 0),
+      pending: approvals.states.pending ?? 0,
+      approved: approvals.states.approved ?? 0,
+      denied: approvals.states.denied ?? 0,
+      wait: { p50_ms: ms(approvals.p50), p95_ms: ms(approvals.p95) },
+    },
+  };
 }

@@ -1,8 +1,7 @@
 // The project dashboard's aggregates (docs/observability.md "Dashboard"): a few statements, each one
-// pass over an index range of the project's rows in the time range — model calls on the covering
-// (project_id, created_at) index, runs on thread_runs (project_id, started_at), tool runs through the
-// project's threads on (thread_id, started_at). Times are µs since the epoch; buckets are aligned
-// to UTC hours or days. Nothing but aggregates comes back.
+// pass over an index range of the project's rows in the time range — model calls and tool runs on
+// their covering (project_id, time) indexes, runs on thread_runs (project_id, started_at). Times are
+// µs since the epoch; buckets are aligned to UTC hours or days. Nothing but aggregates comes back.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 
 export interface AnalyticsWindow {
@@ -40,50 +39,115 @@ const params = (window: AnalyticsWindow) => [
   String(window.bucketUs),
 ];
 
-/** Model calls per bucket, per agent, per model and in all, in one pass (GROUPING SETS). */
+/**
+ * Latency histogram bins: whole milliseconds below 256 ms (exact for model calls, whose latency is
+ * whole ms), then 1 % wide (a percentile read from them is within 0.5 % of the exact one). Counting
+ * bins is a hash aggregate; an exact percentile per agent and per model would be a sort of every
+ * call of the range for each (docs/observability.md "What the database records").
+ */
+const EXACT_BELOW_MS = 256;
+const BIN_GROWTH = 1.01;
+const binOf = (ms: string) =>
+  `CASE WHEN ${ms} < ${EXACT_BELOW_MS} THEN floor(${ms})::int ELSE ${EXACT_BELOW_MS} + floor(ln(${ms} / ${EXACT_BELOW_MS}.0) / ln(${BIN_GROWTH}))::int END`;
+
+/** The latency a bin stands for: its whole ms, or the geometric middle of a 1 % bin. */
+export function binValue(bin: number): number {
+  return bin < EXACT_BELOW_MS ? bin : EXACT_BELOW_MS * BIN_GROWTH ** (bin - EXACT_BELOW_MS + 0.5);
+}
+
+/** `percentile_cont(fraction)` over a histogram of `[bin, count]` (any order); null when empty. */
+export function histogramPercentile(
+  histogram: readonly (readonly [number, number])[],
+  fraction: number,
+): number | null {
+  const sorted = [...histogram].filter(([, count]) => count > 0).sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return null;
+  const position = fraction * (total - 1);
+  const low = Math.floor(position);
+  const valueAt = (index: number): number => {
+    let seen = 0;
+    for (const [bin, count] of sorted) {
+      seen += count;
+      if (index < seen) return binValue(bin);
+    }
+    return binValue(sorted[sorted.length - 1]?.[0] ?? 0);
+  };
+  const lowValue = valueAt(low);
+  return position === low ? lowValue : lowValue + (valueAt(low + 1) - lowValue) * (position - low);
+}
+
+/**
+ * Model calls per bucket (exact percentiles: the covering index yields them in time order, so the
+ * per-bucket sort is a pass), and per agent, per model and in all (percentiles from latency bins).
+ */
 export async function modelCallAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<CallGroup[]> {
-  const rows = await db.query<Record<string, unknown>>(
-    `SELECT grouping(b, agent, model) AS g, b, agent, model,
-            count(*)::int AS calls,
+  const sums = `count(*)::int AS calls,
             coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
             coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
             coalesce(sum(cost_usd), 0)::float8 AS cost_usd,
-            (count(*) FILTER (WHERE NOT ok))::int AS errors,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
-            percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
-       FROM (SELECT (created_at / $4::bigint) * $4::bigint AS b, coalesce(agent_name, '') AS agent,
-                    coalesce(answered_by, model_name) AS model,
-                    input_tokens, output_tokens, cost_usd, ok, latency_ms
-               FROM model_calls
-              WHERE project_id = $1::uuid AND created_at >= $2::bigint AND created_at < $3::bigint) AS c
-      GROUP BY GROUPING SETS ((b), (agent), (model), ())`,
-    params(window),
-  );
-  return rows.map((row) => {
-    const g = Number(row.g);
-    // grouping(): a bit per argument left out of the group (b = 4, agent = 2, model = 1).
-    const kind = g === 3 ? "bucket" : g === 5 ? "agent" : g === 6 ? "model" : "total";
-    const key =
-      kind === "bucket"
-        ? String(row.b)
-        : kind === "agent"
-          ? String(row.agent)
-          : kind === "model"
-            ? String(row.model)
-            : "";
-    return { kind, key, ...callFigures(row) };
-  });
-}
-
-function callFigures(row: Record<string, unknown>): CallAggregate {
-  return {
-    calls: Number(row.calls),
-    input_tokens: Number(row.input_tokens),
-    output_tokens: Number(row.output_tokens),
-    cost_usd: Number(row.cost_usd),
-    errors: Number(row.errors),
+            (count(*) FILTER (WHERE NOT ok))::int AS errors`;
+  const range = "project_id = $1::uuid AND created_at >= $2::bigint AND created_at < $3::bigint";
+  const [buckets, groups] = await Promise.all([
+    db.query<Record<string, unknown>>(
+      `SELECT (created_at / $4::bigint) * $4::bigint AS b, ${sums},
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+              percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
+         FROM model_calls WHERE ${range}
+        GROUP BY 1`,
+      params(window),
+    ),
+    db.query<Record<string, unknown>>(
+      `SELECT grouping(agent, model) AS g, agent, model, bin, ${sums}
+         FROM (SELECT coalesce(agent_name, '') AS agent, coalesce(answered_by, model_name) AS model,
+                      ${binOf("latency_ms")} AS bin, input_tokens, output_tokens, cost_usd, ok
+                 FROM model_calls WHERE ${range}) AS c
+        GROUP BY GROUPING SETS ((agent, bin), (model, bin), (bin))`,
+      params(window).slice(0, 3),
+    ),
+  ]);
+  const result: CallGroup[] = buckets.map((row) => ({
+    kind: "bucket",
+    key: String(row.b),
+    ...callFigures(row),
     p50: row.p50 === null ? null : Number(row.p50),
     p95: row.p95 === null ? null : Number(row.p95),
+  }));
+  const merged = new Map<string, CallGroup & { histogram: [number, number][] }>();
+  for (const row of groups) {
+    const g = Number(row.g);
+    // grouping(): a bit per argument left out of the set (agent = 2, model = 1).
+    const kind = g === 1 ? "agent" : g === 2 ? "model" : "total";
+    const key = kind === "agent" ? String(row.agent) : kind === "model" ? String(row.model) : "";
+    const figures = callFigures(row);
+    let group = merged.get(`${kind}|${key}`);
+    if (!group) {
+      group = { kind, key, ...callFigures({}), p50: null, p95: null, histogram: [] };
+      merged.set(`${kind}|${key}`, group);
+    }
+    group.calls += figures.calls;
+    group.input_tokens += figures.input_tokens;
+    group.output_tokens += figures.output_tokens;
+    group.cost_usd += figures.cost_usd;
+    group.errors += figures.errors;
+    group.histogram.push([Number(row.bin), figures.calls]);
+  }
+  for (const { histogram, ...group } of merged.values())
+    result.push({
+      ...group,
+      p50: histogramPercentile(histogram, 0.5),
+      p95: histogramPercentile(histogram, 0.95),
+    });
+  return result;
+}
+
+function callFigures(row: Record<string, unknown>): Omit<CallAggregate, "p50" | "p95"> {
+  return {
+    calls: Number(row.calls ?? 0),
+    input_tokens: Number(row.input_tokens ?? 0),
+    output_tokens: Number(row.output_tokens ?? 0),
+    cost_usd: Number(row.cost_usd ?? 0),
+    errors: Number(row.errors ?? 0),
   };
 }
 
@@ -141,25 +205,35 @@ export interface ToolGroup {
   p95: number | null;
 }
 
-/** Tool runs started in the window, per tool (through the project's threads). */
+/** Tool runs started in the window, per tool (percentiles from latency bins, start to result). */
 export async function toolAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<ToolGroup[]> {
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT r.name AS tool, count(*)::int AS calls,
-            (count(*) FILTER (WHERE r.status = 'error'))::int AS errors,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY (r.finished_at - r.started_at) / 1000.0) AS p50,
-            percentile_cont(0.95) WITHIN GROUP (ORDER BY (r.finished_at - r.started_at) / 1000.0) AS p95
-       FROM threads t JOIN tool_runs r ON r.thread_id = t.id
-      WHERE t.project_id = $1::uuid AND r.started_at >= $2::bigint AND r.started_at < $3::bigint
-      GROUP BY r.name ORDER BY calls DESC, tool`,
+    `SELECT name AS tool, bin, count(*)::int AS calls, (count(*) FILTER (WHERE status = 'error'))::int AS errors
+       FROM (SELECT name, status, ${binOf("((finished_at - started_at) / 1000.0)")} AS bin
+               FROM tool_runs
+              WHERE project_id = $1::uuid AND started_at >= $2::bigint AND started_at < $3::bigint) AS r
+      GROUP BY name, bin`,
     params(window).slice(0, 3),
   );
-  return rows.map((row) => ({
-    tool: String(row.tool),
-    calls: Number(row.calls),
-    errors: Number(row.errors),
-    p50: row.p50 === null ? null : Number(row.p50),
-    p95: row.p95 === null ? null : Number(row.p95),
-  }));
+  const tools = new Map<string, { calls: number; errors: number; histogram: [number, number][] }>();
+  for (const row of rows) {
+    const name = String(row.tool);
+    const tool = tools.get(name) ?? { calls: 0, errors: 0, histogram: [] };
+    tools.set(name, tool);
+    tool.calls += Number(row.calls);
+    tool.errors += Number(row.errors);
+    // A run without a finish (none today) has no bin: counted, not timed.
+    if (row.bin !== null) tool.histogram.push([Number(row.bin), Number(row.calls)]);
+  }
+  return [...tools.entries()]
+    .map(([tool, figures]) => ({
+      tool,
+      calls: figures.calls,
+      errors: figures.errors,
+      p50: histogramPercentile(figures.histogram, 0.5),
+      p95: histogramPercentile(figures.histogram, 0.95),
+    }))
+    .sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
 }
 
 export interface RunEnding {

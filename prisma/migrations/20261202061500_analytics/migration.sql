@@ -14,8 +14,12 @@ FROM "threads" AS t WHERE t."id" = m."thread_id";
 CREATE INDEX "model_calls_project_id_created_at_idx" ON "model_calls"("project_id", "created_at")
   INCLUDE ("agent_name", "model_name", "answered_by", "input_tokens", "output_tokens", "cost_usd", "latency_ms", "ok");
 
--- Tool runs of a project are read through its threads, by time.
--- (tool_runs_thread_id_started_at_idx exists.)
+-- A tool run's project, written by its INSERT (from the step's thread row), and a covering index:
+-- the dashboard's pass over a project's tool runs reads the index alone.
+ALTER TABLE "tool_runs" ADD COLUMN "project_id" UUID;
+UPDATE "tool_runs" AS r SET "project_id" = t."project_id" FROM "threads" AS t WHERE t."id" = r."thread_id";
+CREATE INDEX "tool_runs_project_id_started_at_idx" ON "tool_runs"("project_id", "started_at")
+  INCLUDE ("name", "status", "finished_at");
 
 -- One row per run of a thread: from the moment it began working (queued, running or waiting for an
 -- approval) to the moment it stopped (threads.finished_at), with how it ended. A trigger writes it

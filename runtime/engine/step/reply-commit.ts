@@ -222,7 +222,7 @@ async function commitReplyWithResults(
   ]);
   await insertToolRuns(
     tx,
-    row.id,
+    row,
     answered.map(({ call, execution: result }) => ({
       toolCallId: call.id,
       name: call.function.name,
