@@ -82,10 +82,11 @@ export async function runAnalytics(
       [bench.projectId],
     );
     await sql.query(
-      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at, project_id)
        SELECT gen_random_uuid(), t.id, 'call_' || s, 'tool_' || (s % 5), '{}'::jsonb,
               CASE WHEN s = 3 AND hashtext(t.id::text) % 20 = 0 THEN 'error' ELSE 'success' END, 'ok',
-              t.created_at + s * 3000000, t.created_at + s * 3000000 + 1000 * (5 + abs(hashtext(t.id::text || s)) % 900)
+              t.created_at + s * 3000000, t.created_at + s * 3000000 + 1000 * (5 + abs(hashtext(t.id::text || s)) % 900),
+              t.project_id
          FROM threads t, generate_series(1, ${TOOL_RUNS_PER_THREAD}) AS s WHERE t.project_id = $1::uuid`,
       [bench.projectId],
     );

@@ -47,8 +47,9 @@ const params = (window: AnalyticsWindow) => [
  */
 const EXACT_BELOW_MS = 256;
 const BIN_GROWTH = 1.01;
+// In float8: ln() of a numeric is computed to arbitrary precision, many times slower.
 const binOf = (ms: string) =>
-  `CASE WHEN ${ms} < ${EXACT_BELOW_MS} THEN floor(${ms})::int ELSE ${EXACT_BELOW_MS} + floor(ln(${ms} / ${EXACT_BELOW_MS}.0) / ln(${BIN_GROWTH}))::int END`;
+  `CASE WHEN (${ms})::float8 < ${EXACT_BELOW_MS} THEN floor((${ms})::float8)::int ELSE ${EXACT_BELOW_MS} + floor(ln((${ms})::float8 / ${EXACT_BELOW_MS}) / ${Math.log(BIN_GROWTH)})::int END`;
 
 /** The latency a bin stands for: its whole ms, or the geometric middle of a 1 % bin. */
 export function binValue(bin: number): number {
@@ -89,12 +90,19 @@ export async function modelCallAggregates(db: SqlExecutor, window: AnalyticsWind
             (count(*) FILTER (WHERE NOT ok))::int AS errors`;
   const range = "project_id = $1::uuid AND created_at >= $2::bigint AND created_at < $3::bigint";
   const [buckets, groups] = await Promise.all([
+    // Bucket by bucket, each an aggregate over its own index range: no sort of the whole range (the
+    // per-bucket percentiles sort a bucket's calls in memory).
     db.query<Record<string, unknown>>(
-      `SELECT (created_at / $4::bigint) * $4::bigint AS b, ${sums},
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
-              percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
-         FROM model_calls WHERE ${range}
-        GROUP BY 1`,
+      `SELECT g.b, c.*
+         FROM generate_series(($2::bigint / $4::bigint) * $4::bigint, $3::bigint - 1, $4::bigint) AS g(b)
+        CROSS JOIN LATERAL (
+              SELECT ${sums},
+                     percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+                     percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
+                FROM model_calls
+               WHERE project_id = $1::uuid AND created_at >= greatest(g.b, $2::bigint)
+                 AND created_at < least(g.b + $4::bigint, $3::bigint)) AS c
+        WHERE c.calls > 0`,
       params(window),
     ),
     db.query<Record<string, unknown>>(
