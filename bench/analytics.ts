@@ -31,7 +31,7 @@ const SAMPLES = 7;
 export interface AnalyticsBenchResult {
   messages: number;
   seedMs: number;
-  /** Median wall time of the page's two requests, per range. */
+  /** Median wall time of the page's request, per range. */
   medianMs: Record<string, number>;
 }
 
