@@ -64,7 +64,6 @@ test("shows a project's runs, calls, tokens and latency with numbers on hover, a
   page,
   request,
 }) => {
-  test.setTimeout(30_000);
   const projectId = await project(request, `Analytics ${Date.now()}`, ["alpha", "beta"]);
 
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -123,7 +122,6 @@ test("shows a project's runs, calls, tokens and latency with numbers on hover, a
 });
 
 test("shows the loading, error and empty states", async ({ page, request }) => {
-  test.setTimeout(20_000);
   const projectId = await project(request, `Analytics empty ${Date.now()}`, []);
   await page.setViewportSize({ width: 1280, height: 800 });
 
