@@ -109,7 +109,10 @@ test("shows a project's runs, calls, tokens and latency with numbers on hover, a
   await atEachWidth(page, async (width) => {
     await expect(loaded).toBeVisible();
     // Nothing wider than the window.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // (the charts redraw to their new width on the next frames).
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
+      .toBe(true);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${ARTIFACTS}/analytics-${width}.png`, fullPage: true });
   });

@@ -336,7 +336,7 @@ function Loaded({ data, bucket, projectId }: { data: Loaded; bucket: AnalyticsBu
           series={charts.tokens}
           bucket={bucket}
         />
-        <div className="xl:col-span-2">
+        <div className="min-w-0 xl:col-span-2">
           <TimeChart
             title={`Latency p50 / p95 per ${bucket}: model calls and runs`}
             summary={summaryOf(charts.latency)}

@@ -114,7 +114,9 @@ export function TimeChart({
 
   const index = hovered ?? null;
   return (
-    <figure className="rounded-lg border border-border bg-surface p-3" data-testid="analytics-chart">
+    // min-w-0 and the hidden overflow: a canvas still at its old width never widens the grid cell
+    // (the resize observer then sees the cell's own width and redraws to it).
+    <figure className="min-w-0 rounded-lg border border-border bg-surface p-3" data-testid="analytics-chart">
       <figcaption className="flex min-h-6 flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
         <span className="font-medium">{title}</span>
         {index !== null && times[index] !== undefined ? (
@@ -143,7 +145,13 @@ export function TimeChart({
           </span>
         )}
       </figcaption>
-      <div ref={box} role="img" aria-label={`${title}: ${summary}`} style={{ height: HEIGHT }} />
+      <div
+        ref={box}
+        role="img"
+        aria-label={`${title}: ${summary}`}
+        className="overflow-hidden"
+        style={{ height: HEIGHT }}
+      />
     </figure>
   );
 }
