@@ -22,6 +22,7 @@ import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { awayFromStepSlot } from "./scheduler/step-slots";
 import { ActivityService } from "./services/activity-service";
+import { AnalyticsService } from "./services/analytics-service";
 import { ApprovalService } from "./services/approval-service";
 import { EffectService } from "./services/effect-service";
 import { EventLogService } from "./services/event-log-service";
@@ -64,6 +65,8 @@ export interface Runtime {
   readonly envRequests: EnvRequestService;
   /** What a project's threads are doing now, per agent and prompt (the studio's run overlay). */
   readonly activity: ActivityService;
+  /** A project's aggregates over time: runs, model calls, tokens, cost, latency (the dashboard). */
+  readonly analytics: AnalyticsService;
   /** Thread filesystems (the fs routes). */
   readonly files: ThreadFileService;
   /** The replayable event log (the SSE route). */
@@ -248,6 +251,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     scheduler,
     envRequests: new EnvRequestService(database.sql, definitions),
     activity: new ActivityService(database.sql, definitions),
+    analytics: new AnalyticsService(database.sql),
     files: new ThreadFileService(database.sql),
     eventLog: new EventLogService(database.sql),
     load: new LoadService(database.sql, scheduler),

@@ -42,7 +42,8 @@ export async function countModelCalls(
 export async function logModelCall(
   ctx: RunnerContext,
   tx: SqlExecutor,
-  threadId: string,
+  /** The thread's row in this commit: its project and agent are logged with the call (the dashboard). */
+  thread: Pick<ThreadRow, "id" | "project_id" | "agent_name">,
   side: Side,
   modelName: string,
   messages: ModelCallRequest["messages"],
@@ -54,6 +55,7 @@ export async function logModelCall(
   replayedFrom: string | null = null,
 ): Promise<void> {
   const id = randomUUID();
+  const threadId = thread.id;
   const cache = ctx.memory.cache(threadId);
   const memoryKey = `${side}|${modelName}`;
   const encoded = encodeRequest(id, { messages, tools: catalog.specs }, cache.requests.get(memoryKey));
@@ -64,8 +66,8 @@ export async function logModelCall(
   }
   await tx.defer(
     `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
-         input_tokens, output_tokens, cost_usd, latency_ms, created_at, replayed_from)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14, $15)`,
+         input_tokens, output_tokens, cost_usd, latency_ms, created_at, replayed_from, project_id, agent_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
       id,
       threadId,
@@ -82,6 +84,8 @@ export async function logModelCall(
       result?.latencyMs ?? Math.round((nowMicroseconds() - startedAt) / 1000),
       startedAt,
       replayedFrom,
+      thread.project_id,
+      thread.agent_name,
     ],
   );
 }

@@ -163,7 +163,7 @@ export async function modelTurn(
         await logModelCall(
           ctx,
           tx,
-          current.id,
+          current,
           active.side,
           prompt.model,
           messages,

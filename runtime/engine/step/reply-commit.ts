@@ -62,11 +62,11 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
     outputTokens: result.usage.outputTokens,
     costUsd: result.costUsd,
   };
-  const logCall = (tx: SqlExecutor, id: string) =>
+  const logCall = (tx: SqlExecutor, thread: ThreadRow) =>
     logModelCall(
       ctx,
       tx,
-      id,
+      thread,
       active.side,
       reply.modelName,
       reply.requestMessages,
@@ -81,14 +81,14 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
     async (tx, row) => {
       if (answered)
         return commitReplyWithResults(ctx, tx, row, draft, answered, {
-          logModelCall: () => logCall(tx, row.id),
+          logModelCall: () => logCall(tx, row),
           telemetry,
           usage,
           control: ext.control,
         });
       // Independent statements go out together (pipelined on one connection, run in this order).
       const [, inserted] = await Promise.all([
-        logCall(tx, row.id),
+        logCall(tx, row),
         ctx.commits.insert(tx, row.id, [
           draft,
           ...(empty
@@ -222,7 +222,7 @@ async function commitReplyWithResults(
   ]);
   await insertToolRuns(
     tx,
-    row.id,
+    row,
     answered.map(({ call, execution: result }) => ({
       toolCallId: call.id,
       name: call.function.name,

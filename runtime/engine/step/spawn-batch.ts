@@ -145,7 +145,7 @@ export async function commitSpawnBatch(
       );
       await insertToolRuns(
         tx,
-        row.id,
+        row,
         results.map(({ call, execution }) => ({
           toolCallId: call.id,
           name: call.function.name,

@@ -122,7 +122,7 @@ export async function runSubprompt(
     await logModelCall(
       ctx,
       tx,
-      threadId,
+      current,
       active.side,
       prompt.model,
       messages,

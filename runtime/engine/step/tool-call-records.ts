@@ -150,7 +150,8 @@ export function announcesStart(entry: CatalogEntry | undefined): boolean {
 /** Tool runs of several calls in one statement. */
 export async function insertToolRuns(
   tx: SqlExecutor,
-  threadId: string,
+  /** The step's thread row: the runs name its project (the dashboard reads by it). */
+  thread: { id: string; project_id: string },
   runs: readonly {
     toolCallId: string;
     name: string;
@@ -166,7 +167,7 @@ export async function insertToolRuns(
   const rows = runs.map((run, index) => {
     values.push(
       randomUUID(),
-      threadId,
+      thread.id,
       run.toolCallId,
       run.name,
       JSON.stringify(run.args ?? null),
@@ -174,12 +175,13 @@ export async function insertToolRuns(
       run.result,
       run.startedAt,
       finishedAt,
+      thread.project_id,
     );
-    const p = (offset: number) => `$${index * 9 + offset}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}::text::jsonb, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`;
+    const p = (offset: number) => `$${index * 10 + offset}`;
+    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}::text::jsonb, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`;
   });
   await tx.defer(
-    `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
+    `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at, project_id)
      VALUES ${rows.join(", ")}`,
     values as never[],
   );

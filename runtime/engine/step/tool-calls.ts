@@ -233,8 +233,8 @@ async function commitToolResult(
   // Independent statements go out together (pipelined on one connection, run in this order).
   const [, stored] = await Promise.all([
     tx.defer(
-      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at)
-             VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)`,
+      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at, project_id)
+             VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9, $10)`,
       [
         randomUUID(),
         row.id,
@@ -245,6 +245,7 @@ async function commitToolResult(
         executed.content,
         result.startedAt,
         nowMicroseconds(),
+        row.project_id,
       ],
     ),
     ctx.commits.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),

@@ -1,0 +1,203 @@
+// A project's analytics for the dashboard (`GET /api/projects/:id/analytics` and `.../outcomes`):
+// the aggregates of runtime/store/analytics.ts shaped into the contract (lib/contracts/analytics.ts),
+// every bucket of the range present (empty ones as zeros). docs/observability.md "Dashboard".
+import "server-only";
+import {
+  type AgentAnalytics,
+  type AnalyticsPoint,
+  type AnalyticsRange,
+  BUCKET_MS,
+  type ModelAnalytics,
+  type ProjectAnalytics,
+  type ProjectOutcomes,
+} from "@/lib/contracts/analytics";
+import type { SqlExecutor } from "@/lib/db/sql-client";
+import { NotFoundError } from "../errors";
+import {
+  type AnalyticsWindow,
+  type ApprovalFigures,
+  approvalAggregates,
+  type CallAggregate,
+  type CallGroup,
+  modelCallAggregates,
+  projectExists,
+  type RunEnding,
+  type RunGroup,
+  runAggregates,
+  runEndings,
+  toolAggregates,
+} from "../store/analytics";
+import { isUuid } from "./project-service";
+
+const MS = 1000;
+const REASONS_SHOWN = 10;
+
+/** Milliseconds, rounded to 0.1 ms; 0 when there was nothing to measure. */
+function ms(value: number | null): number {
+  return value === null ? 0 : Math.round(value * 10) / 10;
+}
+
+function callFields(aggregate: CallAggregate | undefined) {
+  return {
+    model_calls: aggregate?.calls ?? 0,
+    input_tokens: aggregate?.input_tokens ?? 0,
+    output_tokens: aggregate?.output_tokens ?? 0,
+    cost_usd: aggregate?.cost_usd ?? 0,
+    errors: aggregate?.errors ?? 0,
+    latency_p50_ms: ms(aggregate?.p50 ?? null),
+    latency_p95_ms: ms(aggregate?.p95 ?? null),
+  };
+}
+
+/** Every bucket start (µs) of the range, from the one holding `from` to the one holding the last instant. */
+function bucketStarts(range: AnalyticsRange): number[] {
+  const size = BUCKET_MS[range.bucket];
+  const starts: number[] = [];
+  for (let t = Math.floor(range.from / size) * size; t < range.to; t += size) starts.push(t * MS);
+  return starts;
+}
+
+export class AnalyticsService {
+  constructor(private readonly db: SqlExecutor) {}
+
+  private async window(projectId: string, range: AnalyticsRange): Promise<AnalyticsWindow> {
+    if (!isUuid(projectId) || !(await projectExists(this.db, projectId)))
+      throw new NotFoundError("Project", projectId);
+    return {
+      projectId,
+      fromUs: range.from * MS,
+      toUs: range.to * MS,
+      bucketUs: BUCKET_MS[range.bucket] * MS,
+    };
+  }
+
+  /**
+   * Series per bucket and figures by agent, model and tool (the API.md contract); with `outcomes`,
+   * also how runs ended, run durations and approval waits (the dashboard asks for both at once, so
+   * each aggregate pass runs once).
+   */
+  async ofProject(
+    projectId: string,
+    range: AnalyticsRange,
+    options: { outcomes?: boolean } = {},
+  ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes }> {
+    const window = await this.window(projectId, range);
+    const [calls, runs, tools, endings, approvals] = await Promise.all([
+      modelCallAggregates(this.db, window),
+      runAggregates(this.db, window),
+      toolAggregates(this.db, window),
+      options.outcomes ? runEndings(this.db, window) : null,
+      options.outcomes ? approvalAggregates(this.db, window) : null,
+    ]);
+    const callIndex = new Map(calls.map((group) => [`${group.kind}|${group.key}`, group]));
+    const runIndex = new Map(runs.map((group) => [`${group.kind}|${group.key}`, group]));
+    const callsOf = (kind: string, key: string) => callIndex.get(`${kind}|${key}`);
+    const runsOf = (kind: string, key: string) => runIndex.get(`${kind}|${key}`);
+
+    const series: AnalyticsPoint[] = bucketStarts(range).map((start) => {
+      const key = String(start);
+      const call = callsOf("bucket", key);
+      const run = runsOf("bucket", key);
+      const fields = callFields(call);
+      return {
+        t: new Date(start / MS).toISOString(),
+        runs: run?.runs ?? 0,
+        ...fields,
+        errors: fields.errors + (run?.failed ?? 0),
+      };
+    });
+
+    const agents = new Set<string>();
+    for (const group of calls) if (group.kind === "agent") agents.add(group.key);
+    for (const group of runs) if (group.kind === "agent") agents.add(group.key);
+    const by_agent: AgentAnalytics[] = [...agents]
+      .map((agent) => {
+        const run = runsOf("agent", agent);
+        const fields = callFields(callsOf("agent", agent));
+        return { agent, runs: run?.runs ?? 0, ...fields, errors: fields.errors + (run?.failed ?? 0) };
+      })
+      .sort((a, b) => b.runs - a.runs || b.model_calls - a.model_calls || a.agent.localeCompare(b.agent));
+
+    const by_model: ModelAnalytics[] = calls
+      .filter((group) => group.kind === "model")
+      .map((group) => ({ model: group.key, ...callFields(group) }))
+      .sort((a, b) => b.model_calls - a.model_calls || a.model.localeCompare(b.model));
+
+    const by_tool = tools.map((group) => ({
+      tool: group.tool,
+      calls: group.calls,
+      errors: group.errors,
+      latency_p50_ms: ms(group.p50),
+      latency_p95_ms: ms(group.p95),
+    }));
+
+    const analytics = { series, by_agent, by_model, by_tool };
+    if (!endings || !approvals) return analytics;
+    return { ...analytics, outcomes: outcomesOf(range, calls, runs, endings, approvals) };
+  }
+}
+
+/** How runs ended, run durations per bucket, totals and approval waits (the dashboard's other half). */
+function outcomesOf(
+  range: AnalyticsRange,
+  calls: CallGroup[],
+  runs: RunGroup[],
+  endings: RunEnding[],
+  approvals: ApprovalFigures,
+): ProjectOutcomes {
+  const runTotal = runs.find((group) => group.kind === "total");
+  const callTotal = calls.find((group) => group.kind === "total");
+  const runIndex = new Map(
+    runs.filter((group) => group.kind === "bucket").map((group) => [group.key, group]),
+  );
+  const runs_series = bucketStarts(range).map((start) => {
+    const run = runIndex.get(String(start));
+    return {
+      t: new Date(start / MS).toISOString(),
+      runs: run?.runs ?? 0,
+      failed: run?.failed ?? 0,
+      latency_p50_ms: ms(run?.p50 ?? null),
+      latency_p95_ms: ms(run?.p95 ?? null),
+    };
+  });
+  const tally = (key: (row: (typeof endings)[number]) => string | null) => {
+    const counts = new Map<string, number>();
+    for (const row of endings) {
+      const value = key(row);
+      if (value) counts.set(value, (counts.get(value) ?? 0) + row.runs);
+    }
+    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  };
+  const callFigures = callFields(callTotal);
+  return {
+    from: new Date(range.from).toISOString(),
+    to: new Date(range.to).toISOString(),
+    bucket: range.bucket,
+    runs_series,
+    totals: {
+      runs: runTotal?.runs ?? 0,
+      runs_in_progress: runTotal?.in_progress ?? 0,
+      run_latency: { p50_ms: ms(runTotal?.p50 ?? null), p95_ms: ms(runTotal?.p95 ?? null) },
+      model_calls: callFigures.model_calls,
+      model_call_latency: { p50_ms: callFigures.latency_p50_ms, p95_ms: callFigures.latency_p95_ms },
+      input_tokens: callFigures.input_tokens,
+      output_tokens: callFigures.output_tokens,
+      cost_usd: callFigures.cost_usd,
+      errors: callFigures.errors + (runTotal?.failed ?? 0),
+    },
+    ended: tally((row) => row.status).map(([status, count]) => ({ status, runs: count })),
+    stop_reasons: tally((row) => row.stop_reason)
+      .slice(0, REASONS_SHOWN)
+      .map(([reason, count]) => ({ reason, runs: count })),
+    failures: tally((row) => (row.status === "failed" ? (row.failure ?? "(no reason recorded)") : null))
+      .slice(0, REASONS_SHOWN)
+      .map(([reason, count]) => ({ reason, runs: count })),
+    approvals: {
+      requested: Object.values(approvals.states).reduce((sum, n) => sum + n, 0),
+      pending: approvals.states.pending ?? 0,
+      approved: approvals.states.approved ?? 0,
+      denied: approvals.states.denied ?? 0,
+      wait: { p50_ms: ms(approvals.p50), p95_ms: ms(approvals.p95) },
+    },
+  };
+}
