@@ -154,7 +154,7 @@ export class StepRunner {
     if (!found) return false;
     const definitions = await ctx.deps.definitions.load(found.row.project_id, found.row.project_version);
     try {
-      return await ctx.commits.commit(
+      const ended = await ctx.commits.commit(
         threadId,
         async (tx, row) => {
           const started = await drainInput(ctx, tx, row, definitions);
@@ -167,6 +167,10 @@ export class StepRunner {
         },
         { allowUserStopped: true },
       );
+      // Traces out: the run ended on its limit, its span goes out (with the failure, if it failed).
+      const run = ended ? (this.runTraces.get(threadId) ?? null) : null;
+      if (run) this.endRun(threadId, run, "parked");
+      return ended;
     } catch (error) {
       if (error instanceof LeaseLost || error instanceof ThreadTerminated) return false;
       throw error;

@@ -312,6 +312,16 @@ export class ThreadService {
     }
   }
 
+  /**
+   * The thread's latest trace in the team's tracing tool: `template` (TANDEM_TRACE_URL_TEMPLATE)
+   * with `{trace_id}` replaced; null without a template or a trace (traces not exported).
+   */
+  async traceUrl(threadId: string, template: string | undefined): Promise<string | null> {
+    if (!template?.includes("{trace_id}") || !isUuid(threadId)) return null;
+    const run = await findRunTrace(this.sql, threadId);
+    return run ? template.replaceAll("{trace_id}", run.traceId) : null;
+  }
+
   /** The thread with its child registry and the usage of its whole subtree. */
   async get(id: string): Promise<ThreadView & { subtree_usage: ThreadView["usage"] }> {
     const row = await this.require(id);
