@@ -56,26 +56,30 @@ export async function runTraces(cluster: Cluster, baseline: BaselineResult | nul
 }
 
 const mean = (runs: ThroughputRun[]) => runs.reduce((sum, run) => sum + run.stepsPerSecond, 0) / runs.length;
+/** The bench process's CPU per step (ms): less sensitive than steps/s to what else the machine runs. */
+const cpuPerStep = (runs: ThroughputRun[]) =>
+  runs.reduce((sum, run) => sum + (run.resources.nodeCores * run.resources.wallMs) / run.steps, 0) /
+  runs.length;
 
 function printTraces(result: TracesResult, baseline: BaselineResult | null): void {
   const off = mean(result.off);
   const on = mean(result.on);
   printTable(
     `Traces out: 200 dual_ai threads × 10 steps, concurrency ${SETTING.concurrency}, pool ${SETTING.maxConnections}`,
-    ["tracing", "runs (steps/s)", "mean steps/s", "runtime CPU cores", "vs unset"],
+    ["tracing", "runs (steps/s)", "mean steps/s", "runtime CPU ms per step", "steps/s vs unset"],
     [
       [
         "unset (no SDK)",
         result.off.map((run) => Math.round(run.stepsPerSecond)).join(", "),
         off,
-        result.off.reduce((sum, run) => sum + run.resources.nodeCores, 0) / result.off.length,
+        cpuPerStep(result.off),
         "—",
       ],
       [
         "OTLP http/protobuf → local receiver",
         result.on.map((run) => Math.round(run.stepsPerSecond)).join(", "),
         on,
-        result.on.reduce((sum, run) => sum + run.resources.nodeCores, 0) / result.on.length,
+        cpuPerStep(result.on),
         `${(((on - off) / off) * 100).toFixed(1)} %`,
       ],
     ],
