@@ -18,6 +18,12 @@ const nextConfig = {
     // state.runCode: QuickJS reads its .wasm file from node_modules; esbuild strips TypeScript.
     "quickjs-emscripten",
     "esbuild",
+    // Traces out (docs/observability.md): the OpenTelemetry SDK and its OTLP exporters, as installed.
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-base",
+    "@opentelemetry/resources",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/exporter-trace-otlp-proto",
   ],
   typescript: { ignoreBuildErrors: false },
   // Paths with a malformed percent-encoding answer 400 (API) or 404 (pages), not Next's 500.

@@ -1,7 +1,7 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,peers,analytics
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,peers,analytics,traces
 // (comma list) runs only some benchmarks. `providers` runs 500 threads against a local provider that
 // rate-limits at 50 requests/s (bench/providers.ts). `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
 // the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
@@ -31,6 +31,7 @@ import { runStepTime } from "./step-time";
 import { runSubagents } from "./subagents";
 import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
+import { runTraces } from "./traces";
 import { runUi } from "./ui";
 
 const BASELINE_DATABASE = "bench_baseline";
@@ -52,6 +53,7 @@ const ALL = [
   "providers",
   "peers",
   "analytics",
+  "traces",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -149,6 +151,8 @@ async function main(): Promise<void> {
     if (only.has("replay")) await runReplay(cluster, results.baseline);
     if (only.has("providers")) await runProviders(cluster, results.baseline);
     if (only.has("analytics")) await runAnalytics(cluster, results.baseline);
+    // Printed by itself: steps/s with tracing unset vs exporting (docs/observability.md).
+    if (only.has("traces")) await runTraces(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

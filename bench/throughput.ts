@@ -26,6 +26,8 @@ const TURNS = 5; // 10 steps per thread
 export interface ThroughputSetting {
   concurrency: number;
   maxConnections: number;
+  /** Appended to the run's database name (another benchmark running the same setting). */
+  tag?: string;
 }
 
 /**
@@ -73,9 +75,9 @@ export async function runThroughput(
   return result;
 }
 
-async function runOnce(cluster: Cluster, setting: ThroughputSetting): Promise<ThroughputRun> {
+export async function runOnce(cluster: Cluster, setting: ThroughputSetting): Promise<ThroughputRun> {
   const bench = await openBenchRuntime(cluster, {
-    database: `bench_throughput_${setting.concurrency}_${setting.maxConnections}`,
+    database: `bench_throughput_${setting.concurrency}_${setting.maxConnections}${setting.tag ?? ""}`,
     bundle: dialogueBundle(TURNS),
     ...setting,
   });

@@ -8,12 +8,14 @@ import "server-only";
 import { describeDatabase, resolveDatabaseConfig } from "@/lib/db/config";
 import { getRuntime, type Runtime } from "./runtime";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
+import { tracing, tracingSettingsFromEnv } from "./telemetry/tracing";
 
 export class WorkerConfigError extends Error {
   readonly code = "worker_config_invalid";
 }
 
 export async function startServerProcess(): Promise<void> {
+  startTracing();
   const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
   if (settings.runThreads) {
@@ -31,6 +33,7 @@ export async function startWorkerProcess(): Promise<Runtime> {
       `A worker needs a Postgres server shared with the app servers: set DATABASE_URL to a postgres:// URL (now: ${describeDatabase(config)}). An embedded PGlite database belongs to one process and cannot be shared.`,
     );
   }
+  startTracing();
   const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
   await runtime.scheduler.start();
@@ -40,6 +43,16 @@ export async function startWorkerProcess(): Promise<Runtime> {
   );
   drainOnSignals(runtime, settings.drainMs);
   return runtime;
+}
+
+/** Traces out (docs/observability.md): started with the process when an OTLP endpoint is set. */
+function startTracing(): void {
+  const settings = tracingSettingsFromEnv(process.env);
+  if (!settings) return;
+  tracing();
+  console.log(
+    `[tandem] traces go out over OTLP (${settings.protocol}) as service ${settings.serviceName}${settings.captureContent ? ", with message content" : ""}`,
+  );
 }
 
 function drainOnSignals(runtime: Runtime, drainMs: number): void {
@@ -70,6 +83,11 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
           );
       })
       .then(() => runtime.closeMcpClients())
+      .then(() =>
+        tracing()
+          .shutdown()
+          .catch((error: unknown) => console.error("[tandem] sending the last spans failed:", error)),
+      )
       .then(() => runtime.database.close())
       .catch((error: unknown) => console.error("[tandem] shutdown failed:", error))
       .finally(() => process.exit(0));

@@ -19,7 +19,7 @@ import {
   selectTranscript,
   statusDetail,
 } from "@/lib/live";
-import { Button } from "../ui/Button";
+import { Button, buttonClasses } from "../ui/Button";
 import { ApprovalsPanel } from "./ApprovalsPanel";
 import type { AgentInfo } from "./agent-info";
 import { CompareDialog, diffHref } from "./CompareDialog";
@@ -72,6 +72,7 @@ export function ThreadView({
   forkedFrom = null,
   isReplay = false,
   replayLatest = null,
+  traceUrl = null,
 }: {
   rootId: string;
   initialSelectedId: string;
@@ -82,6 +83,8 @@ export function ThreadView({
   isReplay?: boolean;
   /** The latest saved version, the agent the run started with, and whether that version has it. */
   replayLatest?: LatestReplayOffer | null;
+  /** The run tree's trace in the team's tracing tool (TANDEM_TRACE_URL_TEMPLATE); null: no link. */
+  traceUrl?: string | null;
 }) {
   const { state, connection } = useLiveThread(rootId);
   const router = useRouter();
@@ -217,6 +220,18 @@ export function ThreadView({
               </span>
             ) : null}
             <div className="ml-auto flex items-center gap-2">
+              {traceUrl ? (
+                <a
+                  href={traceUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-testid="trace-link"
+                  title="This run's trace in your tracing tool (opens in a new tab)"
+                  className={buttonClasses("secondary", "compact")}
+                >
+                  Trace ↗
+                </a>
+              ) : null}
               {selected.parent_id === null ? (
                 <>
                   <Button

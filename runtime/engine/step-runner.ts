@@ -14,6 +14,8 @@ import { crashPoint } from "../faults";
 import type { StoredMessage } from "../store/messages";
 import { findThreadForStep, type ThreadForStep } from "../store/thread-store";
 import { envLookup, subagentBranches } from "../subagents/branches";
+import { tracing } from "../telemetry/tracing";
+import { endRunIfSettled, type RunTrace, runTraceForStep } from "./run-trace";
 import { activeSide, catalogFor } from "./step/active-side";
 import { invocationEnded, parkOnChild } from "./step/blocked-call";
 import { drainInput } from "./step/drain-input";
@@ -45,6 +47,8 @@ export {
 
 export class StepRunner {
   private readonly ctx: RunnerContext;
+  /** The trace of each thread's run while this runner holds it (traces exported only). */
+  private readonly runTraces = new Map<string, RunTrace>();
 
   constructor(deps: StepRunnerDependencies) {
     const db = deps.database.sql;
@@ -82,6 +86,7 @@ export class StepRunner {
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     const { memory, commits } = this.ctx;
+    const run = tracing().enabled ? await this.runTraceOf(threadId) : null;
     let outcome: StepOutcome;
     try {
       memory.endedSessions.delete(threadId);
@@ -91,12 +96,14 @@ export class StepRunner {
     } catch (error) {
       commits.dropSnapshot();
       memory.forget(threadId);
+      if (run) this.endRun(threadId, run, error instanceof LeaseLost ? "lease_lost" : "terminated");
       if (error instanceof LeaseLost) return "lease_lost";
       if (error instanceof ThreadTerminated) return "terminated";
       if (error instanceof StoppedByUser) return "aborted";
       throw error;
     }
     if (outcome !== "continue") {
+      if (run) this.endRun(threadId, run, outcome);
       commits.dropSnapshot();
       const cache = memory.forget(threadId);
       // A parked thread (an ai_human waiting for its next message, a parent waiting for a child)
@@ -105,6 +112,29 @@ export class StepRunner {
       if (outcome === "parked" && cache?.history) this.ctx.deps.parkedCaches?.park(threadId, cache);
     }
     return outcome;
+  }
+
+  /** The run a step of the thread belongs to; a failure to read it costs the spans, never the step. */
+  private async runTraceOf(threadId: string): Promise<RunTrace | null> {
+    const known = this.runTraces.get(threadId);
+    if (known) return known;
+    try {
+      const run = await runTraceForStep(this.ctx.db, threadId);
+      if (run) this.runTraces.set(threadId, run);
+      return run;
+    } catch (error) {
+      console.error("[tandem] reading a thread's trace failed (its spans are left out):", error);
+      return null;
+    }
+  }
+
+  /** The step ended the runner's hold on the thread: its run's span goes out if the run is over. */
+  private endRun(threadId: string, run: RunTrace, outcome: StepOutcome): void {
+    this.runTraces.delete(threadId);
+    if (outcome === "lease_lost") return;
+    endRunIfSettled(this.ctx.db, threadId, run).catch((error: unknown) =>
+      console.error("[tandem] ending a thread's trace failed:", error),
+    );
   }
 
   /**
@@ -124,7 +154,7 @@ export class StepRunner {
     if (!found) return false;
     const definitions = await ctx.deps.definitions.load(found.row.project_id, found.row.project_version);
     try {
-      return await ctx.commits.commit(
+      const ended = await ctx.commits.commit(
         threadId,
         async (tx, row) => {
           const started = await drainInput(ctx, tx, row, definitions);
@@ -137,6 +167,10 @@ export class StepRunner {
         },
         { allowUserStopped: true },
       );
+      // Traces out: the run ended on its limit, its span goes out (with the failure, if it failed).
+      const run = ended ? (this.runTraces.get(threadId) ?? null) : null;
+      if (run) this.endRun(threadId, run, "parked");
+      return ended;
     } catch (error) {
       if (error instanceof LeaseLost || error instanceof ThreadTerminated) return false;
       throw error;
@@ -232,6 +266,7 @@ export class StepRunner {
       catalog,
       ext,
       abortSignal,
+      trace: this.runTraces.get(row.id) ?? null,
     };
 
     // Tool calls left unanswered (a crash, a stop, a blocking call answered): run them first.

@@ -8,6 +8,7 @@ import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import type { ParkedHere } from "../engine/parked-here";
+import { endRunIfSettled } from "../engine/run-trace";
 import { inputSide, isHumanChatAgent, runStartedBy, runStartOf } from "../engine/step/drain-input";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { crashPoint } from "../faults";
@@ -52,8 +53,16 @@ import {
   toThreadForStep,
   WORK_CHANNEL,
 } from "../store/thread-store";
+import { findRunTrace, type RunTraceStart, runTraceInsert, startRunTrace } from "../store/thread-traces";
 import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
+import {
+  parseTraceparent,
+  randomSpanId,
+  randomTraceId,
+  type SpanParent,
+  tracing,
+} from "../telemetry/tracing";
 import { isUuid } from "./project-service";
 import { runnableVersion } from "./runnable-version";
 import { type ListedThread, listThreads, threadLogs, threadTree } from "./thread-queries";
@@ -83,6 +92,8 @@ export interface CreateThreadInput {
   attachments?: AttachmentInput[];
   env?: Record<string, string>;
   name?: string;
+  /** The caller's W3C `traceparent` (POST /api/threads): the run joins the caller's trace. */
+  traceparent?: string | null;
 }
 
 export class ThreadService {
@@ -111,7 +122,7 @@ export class ThreadService {
 
   async create(
     input: CreateThreadInput,
-  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView }> {
+  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView; trace_id: string | null }> {
     const attachments = input.attachments ?? [];
     if (attachments.length > 0 && input.message === undefined) {
       throw new InvalidInputError(
@@ -164,7 +175,7 @@ export class ThreadService {
   private async createAt(
     input: CreateThreadInput,
     version: number,
-  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView }> {
+  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView; trace_id: string | null }> {
     const attachments = input.attachments ?? [];
     const { definitions, agent } = await runnableVersion(
       this.definitions,
@@ -218,6 +229,8 @@ export class ThreadService {
     // it and its run started, as a drain would (docs/runtime.md "A thread created with its first
     // message stored"), so its first step goes straight to the model.
     const storedWithIt = take !== null && inputs.length === 1 && attachments.length === 0;
+    // Traces out: the run's trace, stored with the thread (runtime/store/thread-traces.ts).
+    const runTrace = tracing().enabled ? newRunTrace(parseTraceparent(input.traceparent)) : null;
     let thread: ThreadRow;
     // The message stored with the thread, which its first step announces to after_create_message.
     let storedFirst: StoredMessage | undefined;
@@ -252,6 +265,10 @@ export class ThreadService {
         for (const message of inputs) await enqueueDeferred(tx, id, await payloadOf(message));
         await appendEvents(tx, [threadEvent(thread)]);
       }
+      if (runTrace) {
+        const statement = runTraceInsert(id, runTrace);
+        await tx.defer(statement.text, statement.params);
+      }
       if (startsNow && !take) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
       // The row's version for the first step: returned by the insert when the creation was one
       // statement and its message was stored with it (createRunningThread), else read back.
@@ -273,7 +290,12 @@ export class ThreadService {
       take.run({ id, runStartedAt: null, read, ...(storedFirst ? { announce: [storedFirst] } : {}) });
     }
     if (deferred) await this.runAfterThreadCreated(id);
-    return { threadId: id, agent_id: agent.name, thread: toThreadView(thread) };
+    return {
+      threadId: id,
+      agent_id: agent.name,
+      thread: toThreadView(thread),
+      trace_id: runTrace?.traceId ?? null,
+    };
   }
 
   /** Runs the hook (its failures are logged by the hook runner), then lets queued input run. */
@@ -290,6 +312,16 @@ export class ThreadService {
         }
       });
     }
+  }
+
+  /**
+   * The thread's latest trace in the team's tracing tool: `template` (TANDEM_TRACE_URL_TEMPLATE)
+   * with `{trace_id}` replaced; null without a template or a trace (traces not exported).
+   */
+  async traceUrl(threadId: string, template: string | undefined): Promise<string | null> {
+    if (!template?.includes("{trace_id}") || !isUuid(threadId)) return null;
+    const run = await findRunTrace(this.sql, threadId);
+    return run ? template.replaceAll("{trace_id}", run.traceId) : null;
   }
 
   /** The thread with its child registry and the usage of its whole subtree. */
@@ -347,11 +379,14 @@ export class ThreadService {
       role?: "user" | "assistant";
       /** Uploads and paths of files already in the thread's filesystem (checked in the transaction). */
       attachments?: AttachmentInput[];
+      /** The caller's W3C `traceparent`: a new run of the thread joins the caller's trace. */
+      traceparent?: string | null;
     },
   ) {
     const attachments = input.attachments ?? [];
     if (input.content.trim() === "" && attachments.length === 0)
       throw new InvalidInputError("Message content or attachments are required.", { field: "content" });
+    const trace_id = tracing().enabled ? await this.traceForInput(id, input.traceparent) : null;
     const messageId = randomUUID();
     const role = input.role ?? "user";
     const payload = {
@@ -384,7 +419,7 @@ export class ThreadService {
           crashPoint("after_post_commit", posted.agentName);
           this.parked?.storedWith(id, posted.message);
           take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read, announce: [posted.message] });
-          return { status: "queued" as const, queueId: input.id, messageId };
+          return { status: "queued" as const, queueId: input.id, messageId, trace_id };
         }
         queued = await queueInputAndWake(this.sql, id, input, take ?? undefined);
       } catch (error) {
@@ -395,7 +430,7 @@ export class ThreadService {
       else take?.cancel();
       if (queued.kind === "missing") throw new NotFoundError("Thread", id);
       if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
-      return { status: "queued" as const, queueId: queued.item.id, messageId };
+      return { status: "queued" as const, queueId: queued.item.id, messageId, trace_id };
     }
     return this.sql.transaction(async (tx) => {
       const row = await this.lockExisting(tx, id);
@@ -404,8 +439,28 @@ export class ThreadService {
         ...payload,
         attachments: await storeAttachments(tx, id, attachments),
       });
-      return { status: "queued" as const, queueId: item?.id ?? null, messageId };
+      return { status: "queued" as const, queueId: item?.id ?? null, messageId, trace_id };
     });
+  }
+
+  /**
+   * The trace of the run a message to the thread belongs to (traces exported only): the run going
+   * on, or a new one — in the caller's trace when the request carried a `traceparent`. A run that
+   * ended (the thread settled) but whose span no process wrote yet is written first. A failure
+   * here costs the spans (and a thread that does not exist answers 404 below), never the message.
+   */
+  private async traceForInput(id: string, traceparent: string | null | undefined): Promise<string | null> {
+    if (!isUuid(id)) return null;
+    try {
+      const current = await findRunTrace(this.sql, id);
+      if (current && !current.ended) await endRunIfSettled(this.sql, id, current);
+      const fresh = newRunTrace(null);
+      const run = await startRunTrace(this.sql, id, parseTraceparent(traceparent), fresh);
+      return run.traceId;
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) console.error("[tandem] starting a run's trace failed:", error);
+      return null;
+    }
   }
 
   /**
@@ -572,4 +627,18 @@ async function forkOrigin(sql: SqlExecutor, row: ThreadRow): Promise<ThreadView[
   if (!source) return link;
   const number = source.number === null || source.number === undefined ? null : Number(source.number);
   return { ...link, thread_name: String(source.name), message_number: number && number > 0 ? number : null };
+}
+
+/** A new run's trace: in the caller's trace under its span, else a new trace. */
+function newRunTrace(caller: SpanParent | null): RunTraceStart {
+  return {
+    traceId: caller?.traceId ?? randomTraceId(),
+    parentSpanId: caller?.spanId ?? null,
+    spanId: randomSpanId(),
+    startedAt: Date.now(),
+  };
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23503";
 }

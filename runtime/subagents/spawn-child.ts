@@ -20,6 +20,8 @@ import { messageEvent, threadEvent } from "../store/thread-events";
 import { spawnThreads } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
 import { notifyWork, type ThreadForStep } from "../store/thread-store";
+import { insertChildRunTraces } from "../store/thread-traces";
+import { randomSpanId, toolCallSpanId, tracing } from "../telemetry/tracing";
 import { errorContent, type ToolExecution } from "../tools/tool-execution";
 import {
   childInputFromArgs,
@@ -140,6 +142,18 @@ export async function spawnChildren(
     lease,
   );
   const children = spawned.map((child) => child.row);
+  // Traces out: each child's runs continue the parent's trace under the call that spawned it.
+  if (tracing().enabled)
+    await insertChildRunTraces(
+      tx,
+      parentId,
+      requests.map((request, index) => ({
+        threadId: childIds[index]!,
+        parentSpanId: toolCallSpanId(parentId, request.callId),
+        spanId: randomSpanId(),
+      })),
+      Date.now(),
+    );
   const links = requests.map((request, index): SubagentLink => {
     const { branch } = request;
     const resumable = branch.config.resumable;

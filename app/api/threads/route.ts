@@ -43,6 +43,8 @@ export const POST = handle(async (request: Request) => {
     ...(body.attachments ? { attachments: body.attachments } : {}),
     ...(body.env ? { env: body.env } : {}),
     ...(body.name ? { name: body.name } : {}),
+    // Traces out: the run joins the caller's trace (docs/observability.md).
+    traceparent: request.headers.get("traceparent"),
   });
   return Response.json(created, { status: 201 });
 });

@@ -21,11 +21,13 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
   // The agents as the run knows them: those of the version it runs with, not the project's latest (a
   // template applied since may have no agent of that name, and the chat would lose its message box).
   // Whether "Replay…" can offer the latest saved definitions: not when they lack the run's agent.
-  const [project, ranWith, isReplay, latestOffer] = await Promise.all([
+  const [project, ranWith, isReplay, latestOffer, traceUrl] = await Promise.all([
     runtime.projects.get(thread.project_id),
     runtime.projects.getVersion(thread.project_id, root.version),
     runtime.replays.isReplay(thread.root_id),
     runtime.replays.latestOffer(thread.root_id),
+    // Traces out: a link to the run tree's trace when TANDEM_TRACE_URL_TEMPLATE names the tool.
+    runtime.threads.traceUrl(thread.root_id, process.env.TANDEM_TRACE_URL_TEMPLATE),
   ]);
   return (
     <AppFrame
@@ -42,6 +44,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
         forkedFrom={root.forked_from ?? null}
         isReplay={isReplay}
         replayLatest={latestOffer}
+        traceUrl={traceUrl}
       />
     </AppFrame>
   );

@@ -15,6 +15,7 @@ import { registryOf } from "../../subagents/registry-store";
 import { assembleContext } from "../context";
 import { applyFilteredMessages, messageView } from "../hook-values";
 import { renderPromptContent } from "../prompt-render";
+import { recordChatSpan } from "../run-trace";
 import { countModelCalls, describeModelFailure, logModelCall } from "./model-calls";
 import { announcingWaits } from "./model-waits";
 import { parkThread } from "./park";
@@ -159,6 +160,18 @@ export async function modelTurn(
     } catch (error) {
       if (abortSignal.aborted) return "aborted";
       const reason = `Error: ${describeModelFailure(error)}`;
+      if (ctx.trace) {
+        const model = active.definitions.bundle.models?.find((entry) => entry.name === prompt.model);
+        recordChatSpan(ctx.trace, {
+          threadId: row.id,
+          provider: model?.provider ?? "unknown",
+          model: model?.model ?? prompt.model,
+          startMs: startedAt / 1000,
+          messages,
+          result: null,
+          error: reason,
+        });
+      }
       await ctx.commits.commit(row.id, async (tx, current) => {
         await logModelCall(
           ctx,
@@ -186,6 +199,15 @@ export async function modelTurn(
     }
     if (abortSignal.aborted) return "aborted";
     crashPoint("after_model_call", active.agent.name);
+    if (ctx.trace)
+      recordChatSpan(ctx.trace, {
+        threadId: row.id,
+        provider: result.provider,
+        model: result.providerModelId,
+        startMs: startedAt / 1000,
+        messages,
+        result,
+      });
 
     // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
     const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));

@@ -19,6 +19,7 @@ import {
   startedResult,
 } from "../../subagents/spawn-child";
 
+import { recordToolSpan } from "../run-trace";
 import type { ToolCatalog } from "../tool-catalog";
 import { ThreadTerminated } from "./errors";
 import { insertToolRuns, safeJson } from "./tool-call-records";
@@ -185,6 +186,15 @@ export async function commitSpawnBatch(
     });
   }
   ext.history.push(...created.stored);
+  for (const { call } of batch.slice(0, created.stored.length))
+    recordToolSpan(ctx.trace, {
+      threadId,
+      toolCallId: call.id,
+      toolName: call.function.name,
+      startMs: startedAt / 1000,
+      status: "success",
+      arguments: call.function.arguments,
+    });
   let started = false;
   return {
     answered: created.stored.length,

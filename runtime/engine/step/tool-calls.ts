@@ -18,6 +18,7 @@ import {
   callSubagentMessage,
   callSubagentTool,
 } from "../../subagents/subagent-tool-calls";
+import { recordToolSpan } from "../run-trace";
 import { evaluateStop } from "../stop-rules";
 import {
   errorContent,
@@ -134,8 +135,29 @@ async function runToolCall(
       : ran;
   if (abortSignal.aborted) return "aborted";
   crashPoint("before_tool_commit", active.agent.name);
+  const span = (status: string, result?: string) =>
+    recordToolSpan(ctx.trace, {
+      threadId,
+      toolCallId: call.id,
+      toolName: call.function.name,
+      startMs: startedAt / 1000,
+      status,
+      arguments: call.function.arguments,
+      ...(result !== undefined ? { result } : {}),
+      events: [
+        ...(verdict.kind === "approved" || verdict.kind === "denied"
+          ? [{ name: "tandem.approval", attributes: { "tandem.approval.decision": verdict.kind } }]
+          : []),
+        ...(executed.status === "success" && typeof handoffTarget(executed) === "string"
+          ? [{ name: "tandem.handoff", attributes: { "tandem.handoff.to": handoffTarget(executed)! } }]
+          : []),
+      ],
+    });
   if (executed.pending) {
-    return ctx.commits.commit(threadId, (tx, row) => parkOnChild(ctx, tx, row, call.id));
+    // A blocking subagent call waits for its child: its span ends here, the child's run nests under it.
+    const outcome = await ctx.commits.commit(threadId, (tx, row) => parkOnChild(ctx, tx, row, call.id));
+    span("pending");
+    return outcome;
   }
   const execution = await afterToolHooks(ext, promptName, call, executed);
   const draft =
@@ -171,6 +193,7 @@ async function runToolCall(
     { speculate: true, readBack: (done) => done.outcome !== "parked" },
   );
   crashPoint("after_tool_commit", active.agent.name);
+  span(executed.status, execution?.content);
   ext.history.push(...committed.created);
   await afterCreate(ext, promptName, committed.created);
   return committed.outcome;
@@ -341,4 +364,10 @@ async function runSubagentCall(
   if (entry.kind === "subagent") return callSubagentTool(context, entry.branch, args);
   if (entry.kind === "subagent_create") return callSubagentCreate(context, entry.branches, args);
   return callSubagentMessage(context, entry.branches, args);
+}
+
+/** The agent a handoff call hands the thread to (its tool message's metadata), for its span event. */
+function handoffTarget(executed: ToolExecution): string | undefined {
+  const handoff = executed.metadata?.handoff as { agent?: unknown } | undefined;
+  return typeof handoff?.agent === "string" ? handoff.agent : undefined;
 }

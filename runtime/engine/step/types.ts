@@ -10,6 +10,7 @@ import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../../mo
 import type { DefinitionsCache, LoadedDefinitions } from "../../store/definitions";
 import type { LocalTake } from "../../store/local-take";
 import type { Side, StoredMessage } from "../../store/messages";
+import type { RunTrace } from "../../store/thread-traces";
 import type { ParentWaker } from "../../subagents/parent-waker";
 import type { OneOffReportRoute } from "../../subagents/report-to-parent";
 import type { SubagentLimits } from "../../subagents/spawn-child";
@@ -129,4 +130,6 @@ export interface StepContext extends RunnerContext {
   catalog: ToolCatalog;
   ext: StepExtensions;
   abortSignal: AbortSignal;
+  /** The run's trace while traces are exported (runtime/engine/run-trace.ts); else null. */
+  trace: RunTrace | null;
 }

@@ -1,4 +1,4 @@
-// GET /api/threads/:id/messages — chronological top-level messages (?depth=N adds sub-prompt ones); POST — queue a message (202 after commit).
+// GET /api/threads/:id/messages — chronological top-level messages (?depth=N adds sub-prompt ones); POST — queue a message (202 after commit; a `traceparent` header puts a new run in the caller's trace).
 import { z } from "zod";
 import { getRuntime } from "@/runtime/runtime";
 import { AttachmentInputsSchema } from "../../../_lib/attachments";
@@ -44,6 +44,8 @@ export const POST = handle(async (request: Request, context: Context) => {
     ...(body.role ? { role: body.role } : {}),
     ...(body.silent !== undefined ? { silent: body.silent } : {}),
     ...(body.attachments ? { attachments: body.attachments } : {}),
+    // Traces out: a new run joins the caller's trace (docs/observability.md).
+    traceparent: request.headers.get("traceparent"),
   });
   return Response.json(queued, { status: 202 });
 });
