@@ -67,6 +67,8 @@ export const MemberRoleBodySchema = z.object({ role: ProjectRoleSchema });
 
 export const MemberSchema = z.object({
   user_id: z.string(),
+  /** The member's account (the same id, email and name, and whether they are an admin). */
+  user: UserSchema,
   email: z.string(),
   name: z.string(),
   role: ProjectRoleSchema,

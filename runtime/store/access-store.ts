@@ -15,6 +15,7 @@ export interface MemberRow {
   user_id: string;
   email: string;
   name: string;
+  admin: boolean;
   role: string;
   added_at: number;
 }
@@ -166,7 +167,7 @@ export async function memberProjectIds(db: SqlExecutor, userId: string): Promise
 
 export async function listMembers(db: SqlExecutor, projectId: string): Promise<MemberRow[]> {
   const rows = await db.query<MemberRow>(
-    `SELECT m.user_id, u.email, u.name, m.role, m.added_at
+    `SELECT m.user_id, u.email, u.name, u.admin, m.role, m.added_at
        FROM project_members m JOIN users u ON u.id = m.user_id
       WHERE m.project_id = $1::uuid ORDER BY m.added_at, u.email`,
     [projectId],

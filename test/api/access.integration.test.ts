@@ -392,6 +392,32 @@ describe("roles", () => {
   });
 });
 
+describe("pages", () => {
+  it("send a browser without a session to /login, and keep a project's pages to its members", async () => {
+    const page = (url: string, headers: Headers = {}) =>
+      fetch(`${fixture.server.baseUrl}${url}`, { headers, redirect: "manual" });
+    const anonymous = await page(`/projects/${state.projectA}`);
+    expect([307, 308]).toContain(anonymous.status);
+    const location = new URL(anonymous.headers.get("location") ?? "", fixture.server.baseUrl);
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("next")).toBe(`/projects/${state.projectA}`);
+    const forged = await page("/", { cookie: "tandem_session=forged" });
+    expect([307, 308]).toContain(forged.status);
+    expect((await page("/login")).status).toBe(200);
+    expect((await page("/", as(state.users.viewer?.cookie ?? ""))).status).toBe(200);
+    expect((await page(`/projects/${state.projectA}`, as(state.users.viewer?.cookie ?? ""))).status).toBe(
+      200,
+    );
+    expect((await page(`/projects/${state.projectA}`, as(state.users.outsider?.cookie ?? ""))).status).toBe(
+      404,
+    );
+    expect((await page(`/threads/${state.threadA}`, as(state.users.outsider?.cookie ?? ""))).status).toBe(
+      404,
+    );
+    expect((await page(`/projects/${state.projectB}`, as(state.admin.cookie))).status).toBe(200);
+  });
+});
+
 describe("project keys", () => {
   it("shows the secret once, stores it hashed, records its use, scopes it to one project, and revokes it", async () => {
     const owner = as(state.users.owner?.cookie ?? "");
