@@ -355,6 +355,12 @@ export class AccessService {
   }
 
   async createUser(body: CreateUserBody): Promise<User> {
+    if (!(await this.accountsOn()))
+      throw new ConflictError(
+        "Accounts are not set up: the first user (an admin) is made with POST /api/auth/setup.",
+        {},
+        "accounts_not_set_up",
+      );
     const user = {
       id: randomUUID(),
       email: body.email,
