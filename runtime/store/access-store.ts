@@ -73,7 +73,7 @@ export async function insertUser(
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `INSERT INTO users (id, email, name, password_hash, admin, created_at)
-     SELECT $1::uuid, $2, $3, $4, $5, $6
+     SELECT $1::uuid, $2::text, $3::text, $4::text, $5::boolean, $6::bigint
      WHERE NOT $7::boolean OR NOT EXISTS (SELECT 1 FROM users)
      ON CONFLICT (email) DO NOTHING
      RETURNING id`,
