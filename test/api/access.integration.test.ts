@@ -34,6 +34,28 @@ const call = <Body = Record<string, unknown>>(
   headers: Headers = {},
 ) => requestJson<Body>(fixture.server.baseUrl, method, url, body, { headers });
 
+/** Like `call`, but an event stream (a thread's events, an MCP GET) is answered by its status alone. */
+async function probe(method: string, url: string, body: unknown, headers: Headers) {
+  const response = await fetch(`${fixture.server.baseUrl}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  if ((response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    await response.body?.cancel();
+    return { status: response.status, body: {} as Record<string, unknown> };
+  }
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    parsed = { text: text.slice(0, 200) };
+  }
+  return { status: response.status, body: parsed };
+}
+
 function cookieFrom(response: { headers: globalThis.Headers }): string {
   const setCookie = response.headers.get("set-cookie") ?? "";
   const match = /tandem_session=([^;]*)/.exec(setCookie);
@@ -328,7 +350,7 @@ describe("roles", () => {
             // Refusals happen before the handler runs, so every method is tried; allowed writes are
             // not (they would change the project under the rest of the matrix) — the tests below do.
             if (may && method !== "GET") return;
-            const response = await call(method, url, body, who.headers);
+            const response = await probe(method, url, body, who.headers);
             const label = `${who.label} ${method} ${url} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
             if (may) expect([401, 403], label).not.toContain(response.status);
             else if (entry.access.kind === "project" && entry.access.project.from === "approval") {
