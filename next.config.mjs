@@ -24,6 +24,8 @@ const nextConfig = {
     "@opentelemetry/resources",
     "@opentelemetry/exporter-trace-otlp-http",
     "@opentelemetry/exporter-trace-otlp-proto",
+    // Password hashing (argon2id): a native addon from a prebuilt package.
+    "@node-rs/argon2",
   ],
   typescript: { ignoreBuildErrors: false },
   // Paths with a malformed percent-encoding answer 400 (API) or 404 (pages), not Next's 500.

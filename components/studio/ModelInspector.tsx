@@ -79,6 +79,12 @@ export function ModelInspector({ nodeId }: { nodeId: string }) {
         hint="The variable's name, never the key."
         {...bind.optionalText("apiKeyEnv")}
       />
+      <TextField
+        field="model.apiKeyCredential"
+        label="API key credential"
+        hint="The name of one of this project's credentials (stored encrypted on the server); it wins over the env variable."
+        {...bind.optionalText("apiKeyCredential")}
+      />
       <ListField field="model.fallbacks" label="Fallback models" {...bind.list("fallbacks")} />
       <FieldGroup title="Prices (per million tokens)">
         <NumberField field="model.inputPrice" label="Input price" step="any" {...bind.number("inputPrice")} />
