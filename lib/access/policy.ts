@@ -80,6 +80,7 @@ const ROWS: Row[] = [
   ["PATCH", "/api/projects/[id]", project("editor"), "project.rename"],
   ["DELETE", "/api/projects/[id]", project("owner"), "project.delete"],
   ["GET", "/api/projects/[id]/activity", project("viewer")],
+  ["GET", "/api/projects/[id]/analytics", project("viewer")],
   ["PUT", "/api/projects/[id]/definitions", project("editor"), "version.save"],
   ["GET", "/api/projects/[id]/export", project("viewer")],
   ["PUT", "/api/projects/[id]/graph", project("editor"), "version.save"],
