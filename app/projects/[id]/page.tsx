@@ -39,6 +39,9 @@ export default async function ProjectPage({
         <div className="flex items-center gap-4">
           <h1 className="min-w-0 flex-1 text-xl font-semibold break-words">{project.name}</h1>
           <span className="shrink-0 text-sm text-muted">version {project.version}</span>
+          <Link className={`shrink-0 ${buttonClasses()}`} href={`/projects/${project.id}/settings/members`}>
+            Settings
+          </Link>
           <Link className={`shrink-0 ${buttonClasses("primary")}`} href={`/projects/${project.id}/studio`}>
             Open studio
           </Link>
