@@ -135,8 +135,7 @@ export function AuditPanel({ projectId }: { projectId: string }) {
           </thead>
           <tbody>
             {shown.map((entry, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: audit entries have no id in the contract; the list is replaced whole.
-              <tr key={index} className="border-t border-border align-top">
+              <tr key={entry.id ?? index} className="border-t border-border align-top">
                 <td className="py-1.5 pr-3 whitespace-nowrap">{formatWhen(entry.at)}</td>
                 <td className="py-1.5 pr-3">{actorLabel(entry)}</td>
                 <td className="py-1.5 pr-3 font-mono text-xs">{entry.action}</td>

@@ -22,12 +22,12 @@ export interface AuditFilter {
 export const NO_AUDIT_FILTER: AuditFilter = { action: "", actor: "", window: "all" };
 
 export function actorKey(entry: AuditEntry): string {
-  return entry.actor ? `${entry.actor.type}:${entry.actor.id}` : "system";
+  return entry.actor ? `${entry.actor.type}:${entry.actor.id ?? entry.actor.name ?? ""}` : "system";
 }
 
 export function actorLabel(entry: AuditEntry): string {
   if (!entry.actor) return "system";
-  const name = entry.actor.name || entry.actor.id;
+  const name = entry.actor.name || entry.actor.id || "unknown";
   return entry.actor.type === "key" ? `key ${name}` : name;
 }
 

@@ -83,9 +83,14 @@ export type CredentialView = z.infer<typeof CredentialSchema>;
 export const CredentialListSchema = z.looseObject({ credentials: z.array(CredentialSchema) });
 
 export const AuditEntrySchema = z.looseObject({
+  id: z.string().optional(),
   at: z.union([z.string(), z.number()]),
   actor: z
-    .looseObject({ type: z.enum(["user", "key"]), id: z.string(), name: z.string().nullable().optional() })
+    .looseObject({
+      type: z.enum(["user", "key"]),
+      id: z.string().nullable(),
+      name: z.string().nullable().optional(),
+    })
     .nullable(),
   action: z.string(),
   target: z.unknown().optional(),
