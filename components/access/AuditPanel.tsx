@@ -18,6 +18,8 @@ import { Button } from "../ui/Button";
 import { describeAccessError, INPUT_CLASSES } from "./fields";
 import { formatWhen } from "./format";
 import { EmptyState, LoadFailed, LoadingRows } from "./PanelStates";
+import { permission } from "./permission";
+import { useProjectAccess } from "./useProjectAccess";
 
 const access = createAccessClient();
 const LIMIT = 500;
@@ -28,6 +30,7 @@ type Load =
   | { status: "ready"; entries: AuditEntry[] };
 
 export function AuditPanel({ projectId }: { projectId: string }) {
+  const reading = permission(useProjectAccess(projectId), "readAudit");
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [filter, setFilter] = useState<AuditFilter>(NO_AUDIT_FILTER);
   const refresh = useCallback(async () => {
@@ -39,14 +42,15 @@ export function AuditPanel({ projectId }: { projectId: string }) {
     }
   }, [projectId]);
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    if (reading.ok) void refresh();
+  }, [refresh, reading.ok]);
 
   const entries = load.status === "ready" ? load.entries : [];
   const facets = useMemo(() => auditFacets(entries), [entries]);
   const shown = useMemo(() => filterAudit(entries, filter, Date.now()), [entries, filter]);
   const filtered = filter.action !== "" || filter.actor !== "" || filter.window !== "all";
 
+  if (!reading.ok) return <EmptyState title="Only owners read the audit log">{reading.reason}</EmptyState>;
   return (
     <div className="flex flex-col gap-4">
       <form

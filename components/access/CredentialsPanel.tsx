@@ -25,7 +25,9 @@ type Load =
   | { status: "ready"; credentials: CredentialView[] };
 
 export function CredentialsPanel({ projectId }: { projectId: string }) {
-  const manage = permission(useProjectAccess(projectId), "manage");
+  const projectAccess = useProjectAccess(projectId);
+  const manage = permission(projectAccess, "manage");
+  const listing = permission(projectAccess, "listCredentials");
   const reason = manage.ok ? null : manage.reason;
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [replacing, setReplacing] = useState<string | null>(null);
@@ -40,8 +42,13 @@ export function CredentialsPanel({ projectId }: { projectId: string }) {
     }
   }, [projectId]);
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    if (listing.ok) void refresh();
+  }, [refresh, listing.ok]);
+
+  if (!listing.ok)
+    return (
+      <EmptyState title="Only editors and owners see this project's credentials">{listing.reason}</EmptyState>
+    );
 
   return (
     <div className="flex flex-col gap-4">

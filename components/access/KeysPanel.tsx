@@ -22,7 +22,9 @@ type Load =
   | { status: "ready"; keys: ApiKeyView[] };
 
 export function KeysPanel({ projectId }: { projectId: string }) {
-  const manage = permission(useProjectAccess(projectId), "manage");
+  const projectAccess = useProjectAccess(projectId);
+  const manage = permission(projectAccess, "manage");
+  const listing = permission(projectAccess, "listKeys");
   const reason = manage.ok ? null : manage.reason;
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
@@ -37,8 +39,11 @@ export function KeysPanel({ projectId }: { projectId: string }) {
     }
   }, [projectId]);
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    if (listing.ok) void refresh();
+  }, [refresh, listing.ok]);
+
+  if (!listing.ok)
+    return <EmptyState title="Only owners see this project's API keys">{listing.reason}</EmptyState>;
 
   return (
     <div className="flex flex-col gap-4">

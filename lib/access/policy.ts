@@ -143,7 +143,11 @@ const ROWS: Row[] = [
   ["GET", "/threads/[id]/variables/[requestId]", thread("viewer")],
   ["POST", "/threads/[id]/variables/[requestId]", thread("runner")],
   // Approvals.
-  ["GET", "/api/approvals", { kind: "project", project: { from: "query", name: "project_id" }, role: "viewer" }],
+  [
+    "GET",
+    "/api/approvals",
+    { kind: "project", project: { from: "query", name: "project_id" }, role: "viewer" },
+  ],
   [
     "POST",
     "/api/approvals/[approvalId]",

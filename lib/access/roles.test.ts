@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { allows, FULL_ACCESS, PROJECT_ROLES, type ProjectAction } from "./roles";
 
+// API.md's role ladder, as the policy table enforces it on the routes each action calls.
 const MATRIX: Record<(typeof PROJECT_ROLES)[number], ProjectAction[]> = {
   viewer: ["read"],
   runner: ["read", "run"],
-  editor: ["read", "run", "save"],
-  owner: ["read", "run", "save", "manage"],
+  editor: ["read", "run", "save", "listCredentials"],
+  owner: ["read", "run", "save", "listCredentials", "manage", "listKeys", "readAudit"],
 };
-const ACTIONS: ProjectAction[] = ["read", "run", "save", "manage"];
+const ACTIONS: ProjectAction[] = [
+  "read",
+  "run",
+  "save",
+  "manage",
+  "listKeys",
+  "listCredentials",
+  "readAudit",
+];
 
 describe("allows", () => {
   it.each(PROJECT_ROLES)("lets a %s do exactly what the role table says", (role) => {
