@@ -27,18 +27,19 @@ export function CredentialPicker({
   warnings?: string[];
 }) {
   const projectId = useProjectId();
+  const listing = permission(useProjectAccess(projectId ?? ""), "listCredentials");
   const [names, setNames] = useState<string[] | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const load = useCallback(async () => {
-    if (!projectId) return;
+    if (!projectId || !listing.ok) return;
     try {
       setNames((await access.credentials.list(projectId)).map((credential) => credential.name));
       setFailed(null);
     } catch (error) {
       setFailed(error instanceof Error ? error.message : String(error));
     }
-  }, [projectId]);
+  }, [projectId, listing.ok]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -47,8 +48,9 @@ export function CredentialPicker({
     { value: "", label: "None (use the env variable)" },
     ...(names ?? []).map((name) => ({ value: name, label: name })),
   ];
-  const hint =
-    failed !== null
+  const hint = !listing.ok
+    ? listing.reason
+    : failed !== null
       ? `Could not list the project's credentials: ${failed}`
       : names === null
         ? "Loading the project's credentials…"
