@@ -18,6 +18,8 @@ const nextConfig = {
     // state.runCode: QuickJS reads its .wasm file from node_modules; esbuild strips TypeScript.
     "quickjs-emscripten",
     "esbuild",
+    // Password hashing (argon2id): a native addon from a prebuilt package.
+    "@node-rs/argon2",
   ],
   typescript: { ignoreBuildErrors: false },
   // Paths with a malformed percent-encoding answer 400 (API) or 404 (pages), not Next's 500.

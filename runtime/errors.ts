@@ -10,7 +10,10 @@ export type TandemErrorKind =
   | "terminated"
   | "payload_too_large"
   | "unprocessable"
-  | "precondition_failed";
+  | "precondition_failed"
+  | "unauthorized"
+  | "forbidden"
+  | "too_many_requests";
 
 /** Brand that survives bundling: Next.js may load this module once per route chunk, so `instanceof` is unreliable. */
 const TANDEM_ERROR = Symbol.for("tandem.error");
@@ -64,6 +67,31 @@ export class ConflictError extends TandemError {
 export class PreconditionFailedError extends TandemError {
   constructor(message: string, details: Record<string, unknown> = {}, code = "precondition_failed") {
     super("precondition_failed", code, message, details);
+  }
+}
+
+/** No valid session, API token or project key (401; docs/security.md). */
+export class UnauthorizedError extends TandemError {
+  constructor(message: string, details: Record<string, unknown> = {}, code = "unauthorized") {
+    super("unauthorized", code, message, details);
+  }
+}
+
+/** Signed in, but this role, scope or project may not do that (403). */
+export class ForbiddenError extends TandemError {
+  constructor(message: string, details: Record<string, unknown> = {}, code = "forbidden") {
+    super("forbidden", code, message, details);
+  }
+}
+
+/** Too many attempts (429), e.g. repeated failed sign-ins; `retry_after_seconds` says when to try again. */
+export class TooManyRequestsError extends TandemError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    code = "too_many_attempts",
+  ) {
+    super("too_many_requests", code, message, { retry_after_seconds: retryAfterSeconds });
   }
 }
 

@@ -7,6 +7,7 @@ import { type ParkedCacheLimits, ParkedCaches } from "./engine/parked-caches";
 import { parkedHere } from "./engine/parked-here";
 import "server-only";
 import { type Database, getDatabase } from "@/lib/db/database";
+import { credentialVariable, type ModelDefinition } from "@/lib/standard";
 import { EffectRunner } from "./effects/effect-runner";
 import { effectSettingsFromEnv } from "./effects/settings";
 import { threadCacheBytes } from "./engine/step/run-memory";
@@ -21,6 +22,7 @@ import { modelRetrySettingsFromEnv } from "./models/retry-settings";
 import { Scheduler } from "./scheduler/scheduler";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
 import { awayFromStepSlot } from "./scheduler/step-slots";
+import { AccessService } from "./services/access-service";
 import { ActivityService } from "./services/activity-service";
 import { ApprovalService } from "./services/approval-service";
 import { EffectService } from "./services/effect-service";
@@ -89,6 +91,8 @@ export interface Runtime {
   readonly diffs: ThreadDiffService;
   /** Tool approvals: list a tree's or a project's, decide one (docs/runtime.md "Approvals"). */
   readonly approvals: ApprovalService;
+  /** Accounts, roles, project keys, credentials and the audit log (docs/security.md). */
+  readonly access: AccessService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -113,8 +117,31 @@ export interface RuntimeOptions {
   spawnedCacheLimits?: ParkedCacheLimits;
 }
 
+/**
+ * The environment of a model call whose models name project credentials (`apiKeyCredential`):
+ * process.env plus each named credential's value under its `credentialVariable` name, for this call
+ * only. Undefined (process.env as it is) when no model names one.
+ */
+async function credentialEnv(
+  access: AccessService,
+  models: readonly ModelDefinition[],
+  projectId: string | undefined,
+): Promise<Record<string, string | undefined> | undefined> {
+  const names = [
+    ...new Set(models.flatMap((model) => (model.apiKeyCredential ? [model.apiKeyCredential] : []))),
+  ];
+  if (names.length === 0 || !projectId) return undefined;
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of names) {
+    const value = await access.credentialValue(projectId, name);
+    if (value !== undefined) env[credentialVariable(name)] = value;
+  }
+  return env;
+}
+
 export function createRuntime(database: Database, options: RuntimeOptions = {}): Runtime {
   const definitions = new DefinitionsCache(database.sql);
+  const access = new AccessService(database.sql);
   const events = new EventHub(database.notifications, database.sql);
   const extensions = extensionsLoader();
   const subagentLimits = subagentLimitsFromEnv(process.env);
@@ -152,14 +179,17 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
         // A model call is I/O: the step gives its slot up while it waits (TANDEM_CONCURRENCY bounds
         // steps doing work, not calls in flight; see runtime/scheduler/step-slots.ts). The call's
         // signal is its run's, the key the scheduler holds the step's slot under.
-        callModel: (name, models, request, options) =>
-          awayFromStepSlot(request.abortSignal, () =>
+        callModel: async (name, models, request, options) => {
+          const env = await credentialEnv(access, models, options.projectId);
+          return awayFromStepSlot(request.abortSignal, () =>
             callModel(name, models, request, {
               ...options,
+              ...(env ? { env } : {}),
               retryBudgetMs: modelRetry.budgetMs,
               breaker: modelRetry.breaker,
             }),
-          ),
+          );
+        },
         leaseOwner,
         publishChunk: (chunk) => events.publishChunk(chunk),
         endMessage: (messageId) => events.endMessage(messageId),
@@ -273,6 +303,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     replays: new ThreadReplayService(database, definitions),
     diffs: new ThreadDiffService(database.sql),
     approvals: new ApprovalService(database.sql),
+    access,
   };
 }
 
@@ -291,6 +322,13 @@ export type { McpRemoteTool, McpServerStatus } from "./extensions/mcp-clients";
 // What route handlers may use besides the Runtime object: edge helpers and the types of what the
 // services answer (routes import nothing else from runtime/ but errors and security; biome.json).
 export { availableProviders } from "./models/available-providers";
+export {
+  currentPrincipal,
+  type Principal,
+  runAs,
+  seesEverything,
+} from "./security/request-context";
+export { type Authentication, actorOf } from "./services/access-service";
 export {
   type AttachmentInput,
   decodeBase64,

@@ -54,6 +54,11 @@ export const ModelDefinitionSchema = z.object({
     .optional(),
   /** The NAME of the env variable holding the API key, never the key itself. */
   apiKeyEnv: nonEmptyString.optional(),
+  /**
+   * The NAME of a credential of the project (PUT /api/projects/:id/credentials/:name) holding the API
+   * key, stored encrypted on the server; it wins over `apiKeyEnv`.
+   */
+  apiKeyCredential: nonEmptyString.optional(),
   fallbacks: z.array(nonEmptyString).optional(),
   includedProviders: z.array(nonEmptyString).optional(),
   inputPrice: pricePerMillionTokens.optional(),
@@ -86,5 +91,14 @@ export const DEFAULT_API_KEY_ENV: Partial<Record<ModelProvider, string>> = {
 /** The env variable holding this model's API key, or undefined when it needs none (scripted) or none was named. */
 export function resolveApiKeyEnv(model: ModelDefinition): string | undefined {
   if (model.provider === "scripted") return undefined;
+  if (model.apiKeyCredential !== undefined) return credentialVariable(model.apiKeyCredential);
   return model.apiKeyEnv ?? DEFAULT_API_KEY_ENV[model.provider];
+}
+
+/**
+ * Where a model call finds a credential's value: the runtime adds the project's credentials that
+ * the chain's models name to the call's environment under this name (never to process.env).
+ */
+export function credentialVariable(name: string): string {
+  return `tandem-credential:${name}`;
 }

@@ -5,7 +5,7 @@
 // failure is tried twice; one that repeats every time (HTTP 400/401/404, a missing key) goes to the
 // next model at once. Each wait is a `model_wait` telemetry event, and a stop cancels it at once.
 import { createHash } from "node:crypto";
-import type { ModelDefinition } from "@/lib/standard";
+import { type ModelDefinition, resolveApiKeyEnv } from "@/lib/standard";
 import { abortableSleep } from "./abortable-sleep";
 import { callAiSdkModel, type LanguageModelFactory, type ProviderEnv } from "./ai-sdk";
 import { computeCostUsd } from "./cost";
@@ -71,7 +71,8 @@ export function retryDelayMs(attempt: number, providerWait: number | undefined, 
 
 /** The gate a definition's calls pass: its provider, base URL and key (hashed, never shown). */
 export function providerTarget(definition: ModelDefinition, env: ProviderEnv): ProviderTarget {
-  const keyVariable = definition.apiKeyEnv;
+  const keyVariable =
+    definition.apiKeyCredential !== undefined ? resolveApiKeyEnv(definition) : definition.apiKeyEnv;
   const key = keyVariable ? (env[keyVariable] ?? "") : "";
   let host = "";
   if (definition.baseURL) {

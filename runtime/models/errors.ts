@@ -42,7 +42,9 @@ export class ModelApiKeyMissingError extends ModelError {
   ) {
     super(
       "model_api_key_missing",
-      `Model "${modelName}" needs an API key in the environment variable ${variable}, which is not set. Set ${variable} where Tandem runs.`,
+      variable.startsWith("tandem-credential:")
+        ? `Model "${modelName}" uses the credential "${variable.slice("tandem-credential:".length)}", which this project does not have (or the server cannot open it). Add it under the project's credentials.`
+        : `Model "${modelName}" needs an API key in the environment variable ${variable}, which is not set. Set ${variable} where Tandem runs.`,
       { model: modelName, variable },
     );
   }

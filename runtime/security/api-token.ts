@@ -73,8 +73,13 @@ export function authoriseRequest(headers: Headers, env: Environment = process.en
 
 /** The Set-Cookie header for a signed-in browser; `secure` when the page was served over https. */
 export function sessionCookieHeader(token: string, secure: boolean): string {
+  return sessionCookieHeaderFor(sessionCookieValue(token), secure);
+}
+
+/** The Set-Cookie header carrying a session value (a user session's random id, or the token's HMAC). */
+export function sessionCookieHeaderFor(value: string, secure: boolean): string {
   return [
-    `${SESSION_COOKIE}=${sessionCookieValue(token)}`,
+    `${SESSION_COOKIE}=${value}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Strict",

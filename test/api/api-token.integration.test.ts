@@ -20,7 +20,7 @@ const WRONG_CREDENTIALS: Record<string, string>[] = [
 ];
 
 /** Routes that are open on purpose: liveness, and the ways in and out. */
-const PUBLIC_ROUTES = new Set(["/api/health", "/api/auth/login", "/api/auth/logout"]);
+const PUBLIC_ROUTES = new Set(["/api/health", "/api/auth/login", "/api/auth/logout", "/api/auth/session"]);
 
 describe("with TANDEM_API_TOKEN set", () => {
   const routes = routeFiles();

@@ -10,6 +10,8 @@ export interface ServerFixture {
   readonly server: TestServer;
   /** The file's own database when it is a Postgres server (null on PGlite). */
   readonly databaseUrl: string | null;
+  /** The file's own PGlite folder (null on a Postgres server). */
+  readonly pgliteDir?: string | null;
   api<Body = Record<string, unknown>>(
     method: string,
     path: string,
@@ -21,11 +23,13 @@ export function testServerForFile(env: Record<string, string> = {}): ServerFixtu
   let server: TestServer | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | null = null;
+  let pgliteDir: string | null = null;
 
   beforeAll(async () => {
     const database = await createIsolatedDatabaseConfig();
     dropDatabase = database.drop;
     databaseUrl = database.config.kind === "postgres" ? database.config.url : null;
+    pgliteDir = database.config.kind === "pglite" ? (database.config.dataDir ?? null) : null;
     server = await startTestServer({ ...database.env, ...env });
   });
 
@@ -41,6 +45,9 @@ export function testServerForFile(env: Record<string, string> = {}): ServerFixtu
     },
     get databaseUrl() {
       return databaseUrl;
+    },
+    get pgliteDir() {
+      return pgliteDir;
     },
     api: (method, path, body) => requestJson(fixture.server.baseUrl, method, path, body),
   };

@@ -2,9 +2,12 @@
 // ones while they stream in), and map every typed error to a status code and a JSON body
 // `{ error, code, ...details }` in this one place. Bad input never becomes a 500.
 import { z } from "zod";
+import { findPolicy } from "@/lib/access/policy";
 import { findPrototypeKeys } from "@/lib/standard";
 import { isTandemError, PayloadTooLargeError, type TandemErrorKind } from "@/runtime/errors";
+import { getRuntime, runAs } from "@/runtime/runtime";
 import { authoriseRequest } from "@/runtime/security/api-token";
+import { writeAudit } from "./audit";
 
 const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   invalid_input: 400,
@@ -15,6 +18,9 @@ const STATUS_FOR_KIND: Record<TandemErrorKind, number> = {
   payload_too_large: 413,
   unprocessable: 422,
   precondition_failed: 412,
+  unauthorized: 401,
+  forbidden: 403,
+  too_many_requests: 429,
 };
 
 const MIB = 1024 * 1024;
@@ -87,11 +93,76 @@ export function refuseUnauthorised(request: unknown): Response | null {
   return response;
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
- * Wraps a route handler: checks the API token first (unless `public`), and turns thrown errors into
- * proper JSON responses. Every route handler goes through here, which is why the token check lives
- * here rather than in proxy.ts (a proxy that matched /api would buffer every request body before the
- * route could count it; see docs/runtime.md, "Security").
+ * CSRF (docs/security.md): a cookie-authenticated write must come from our own pages. Browsers send
+ * Origin on every cross-site POST/PUT/PATCH/DELETE (and Sec-Fetch-Site); a request that says it came
+ * from another site is refused. Scripts send neither and authenticate with a bearer key or token,
+ * which a forged cross-site request cannot carry. The cookie itself is SameSite=Strict besides.
+ */
+export function isCrossSiteRequest(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite === "cross-site" || fetchSite === "same-site") return true;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  if (origin === "null") return true;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  const hosts = [request.headers.get("host"), request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()];
+  return !hosts.includes(originHost);
+}
+
+/** The value of a top-level field of the JSON body, read from a copy (the handler reads the body). */
+async function bodyFieldOf(request: Request, field: string): Promise<unknown> {
+  const text = await readBodyText(request.clone());
+  try {
+    const body: unknown = JSON.parse(text);
+    return body !== null && typeof body === "object" ? (body as Record<string, unknown>)[field] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who may call what (docs/security.md): the request's route is looked up in the one policy table
+ * (lib/access/policy.ts) and the caller — the API token, a signed-in user or a project key — checked
+ * against it; without accounts and without TANDEM_API_TOKEN everything is open, as before. Runs the
+ * handler as that principal (`currentPrincipal()`), and writes the audit entry the table names
+ * once the handler succeeded.
+ */
+async function authorisedRun(request: Request, run: () => Promise<Response>): Promise<Response> {
+  const url = new URL(request.url);
+  const match = findPolicy(request.method, url.pathname);
+  const runtime = await getRuntime();
+  const authentication = await runtime.access.authenticate(request.headers);
+  const { principal, projectId } = await runtime.access.authorise(authentication, match, {
+    url,
+    bodyField: (field) => bodyFieldOf(request, field),
+  });
+  if (authentication.viaCookie && !SAFE_METHODS.has(request.method) && isCrossSiteRequest(request)) {
+    return jsonError(
+      403,
+      "forbidden",
+      "Cross-site request refused: a browser session may only change things from this server's own pages (send a project key as `Authorization: Bearer <key>` from scripts).",
+    );
+  }
+  const response = await runAs(principal, run);
+  const action = match?.entry.audit;
+  if (action && response.status < 300)
+    await writeAudit(runtime, principal, action, match, projectId, response);
+  return response;
+}
+
+/**
+ * Wraps a route handler: checks who may call it first (unless `public`; see authorisedRun), and
+ * turns thrown errors into proper JSON responses. Every route handler goes through here, which is why
+ * the check lives here rather than in proxy.ts (a proxy that matched /api would buffer every request
+ * body before the route could count it; see docs/runtime.md, "Security").
  */
 export function handle<Args extends unknown[]>(
   handler: (...args: Args) => Promise<Response>,
@@ -99,15 +170,27 @@ export function handle<Args extends unknown[]>(
 ): (...args: Args) => Promise<Response> {
   return async (...args: Args) => {
     try {
-      if (!options.public) {
-        const refusal = refuseUnauthorised(args[0]);
+      const request = args[0];
+      if (options.public) return await handler(...args);
+      if (!(request instanceof Request)) {
+        const refusal = refuseUnauthorised(request);
         if (refusal) return refusal;
+        return await handler(...args);
       }
-      return await handler(...args);
+      return await authorisedRun(request, () => handler(...args));
     } catch (error) {
-      return errorResponse(error);
+      return withAuthHeaders(errorResponse(error), error);
     }
   };
+}
+
+function withAuthHeaders(response: Response, error: unknown): Response {
+  if (response.status === 401) response.headers.set("www-authenticate", 'Bearer realm="tandem"');
+  if (response.status === 429 && isTandemError(error)) {
+    const seconds = error.details.retry_after_seconds;
+    if (typeof seconds === "number") response.headers.set("retry-after", String(seconds));
+  }
+  return response;
 }
 
 function isZodError(error: unknown): error is z.ZodError {

@@ -3,7 +3,8 @@
 // paging: limit, offset), parsed by the schema shared with the threads list (lib/api/thread-list-query).
 import { z } from "zod";
 import { parseThreadListQuery } from "@/lib/contracts/thread-list-query";
-import { getRuntime } from "@/runtime/runtime";
+import { ForbiddenError } from "@/runtime/errors";
+import { currentPrincipal, getRuntime } from "@/runtime/runtime";
 import { AttachmentInputsSchema } from "../_lib/attachments";
 import { handle, readJson } from "../_lib/http";
 
@@ -50,5 +51,19 @@ export const POST = handle(async (request: Request) => {
 export const GET = handle(async (request: Request) => {
   const filter = parseThreadListQuery(new URL(request.url).searchParams);
   const runtime = await getRuntime();
+  // With accounts, a project key lists its own project's threads, a user those of a project of theirs.
+  const principal = currentPrincipal();
+  const visible = await runtime.access.visibleProjectIds(principal);
+  if (visible) {
+    if (!filter.projectId && principal.type === "key") filter.projectId = principal.projectId;
+    if (!filter.projectId)
+      throw new ForbiddenError("Name one of your projects: GET /api/threads?project_id=<id>.");
+    if (!visible.has(filter.projectId))
+      throw new ForbiddenError(
+        principal.type === "key"
+          ? "This project key belongs to another project."
+          : "You are not a member of this project.",
+      );
+  }
   return Response.json(await runtime.threads.list(filter));
 });

@@ -154,7 +154,10 @@ export async function modelTurn(
                 side: active.side,
               }),
           },
-          { onTelemetry: announcingWaits(ctx, row, (event) => telemetry.push(event)) },
+          {
+            onTelemetry: announcingWaits(ctx, row, (event) => telemetry.push(event)),
+            projectId: row.project_id,
+          },
         );
     } catch (error) {
       if (abortSignal.aborted) return "aborted";

@@ -100,7 +100,10 @@ export async function runSubprompt(
           prompt.model,
         ),
       },
-      { onTelemetry: announcingWaits(ctx, { id: threadId, root_id: ctx.rootId }, () => {}) },
+      {
+        onTelemetry: announcingWaits(ctx, { id: threadId, root_id: ctx.rootId }, () => {}),
+        ...(row ? { projectId: row.project_id } : {}),
+      },
     );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

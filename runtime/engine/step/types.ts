@@ -41,7 +41,8 @@ export type CallModelFunction = (
   modelName: string,
   models: LoadedDefinitions["bundle"]["models"],
   request: ModelCallRequest,
-  options: { onTelemetry?: (event: ModelTelemetry) => void },
+  /** `projectId`: the thread's project, whose credentials a model's `apiKeyCredential` names. */
+  options: { onTelemetry?: (event: ModelTelemetry) => void; projectId?: string },
 ) => Promise<ModelCallResult>;
 
 export interface StepRunnerDependencies {

@@ -1,8 +1,12 @@
-// POST /api/auth/login — the browser's way in when TANDEM_API_TOKEN is set (EventSource and page
-// loads cannot send an Authorization header). Checks the token in constant time and sets an HttpOnly,
-// SameSite=Strict session cookie. Takes the /login form (application/x-www-form-urlencoded, answered
-// with a 303 redirect) or JSON `{ token }` (answered with JSON).
+// POST /api/auth/login — the browser's way in. With accounts: `{ email, password }` → 200 { user } and
+// a new session (a new random id each sign-in; the session the browser had is ended), 401 for a wrong
+// pair, 429 after repeated failures. Without accounts, behind TANDEM_API_TOKEN: `{ token }` → the
+// token's session cookie, as before. Both as JSON (answered with JSON) or as the /login form
+// (application/x-www-form-urlencoded, answered with a 303 redirect). Cookies are HttpOnly and
+// SameSite=Strict.
 import { z } from "zod";
+import { AccountLoginBodySchema } from "@/lib/contracts/access";
+import { getRuntime } from "@/runtime/runtime";
 import {
   configuredApiToken,
   safeNextPath,
@@ -10,35 +14,11 @@ import {
   sessionCookieHeader,
 } from "@/runtime/security/api-token";
 import { handle, jsonError, parseJsonBody, readBodyText } from "../../_lib/http";
+import { clientAddress, isCrossSiteRequest, isHttps, sessionCookie } from "../../_lib/session";
 
 export const dynamic = "force-dynamic";
 
-const LoginBody = z.object({ token: z.string().max(4096), next: z.string().max(2048).optional() });
-
-/**
- * A form post may only come from our own pages; SameSite=Strict covers the cookie, this covers the
- * login itself. Compared with the Host the browser addressed (or the proxy's X-Forwarded-Host), not
- * with request.url, which Next builds from the address the server listens on.
- */
-function isCrossSite(request: Request): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null || origin === "null") return false;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    return true;
-  }
-  const hosts = [request.headers.get("host"), request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()];
-  return !hosts.includes(originHost);
-}
-
-function isHttps(request: Request): boolean {
-  return (
-    new URL(request.url).protocol === "https:" ||
-    (request.headers.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https"
-  );
-}
+const TokenLoginBody = z.object({ token: z.string().max(4096), next: z.string().max(2048).optional() });
 
 export const POST = handle(
   async (request: Request) => {
@@ -47,18 +27,45 @@ export const POST = handle(
     );
     const text = await readBodyText(request);
     const fields = isForm ? Object.fromEntries(new URLSearchParams(text)) : parseJsonBody(text);
-    if (fields === undefined)
-      return jsonError(400, "invalid_request", "Send JSON { token } or the /login form.");
-    const body = LoginBody.parse(fields);
-    const next = safeNextPath(body.next);
-    const expected = configuredApiToken();
+    if (fields === undefined || fields === null || typeof fields !== "object")
+      return jsonError(
+        400,
+        "invalid_request",
+        "Send JSON { email, password } (or { token }) or the /login form.",
+      );
     const redirect = (location: string, headers: Record<string, string> = {}) =>
       new Response(null, { status: 303, headers: { location, ...headers } });
+    const next = safeNextPath((fields as { next?: unknown }).next as string | undefined);
 
+    if ("email" in fields) {
+      const body = AccountLoginBodySchema.parse(fields);
+      if (isCrossSiteRequest(request)) {
+        if (isForm) return redirect(`/login?error=1&next=${encodeURIComponent(next)}`);
+        return jsonError(403, "forbidden", "Cross-site sign-in refused.");
+      }
+      const runtime = await getRuntime();
+      const previous = await runtime.access.authenticate(request.headers);
+      try {
+        const { user, session } = await runtime.access.login(body, {
+          address: clientAddress(request),
+          ...(previous.sessionHash ? { previousSessionHash: previous.sessionHash } : {}),
+        });
+        const cookie = sessionCookie(request, session);
+        if (isForm) return redirect(next, { "set-cookie": cookie });
+        return Response.json({ ok: true, user }, { headers: { "set-cookie": cookie } });
+      } catch (error) {
+        if (!isForm) throw error;
+        const status = (error as { kind?: string }).kind === "too_many_requests" ? "locked" : "1";
+        return redirect(`/login?error=${status}&next=${encodeURIComponent(next)}`);
+      }
+    }
+
+    const body = TokenLoginBody.parse(fields);
+    const expected = configuredApiToken();
     if (!expected) {
       return isForm ? redirect(next) : Response.json({ ok: true, token_required: false });
     }
-    if (isCrossSite(request) || !secretsMatch(body.token, expected)) {
+    if (isCrossSiteRequest(request) || !secretsMatch(body.token, expected)) {
       if (isForm) return redirect(`/login?error=1&next=${encodeURIComponent(next)}`);
       return jsonError(401, "unauthorized", "That is not this server's API token (TANDEM_API_TOKEN).");
     }

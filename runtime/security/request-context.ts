@@ -1,0 +1,29 @@
+// Who the request being handled is (set by `handle()` in app/api/_lib/http.ts for the handler's whole
+// run), so routes and services can ask without threading it through every signature.
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export type Principal =
+  /** No user exists and no TANDEM_API_TOKEN: the local default, open to everyone. */
+  | { type: "open" }
+  /** The server's TANDEM_API_TOKEN (bearer or its browser cookie): everything, like an admin. */
+  | { type: "token" }
+  | { type: "user"; id: string; email: string; name: string; admin: boolean }
+  | { type: "key"; id: string; name: string; projectId: string; scopes: string[] };
+
+const storage = new AsyncLocalStorage<{ principal: Principal }>();
+
+export function runAs<T>(principal: Principal, work: () => Promise<T>): Promise<T> {
+  return storage.run({ principal }, work);
+}
+
+/** The current request's principal (open outside a request: scripts, the worker). */
+export function currentPrincipal(): Principal {
+  return storage.getStore()?.principal ?? { type: "open" };
+}
+
+/** Whether the principal sees every project (open server, API token, admin). */
+export function seesEverything(principal: Principal): boolean {
+  return (
+    principal.type === "open" || principal.type === "token" || (principal.type === "user" && principal.admin)
+  );
+}
