@@ -1,6 +1,6 @@
 "use client";
 // The signed-in user's role in one project, for role-aware controls: everything is allowed without
-// accounts (the local default) and for admins; otherwise the role comes from the project's member
+// accounts (the local default), for admins and for the API token; otherwise the role comes from the project's member
 // list. While it is being found out, or when the list cannot be read, the least role (viewer) is
 // assumed — a control appears once it is known to work rather than vanishing after a click.
 import { useEffect, useState } from "react";
@@ -20,7 +20,9 @@ export function useProjectAccess(projectId: string): ProjectAccessState {
   const session = useAccountSession();
   const [role, setRole] = useState<ProjectAccess["role"] | "unknown">("unknown");
   const user = session.status === "ready" ? session.session.user : null;
-  const fullAccess = session.status === "ready" && (!session.session.accounts || user?.admin === true);
+  // No user on a page means no accounts, or the API token's session (a server-wide admin: pages
+  // are gated, so nobody else gets here).
+  const fullAccess = session.status === "ready" && (!session.session.accounts || user === null || user.admin);
   const userId = user?.id ?? null;
 
   useEffect(() => {
