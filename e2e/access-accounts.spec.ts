@@ -2,7 +2,7 @@
 // need a sign-in, which the shared e2e server must not): the first admin at /setup, sign out and in
 // (a wrong password refused), members (add, change role, remove), API keys (the secret shown once and
 // working, revoked after a confirmation), credentials (names only, replaced, deleted), the audit log
-// with a filter, and a runner's studio with Save disabled and the reason. Every page at 1280, 1440
+// with a filter, a credential added and picked in the studio's model inspector, and a runner's studio with Save disabled and the reason. Every page at 1280, 1440
 // and 1920 wide with axe; screenshots of the new pages in e2e-artifacts/.
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
@@ -235,6 +235,28 @@ test("credentials: names and dates only, replaced and deleted; the audit log rec
   await page.getByLabel("Action").selectOption("credential.delete");
   await expect(log.getByRole("row")).toHaveCount(2);
   await expect(log).toContainText(ADMIN.name);
+  await atEachWidth(page, () => expectNoAxeViolations(page));
+});
+
+test("the model inspector: an owner adds a credential in place and picks it as the model's key", async ({
+  page,
+}) => {
+  const base = server.baseUrl;
+  await signIn(page, ADMIN);
+  await page.goto(`${base}/projects/${projectId}/studio`);
+  await page.getByRole("button", { name: "Add model", exact: true }).click();
+  const inspector = page.getByRole("complementary", { name: "Inspector" });
+  const picker = inspector.getByLabel("API key credential", { exact: true });
+  await expect(picker).toHaveValue("");
+  await inspector.getByRole("button", { name: "Add credential…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add credential" });
+  await dialog.getByLabel("Name").fill("anthropic");
+  await dialog.getByLabel("Value").fill(SECRET_VALUE);
+  await dialog.getByRole("button", { name: "Add credential" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(picker).toHaveValue("anthropic");
+  await expect(picker.getByRole("option")).toHaveText(["None (use the env variable)", "anthropic"]);
+  expect(await page.content()).not.toContain(SECRET_VALUE);
   await atEachWidth(page, () => expectNoAxeViolations(page));
 });
 

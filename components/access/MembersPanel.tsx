@@ -26,7 +26,8 @@ export function MembersPanel({ projectId }: { projectId: string }) {
   const manage = permission(projectAccess, "manage");
   const reason = manage.ok ? null : manage.reason;
   const [load, setLoad] = useState<Load>({ status: "loading" });
-  const [users, setUsers] = useState<AccountUser[] | null>(null);
+  // undefined while loading; null when the server does not list accounts (type an id instead).
+  const [users, setUsers] = useState<AccountUser[] | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ProjectMember | null>(null);
 
@@ -66,7 +67,10 @@ export function MembersPanel({ projectId }: { projectId: string }) {
   }
 
   const members = load.status === "ready" ? load.members : [];
-  const candidates = users?.filter((user) => !members.some((member) => member.userId === user.id)) ?? null;
+  const candidates =
+    users === undefined
+      ? "loading"
+      : (users?.filter((user) => !members.some((member) => member.userId === user.id)) ?? null);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -197,7 +201,7 @@ function AddMemberForm({
   reason,
   onAdd,
 }: {
-  candidates: AccountUser[] | null;
+  candidates: AccountUser[] | null | "loading";
   reason: string | null;
   onAdd(userId: string, role: ProjectRole): Promise<void>;
 }) {
@@ -234,7 +238,11 @@ function AddMemberForm({
       <div className="flex flex-wrap items-end gap-2">
         <div className="flex min-w-48 flex-1 flex-col gap-1 text-sm">
           <label htmlFor="add-member-user">User</label>
-          {candidates ? (
+          {candidates === "loading" ? (
+            <select id="add-member-user" name="user" className={INPUT_CLASSES} disabled aria-busy="true">
+              <option>Loading accounts…</option>
+            </select>
+          ) : candidates ? (
             <select
               id="add-member-user"
               name="user"

@@ -90,7 +90,13 @@ export function SetupForm() {
         maxLength={1024}
       />
       <FormError message={error} />
-      <Button tone="primary" type="submit" aria-busy={busy || undefined} disabled={busy}>
+      <Button
+        tone="primary"
+        type="submit"
+        className="justify-center"
+        aria-busy={busy || undefined}
+        disabled={busy}
+      >
         {busy ? "Creating the admin account…" : "Create admin and sign in"}
       </Button>
     </form>

@@ -52,7 +52,13 @@ export function SignInForm({ next }: { next: string }) {
         maxLength={1024}
       />
       <FormError message={error} />
-      <Button tone="primary" type="submit" aria-busy={busy || undefined} disabled={busy}>
+      <Button
+        tone="primary"
+        type="submit"
+        className="justify-center"
+        aria-busy={busy || undefined}
+        disabled={busy}
+      >
         {busy ? "Signing in…" : "Sign in"}
       </Button>
     </form>

@@ -1,5 +1,6 @@
-// Labelled inputs and the error line shared by the account forms (setup, sign-in, users, members).
-import type { InputHTMLAttributes, ReactNode } from "react";
+// Labelled inputs (a hint below, read as the field's description) and the error line shared by the
+// account forms (setup, sign-in, users, keys, credentials).
+import { type InputHTMLAttributes, type ReactNode, useId } from "react";
 
 export const INPUT_CLASSES =
   "h-8 rounded-md border border-border bg-surface px-2 outline-none focus:border-accent disabled:opacity-60";
@@ -7,14 +8,28 @@ export const INPUT_CLASSES =
 export function TextField({
   label,
   hint,
+  id,
   ...props
 }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
   return (
-    <label className="flex flex-col gap-1 text-sm">
-      <span className="font-medium">{label}</span>
-      <input className={INPUT_CLASSES} {...props} />
-      {hint ? <span className="text-xs text-muted">{hint}</span> : null}
-    </label>
+    <div className="flex flex-col gap-1 text-sm">
+      <label htmlFor={inputId} className="font-medium">
+        {label}
+      </label>
+      <input
+        id={inputId}
+        aria-describedby={hint ? `${inputId}-hint` : undefined}
+        className={INPUT_CLASSES}
+        {...props}
+      />
+      {hint ? (
+        <span id={`${inputId}-hint`} className="text-xs text-muted">
+          {hint}
+        </span>
+      ) : null}
+    </div>
   );
 }
 
