@@ -106,7 +106,12 @@ const ROWS: Row[] = [
   ["DELETE", "/api/projects/[id]/credentials/[name]", project("owner"), "credential.delete"],
   ["GET", "/api/projects/[id]/audit", project("owner")],
   // Threads (their project is the thread's).
-  ["GET", "/api/threads", SIGNED_IN],
+  // Without project_id a user is asked for one (a key gets its own project's): app/api/threads/route.ts.
+  [
+    "GET",
+    "/api/threads",
+    { kind: "project", project: { from: "query", name: "project_id" }, role: "viewer" },
+  ],
   [
     "POST",
     "/api/threads",

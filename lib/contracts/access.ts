@@ -33,8 +33,9 @@ const displayName = z
   .min(1, "name must not be empty")
   .max(200, "name is at most 200 characters");
 
-/** POST /api/auth/setup — the first user (an admin), only while no user exists. */
-export const SetupBodySchema = z.object({ email, password, name: displayName });
+/** POST /api/auth/setup — the first user (an admin), only while no user exists. Strict: a body with
+ * anything else is a 400, not a setup (turning accounts on is never a side effect of a sloppy body). */
+export const SetupBodySchema = z.strictObject({ email, password, name: displayName });
 export type SetupBody = z.infer<typeof SetupBodySchema>;
 
 /** POST /api/auth/login with an account (the API-token form `{ token }` is the older way in). */
@@ -67,6 +68,8 @@ export const MemberRoleBodySchema = z.object({ role: ProjectRoleSchema });
 
 export const MemberSchema = z.object({
   user_id: z.string(),
+  /** The member's account (the same id, email and name, and whether they are an admin). */
+  user: UserSchema,
   email: z.string(),
   name: z.string(),
   role: ProjectRoleSchema,

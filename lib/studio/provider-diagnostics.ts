@@ -31,6 +31,8 @@ export function providerDiagnostics(
       const usual = DEFAULT_API_KEY_ENV[provider];
       if (!label || !usual) return;
       if (definition.apiKeyEnv !== undefined && definition.apiKeyEnv !== usual) return;
+      // Its key is a project credential (docs/security.md), not the server's environment.
+      if (definition.apiKeyCredential !== undefined) return;
       const status = providers.find((candidate) => candidate.provider === provider);
       if (!status || status.available || !status.requires.includes(usual)) return;
       const name = definitionName(node);

@@ -97,13 +97,21 @@ export function actorOf(principal: Principal): AuditActor {
 export class AccessService {
   /** Once a user exists accounts stay on (users are never all deleted), so the answer is kept. */
   private accountsKnownOn = false;
+  /**
+   * When "no user yet" was last read: it is trusted for a second, so an open server does not ask on
+   * every request. A setup in this process turns accounts on at once; in another process of the same
+   * database (Postgres), within that second.
+   */
+  private accountsOffReadAt = Number.NEGATIVE_INFINITY;
   private readonly limiter = new SignInLimiter();
 
   constructor(private readonly db: SqlClient) {}
 
   async accountsOn(): Promise<boolean> {
     if (this.accountsKnownOn) return true;
+    if (Date.now() - this.accountsOffReadAt < 1_000) return false;
     this.accountsKnownOn = await store.anyUserExists(this.db);
+    if (!this.accountsKnownOn) this.accountsOffReadAt = Date.now();
     return this.accountsKnownOn;
   }
 
@@ -347,6 +355,12 @@ export class AccessService {
   }
 
   async createUser(body: CreateUserBody): Promise<User> {
+    if (!(await this.accountsOn()))
+      throw new ConflictError(
+        "Accounts are not set up: the first user (an admin) is made with POST /api/auth/setup.",
+        {},
+        "accounts_not_set_up",
+      );
     const user = {
       id: randomUUID(),
       email: body.email,
@@ -375,6 +389,7 @@ export class AccessService {
     await this.requireProject(projectId);
     return (await store.listMembers(this.db, projectId)).map((row) => ({
       user_id: row.user_id,
+      user: { id: row.user_id, email: row.email, name: row.name, admin: row.admin },
       email: row.email,
       name: row.name,
       role: row.role as ProjectRole,

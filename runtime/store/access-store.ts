@@ -15,6 +15,7 @@ export interface MemberRow {
   user_id: string;
   email: string;
   name: string;
+  admin: boolean;
   role: string;
   added_at: number;
 }
@@ -72,7 +73,7 @@ export async function insertUser(
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `INSERT INTO users (id, email, name, password_hash, admin, created_at)
-     SELECT $1::uuid, $2, $3, $4, $5, $6
+     SELECT $1::uuid, $2::text, $3::text, $4::text, $5::boolean, $6::bigint
      WHERE NOT $7::boolean OR NOT EXISTS (SELECT 1 FROM users)
      ON CONFLICT (email) DO NOTHING
      RETURNING id`,
@@ -166,7 +167,7 @@ export async function memberProjectIds(db: SqlExecutor, userId: string): Promise
 
 export async function listMembers(db: SqlExecutor, projectId: string): Promise<MemberRow[]> {
   const rows = await db.query<MemberRow>(
-    `SELECT m.user_id, u.email, u.name, m.role, m.added_at
+    `SELECT m.user_id, u.email, u.name, u.admin, m.role, m.added_at
        FROM project_members m JOIN users u ON u.id = m.user_id
       WHERE m.project_id = $1::uuid ORDER BY m.added_at, u.email`,
     [projectId],

@@ -2,7 +2,8 @@
 // JSON, wrong types, huge strings, deep nesting, NUL characters, invalid UTF-8, truncated JSON and
 // wrong content types. Deterministic (a fixed seed; FUZZ_SEED picks another) and bounded in time.
 // Every answer must come within 10 s and be below 500, and the malformed kinds must be 4xx; afterwards
-// a bystander project and thread stored before the run must be exactly as they were.
+// a bystander project and thread stored before the run must be exactly as they were. Accounts are on
+// (docs/security.md): the run is signed in as the first admin, so every route's handler is reached.
 import { beforeAll, describe, expect, it } from "vitest";
 import { testServerForFile } from "../support/fixture";
 import { chatDefinitions, routeBody } from "../support/route-bodies";
@@ -14,7 +15,11 @@ const BUDGET_MS = 45_000;
 const CASES_PER_ROUTE = 80;
 const JSON_LIMIT = 256 * 1024;
 
-const fixture = testServerForFile({ TANDEM_MAX_JSON_BODY_BYTES: String(JSON_LIMIT) });
+const fixture = testServerForFile({
+  TANDEM_MAX_JSON_BODY_BYTES: String(JSON_LIMIT),
+  TANDEM_SECRETS_KEY: "f0".repeat(32),
+});
+let session = "";
 const { projectWith, startThread, waitFor } = threadHelpers(fixture);
 
 /** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
@@ -215,6 +220,15 @@ async function snapshot(projectId: string, threadId: string) {
 }
 
 beforeAll(async () => {
+  const setup = await fixture.api("POST", "/api/auth/setup", {
+    email: "fuzz-admin@example.com",
+    password: "fuzz-admin-password",
+    name: "Fuzz admin",
+  });
+  expect(setup.status, JSON.stringify(setup.body)).toBe(201);
+  session = /tandem_session=[^;]*/.exec(setup.headers.get("set-cookie") ?? "")?.[0] ?? "";
+  fixture.useHeaders?.({ cookie: session });
+  expect((await fixture.api("GET", "/api/projects")).status).toBe(200);
   const bystanderProject = await projectWith(chat);
   expect((await fixture.api("PUT", `/api/projects/${bystanderProject}/definitions`, chat)).status).toBe(200);
   const bystanderThread = await startThread(bystanderProject, "assistant", "hi");
@@ -275,7 +289,11 @@ describe("fuzzing every POST, PUT and PATCH route", () => {
         try {
           const response = await fetch(`${fixture.server.baseUrl}${url}`, {
             method: route.method,
-            headers: fuzz.contentType ? { "content-type": fuzz.contentType } : {},
+            headers: {
+              ...(fuzz.contentType ? { "content-type": fuzz.contentType } : {}),
+              // Signed in everywhere but the ways in and out (a fuzzed logout would end the session).
+              ...(url.startsWith("/api/auth/") ? {} : { cookie: session }),
+            },
             body: fuzz.body as BodyInit,
             signal: AbortSignal.timeout(10_000),
           });

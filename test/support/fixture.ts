@@ -17,6 +17,8 @@ export interface ServerFixture {
     path: string,
     body?: unknown,
   ): Promise<JsonResponse<Body>>;
+  /** Headers every later `api` call sends (a session cookie, once a test has signed in). */
+  useHeaders?(headers: Record<string, string>): void;
 }
 
 export function testServerForFile(env: Record<string, string> = {}): ServerFixture {
@@ -24,6 +26,7 @@ export function testServerForFile(env: Record<string, string> = {}): ServerFixtu
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | null = null;
   let pgliteDir: string | null = null;
+  let defaultHeaders: Record<string, string> = {};
 
   beforeAll(async () => {
     const database = await createIsolatedDatabaseConfig();
@@ -49,7 +52,11 @@ export function testServerForFile(env: Record<string, string> = {}): ServerFixtu
     get pgliteDir() {
       return pgliteDir;
     },
-    api: (method, path, body) => requestJson(fixture.server.baseUrl, method, path, body),
+    api: (method, path, body) =>
+      requestJson(fixture.server.baseUrl, method, path, body, { headers: defaultHeaders }),
+    useHeaders(headers) {
+      defaultHeaders = headers;
+    },
   };
   return fixture;
 }

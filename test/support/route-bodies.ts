@@ -23,6 +23,8 @@ export function routeBody(
     .replace("[version]", "1")
     .replace("[requestId]", PLACEHOLDER_ID)
     .replace("[approvalId]", PLACEHOLDER_ID)
+    .replace("[userId]", PLACEHOLDER_ID)
+    .replace("[name]", "fuzz-credential")
     .replace("[[...path]]", "fuzz/endpoint")
     .replace("[...path]", "fuzz/file.txt");
   const templates: Record<string, Record<string, unknown>> = {
@@ -52,6 +54,11 @@ export function routeBody(
     // No extensions folder on this server: every endpoint path is a 404.
     "/api/threads/[id]/endpoints/[[...path]]": { note: "x" },
     "/api/auth/login": { token: "x" },
+    "/api/auth/setup": { email: "fuzz@example.com", password: "fuzz-password", name: "Fuzz" },
+    "/api/users": { email: "fuzz-user@example.com", password: "fuzz-password", name: "Fuzz", admin: false },
+    "/api/projects/[id]/members/[userId]": { role: "viewer" },
+    "/api/projects/[id]/keys": { name: "fuzz", scopes: ["read", "mcp"] },
+    "/api/projects/[id]/credentials/[name]": { value: "fuzz-value" },
     "/api/auth/logout": {},
     // Where malformed percent-encodings are rewritten: 400 whatever the body.
     "/api/malformed-url": {},
