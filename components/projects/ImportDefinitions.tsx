@@ -1,10 +1,12 @@
 "use client";
-// Replaces a project's definitions from a .ts file, a zipped project or a JSON bundle; shows the
-// problems (with line:column) when the import is refused, and reloads the page data when it succeeds.
 import { useRouter } from "next/navigation";
 import { type ChangeEvent, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
 import { type ImportDiagnostic, ImportRefusalSchema } from "@/lib/api/schemas";
+// Replaces a project's definitions from a .ts file, a zipped project or a JSON bundle; shows the
+// problems (with line:column) when the import is refused, and reloads the page data when it succeeds.
+import { permission } from "../access/permission";
+import { useProjectAccess } from "../access/useProjectAccess";
 import { diagnosticLocation, IMPORT_ACCEPT, importContentType } from "./import-file";
 
 const api = createApiClient();
@@ -24,6 +26,8 @@ function refusalDiagnostics(error: unknown): ImportDiagnostic[] {
 export function ImportDefinitions({ projectId }: { projectId: string }) {
   const router = useRouter();
   const [state, setState] = useState<ImportState>({ kind: "idle" });
+  // Importing saves a version: an editor's or owner's to do (the role table, lib/access/roles.ts).
+  const mayImport = permission(useProjectAccess(projectId), "save");
 
   async function importFile(event: ChangeEvent<HTMLInputElement>) {
     const input = event.currentTarget;
@@ -66,13 +70,15 @@ export function ImportDefinitions({ projectId }: { projectId: string }) {
           type="file"
           accept={IMPORT_ACCEPT}
           aria-label="Import definitions"
-          disabled={state.kind === "importing"}
+          disabled={state.kind === "importing" || !mayImport.ok}
           onChange={importFile}
           className="min-w-0 text-sm text-muted file:mr-3 file:h-8 file:cursor-pointer file:rounded-md file:border file:border-border file:bg-surface file:px-3 file:text-sm file:font-medium file:text-text hover:file:bg-surface-muted"
         />
       </label>
       <p className="text-xs text-muted">
-        A .ts file, a zipped project or a JSON bundle; it replaces the definitions as a new version.
+        {mayImport.ok
+          ? "A .ts file, a zipped project or a JSON bundle; it replaces the definitions as a new version."
+          : mayImport.reason}
       </p>
       {state.kind === "importing" && <p className="text-sm text-muted">Importing {state.fileName}…</p>}
       {state.kind === "imported" && (

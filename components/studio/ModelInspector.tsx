@@ -1,9 +1,10 @@
 "use client";
-// Inspector for a model definition: provider, provider model id, endpoint and key variable name,
-// fallbacks, prices, capabilities, provider options and tools, and the scripted provider's script and loop.
+// Inspector for a model definition: provider, provider model id, endpoint, key variable name or
+// project credential, fallbacks, prices, capabilities, provider options and tools, and the scripted provider's script and loop.
 import { MODEL_PROVIDERS } from "@/lib/standard";
 import { renameDefinition, replaceDefinition } from "@/lib/studio/document-edits";
 import { switchModelProvider } from "@/lib/studio/model-switch";
+import { CredentialPicker } from "./CredentialPicker";
 import {
   FieldGroup,
   JsonField,
@@ -79,12 +80,7 @@ export function ModelInspector({ nodeId }: { nodeId: string }) {
         hint="The variable's name, never the key."
         {...bind.optionalText("apiKeyEnv")}
       />
-      <TextField
-        field="model.apiKeyCredential"
-        label="API key credential"
-        hint="The name of one of this project's credentials (stored encrypted on the server); it wins over the env variable."
-        {...bind.optionalText("apiKeyCredential")}
-      />
+      <CredentialPicker {...bind.optionalText("apiKeyCredential")} />
       <ListField field="model.fallbacks" label="Fallback models" {...bind.list("fallbacks")} />
       <FieldGroup title="Prices (per million tokens)">
         <NumberField field="model.inputPrice" label="Input price" step="any" {...bind.number("inputPrice")} />

@@ -4,6 +4,9 @@
 // again; one of an older version, or of an agent that version no longer has, is put aside and the
 // form for a new run on the saved version is shown (it says why and links the old run). Its title
 // says exactly what a click does, from the same state the panel reads.
+import { Gated } from "@/components/access/Gated";
+import { permission } from "@/components/access/permission";
+import { useProjectAccess } from "@/components/access/useProjectAccess";
 import { Button } from "@/components/ui/Button";
 import { ICONS } from "@/components/ui/icons";
 import { runTarget } from "@/lib/studio/run-target";
@@ -13,7 +16,9 @@ import { useStudio } from "./StudioStoreContext";
 import { useCompiled } from "./useCompiled";
 import { useKeptRun } from "./useKeptRun";
 
-export function RunButton() {
+export function RunButton({ projectId }: { projectId: string }) {
+  // A viewer sees Run disabled with the reason; a runner and above run.
+  const allowed = permission(useProjectAccess(projectId), "run");
   const playground = usePlaygroundStore();
   const open = usePlayground((state) => state.open);
   const view = usePlayground((state) => state.view);
@@ -53,19 +58,22 @@ export function RunButton() {
   }
 
   return (
-    <Button
-      tone="primary"
-      aria-expanded={open}
-      aria-controls={open ? "studio-playground" : undefined}
-      title={title}
-      onClick={onClick}
-    >
-      {running ? (
-        <span aria-hidden className="size-2 animate-pulse rounded-full bg-accent-contrast" />
-      ) : (
-        ICONS.play
-      )}
-      Run
-    </Button>
+    <Gated reason={allowed.ok ? null : allowed.reason}>
+      <Button
+        tone="primary"
+        aria-expanded={open}
+        aria-controls={open ? "studio-playground" : undefined}
+        title={allowed.ok ? title : undefined}
+        disabled={!allowed.ok}
+        onClick={onClick}
+      >
+        {running ? (
+          <span aria-hidden className="size-2 animate-pulse rounded-full bg-accent-contrast" />
+        ) : (
+          ICONS.play
+        )}
+        Run
+      </Button>
+    </Gated>
   );
 }

@@ -1,11 +1,12 @@
 "use client";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { useEffect, useMemo, useRef, useState } from "react";
 // The studio: toolbar on top, the node palette on the left, canvas in the middle, inspector (or the
 // playground, which then holds the inspector too) on the right, problems and code below, and the
 // dialogs (command palette, keyboard shortcuts, models, saving) every command can open; a draft of
 // unsaved work is kept in this browser and restored. Each area is a `data-studio-region` for F6, and
 // a skip link leads to the open playground.
-import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { ProjectIdProvider } from "@/components/access/ProjectIdContext";
 import { fitCanvasViewport, type Graph, layoutRoomFor } from "@/lib/graph";
 import { isSelectionEmpty } from "@/lib/studio/selection";
 import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
@@ -216,12 +217,14 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
 export function Studio({ projectId, graph, version }: { projectId: string; graph: Graph; version: number }) {
   const [store] = useState(() => createStudioStore(graph, version));
   return (
-    <StudioStoreProvider store={store}>
-      <PlaygroundProvider projectId={projectId}>
-        <ReactFlowProvider>
-          <StudioWorkspace projectId={projectId} />
-        </ReactFlowProvider>
-      </PlaygroundProvider>
-    </StudioStoreProvider>
+    <ProjectIdProvider projectId={projectId}>
+      <StudioStoreProvider store={store}>
+        <PlaygroundProvider projectId={projectId}>
+          <ReactFlowProvider>
+            <StudioWorkspace projectId={projectId} />
+          </ReactFlowProvider>
+        </PlaygroundProvider>
+      </StudioStoreProvider>
+    </ProjectIdProvider>
   );
 }

@@ -6,6 +6,9 @@
 // is one row at every width (1280 to 1920 px measured) and Save, Export and Run are always in view.
 import Link from "next/link";
 import { type ReactNode, useSyncExternalStore } from "react";
+import { Gated } from "@/components/access/Gated";
+import { permission } from "@/components/access/permission";
+import { useProjectAccess } from "@/components/access/useProjectAccess";
 import { Button } from "@/components/ui/Button";
 import { IconButton } from "@/components/ui/IconButton";
 import { ICONS, type IconName } from "@/components/ui/icons";
@@ -220,7 +223,7 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
         <span className="w-1" />
         <ExportMenu projectId={context.projectId} />
         <span className="w-1" />
-        <RunButton />
+        <RunButton projectId={context.projectId} />
       </Group>
     </div>
   );
@@ -229,14 +232,19 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
 function SaveButton({ context }: { context: StudioCommandContext }) {
   const command = studioCommand("save");
   const unsaved = useStudio((state) => state.history.present !== state.savedDocument);
+  // A viewer or runner may edit the canvas to try things, but not save it (the server says 403).
+  const allowed = permission(useProjectAccess(context.projectId), "save");
   return (
-    <Button
-      aria-keyshortcuts={command.keys ? ariaKeyShortcuts(command.keys) : undefined}
-      title={`Save (${shortcutLabel("Mod+S", isMacPlatform())})`}
-      onClick={() => void command.run(context)}
-    >
-      {unsaved ? <span aria-hidden="true" className="h-2 w-2 rounded-full bg-warning" /> : null}
-      {command.label}
-    </Button>
+    <Gated reason={allowed.ok ? null : allowed.reason}>
+      <Button
+        aria-keyshortcuts={command.keys ? ariaKeyShortcuts(command.keys) : undefined}
+        title={allowed.ok ? `Save (${shortcutLabel("Mod+S", isMacPlatform())})` : undefined}
+        disabled={!allowed.ok}
+        onClick={() => void command.run(context)}
+      >
+        {unsaved ? <span aria-hidden="true" className="h-2 w-2 rounded-full bg-warning" /> : null}
+        {command.label}
+      </Button>
+    </Gated>
   );
 }

@@ -14,6 +14,9 @@ import {
   type ThreadListControls,
 } from "@/lib/contracts/thread-list-query";
 import { statusDetail } from "@/lib/live";
+import { Gated } from "../access/Gated";
+import { permission } from "../access/permission";
+import { useProjectAccess } from "../access/useProjectAccess";
 import { Button } from "../ui/Button";
 import { ApprovalInbox } from "./ApprovalInbox";
 import { formatCreatedAt } from "./format";
@@ -65,6 +68,8 @@ export function ThreadsPanel({
   // Only an ai_human agent can be started from here; without one every Run control is disabled and
   // the hint below the form (which the controls point at) says what to do instead.
   const canRun = chatAgents.length > 0;
+  // A viewer sees the form with Run disabled and the reason (the role table, lib/access/roles.ts).
+  const mayRun = permission(useProjectAccess(projectId), "run");
   const cannotRunHintId = useId();
 
   const changeControls = useCallback((next: ThreadListControls) => {
@@ -159,14 +164,16 @@ export function ThreadsPanel({
           aria-describedby={canRun ? undefined : cannotRunHintId}
           className="h-8 min-w-48 flex-1 rounded-md border border-border bg-surface px-2.5 outline-none focus:border-accent disabled:cursor-not-allowed disabled:opacity-60"
         />
-        <Button
-          type="submit"
-          tone="primary"
-          disabled={starting || !canRun}
-          aria-describedby={canRun ? undefined : cannotRunHintId}
-        >
-          {starting ? "Starting…" : "Run"}
-        </Button>
+        <Gated reason={mayRun.ok ? null : mayRun.reason}>
+          <Button
+            type="submit"
+            tone="primary"
+            disabled={starting || !canRun || !mayRun.ok}
+            aria-describedby={canRun ? undefined : cannotRunHintId}
+          >
+            {starting ? "Starting…" : "Run"}
+          </Button>
+        </Gated>
         {canRun ? null : (
           <p id={cannotRunHintId} data-testid="run-unavailable" className="w-full text-sm text-muted">
             This project has no ai_human agent (one that chats with a person) to run. Add an ai_human agent in

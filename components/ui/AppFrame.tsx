@@ -1,7 +1,9 @@
 // The app chrome: a slim header with the logo, a breadcrumb (long names end in an ellipsis and show
-// in full on hover; the current page's crumb is the last to shrink) and the main area below it.
+// in full on hover; the current page's crumb is the last to shrink), who is signed in (with accounts)
+// and the main area below it.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { AccountMenu } from "../access/AccountMenu";
 import { TandemMark } from "./Logo";
 
 export interface Crumb {
@@ -57,6 +59,7 @@ export function AppFrame({ children, crumbs = [] }: { children: ReactNode; crumb
             </ol>
           </nav>
         ) : null}
+        <AccountMenu />
       </header>
       <main className="flex-1">{children}</main>
     </div>

@@ -45,6 +45,9 @@ export default async function ProjectPage({
           >
             Analytics
           </Link>
+          <Link className={`shrink-0 ${buttonClasses()}`} href={`/projects/${project.id}/settings/members`}>
+            Settings
+          </Link>
           <Link className={`shrink-0 ${buttonClasses("primary")}`} href={`/projects/${project.id}/studio`}>
             Open studio
           </Link>
