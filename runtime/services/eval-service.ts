@@ -8,7 +8,7 @@
 // each case finishes exactly once.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import {
   type Assertion,
   type CaseBody,
@@ -538,6 +538,8 @@ export class EvalService {
   private drive(runId: string): void {
     if (this.driving.has(runId)) return;
     const controller = new AbortController();
+    // Every conversation in flight listens to it while it waits (as many as the run's concurrency).
+    setMaxListeners(0, controller.signal);
     this.driving.set(runId, controller);
     void this.driveRun(runId, controller.signal)
       .catch(async (error: unknown) => {
@@ -620,16 +622,21 @@ export class EvalService {
     }
     const createdAt = (await findThread(this.deps.sql, threadId))?.created_at;
     const input = item.input;
-    for (;;) {
-      const status = await this.settle(threadId, signal);
-      if (signal.aborted) return null;
-      if (ENDED.has(status)) break;
-      const posted = await this.userTurns(threadId);
-      let next: string | null = null;
-      if ("messages" in input) next = input.messages[posted.length] ?? null;
-      else next = await this.simulatedTurn(input.simulated_user, loaded, threadId, posted.length);
-      if (next === null) break;
-      await this.deps.threads.postMessage(threadId, { content: next });
+    const watch = await this.watchCase(threadId, signal);
+    try {
+      for (;;) {
+        const status = await watch.settle();
+        if (signal.aborted) return null;
+        if (ENDED.has(status)) break;
+        const posted = await this.userTurns(threadId);
+        let next: string | null = null;
+        if ("messages" in input) next = input.messages[posted.length] ?? null;
+        else next = await this.simulatedTurn(input.simulated_user, loaded, threadId, posted.length);
+        if (next === null) break;
+        await this.deps.threads.postMessage(threadId, { content: next });
+      }
+    } finally {
+      watch.close();
     }
     const outcome = await this.outcome(threadId, createdAt ? createdAt / 1000 : started);
     const verdict = await checkAssertions([...run.plan.assertions, ...item.assertions], outcome, {
@@ -694,37 +701,47 @@ export class EvalService {
     }
   }
 
-  /** Waits until the thread rests (woken by its tree's events, read again every second); its status. */
-  private async settle(threadId: string, signal: AbortSignal): Promise<string> {
+  /**
+   * Watches a case's thread for its whole conversation (one subscription to its tree's events, not
+   * one per turn): `settle()` waits until the thread rests with nothing left to take in (woken by
+   * the tree's events, read again every second) and answers its status.
+   */
+  private async watchCase(threadId: string, signal: AbortSignal) {
+    let woken = false;
     let wake: () => void = () => {};
-    const unsubscribe = await this.deps.watchRoot(threadId, () => wake());
-    try {
+    const unsubscribe = await this.deps.watchRoot(threadId, () => {
+      woken = true;
+      wake();
+    });
+    const settle = async (): Promise<string> => {
       for (;;) {
+        woken = false;
         const thread = await findThread(this.deps.sql, threadId);
         if (!thread) throw new Error(`the case's thread ${threadId} is gone`);
+        if (signal.aborted) return thread.status;
         // Resting with nothing left to take in: a message just posted may still wait in the inbox (or
         // be taken by this process) while the row still reads idle.
-        if (signal.aborted) return thread.status;
         if (
           RESTING.has(thread.status) &&
           !thread.runnable &&
           !(await hasPendingInput(this.deps.sql, threadId))
         )
           return thread.status;
+        if (woken) continue;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, SETTLE_POLL_MS);
           const done = () => {
             clearTimeout(timer);
             signal.removeEventListener("abort", done);
+            wake = () => {};
             resolve();
           };
+          const timer = setTimeout(done, SETTLE_POLL_MS);
           wake = done;
           signal.addEventListener("abort", done, { once: true });
         });
       }
-    } finally {
-      unsubscribe();
-    }
+    };
+    return { settle, close: unsubscribe };
   }
 
   /** The user turns posted to the root so far (input from outside, not the agent's own sides). */
