@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,peers,analytics,traces
-// (comma list) runs only some benchmarks. `providers` runs 500 threads against a local provider that
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces
+// (comma list) runs only some benchmarks. `evals` runs an eval suite of 500 simulated 3-turn
+// conversations against a model answering in 1 s (bench/evals.ts). `providers` runs 500 threads against a local provider that
 // rate-limits at 50 requests/s (bench/providers.ts). `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
 // the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
@@ -17,6 +18,7 @@ import { startCluster } from "./cluster";
 import { runCompile } from "./compile";
 import { machineCpu, processTreeCpuMs } from "./cpu";
 import { runEffects } from "./effects";
+import { runEvals } from "./evals";
 import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
@@ -51,6 +53,7 @@ const ALL = [
   "effects",
   "replay",
   "providers",
+  "evals",
   "peers",
   "analytics",
   "traces",
@@ -153,6 +156,7 @@ async function main(): Promise<void> {
     if (only.has("analytics")) await runAnalytics(cluster, results.baseline);
     // Printed by itself: steps/s with tracing unset vs exporting (docs/observability.md).
     if (only.has("traces")) await runTraces(cluster, results.baseline);
+    if (only.has("evals")) await runEvals(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

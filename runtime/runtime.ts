@@ -27,6 +27,7 @@ import { ActivityService } from "./services/activity-service";
 import { AnalyticsService } from "./services/analytics-service";
 import { ApprovalService } from "./services/approval-service";
 import { EffectService } from "./services/effect-service";
+import { EvalService } from "./services/eval-service";
 import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
 import { McpAgentServer } from "./services/mcp-agent-server";
@@ -96,6 +97,8 @@ export interface Runtime {
   readonly approvals: ApprovalService;
   /** Accounts, roles, project keys, credentials and the audit log (docs/security.md). */
   readonly access: AccessService;
+  /** Eval suites and runs (API.md "Evaluations"; docs/evals.md); its runner starts beside the scheduler. */
+  readonly evals: EvalService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -308,6 +311,18 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     diffs: new ThreadDiffService(database.sql),
     approvals: new ApprovalService(database.sql),
     access,
+    evals: new EvalService({
+      sql: database.sql,
+      definitions,
+      threads,
+      watchRoot: (rootId, onEvents) =>
+        events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
+      callModel: (name, models, request) =>
+        callModel(name, models, request, { retryBudgetMs: modelRetry.budgetMs, breaker: modelRetry.breaker }),
+      extensions,
+      owner: scheduler.owner,
+      ...(process.env.TANDEM_EVAL_LEASE_MS ? { leaseMs: Number(process.env.TANDEM_EVAL_LEASE_MS) } : {}),
+    }),
   };
 }
 
