@@ -21,7 +21,12 @@ function withoutDelays(bundle: Bundle): Bundle {
   };
 }
 
-const ENTRY_AGENT = { chat: "assistant", asset: "orchestrator", "named-workers": "team_lead" } as const;
+const ENTRY_AGENT = {
+  chat: "assistant",
+  asset: "orchestrator",
+  "named-workers": "team_lead",
+  "refund-desk": "support",
+} as const;
 
 describe.each(testDatabaseBackends())("forks of template runs (%s)", (backend) => {
   let database: Database;
