@@ -19,6 +19,7 @@ export async function startServerProcess(): Promise<void> {
   if (settings.runThreads) {
     await runtime.scheduler.start();
     await runtime.effectRunner.start();
+    await runtime.evals.start();
   } else console.log("[tandem] this server does not run threads (TANDEM_RUN_THREADS=false)");
   drainOnSignals(runtime, settings.drainMs);
 }
@@ -35,6 +36,7 @@ export async function startWorkerProcess(): Promise<Runtime> {
   const runtime = await getRuntime();
   await runtime.scheduler.start();
   await runtime.effectRunner.start();
+  await runtime.evals.start();
   console.log(
     `[tandem] worker ${runtime.scheduler.owner} running threads on ${describeDatabase(config)} (concurrency ${settings.concurrency}, up to ${settings.maxClaimed} threads claimed, lease ${settings.leaseMs} ms, drain ${settings.drainMs} ms)`,
   );
@@ -51,13 +53,16 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
       `[tandem] ${signal}: draining (${runtime.scheduler.inFlight} threads in flight, up to ${drainMs} ms)`,
     );
     void Promise.all([
+      runtime.evals.stop().catch((error: unknown) => {
+        console.error("[tandem] handing eval runs back failed (their leases expire):", error);
+      }),
       runtime.scheduler.drain(drainMs),
       runtime.effectRunner.drain(drainMs).catch((error: unknown) => {
         console.error("[tandem] draining effects failed (their leases expire):", error);
         return { finished: 0, handedBack: 0 };
       }),
     ])
-      .then(([{ atStepBoundary, aborted }, effects]) => {
+      .then(([, { atStepBoundary, aborted }, effects]) => {
         if (effects.handedBack > 0)
           console.log(`[tandem] ${effects.handedBack} running effect(s) handed back for another process`);
         console.log(

@@ -24,6 +24,7 @@ import { awayFromStepSlot } from "./scheduler/step-slots";
 import { ActivityService } from "./services/activity-service";
 import { ApprovalService } from "./services/approval-service";
 import { EffectService } from "./services/effect-service";
+import { EvalService } from "./services/eval-service";
 import { EventLogService } from "./services/event-log-service";
 import { LoadService } from "./services/load-service";
 import { McpAgentServer } from "./services/mcp-agent-server";
@@ -89,6 +90,8 @@ export interface Runtime {
   readonly diffs: ThreadDiffService;
   /** Tool approvals: list a tree's or a project's, decide one (docs/runtime.md "Approvals"). */
   readonly approvals: ApprovalService;
+  /** Eval suites and runs (API.md "Evaluations"; docs/evals.md); its runner starts beside the scheduler. */
+  readonly evals: EvalService;
 }
 
 type RuntimeGlobal = typeof globalThis & { __tandemRuntime?: Promise<Runtime> };
@@ -273,6 +276,18 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     replays: new ThreadReplayService(database, definitions),
     diffs: new ThreadDiffService(database.sql),
     approvals: new ApprovalService(database.sql),
+    evals: new EvalService({
+      sql: database.sql,
+      definitions,
+      threads,
+      watchRoot: (rootId, onEvents) =>
+        events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
+      callModel: (name, models, request) =>
+        callModel(name, models, request, { retryBudgetMs: modelRetry.budgetMs, breaker: modelRetry.breaker }),
+      extensions,
+      owner: scheduler.owner,
+      ...(process.env.TANDEM_EVAL_LEASE_MS ? { leaseMs: Number(process.env.TANDEM_EVAL_LEASE_MS) } : {}),
+    }),
   };
 }
 

@@ -408,3 +408,35 @@ export function defineEffect(
     execute: third as EffectDefinition["execute"],
   };
 }
+
+// ─── Eval checks ───────────────────────────────────────────────────────────────────────────────────
+// `evals/<name>.ts` default-exporting `defineEvalCheck(fn)`: a suite's `{ type: "code", module:
+// "<name>" }` assertion runs it on the case's outcome (docs/evals.md "Code checks").
+
+/** What a code check is shown of a case's conversation. */
+export interface EvalCheckInput {
+  /** The root thread of the case's conversation. */
+  thread_id: string;
+  case_name: string;
+  final_reply: string;
+  transcript: string;
+  tool_calls: { name: string; args: unknown; thread_id: string }[];
+  subagents: string[];
+  status: string;
+  turns: number;
+  tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+}
+
+/** A check's verdict: a boolean, or `{ passed, score? (0..1), reason? }`. */
+export type EvalCheckVerdict = boolean | { passed: boolean; score?: number; reason?: string };
+
+export interface EvalCheckDefinition {
+  kind: "eval_check";
+  check: (input: EvalCheckInput) => EvalCheckVerdict | Promise<EvalCheckVerdict>;
+}
+
+export function defineEvalCheck(check: EvalCheckDefinition["check"]): EvalCheckDefinition {
+  return { kind: "eval_check", check };
+}

@@ -10,6 +10,7 @@ function registryOf(...hooks: HookDefinition[]): ExtensionRegistry {
     hooks: new Map(hooks.map((hook) => [hook.id, hook])),
     threadEndpoints: [],
     effects: new Map(),
+    evals: new Map(),
     mcp: EMPTY_REGISTRY.mcp,
     problems: [],
   };

@@ -8,7 +8,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { HOOK_ID_PATTERN } from "@/lib/standard/identifiers";
 import { MODULE_ID_PATTERN } from "@/lib/standard/tool";
-import { type CodeToolDefinition, type EffectDefinition, HOOK_NAMES, type HookDefinition } from "./define";
+import {
+  type CodeToolDefinition,
+  type EffectDefinition,
+  type EvalCheckDefinition,
+  HOOK_NAMES,
+  type HookDefinition,
+} from "./define";
 import { McpClients } from "./mcp-clients";
 import { loadMcpConfig } from "./mcp-config";
 import { loadThreadEndpoints, type ThreadEndpointRoute } from "./thread-endpoint-loader";
@@ -23,6 +29,8 @@ export interface ExtensionRegistry {
   readonly effects: ReadonlyMap<string, EffectDefinition>;
   /** The MCP servers of `mcp.json`, connected on first use. */
   readonly mcp: McpClients;
+  /** Eval code checks by name (`evals/tone.ts` → `tone`), for suites' `code` assertions. */
+  readonly evals: ReadonlyMap<string, EvalCheckDefinition>;
   /** Files that could not be loaded, with the reason (logged at load). */
   readonly problems: readonly { file: string; message: string }[];
 }
@@ -119,6 +127,42 @@ function checkEffect(value: unknown): string | null {
   return null;
 }
 
+function checkEvalCheck(value: unknown): string | null {
+  if (!value || typeof value !== "object" || (value as { kind?: unknown }).kind !== "eval_check")
+    return "the default export must be defineEvalCheck(fn)";
+  if (typeof (value as EvalCheckDefinition).check !== "function") return "an eval check needs a function";
+  return null;
+}
+
+/** Eval checks under `evals/`, named by their path without the extension. */
+async function loadEvalChecks(
+  root: string,
+  importModule: (file: string) => Promise<unknown>,
+  problems: { file: string; message: string }[],
+): Promise<Map<string, EvalCheckDefinition>> {
+  const checks = new Map<string, EvalCheckDefinition>();
+  for (const file of await listModules(root)) {
+    const name = path
+      .relative(root, file)
+      .split(path.sep)
+      .join("/")
+      .replace(/\.[mc]?[jt]s$/, "");
+    if (!MODULE_ID_PATTERN.test(name)) {
+      problems.push({ file, message: `"${name}" is not a valid eval check name (letters, digits, _ and -)` });
+      continue;
+    }
+    try {
+      const value = defaultExport(await importModule(file));
+      const problem = checkEvalCheck(value);
+      if (problem) problems.push({ file, message: problem });
+      else checks.set(name, value as EvalCheckDefinition);
+    } catch (error) {
+      problems.push({ file, message: `failed to load: ${(error as Error).message}` });
+    }
+  }
+  return checks;
+}
+
 /** Effects under `effects/`, named by their path without the extension. */
 async function loadEffects(
   root: string,
@@ -204,11 +248,21 @@ export async function loadExtensions(directory: string): Promise<ExtensionRegist
     problems,
   );
   const effects = await loadEffects(path.join(directory, "effects"), importModule, problems);
+  const evals = await loadEvalChecks(path.join(directory, "evals"), importModule, problems);
   const mcpConfig = await loadMcpConfig(directory);
   if (mcpConfig.problem) problems.push({ file: mcpConfig.file, message: mcpConfig.problem });
   for (const problem of problems)
     console.warn(`[tandem] extension ${path.relative(process.cwd(), problem.file)}: ${problem.message}`);
-  return { directory, tools, hooks, threadEndpoints, effects, mcp: new McpClients(mcpConfig), problems };
+  return {
+    directory,
+    tools,
+    hooks,
+    threadEndpoints,
+    effects,
+    evals,
+    mcp: new McpClients(mcpConfig),
+    problems,
+  };
 }
 
 export function extensionsDirectory(): string {
@@ -225,6 +279,7 @@ export const EMPTY_REGISTRY: ExtensionRegistry = {
   hooks: new Map(),
   threadEndpoints: [],
   effects: new Map(),
+  evals: new Map(),
   mcp: new McpClients({ file: "", servers: new Map() }),
   problems: [],
 };

@@ -12,6 +12,16 @@ export const chatDefinitions = {
   tools: [],
 };
 
+/** An eval suite for `chatDefinitions` (API.md "Evaluations"). */
+export const evalSuiteBody = {
+  name: "fuzzed suite",
+  agent_id: "assistant",
+  cases: [
+    { name: "greets", input: { messages: ["hi"] }, assertions: [{ type: "contains", value: "hello" }] },
+  ],
+  assertions: [{ type: "max_turns", value: 3 }],
+};
+
 /** The body each route expects, and the URL to send it to (ids of the target project and thread). */
 export function routeBody(
   pattern: string,
@@ -23,6 +33,8 @@ export function routeBody(
     .replace("[version]", "1")
     .replace("[requestId]", PLACEHOLDER_ID)
     .replace("[approvalId]", PLACEHOLDER_ID)
+    .replace("[suiteId]", PLACEHOLDER_ID)
+    .replace("[runId]", PLACEHOLDER_ID)
     .replace("[[...path]]", "fuzz/endpoint")
     .replace("[...path]", "fuzz/file.txt");
   const templates: Record<string, Record<string, unknown>> = {
@@ -36,6 +48,12 @@ export function routeBody(
     "/api/projects/[id]/replays": { thread_ids: [PLACEHOLDER_ID], limit: 1, from_version: "same" },
     // The MCP Streamable HTTP endpoint: JSON-RPC bodies, refused by the SDK's transport with 4xx.
     "/api/projects/[id]/mcp": { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+    "/api/projects/[id]/evals": evalSuiteBody,
+    // An id that names no suite or run: well-formed bodies are 404s, nothing changes or runs.
+    "/api/projects/[id]/evals/[suiteId]": evalSuiteBody,
+    "/api/projects/[id]/evals/[suiteId]/cases/from-thread": { thread_id: target.threadId },
+    "/api/projects/[id]/evals/[suiteId]/runs": { version: 1, repetitions: 1, concurrency: 1 },
+    "/api/eval-runs/[runId]/cancel": {},
     "/api/threads": { project_id: target.projectId, agent_id: "assistant", message: "hi" },
     "/api/threads/[id]/messages": { content: "hi", attachments: [] },
     // An id that names no message of the target: well-formed bodies are 404s, nothing is forked.

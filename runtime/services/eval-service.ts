@@ -1,0 +1,845 @@
+// Evaluations (API.md "Evaluations"; docs/evals.md): suites per project, and runs of a suite
+// against a saved version. The runner drives each case's conversation as an ordinary root thread
+// through the runtime (it posts user turns and waits for the thread to settle; the step runner does
+// the rest, so there is no second agent loop): fixed turns, or a simulated user (a project model
+// prompted with a persona, shown the conversation with the roles swapped). A run holds a lease in
+// its row; a process that starts, or whose poll finds a run nobody holds, resumes it: every case's
+// thread and result row are created in one transaction, unique per (run, case, repetition), so
+// each case finishes exactly once.
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import {
+  type Assertion,
+  type CaseBody,
+  type EvalCase,
+  type EvalCaseResult,
+  type EvalCompare,
+  type EvalRun,
+  type EvalRunEvent,
+  type EvalSuite,
+  type EvalSuiteListEntry,
+  type EvalSummary,
+  type RunRequest,
+  type SimulatedUser,
+  type SuiteBody,
+  SuiteSchema,
+} from "@/lib/contracts/evals";
+import type { SqlClient } from "@/lib/db/sql-client";
+import { ConflictError, NotFoundError, UnprocessableError } from "../errors";
+import type { ExtensionRegistry } from "../extensions/registry";
+import type { ModelCallRequest, ModelCallResult } from "../models";
+import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
+import {
+  claimOrphanRuns,
+  currentProjectVersion,
+  deleteSuite,
+  findRun,
+  findSuite,
+  findSuiteByName,
+  finishResult,
+  finishRun,
+  insertResult,
+  insertRun,
+  insertSuite,
+  listSuites,
+  projectHasVersion,
+  type ResultRow,
+  type RunRow,
+  releaseRunLeases,
+  renewRunLeases,
+  resultsOfRun,
+  type SuiteWrite,
+  subagentsOfTree,
+  toolCallsOfTree,
+  updateSuite,
+} from "../store/eval-store";
+import { appendEvents } from "../store/event-log";
+import { initialExecutionState } from "../store/messages";
+import { threadEvent } from "../store/thread-events";
+import { createThread } from "../store/thread-lifecycle";
+import { findThread } from "../store/thread-store";
+import { type CaseOutcome, checkAssertions, percentile } from "./eval-assertions";
+import { isUuid } from "./project-service";
+import type { ThreadService } from "./thread-service";
+
+type ModelCaller = (
+  name: string,
+  models: LoadedDefinitions["bundle"]["models"],
+  request: ModelCallRequest,
+) => Promise<ModelCallResult>;
+
+export interface EvalServiceDeps {
+  sql: SqlClient;
+  definitions: DefinitionsCache;
+  threads: ThreadService;
+  /** Wakes `onEvents` when the root's tree has new events; answers the unsubscribe. */
+  watchRoot: (rootId: string, onEvents: () => void) => Promise<() => void>;
+  callModel: ModelCaller;
+  extensions: () => Promise<{ registry: ExtensionRegistry }>;
+  /** This process's name on the runs it drives. */
+  owner: string;
+  leaseMs?: number;
+}
+
+/** A thread resting: nothing to do until someone posts (or it ended). */
+const RESTING = new Set(["idle", "completed", "failed", "stopped", "terminated"]);
+/** A thread that takes no further user turns. */
+const ENDED = new Set(["completed", "failed", "stopped", "terminated"]);
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_LEASE_MS = 15_000;
+/** How often a settling thread is read again when no event woke its waiter. */
+const SETTLE_POLL_MS = 1_000;
+
+const JUDGE_INSTRUCTIONS =
+  'You grade a conversation between a user and an AI agent against a rubric. Answer with JSON only: { "score": <a number from 0 to 1>, "reason": "<one sentence: why>" }.';
+
+function emptySummary(cases: number): EvalSummary {
+  return {
+    cases,
+    passed: 0,
+    pass_rate: 0,
+    pass_all_repetitions: 0,
+    mean_score: 0,
+    tokens: 0,
+    cost_usd: 0,
+    latency_p50_ms: 0,
+    latency_p95_ms: 0,
+  };
+}
+
+/**
+ * The run's summary from its finished results: `cases` the suite's cases, `passed` the cases that
+ * passed at least once, `pass_rate` the share of finished attempts that passed, and
+ * `pass_all_repetitions` (pass^k) the share of cases that passed in every repetition.
+ */
+export function summarise(
+  run: Pick<RunRow, "plan" | "repetitions">,
+  results: readonly ResultRow[],
+): EvalSummary {
+  const finished = results.filter((result) => result.state === "done");
+  const cases = run.plan.cases.length;
+  if (finished.length === 0) return emptySummary(cases);
+  const byCase = new Map<string, ResultRow[]>();
+  for (const result of finished) byCase.set(result.case_id, [...(byCase.get(result.case_id) ?? []), result]);
+  let passedOnce = 0;
+  let passedAll = 0;
+  for (const item of run.plan.cases) {
+    const attempts = byCase.get(item.id) ?? [];
+    if (attempts.some((attempt) => attempt.passed)) passedOnce += 1;
+    if (attempts.length === run.repetitions && attempts.every((attempt) => attempt.passed)) passedAll += 1;
+  }
+  const latencies = finished.map((result) => result.latency_ms);
+  const round = (value: number, digits = 4) => Number(value.toFixed(digits));
+  return {
+    cases,
+    passed: passedOnce,
+    pass_rate: round(finished.filter((result) => result.passed).length / finished.length),
+    pass_all_repetitions: cases === 0 ? 0 : round(passedAll / cases),
+    mean_score: round(finished.reduce((sum, result) => sum + result.score, 0) / finished.length),
+    tokens: finished.reduce((sum, result) => sum + result.tokens, 0),
+    cost_usd: round(
+      finished.reduce((sum, result) => sum + result.cost_usd, 0),
+      6,
+    ),
+    latency_p50_ms: percentile(latencies, 50),
+    latency_p95_ms: percentile(latencies, 95),
+  };
+}
+
+function resultView(run: RunRow, row: ResultRow): EvalCaseResult {
+  return {
+    case_id: row.case_id,
+    name: run.plan.cases.find((item) => item.id === row.case_id)?.name ?? "",
+    repetition: row.repetition,
+    thread_id: row.thread_id,
+    passed: row.passed,
+    score: row.score,
+    assertions: row.assertions,
+    turns: row.turns,
+    tokens: row.tokens,
+    cost_usd: row.cost_usd,
+    latency_ms: row.latency_ms,
+  };
+}
+
+function runView(run: RunRow, results: readonly ResultRow[]): EvalRun {
+  const finished = results.filter((result) => result.state === "done");
+  return {
+    id: run.id,
+    suite_id: run.suite_id,
+    project_id: run.project_id,
+    suite_name: run.plan.suite_name,
+    agent_id: run.plan.agent_id,
+    version: run.version,
+    status: run.status,
+    repetitions: run.repetitions,
+    concurrency: run.concurrency,
+    progress: { done: finished.length, total: run.total },
+    summary: run.summary ?? summarise(run, results),
+    failure: run.failure,
+    created_at: run.created_at,
+    finished_at: run.finished_at,
+    results: finished.map((row) => resultView(run, row)),
+  };
+}
+
+/** A message's text as the transcript shows it. */
+function line(role: string, content: string | null): string {
+  return `${role}: ${content ?? ""}`;
+}
+
+export class EvalService {
+  private readonly leaseMs: number;
+  /** Runs this process drives, with the signal that stops their driving. */
+  private readonly driving = new Map<string, AbortController>();
+  private readonly emitter = new EventEmitter();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly deps: EvalServiceDeps) {
+    this.leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+    this.emitter.setMaxListeners(0);
+  }
+
+  // ─── Suites ────────────────────────────────────────────────────────────────────────────────────
+
+  private async requireProject(projectId: string): Promise<number> {
+    const version = isUuid(projectId) ? await currentProjectVersion(this.deps.sql, projectId) : null;
+    if (version === null) throw new NotFoundError("Project", projectId);
+    return version;
+  }
+
+  /** Checks a suite against the project's latest saved version: its agent and the models it names. */
+  private async checkSuite(projectId: string, version: number, suite: SuiteBody): Promise<void> {
+    const loaded = await this.deps.definitions.load(projectId, version);
+    const agents = new Set(loaded?.bundle.agents.map((agent) => agent.name) ?? []);
+    if (!agents.has(suite.agent_id))
+      throw new UnprocessableError(
+        `agent_id: the project has no agent "${suite.agent_id}"${agents.size > 0 ? ` (its agents: ${[...agents].join(", ")})` : ""}.`,
+        { field: "agent_id" },
+        "invalid_suite",
+      );
+    const models = new Set(loaded?.bundle.models.map((model) => model.name) ?? []);
+    const checkModels = (assertions: readonly Assertion[], where: string) =>
+      assertions.forEach((assertion, index) => {
+        if (assertion.type === "judge" && !models.has(assertion.model))
+          throw new UnprocessableError(
+            `${where}[${index}].model: the project has no model "${assertion.model}".`,
+            { field: `${where}[${index}].model` },
+            "invalid_suite",
+          );
+      });
+    checkModels(suite.assertions, "assertions");
+    suite.cases.forEach((item, index) => {
+      checkModels(item.assertions, `cases[${index}].assertions`);
+      if ("simulated_user" in item.input && !models.has(item.input.simulated_user.model))
+        throw new UnprocessableError(
+          `cases[${index}].input.simulated_user.model: the project has no model "${item.input.simulated_user.model}".`,
+          { field: `cases[${index}].input.simulated_user.model` },
+          "invalid_suite",
+        );
+    });
+  }
+
+  private toWrite(suite: SuiteBody, keep: ReadonlySet<string>): SuiteWrite {
+    const seen = new Set<string>();
+    return {
+      name: suite.name,
+      agentId: suite.agent_id,
+      assertions: suite.assertions,
+      cases: suite.cases.map((item: CaseBody) => {
+        // A case keeps its id across edits (runs compare by it) when it is one of the suite's own.
+        const id = item.id && keep.has(item.id) && !seen.has(item.id) ? item.id : randomUUID();
+        seen.add(id);
+        return {
+          id,
+          name: item.name,
+          input: item.input,
+          ...(item.env ? { env: item.env } : {}),
+          assertions: item.assertions,
+        };
+      }),
+    };
+  }
+
+  async list(projectId: string): Promise<{ suites: EvalSuiteListEntry[] }> {
+    await this.requireProject(projectId);
+    const rows = await listSuites(this.deps.sql, projectId);
+    const suites: EvalSuiteListEntry[] = [];
+    for (const row of rows) {
+      const entry: EvalSuiteListEntry = {
+        id: row.id,
+        name: row.name,
+        agent_id: row.agent_id,
+        cases: row.cases,
+      };
+      if (row.last_run) {
+        const view = runView(row.last_run, await resultsOfRun(this.deps.sql, row.last_run.id));
+        entry.last_run = {
+          id: view.id,
+          version: view.version,
+          status: view.status,
+          progress: view.progress,
+          summary: view.summary,
+          created_at: view.created_at,
+        };
+      }
+      suites.push(entry);
+    }
+    return { suites };
+  }
+
+  async create(projectId: string, body: unknown): Promise<EvalSuite> {
+    const version = await this.requireProject(projectId);
+    const suite = SuiteSchema.parse(body);
+    await this.checkSuite(projectId, version, suite);
+    const id = randomUUID();
+    const created = await this.deps.sql.transaction((tx) =>
+      insertSuite(tx, id, projectId, this.toWrite(suite, new Set())),
+    );
+    if (!created)
+      throw new ConflictError(
+        `name: the project already has a suite named "${suite.name}".`,
+        { field: "name" },
+        "suite_name_taken",
+      );
+    return this.get(projectId, id);
+  }
+
+  async get(projectId: string, suiteId: string): Promise<EvalSuite> {
+    await this.requireProject(projectId);
+    const suite = isUuid(suiteId) ? await findSuite(this.deps.sql, projectId, suiteId) : null;
+    if (!suite) throw new NotFoundError("Eval suite", suiteId);
+    return suite;
+  }
+
+  async getByName(projectId: string, name: string): Promise<EvalSuite> {
+    await this.requireProject(projectId);
+    const found = await findSuiteByName(this.deps.sql, projectId, name);
+    if (!found) throw new NotFoundError("Eval suite", name);
+    return this.get(projectId, found.id);
+  }
+
+  async update(projectId: string, suiteId: string, body: unknown): Promise<EvalSuite> {
+    const version = await this.requireProject(projectId);
+    const existing = await this.get(projectId, suiteId);
+    const suite = SuiteSchema.parse(body);
+    await this.checkSuite(projectId, version, suite);
+    const write = this.toWrite(suite, new Set(existing.cases.map((item) => item.id)));
+    const outcome = await this.deps.sql.transaction((tx) => updateSuite(tx, projectId, suiteId, write));
+    if (outcome === "missing") throw new NotFoundError("Eval suite", suiteId);
+    if (outcome === "name_taken")
+      throw new ConflictError(
+        `name: the project already has a suite named "${suite.name}".`,
+        { field: "name" },
+        "suite_name_taken",
+      );
+    return this.get(projectId, suiteId);
+  }
+
+  async delete(projectId: string, suiteId: string): Promise<EvalSuite> {
+    const suite = await this.get(projectId, suiteId);
+    for (const [runId, controller] of this.driving) {
+      const run = await findRun(this.deps.sql, runId);
+      if (run?.suite_id === suiteId) controller.abort();
+    }
+    await deleteSuite(this.deps.sql, projectId, suiteId);
+    return suite;
+  }
+
+  /** A new case from a thread of the project: its user turns as fixed `input.messages`. */
+  async caseFromThread(projectId: string, suiteId: string, threadId: string): Promise<EvalCase> {
+    const suite = await this.get(projectId, suiteId);
+    const thread = isUuid(threadId) ? await findThread(this.deps.sql, threadId) : null;
+    if (!thread || thread.project_id !== projectId) throw new NotFoundError("Thread", threadId);
+    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
+    const turns = messages
+      .filter(
+        (message) =>
+          message.role === "user" && message.side === null && (message.content ?? "").trim() !== "",
+      )
+      .map((message) => message.content as string);
+    if (turns.length === 0)
+      throw new UnprocessableError(
+        "thread_id: that thread has no user turns to make a case of.",
+        { field: "thread_id" },
+        "thread_without_user_turns",
+      );
+    const base = thread.name ?? `${thread.agent_name} conversation`;
+    const names = new Set(suite.cases.map((item) => item.name));
+    let name = base;
+    for (let n = 2; names.has(name); n += 1) name = `${base} (${n})`;
+    const added: CaseBody = { name, input: { messages: turns }, assertions: [] };
+    const write = this.toWrite(
+      {
+        name: suite.name,
+        agent_id: suite.agent_id,
+        assertions: suite.assertions,
+        cases: [...suite.cases, added],
+      },
+      new Set(suite.cases.map((item) => item.id)),
+    );
+    const outcome = await this.deps.sql.transaction((tx) => updateSuite(tx, projectId, suiteId, write));
+    if (outcome !== "ok") throw new NotFoundError("Eval suite", suiteId);
+    const created = write.cases.at(-1)!;
+    return { id: created.id, name: created.name, input: created.input, assertions: created.assertions };
+  }
+
+  // ─── Runs ──────────────────────────────────────────────────────────────────────────────────────
+
+  async startRun(projectId: string, suiteId: string, request: RunRequest): Promise<EvalRun> {
+    const current = await this.requireProject(projectId);
+    const suite = await this.get(projectId, suiteId);
+    const version = request.version ?? current;
+    if (!(await projectHasVersion(this.deps.sql, projectId, version)))
+      throw new NotFoundError("Project version", String(version));
+    const loaded = await this.deps.definitions.load(projectId, version);
+    if (!loaded?.index.agents.get(suite.agent_id))
+      throw new UnprocessableError(
+        `version: version ${version} has no agent "${suite.agent_id}".`,
+        { field: "version" },
+        "agent_missing_in_version",
+      );
+    if ((loaded.errors ?? []).length > 0)
+      throw new UnprocessableError(
+        `version: version ${version} has definition errors, so it cannot run.`,
+        { field: "version", diagnostics: loaded.errors },
+        "definitions_have_errors",
+      );
+    const run = await insertRun(this.deps.sql, {
+      id: randomUUID(),
+      suiteId,
+      projectId,
+      version,
+      repetitions: request.repetitions,
+      concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+      plan: {
+        suite_name: suite.name,
+        agent_id: suite.agent_id,
+        assertions: suite.assertions,
+        cases: suite.cases,
+      },
+      leaseOwner: this.deps.owner,
+      leaseMs: this.leaseMs,
+    });
+    this.drive(run.id);
+    return runView(run, []);
+  }
+
+  async getRun(runId: string): Promise<EvalRun> {
+    const run = isUuid(runId) ? await findRun(this.deps.sql, runId) : null;
+    if (!run) throw new NotFoundError("Eval run", runId);
+    return runView(run, await resultsOfRun(this.deps.sql, runId));
+  }
+
+  async cancel(runId: string): Promise<EvalRun> {
+    const before = await this.getRun(runId);
+    if (before.status !== "running" && before.status !== "cancelled")
+      throw new ConflictError(
+        `The run already ended (${before.status}).`,
+        { status: before.status },
+        "run_ended",
+      );
+    const run = (await findRun(this.deps.sql, runId))!;
+    const results = await resultsOfRun(this.deps.sql, runId);
+    await finishRun(this.deps.sql, runId, "cancelled", summarise(run, results));
+    this.driving.get(runId)?.abort();
+    // The conversations in flight stop where they are (a user stop: each thread stays usable).
+    for (const result of results)
+      if (result.state === "running" && result.thread_id)
+        await this.deps.threads.stop(result.thread_id).catch(() => undefined);
+    const after = await this.getRun(runId);
+    this.emit(runId, { event: "run", data: after });
+    return after;
+  }
+
+  async compare(a: string, b: string): Promise<EvalCompare> {
+    const [left, right] = await Promise.all([this.getRun(a), this.getRun(b)]);
+    const collapse = (run: EvalRun) => {
+      const byCase = new Map<
+        string,
+        { passed: boolean; score: number; thread_id: string | null; name: string }
+      >();
+      for (const result of run.results) {
+        const seen = byCase.get(result.case_id);
+        const all = run.results.filter((item) => item.case_id === result.case_id);
+        if (seen) continue;
+        byCase.set(result.case_id, {
+          passed: all.every((item) => item.passed),
+          score: Number((all.reduce((sum, item) => sum + item.score, 0) / all.length).toFixed(4)),
+          thread_id: all.find((item) => item.repetition === 0)?.thread_id ?? result.thread_id,
+          name: result.name,
+        });
+      }
+      return byCase;
+    };
+    const leftCases = collapse(left);
+    const rightCases = collapse(right);
+    const ids = [...new Set([...leftCases.keys(), ...rightCases.keys()])];
+    return {
+      cases: ids.map((caseId) => {
+        const x = leftCases.get(caseId) ?? null;
+        const y = rightCases.get(caseId) ?? null;
+        const change =
+          x && y && !x.passed && y.passed ? "fixed" : x && y && x.passed && !y.passed ? "regressed" : "same";
+        return {
+          case_id: caseId,
+          name: (x ?? y)!.name,
+          a: x ? { passed: x.passed, score: x.score } : null,
+          b: y ? { passed: y.passed, score: y.score } : null,
+          change,
+          a_thread_id: x?.thread_id ?? null,
+          b_thread_id: y?.thread_id ?? null,
+        };
+      }),
+      summary: { a: left.summary, b: right.summary },
+    };
+  }
+
+  /** The run's events as they happen (SSE): `progress`, `result`, and `run` when it ends. */
+  subscribe(runId: string, listener: (event: EvalRunEvent) => void): () => void {
+    this.emitter.on(runId, listener);
+    return () => this.emitter.off(runId, listener);
+  }
+
+  private emit(runId: string, event: EvalRunEvent): void {
+    this.emitter.emit(runId, event);
+  }
+
+  // ─── The runner ────────────────────────────────────────────────────────────────────────────────
+
+  /** Resumes unfinished runs nobody holds, now and on every lease period (a run survives a restart). */
+  async start(): Promise<void> {
+    this.stopped = false;
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        const held = new Set(await renewRunLeases(this.deps.sql, this.deps.owner, this.leaseMs));
+        for (const [runId, controller] of this.driving) if (!held.has(runId)) controller.abort();
+        for (const runId of await claimOrphanRuns(this.deps.sql, this.deps.owner, this.leaseMs))
+          this.drive(runId);
+      } catch (error) {
+        console.error(
+          "[tandem] eval runs: lease round failed (next round retries):",
+          (error as Error).message,
+        );
+      }
+    };
+    await tick();
+    this.timer = setInterval(() => void tick(), Math.max(200, Math.floor(this.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Stops driving and lets go of this process's runs, so another process (or the next start) takes them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    for (const controller of this.driving.values()) controller.abort();
+    await releaseRunLeases(this.deps.sql, this.deps.owner).catch(() => undefined);
+  }
+
+  private drive(runId: string): void {
+    if (this.driving.has(runId)) return;
+    const controller = new AbortController();
+    this.driving.set(runId, controller);
+    void this.driveRun(runId, controller.signal)
+      .catch(async (error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error(`[tandem] eval run ${runId} failed:`, error);
+        const run = await findRun(this.deps.sql, runId);
+        if (run)
+          await finishRun(
+            this.deps.sql,
+            runId,
+            "failed",
+            summarise(run, await resultsOfRun(this.deps.sql, runId)),
+            (error as Error).message,
+          );
+        const view = await this.getRun(runId).catch(() => null);
+        if (view) this.emit(runId, { event: "run", data: view });
+      })
+      .finally(() => {
+        if (this.driving.get(runId) === controller) this.driving.delete(runId);
+      });
+  }
+
+  private async driveRun(runId: string, signal: AbortSignal): Promise<void> {
+    const run = await findRun(this.deps.sql, runId);
+    if (run?.status !== "running") return;
+    const loaded = await this.deps.definitions.load(run.project_id, run.version);
+    if (!loaded) throw new Error(`version ${run.version} of the project is gone`);
+    const existing = new Map(
+      (await resultsOfRun(this.deps.sql, runId)).map((row) => [`${row.case_id}/${row.repetition}`, row]),
+    );
+    let done = [...existing.values()].filter((row) => row.state === "done").length;
+    const work: { item: EvalCase; repetition: number; existing: ResultRow | undefined }[] = [];
+    for (let repetition = 0; repetition < run.repetitions; repetition += 1)
+      for (const item of run.plan.cases) {
+        const row = existing.get(`${item.id}/${repetition}`);
+        if (row?.state !== "done") work.push({ item, repetition, existing: row });
+      }
+    this.emit(runId, { event: "progress", data: { done, total: run.total } });
+    let next = 0;
+    const worker = async () => {
+      while (!signal.aborted && next < work.length) {
+        const job = work[next++]!;
+        const result = await this.runCase(run, loaded, job.item, job.repetition, job.existing, signal);
+        if (!result || signal.aborted) continue;
+        if (await finishResult(this.deps.sql, run.id, result)) {
+          done += 1;
+          this.emit(runId, { event: "result", data: result });
+          this.emit(runId, { event: "progress", data: { done, total: run.total } });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(run.concurrency, work.length)) }, worker));
+    if (signal.aborted) return;
+    const results = await resultsOfRun(this.deps.sql, runId);
+    if (await finishRun(this.deps.sql, runId, "done", summarise(run, results)))
+      this.emit(runId, { event: "run", data: await this.getRun(runId) });
+  }
+
+  /** Starts (or resumes) one repetition of a case; its verdict, or null when the run stopped. */
+  private async runCase(
+    run: RunRow,
+    loaded: LoadedDefinitions,
+    item: EvalCase,
+    repetition: number,
+    existing: ResultRow | undefined,
+    signal: AbortSignal,
+  ): Promise<EvalCaseResult | null> {
+    const started = Date.now();
+    let threadId = existing?.thread_id ?? null;
+    if (!threadId) {
+      threadId = await this.createCaseThread(run, item, repetition);
+      if (!threadId) {
+        // Another start of the same case won: follow its thread.
+        const row = (await resultsOfRun(this.deps.sql, run.id)).find(
+          (result) => result.case_id === item.id && result.repetition === repetition,
+        );
+        if (!row?.thread_id || row.state === "done") return null;
+        threadId = row.thread_id;
+      }
+    }
+    const createdAt = (await findThread(this.deps.sql, threadId))?.created_at;
+    const input = item.input;
+    for (;;) {
+      const status = await this.settle(threadId, signal);
+      if (signal.aborted) return null;
+      if (ENDED.has(status)) break;
+      const posted = await this.userTurns(threadId);
+      let next: string | null = null;
+      if ("messages" in input) next = input.messages[posted.length] ?? null;
+      else next = await this.simulatedTurn(input.simulated_user, loaded, threadId, posted.length);
+      if (next === null) break;
+      await this.deps.threads.postMessage(threadId, { content: next });
+    }
+    const outcome = await this.outcome(threadId, createdAt ? createdAt / 1000 : started);
+    const verdict = await checkAssertions([...run.plan.assertions, ...item.assertions], outcome, {
+      judge: (model, rubric, caseOutcome) => this.judge(loaded, model, rubric, caseOutcome, item),
+      code: (module, caseOutcome) => this.codeCheck(module, caseOutcome, threadId!, item.name),
+    });
+    return {
+      case_id: item.id,
+      name: item.name,
+      repetition,
+      thread_id: threadId,
+      passed: verdict.passed,
+      score: Number(verdict.score.toFixed(4)),
+      assertions: verdict.assertions,
+      turns: outcome.turns,
+      tokens: outcome.tokens,
+      cost_usd: outcome.costUsd,
+      latency_ms: outcome.latencyMs,
+    };
+  }
+
+  /** The case's root thread and its result row, in one transaction; null when the row already existed. */
+  private async createCaseThread(run: RunRow, item: EvalCase, repetition: number): Promise<string | null> {
+    const id = randomUUID();
+    const suffix = run.repetitions > 1 ? ` #${repetition + 1}` : "";
+    try {
+      await this.deps.sql.transaction(async (tx) => {
+        const row = await createThread(
+          tx,
+          {
+            id,
+            projectId: run.project_id,
+            projectVersion: run.version,
+            agentName: run.plan.agent_id,
+            parentId: null,
+            rootId: id,
+            depth: 0,
+            name: `eval ${run.plan.suite_name} · ${item.name}${suffix}`,
+            execution: { ...initialExecutionState(), evalRun: run.id } as ReturnType<
+              typeof initialExecutionState
+            >,
+            env: item.env ?? {},
+          },
+          false,
+        );
+        if (
+          !(await insertResult(tx, {
+            id: randomUUID(),
+            runId: run.id,
+            caseId: item.id,
+            repetition,
+            threadId: id,
+          }))
+        )
+          throw new DuplicateCaseStart();
+        await appendEvents(tx, [threadEvent(row)]);
+      });
+      return id;
+    } catch (error) {
+      if (error instanceof DuplicateCaseStart) return null;
+      throw error;
+    }
+  }
+
+  /** Waits until the thread rests (woken by its tree's events, read again every second); its status. */
+  private async settle(threadId: string, signal: AbortSignal): Promise<string> {
+    let wake: () => void = () => {};
+    const unsubscribe = await this.deps.watchRoot(threadId, () => wake());
+    try {
+      for (;;) {
+        const thread = await findThread(this.deps.sql, threadId);
+        if (!thread) throw new Error(`the case's thread ${threadId} is gone`);
+        if (signal.aborted || (RESTING.has(thread.status) && !thread.runnable)) return thread.status;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, SETTLE_POLL_MS);
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener("abort", done);
+            resolve();
+          };
+          wake = done;
+          signal.addEventListener("abort", done, { once: true });
+        });
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** The user turns posted to the root so far (input from outside, not the agent's own sides). */
+  private async userTurns(threadId: string): Promise<string[]> {
+    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
+    return messages
+      .filter((message) => message.role === "user" && message.side === null)
+      .map((message) => message.content ?? "");
+  }
+
+  /**
+   * The simulated user's next message: its model, prompted with the persona, sees the conversation
+   * with the roles swapped (the agent's replies as its user's turns); null when it is done (its turns
+   * used up, an empty reply, or one containing `stop`). Its N-th call in a case is scripted call N.
+   */
+  private async simulatedTurn(
+    user: SimulatedUser,
+    loaded: LoadedDefinitions,
+    threadId: string,
+    turnsSoFar: number,
+  ): Promise<string | null> {
+    if (turnsSoFar >= user.max_turns) return null;
+    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
+    const swapped: ModelCallRequest["messages"] = [
+      {
+        role: "system",
+        content: `${user.prompt}\n\nYou are the user in this conversation with an AI agent. Write only your next message to it.${user.stop ? ` When your goal is met, write ${JSON.stringify(user.stop)}.` : ""}`,
+      },
+      { role: "user", content: "(The conversation starts. Write your first message.)" },
+    ];
+    for (const message of messages) {
+      if (message.depth !== 0 || !message.content) continue;
+      if (message.role === "user" && message.side === null)
+        swapped.push({ role: "assistant", content: message.content });
+      else if (message.role === "assistant") swapped.push({ role: "user", content: message.content });
+    }
+    const answer = await this.deps.callModel(user.model, loaded.bundle.models, {
+      messages: swapped,
+      tools: [],
+      toolChoice: "none",
+      parallelToolCalls: false,
+      scriptedCallIndex: turnsSoFar,
+    });
+    const text = answer.text.trim();
+    if (text === "" || (user.stop && text.includes(user.stop))) return null;
+    return text;
+  }
+
+  private async outcome(threadId: string, startedMs: number): Promise<CaseOutcome> {
+    const thread = await this.deps.threads.get(threadId);
+    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
+    const visible = messages.filter((message) => message.depth === 0);
+    const reply = [...visible].reverse().find((message) => message.role === "assistant" && message.content);
+    const usage = thread.subtree_usage;
+    const finishedMs = thread.finished_at ? thread.finished_at / 1000 : Date.now();
+    return {
+      finalReply: reply?.content ?? "",
+      transcript: visible
+        .filter((message) => message.role === "user" || message.role === "assistant")
+        .filter((message) => message.content)
+        .map((message) => line(message.role, message.content))
+        .join("\n"),
+      toolCalls: await toolCallsOfTree(this.deps.sql, threadId),
+      subagents: await subagentsOfTree(this.deps.sql, threadId),
+      status: thread.status,
+      turns: visible.filter((message) => message.role === "user" && message.side === null).length,
+      tokens: usage.input_tokens + usage.output_tokens,
+      costUsd: Number(usage.cost_usd.toFixed(6)),
+      latencyMs: Math.max(0, Math.round(finishedMs - startedMs)),
+    };
+  }
+
+  private async judge(
+    loaded: LoadedDefinitions,
+    model: string,
+    rubric: string,
+    outcome: CaseOutcome,
+    item: EvalCase,
+  ): Promise<string> {
+    const judges = [...item.assertions].filter((assertion) => assertion.type === "judge");
+    const answer = await this.deps.callModel(model, loaded.bundle.models, {
+      messages: [
+        { role: "system", content: JUDGE_INSTRUCTIONS },
+        { role: "user", content: `Rubric:\n${rubric}\n\nConversation:\n${outcome.transcript}` },
+      ],
+      tools: [],
+      toolChoice: "none",
+      parallelToolCalls: false,
+      scriptedCallIndex: Math.max(
+        0,
+        judges.findIndex((assertion) => assertion.rubric === rubric),
+      ),
+    });
+    return answer.text;
+  }
+
+  private async codeCheck(module: string, outcome: CaseOutcome, threadId: string, caseName: string) {
+    const { registry } = await this.deps.extensions();
+    const check = registry.evals.get(module);
+    if (!check)
+      return {
+        passed: false,
+        reason: `there is no eval check "${module}" on this server (extensions/evals/${module}.ts)`,
+      };
+    const verdict = await check.check({
+      thread_id: threadId,
+      case_name: caseName,
+      final_reply: outcome.finalReply,
+      transcript: outcome.transcript,
+      tool_calls: outcome.toolCalls,
+      subagents: outcome.subagents,
+      status: outcome.status,
+      turns: outcome.turns,
+      tokens: outcome.tokens,
+      cost_usd: outcome.costUsd,
+      latency_ms: outcome.latencyMs,
+    });
+    return typeof verdict === "boolean" ? { passed: verdict } : verdict;
+  }
+}
+
+class DuplicateCaseStart extends Error {}
