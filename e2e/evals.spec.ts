@@ -142,7 +142,11 @@ test("“Add to eval suite…” turns a thread's user turns into a case that op
   test.setTimeout(60_000);
   const projectId = await refundDeskProject(page);
   const suite = await page.request.post(`/api/projects/${projectId}/evals`, {
-    data: { name: "from threads", agent_id: "support", cases: [] },
+    data: {
+      name: "from threads",
+      agent_id: "support",
+      cases: [{ name: "greeting", input: { messages: ["Hello"] }, assertions: [] }],
+    },
   });
   expect(suite.status()).toBe(201);
   const started = await page.request.post("/api/threads", {

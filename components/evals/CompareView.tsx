@@ -191,8 +191,8 @@ export function CompareView({ projectId, a, b }: { projectId: string; a: string;
             <tbody className="divide-y divide-border">
               {rows.map((row) => {
                 const look = CHANGE_LOOK[row.change];
-                const threadA = firstThread(runs.a, row.case_id);
-                const threadB = firstThread(runs.b, row.case_id);
+                const threadA = row.a_thread_id ?? firstThread(runs.a, row.case_id);
+                const threadB = row.b_thread_id ?? firstThread(runs.b, row.case_id);
                 return (
                   <tr key={row.case_id} data-testid="compare-row" data-change={row.change}>
                     <th scope="row" className="px-4 py-2 text-left font-medium">

@@ -371,7 +371,7 @@ export function SuiteView({
             <p className="px-4 text-sm text-muted">
               Run <span className="font-mono">{run.id.slice(0, 8)}</span>
               {typeof run.version === "number" ? ` of version ${run.version}` : ""}
-              {run.error ? `: ${run.error}` : ""}
+              {run.failure ? `: ${run.failure}` : ""}
             </p>
             {run.summary ? (
               <div className="px-4">

@@ -1,4 +1,5 @@
-// The studio's reading of the Evaluations wire shapes (shared/API.md "Evaluations"): suites, cases,
+// The studio's reading of the Evaluations wire shapes (shared/API.md "Evaluations"; the server's own
+// schemas and types are lib/contracts/evals.ts): suites, cases,
 // assertions, runs, results and the comparison of two runs. Loose objects: the browser keeps what it
 // does not know about (a newer server's fields) and passes it back untouched when it saves a suite.
 import { z } from "zod";
@@ -120,7 +121,8 @@ export const EvalRunSchema = z.looseObject({
   results: z.array(CaseResultSchema).optional(),
   repetitions: z.number().optional(),
   created_at: z.union([z.number(), z.string()]).optional(),
-  error: z.string().nullish(),
+  /** Why the run failed (status "failed"). */
+  failure: z.string().nullish(),
 });
 export type EvalRun = z.infer<typeof EvalRunSchema>;
 
@@ -150,6 +152,9 @@ export const RunComparisonSchema = z.object({
       a: SideSchema.nullish(),
       b: SideSchema.nullish(),
       change: z.enum(CHANGES),
+      /** The first repetition's threads, for the side-by-side diff. */
+      a_thread_id: z.string().nullish(),
+      b_thread_id: z.string().nullish(),
     }),
   ),
   summary: z.looseObject({ a: RunSummarySchema.nullish(), b: RunSummarySchema.nullish() }),
