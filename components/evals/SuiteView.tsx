@@ -373,7 +373,7 @@ export function SuiteView({
               {typeof run.version === "number" ? ` of version ${run.version}` : ""}
               {run.failure ? `: ${run.failure}` : ""}
             </p>
-            {run.summary ? (
+            {run.summary && run.status !== "running" ? (
               <div className="px-4">
                 <SummaryFigures summary={run.summary} label="Run summary" />
               </div>

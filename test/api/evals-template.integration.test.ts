@@ -44,7 +44,7 @@ describe("the refund desk template's eval suite", () => {
     const caseName = new Map(created.body.suite.cases.map((evalCase) => [evalCase.id, evalCase.name]));
 
     const before = await runToEnd(projectId, suiteId);
-    expect(before.status).toBe("done");
+    expect(before.status, JSON.stringify(before)).toBe("done");
     expect(
       before.results
         ?.filter((result) => !result.passed)
@@ -70,7 +70,7 @@ describe("the refund desk template's eval suite", () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 
     const after = await runToEnd(projectId, suiteId);
-    expect(after.status).toBe("done");
+    expect(after.status, JSON.stringify(after)).toBe("done");
     const failed = (after.results ?? []).filter((result) => !result.passed);
     expect(failed.map((result) => caseName.get(result.case_id)).sort()).toEqual([
       "broken blender",
