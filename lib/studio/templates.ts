@@ -19,12 +19,18 @@ export const DEMO_MODELS_NOTE = "Demo models (scripted): no provider needed";
  * The status line after a template replaced the canvas: what it replaced, if anything, and that one
  * Undo (`undoKeys`, "Ctrl+Z") brings it back, since the menu replaces the canvas without asking.
  */
-export function templateAppliedText(templateLabel: string, replacedNodes: number, undoKeys: string): string {
+export function templateAppliedText(
+  templateLabel: string,
+  replacedNodes: number,
+  undoKeys: string,
+  hasEvalSuites = false,
+): string {
   const replaced =
     replacedNodes === 0
       ? ""
       : ` It replaced ${replacedNodes} node${replacedNodes === 1 ? "" : "s"}; Undo (${undoKeys}) brings ${replacedNodes === 1 ? "it" : "them"} back.`;
-  return `New from template: ${templateLabel}.${replaced} ${DEMO_MODELS_NOTE}.`;
+  const evals = hasEvalSuites ? " Save, then open Evals to add its eval suite." : "";
+  return `New from template: ${templateLabel}.${replaced} ${DEMO_MODELS_NOTE}.${evals}`;
 }
 
 /** How long a demo reply takes to stream in: long enough to watch, short enough not to wait for. */

@@ -17,12 +17,17 @@ export default async function SuitePage({ params }: { params: Promise<{ id: stri
     if (isTandemError(error) && error.kind === "not_found") notFound();
     throw error;
   });
+  // The suite's name for the breadcrumb; an unknown suite is reported by the view itself.
+  const suiteName = await runtime.evals
+    .get(project.id, suiteId)
+    .then((suite) => suite.name)
+    .catch(() => "suite");
   return (
     <AppFrame
       crumbs={[
         { label: project.name, href: `/projects/${project.id}` },
         { label: "evals", href: `/projects/${project.id}/evals` },
-        { label: "suite" },
+        { label: suiteName },
       ]}
       sections={projectSections(project.id, "evals")}
     >
