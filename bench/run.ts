@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,peers
-// (comma list) runs only some benchmarks. `providers` runs 500 threads against a local provider that
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers
+// (comma list) runs only some benchmarks. `evals` runs an eval suite of 500 simulated 3-turn
+// conversations against a model answering in 1 s (bench/evals.ts). `providers` runs 500 threads against a local provider that
 // rate-limits at 50 requests/s (bench/providers.ts). `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
 // the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
@@ -16,6 +17,7 @@ import { startCluster } from "./cluster";
 import { runCompile } from "./compile";
 import { machineCpu, processTreeCpuMs } from "./cpu";
 import { runEffects } from "./effects";
+import { runEvals } from "./evals";
 import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
 import { runIdleMemory } from "./idle-memory";
@@ -49,6 +51,7 @@ const ALL = [
   "effects",
   "replay",
   "providers",
+  "evals",
   "peers",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     // Printed by itself, beside the baseline (not in the summary table).
     if (only.has("replay")) await runReplay(cluster, results.baseline);
     if (only.has("providers")) await runProviders(cluster, results.baseline);
+    if (only.has("evals")) await runEvals(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

@@ -43,6 +43,7 @@ import {
   insertRun,
   insertSuite,
   listSuites,
+  postedUserTurns,
   projectHasVersion,
   type ResultRow,
   type RunRow,
@@ -55,6 +56,7 @@ import {
   updateSuite,
 } from "../store/eval-store";
 import { appendEvents } from "../store/event-log";
+import { hasPendingInput } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
@@ -706,7 +708,15 @@ export class EvalService {
       for (;;) {
         const thread = await findThread(this.deps.sql, threadId);
         if (!thread) throw new Error(`the case's thread ${threadId} is gone`);
-        if (signal.aborted || (RESTING.has(thread.status) && !thread.runnable)) return thread.status;
+        // Resting with nothing left to take in: a message just posted may still wait in the inbox (or
+        // be taken by this process) while the row still reads idle.
+        if (signal.aborted) return thread.status;
+        if (
+          RESTING.has(thread.status) &&
+          !thread.runnable &&
+          !(await hasPendingInput(this.deps.sql, threadId))
+        )
+          return thread.status;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, SETTLE_POLL_MS);
           const done = () => {
@@ -724,11 +734,8 @@ export class EvalService {
   }
 
   /** The user turns posted to the root so far (input from outside, not the agent's own sides). */
-  private async userTurns(threadId: string): Promise<string[]> {
-    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
-    return messages
-      .filter((message) => message.role === "user" && message.side === null)
-      .map((message) => message.content ?? "");
+  private userTurns(threadId: string): Promise<string[]> {
+    return postedUserTurns(this.deps.sql, threadId);
   }
 
   /**
@@ -744,6 +751,7 @@ export class EvalService {
   ): Promise<string | null> {
     if (turnsSoFar >= user.max_turns) return null;
     const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
+    const posted = await this.userTurns(threadId);
     const swapped: ModelCallRequest["messages"] = [
       {
         role: "system",
@@ -751,11 +759,14 @@ export class EvalService {
       },
       { role: "user", content: "(The conversation starts. Write your first message.)" },
     ];
+    // Its own turns are the user messages it posted (in order); a child's report is not one.
+    let own = 0;
     for (const message of messages) {
       if (message.depth !== 0 || !message.content) continue;
-      if (message.role === "user" && message.side === null)
+      if (message.role === "user" && own < posted.length && message.content === posted[own]) {
         swapped.push({ role: "assistant", content: message.content });
-      else if (message.role === "assistant") swapped.push({ role: "user", content: message.content });
+        own += 1;
+      } else if (message.role === "assistant") swapped.push({ role: "user", content: message.content });
     }
     const answer = await this.deps.callModel(user.model, loaded.bundle.models, {
       messages: swapped,
@@ -786,7 +797,7 @@ export class EvalService {
       toolCalls: await toolCallsOfTree(this.deps.sql, threadId),
       subagents: await subagentsOfTree(this.deps.sql, threadId),
       status: thread.status,
-      turns: visible.filter((message) => message.role === "user" && message.side === null).length,
+      turns: (await this.userTurns(threadId)).length,
       tokens: usage.input_tokens + usage.output_tokens,
       costUsd: Number(usage.cost_usd.toFixed(6)),
       latencyMs: Math.max(0, Math.round(finishedMs - startedMs)),

@@ -494,3 +494,18 @@ export async function projectHasVersion(
   ]);
   return rows.length > 0;
 }
+
+/**
+ * The user turns posted to a thread from outside (the API, a runner), in order, whether taken in
+ * yet or still waiting in its inbox; a child's report or a hook's message is not one.
+ */
+export async function postedUserTurns(db: SqlExecutor, threadId: string): Promise<string[]> {
+  const rows = await db.query<{ content: string | null }>(
+    `SELECT payload->>'content' AS content FROM inbox_items
+     WHERE thread_id = $1 AND payload->>'role' = 'user'
+       AND (payload->>'external' = 'true' OR payload->>'fromHuman' = 'true')
+     ORDER BY seq`,
+    [threadId],
+  );
+  return rows.map((row) => row.content ?? "");
+}
