@@ -136,7 +136,7 @@ export function CompareView({ projectId, a, b }: { projectId: string; a: string;
                 </Link>
               </h2>
               {summary ? (
-                <SummaryFigures summary={summary} label={`Summary of run ${side.toUpperCase()}`} />
+                <SummaryFigures narrow summary={summary} label={`Summary of run ${side.toUpperCase()}`} />
               ) : (
                 <p className="text-sm text-muted">No summary yet.</p>
               )}

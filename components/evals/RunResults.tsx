@@ -13,11 +13,20 @@ import {
 import type { EvalCase, EvalRun, RunSummary } from "@/lib/evals/eval-shapes";
 import { PassMark } from "./eval-ui";
 
-export function SummaryFigures({ summary, label }: { summary: RunSummary; label: string }) {
+export function SummaryFigures({
+  summary,
+  label,
+  narrow = false,
+}: {
+  summary: RunSummary;
+  label: string;
+  /** Three figures a row at every width (two summaries side by side). */
+  narrow?: boolean;
+}) {
   return (
     <dl
       aria-label={label}
-      className="grid grid-cols-3 gap-px overflow-hidden rounded-md border border-border bg-border xl:grid-cols-6"
+      className={`grid grid-cols-3 gap-px overflow-hidden rounded-md border border-border bg-border ${narrow ? "" : "xl:grid-cols-6"}`}
     >
       {summaryFigures(summary).map((figure) => (
         <div key={figure.label} className="bg-surface px-3 py-2" title={figure.hint}>
