@@ -355,13 +355,7 @@ export class EvalService {
     const suite = await this.get(projectId, suiteId);
     const thread = isUuid(threadId) ? await findThread(this.deps.sql, threadId) : null;
     if (!thread || thread.project_id !== projectId) throw new NotFoundError("Thread", threadId);
-    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
-    const turns = messages
-      .filter(
-        (message) =>
-          message.role === "user" && message.side === null && (message.content ?? "").trim() !== "",
-      )
-      .map((message) => message.content as string);
+    const turns = (await this.userTurns(threadId)).filter((content) => content.trim() !== "");
     if (turns.length === 0)
       throw new UnprocessableError(
         "thread_id: that thread has no user turns to make a case of.",

@@ -20,6 +20,7 @@ const BODY_NOT_JSON = new Set([
   "/api/malformed-url",
   "/api/threads/[id]/stop",
   "/api/threads/[id]/terminate",
+  "/api/eval-runs/[runId]/cancel",
   "/api/auth/logout",
 ]);
 
