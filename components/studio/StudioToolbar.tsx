@@ -4,7 +4,6 @@
 // Buttons run the same commands as the keyboard and the palette. Secondary actions are icon buttons
 // with tooltips; below 1200 px the edit and canvas groups fold into a "More" menu, so the toolbar
 // is one row at every width (1280 to 1920 px measured) and Save, Export and Run are always in view.
-import Link from "next/link";
 import { type ReactNode, useSyncExternalStore } from "react";
 import { Gated } from "@/components/access/Gated";
 import { permission } from "@/components/access/permission";
@@ -212,12 +211,6 @@ export function StudioToolbar({ context }: { context: StudioCommandContext }) {
       <span className="ml-auto shrink-0 whitespace-nowrap pl-2 text-xs text-muted">
         {baseVersion ? `based on v${baseVersion}` : "not saved yet"}
       </span>
-      <Link
-        href={`/projects/${context.projectId}/analytics`}
-        className="shrink-0 rounded px-2 py-1 text-sm text-muted hover:bg-surface-muted hover:text-[var(--text)]"
-      >
-        Analytics
-      </Link>
       <Group label="Save, export and run">
         <SaveButton context={context} />
         <span className="w-1" />

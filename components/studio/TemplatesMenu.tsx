@@ -33,7 +33,12 @@ export async function applyTemplate(
   store.getState().select(null);
   store.getState().setStatus({
     tone: "info",
-    text: templateAppliedText(template.label, replaced, shortcutLabel("Mod+Z", isMacPlatform())),
+    text: templateAppliedText(
+      template.label,
+      replaced,
+      shortcutLabel("Mod+Z", isMacPlatform()),
+      Boolean(template.evalSuites),
+    ),
     aboutUndo: replaced > 0,
   });
 }

@@ -19,6 +19,7 @@ import {
   selectTranscript,
   statusDetail,
 } from "@/lib/live";
+import { AddToSuiteDialog } from "../evals/AddToSuiteDialog";
 import { Button, buttonClasses } from "../ui/Button";
 import { ApprovalsPanel } from "./ApprovalsPanel";
 import type { AgentInfo } from "./agent-info";
@@ -91,6 +92,7 @@ export function ThreadView({
   const [forkRequest, setForkRequest] = useState<ForkRequest | null>(null);
   const [comparing, setComparing] = useState(false);
   const [replaying, setReplaying] = useState(false);
+  const [addingToSuite, setAddingToSuite] = useState(false);
   const requestFork = useCallback(
     (message: LiveMessage, mode: "fork" | "edit") => setForkRequest({ message, mode }),
     [],
@@ -255,6 +257,18 @@ export function ThreadView({
                     onClick={() => setComparing(true)}
                   >
                     Compare with…
+                  </Button>
+                  <Button
+                    size="compact"
+                    disabled={!rootHasInput}
+                    title={
+                      rootHasInput
+                        ? "Turn this run's user turns into a case of an eval suite."
+                        : "Nothing to add yet: no message was posted to this run."
+                    }
+                    onClick={() => setAddingToSuite(true)}
+                  >
+                    Add to eval suite…
                   </Button>
                 </>
               ) : null}
@@ -422,6 +436,15 @@ export function ThreadView({
             setReplaying(false);
             router.push(`/threads/${started.threadId}`);
           }}
+        />
+      ) : null}
+      {selected?.parent_id === null ? (
+        <AddToSuiteDialog
+          open={addingToSuite}
+          onClose={() => setAddingToSuite(false)}
+          projectId={selected.project_id}
+          threadId={selected.id}
+          agentId={selected.agent_id}
         />
       ) : null}
       {selected ? (

@@ -37,7 +37,37 @@ function CrumbItem({ crumb, current }: { crumb: Crumb; current: boolean }) {
   );
 }
 
-export function AppFrame({ children, crumbs = [] }: { children: ReactNode; crumbs?: Crumb[] }) {
+/** A link of the project's own navigation (overview, studio, evals), shown at the header's end. */
+export interface Section {
+  label: string;
+  href: string;
+  current?: boolean;
+}
+
+/** The sections of a project: its page (threads, versions), the studio and its evals. */
+export function projectSections(
+  projectId: string,
+  current: "overview" | "studio" | "evals" | "analytics" | "settings",
+): Section[] {
+  const base = `/projects/${encodeURIComponent(projectId)}`;
+  return [
+    { label: "Overview", href: base, current: current === "overview" },
+    { label: "Studio", href: `${base}/studio`, current: current === "studio" },
+    { label: "Evals", href: `${base}/evals`, current: current === "evals" },
+    { label: "Analytics", href: `${base}/analytics`, current: current === "analytics" },
+    { label: "Settings", href: `${base}/settings/members`, current: current === "settings" },
+  ];
+}
+
+export function AppFrame({
+  children,
+  crumbs = [],
+  sections = [],
+}: {
+  children: ReactNode;
+  crumbs?: Crumb[];
+  sections?: Section[];
+}) {
   return (
     <div className="flex min-h-full flex-col">
       <header className="flex h-11 min-w-0 items-center gap-2 border-b border-border bg-surface px-4">
@@ -59,7 +89,26 @@ export function AppFrame({ children, crumbs = [] }: { children: ReactNode; crumb
             </ol>
           </nav>
         ) : null}
-        <AccountMenu />
+        <div className="ml-auto flex shrink-0 items-center gap-4">
+          {sections.length > 0 ? (
+            <nav aria-label="Project" className="shrink-0">
+              <ul className="flex items-center gap-1 text-sm">
+                {sections.map((section) => (
+                  <li key={section.href}>
+                    <Link
+                      href={section.href}
+                      aria-current={section.current ? "page" : undefined}
+                      className={`rounded-md px-2 py-1 ${section.current ? "bg-surface-muted font-medium" : "text-muted hover:bg-surface-muted hover:text-text"}`}
+                    >
+                      {section.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          <AccountMenu />
+        </div>
       </header>
       <main className="flex-1">{children}</main>
     </div>

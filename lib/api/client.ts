@@ -18,6 +18,18 @@ import { ForkedThreadSchema, ThreadDiffSchema, type ThreadDiffWire } from "@/lib
 import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
 import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
 import {
+  CaseAnswerSchema,
+  type EvalCase,
+  type EvalRun,
+  type EvalSuite,
+  RunAnswerSchema,
+  type RunComparison,
+  RunComparisonSchema,
+  SuiteAnswerSchema,
+  type SuiteListEntry,
+  SuiteListSchema,
+} from "@/lib/evals/eval-shapes";
+import {
   ApiErrorBodySchema,
   CreatedThreadSchema,
   type ProjectDetail,
@@ -337,6 +349,53 @@ export function createApiClient(options: ApiClientOptions = {}) {
         return files.sort((a, b) => a.path.localeCompare(b.path));
       },
     },
+    evals: {
+      /** The project's eval suites, each with its number of cases and its last run. */
+      list: async (projectId: string): Promise<SuiteListEntry[]> =>
+        (await request("GET", `/api/projects/${encodeURIComponent(projectId)}/evals`, SuiteListSchema))
+          .suites,
+      get: async (projectId: string, suiteId: string): Promise<EvalSuite> =>
+        (await request("GET", evalSuitePath(projectId, suiteId), SuiteAnswerSchema)).suite,
+      create: async (projectId: string, suite: EvalSuite): Promise<EvalSuite> =>
+        (
+          await request(
+            "POST",
+            `/api/projects/${encodeURIComponent(projectId)}/evals`,
+            SuiteAnswerSchema,
+            suite,
+          )
+        ).suite,
+      /** Replaces the suite (its cases keep their ids when they are sent with them). */
+      save: async (projectId: string, suiteId: string, suite: EvalSuite): Promise<EvalSuite> =>
+        (await request("PUT", evalSuitePath(projectId, suiteId), SuiteAnswerSchema, suite)).suite,
+      remove: async (projectId: string, suiteId: string): Promise<void> => {
+        await request("DELETE", evalSuitePath(projectId, suiteId), z.unknown());
+      },
+      /** A new case of the suite from a thread's user turns. */
+      caseFromThread: async (projectId: string, suiteId: string, threadId: string): Promise<EvalCase> =>
+        (
+          await request("POST", `${evalSuitePath(projectId, suiteId)}/cases/from-thread`, CaseAnswerSchema, {
+            thread_id: threadId,
+          })
+        ).case,
+      /** Starts a run (the latest saved version unless `version` is given). */
+      run: async (
+        projectId: string,
+        suiteId: string,
+        input: { version?: number; repetitions?: number },
+      ): Promise<EvalRun> =>
+        (await request("POST", `${evalSuitePath(projectId, suiteId)}/runs`, RunAnswerSchema, input)).run,
+      getRun: async (runId: string): Promise<EvalRun> =>
+        (await request("GET", `/api/eval-runs/${encodeURIComponent(runId)}`, RunAnswerSchema)).run,
+      cancelRun: async (runId: string): Promise<EvalRun> =>
+        (await request("POST", `/api/eval-runs/${encodeURIComponent(runId)}/cancel`, RunAnswerSchema)).run,
+      compare: (a: string, b: string): Promise<RunComparison> =>
+        request(
+          "GET",
+          `/api/eval-runs/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`,
+          RunComparisonSchema,
+        ),
+    },
     effects: {
       /** The thread's scheduled effects (every status), soonest first. */
       list: async (threadId: string): Promise<EffectView[]> =>
@@ -385,6 +444,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
   };
 }
+
+const evalSuitePath = (projectId: string, suiteId: string) =>
+  `/api/projects/${encodeURIComponent(projectId)}/evals/${encodeURIComponent(suiteId)}`;
 
 const ApprovalListSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
 const ApprovalDecidedSchema = z.object({ approval: ApprovalViewSchema });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { modelsNamedBy } from "@/lib/evals/starter-suites";
 import { compileGraph, deriveEdges, type Graph } from "@/lib/graph";
 import { validateBundle } from "@/lib/standard";
 import { scriptStepAt } from "@/runtime/models/scripted";
@@ -14,6 +15,9 @@ import {
   assetTemplate,
   chatTemplate,
   namedWorkersTemplate,
+  REFUND_REPLY,
+  refundDeskSuites,
+  refundDeskTemplate,
   STUDIO_TEMPLATES,
   templateAppliedText,
 } from "./templates";
@@ -201,5 +205,27 @@ describe("the status after a template", () => {
     expect(templateAppliedText("Chat assistant", 0, "Ctrl+Z")).toBe(
       "New from template: Chat assistant. Demo models (scripted): no provider needed.",
     );
+  });
+
+  it("points a template with eval suites to the Evals view", () => {
+    expect(templateAppliedText("Refund desk + eval suite", 0, "Ctrl+Z", true)).toBe(
+      "New from template: Refund desk + eval suite. Demo models (scripted): no provider needed. Save, then open Evals to add its eval suite.",
+    );
+    expect(STUDIO_TEMPLATES.filter((template) => template.evalSuites).map((template) => template.id)).toEqual(
+      ["refund-desk"],
+    );
+  });
+
+  it("ships the refund desk's suite for the template's own agent and models", () => {
+    const bundle = refundDeskTemplate();
+    const [suite] = refundDeskSuites();
+    expect(bundle.agents.map((agent) => agent.name)).toContain(suite?.agent_id);
+    expect(
+      modelsNamedBy(suite!).every((model) => bundle.models.some((candidate) => candidate.name === model)),
+    ).toBe(true);
+    // The reply the suite checks is the one docs/evals.md edits.
+    expect(
+      bundle.models.find((model) => model.name === "support_model")?.script?.map((step) => step.text),
+    ).toContain(REFUND_REPLY);
   });
 });

@@ -1,13 +1,16 @@
 // Starting points for an empty project: each template is a pure function returning a fresh Bundle.
 // Every model is scripted, so a run finishes without any provider or API key; scripts loop
 // (scriptLoopFrom) so a demo answers for as long as it is used, and replies stream over a second or so.
+import type { EvalSuite } from "@/lib/evals/eval-shapes";
 import { assetExampleBundle, type Bundle, cloneExample, minimalChatBundle } from "@/lib/standard";
 
 export interface StudioTemplate {
-  id: "chat" | "asset" | "named-workers";
+  id: "chat" | "asset" | "named-workers" | "refund-desk";
   label: string;
   description: string;
   build(): Bundle;
+  /** Eval suites that ship with the template (the Evals view offers to add them once it is saved). */
+  evalSuites?: () => EvalSuite[];
 }
 
 export const DEMO_MODELS_NOTE = "Demo models (scripted): no provider needed";
@@ -16,12 +19,18 @@ export const DEMO_MODELS_NOTE = "Demo models (scripted): no provider needed";
  * The status line after a template replaced the canvas: what it replaced, if anything, and that one
  * Undo (`undoKeys`, "Ctrl+Z") brings it back, since the menu replaces the canvas without asking.
  */
-export function templateAppliedText(templateLabel: string, replacedNodes: number, undoKeys: string): string {
+export function templateAppliedText(
+  templateLabel: string,
+  replacedNodes: number,
+  undoKeys: string,
+  hasEvalSuites = false,
+): string {
   const replaced =
     replacedNodes === 0
       ? ""
       : ` It replaced ${replacedNodes} node${replacedNodes === 1 ? "" : "s"}; Undo (${undoKeys}) brings ${replacedNodes === 1 ? "it" : "them"} back.`;
-  return `New from template: ${templateLabel}.${replaced} ${DEMO_MODELS_NOTE}.`;
+  const evals = hasEvalSuites ? " Save, then open Evals to add its eval suite." : "";
+  return `New from template: ${templateLabel}.${replaced} ${DEMO_MODELS_NOTE}.${evals}`;
 }
 
 /** How long a demo reply takes to stream in: long enough to watch, short enough not to wait for. */
@@ -276,6 +285,122 @@ export function namedWorkersTemplate(): Bundle {
   };
 }
 
+/**
+ * The support agent's scripted answer once it has the order number: the text the refund desk's suite
+ * checks. docs/evals.md "Break it" edits this sentence in the studio to make two cases regress.
+ */
+export const REFUND_REPLY = "Thank you. I have issued a full refund; it reaches your card within 5 days.";
+
+/**
+ * (d) A support agent with an eval suite (docs/evals.md): it asks for the order number, then refunds.
+ * A scripted customer plays the simulated user and a scripted judge scores politeness, so the suite
+ * runs with no provider and passes; one edit of the support model's script makes two cases regress.
+ */
+export function refundDeskTemplate(): Bundle {
+  return {
+    agents: [
+      {
+        name: "support",
+        title: "Refund desk",
+        description: "Answers customers whose order went wrong: asks for the order number, then refunds.",
+        sideA: { label: "Support", prompt: "support_chat" },
+      },
+    ],
+    prompts: [
+      {
+        name: "support_chat",
+        toolDescription: "Handle a refund request.",
+        prompt:
+          "You are the refund desk of a small shop. Ask for the order number if you do not have it, then refund the order and say when the money arrives.",
+        model: "support_model",
+        includeChat: true,
+      },
+    ],
+    models: [
+      {
+        name: "support_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          { text: "I am sorry to hear that. What is your order number?", delayMs: 300 },
+          { text: REFUND_REPLY, delayMs: 300 },
+        ],
+        scriptLoopFrom: 1,
+      },
+      {
+        name: "customer_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          { text: "My blender arrived broken and I want my money back." },
+          { text: "It is order 5678." },
+          { text: "Thanks, goodbye." },
+        ],
+        scriptLoopFrom: 2,
+      },
+      {
+        name: "judge_model",
+        provider: "scripted",
+        model: "scripted",
+        script: [
+          {
+            text: '{ "score": 0.9, "reason": "Polite, asks only for what it needs and moves the refund forward." }',
+          },
+        ],
+        scriptLoopFrom: 0,
+      },
+    ],
+    tools: [],
+  };
+}
+
+/** The refund desk's suite: two fixed conversations, a simulated customer, and a judge on every case. */
+export function refundDeskSuites(): EvalSuite[] {
+  return [
+    {
+      name: "refunds",
+      agent_id: "support",
+      assertions: [
+        { type: "not_contains", value: "(script exhausted)", target: "transcript" },
+        {
+          type: "judge",
+          model: "judge_model",
+          rubric: "The agent is polite and moves the refund forward.",
+          threshold: 0.7,
+        },
+      ],
+      cases: [
+        {
+          name: "broken blender",
+          input: { messages: ["My blender arrived broken.", "Order 1234."] },
+          assertions: [
+            { type: "contains", value: "full refund", target: "final_reply" },
+            { type: "max_turns", value: 4 },
+          ],
+        },
+        {
+          name: "asks for the order number",
+          input: { messages: ["I want my money back."] },
+          assertions: [{ type: "contains", value: "order number", target: "final_reply" }],
+        },
+        {
+          name: "simulated customer",
+          input: {
+            simulated_user: {
+              prompt:
+                "You are a customer whose blender arrived broken. Give order 5678 when asked, and say goodbye once you are refunded.",
+              model: "customer_model",
+              max_turns: 3,
+              stop: "goodbye",
+            },
+          },
+          assertions: [{ type: "contains", value: "full refund", target: "transcript" }],
+        },
+      ],
+    },
+  ];
+}
+
 export const STUDIO_TEMPLATES: readonly StudioTemplate[] = [
   {
     id: "chat",
@@ -294,5 +419,12 @@ export const STUDIO_TEMPLATES: readonly StudioTemplate[] = [
     label: "Team lead + named workers",
     description: "A writer and a critic, created by name and messaged again on every request.",
     build: namedWorkersTemplate,
+  },
+  {
+    id: "refund-desk",
+    label: "Refund desk + eval suite",
+    description: "A support agent with a suite of cases (fixed, simulated customer, judge) to run in Evals.",
+    build: refundDeskTemplate,
+    evalSuites: refundDeskSuites,
   },
 ];

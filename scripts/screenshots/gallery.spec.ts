@@ -4,7 +4,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { assetTemplate, namedWorkersTemplate } from "../../lib/studio/templates";
+import {
+  assetTemplate,
+  namedWorkersTemplate,
+  REFUND_REPLY,
+  refundDeskTemplate,
+} from "../../lib/studio/templates";
 
 const OUT = path.resolve(import.meta.dirname, "../../docs/screenshots");
 const shots: { file: string; title: string }[] = [];
@@ -401,6 +406,40 @@ test("the gallery", async ({ page, request }) => {
   await page.goto("/login");
   await expect(page.getByRole("heading", { name: "Sign in to Tandem" })).toBeVisible();
   await shoot(page, "23-login", "Sign in");
+
+  // Evals (docs/evals.md): the refund desk template's suite added from the empty state, run, broken by
+  // the documented edit of the support model's script, run again, and the two runs compared.
+  const evalsId = await createProject(request, "Refund desk (evals)", refundDeskTemplate());
+  await page.goto(`/projects/${evalsId}/evals`);
+  await expect(page.getByTestId("evals-empty")).toBeVisible();
+  await shoot(page, "24-evals-empty", "Evals: no suite yet, the template's suite offered");
+  await page.getByRole("button", { name: "Add suite “refunds”" }).click();
+  await expect(page.getByRole("heading", { name: "refunds", level: 1 })).toBeVisible();
+  const runEvals = async () => {
+    await page.getByRole("button", { name: "Run suite" }).click();
+    await expect(page).toHaveURL(/\?run=/);
+    await expect(page.getByTestId("run-progress")).toHaveText("Finished: 3 of 3 case runs", {
+      timeout: 30_000,
+    });
+  };
+  await runEvals();
+  await shoot(page, "25-evals-run", "Evals: a suite's run, every case passed, reasons in words");
+  const brokenDesk = refundDeskTemplate();
+  for (const model of brokenDesk.models) {
+    model.script = model.script?.map((step) =>
+      step.text === REFUND_REPLY
+        ? { ...step, text: "Thank you. A colleague will look into your order and get back to you." }
+        : step,
+    );
+  }
+  expect((await request.put(`/api/projects/${evalsId}/definitions`, { data: brokenDesk })).status()).toBe(
+    200,
+  );
+  await page.reload();
+  await runEvals();
+  await page.getByRole("link", { name: "Compare A with B" }).click();
+  await expect(page.getByTestId("compare-counts")).toContainText("2 regressed");
+  await shoot(page, "26-evals-compare", "Evals: two runs compared, two cases regressed");
 });
 
 test.afterAll(() => {

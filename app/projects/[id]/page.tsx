@@ -8,7 +8,7 @@ import { VersionsPanel } from "@/components/projects/VersionsPanel";
 import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { ReplayRunsPanel } from "@/components/threads/ReplayRunsPanel";
 import { ThreadsPanel } from "@/components/threads/ThreadsPanel";
-import { AppFrame } from "@/components/ui/AppFrame";
+import { AppFrame, projectSections } from "@/components/ui/AppFrame";
 import { buttonClasses } from "@/components/ui/Button";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
@@ -34,20 +34,11 @@ export default async function ProjectPage({
   });
   const agents = agentInfoFromDefinitions(project.definitions);
   return (
-    <AppFrame crumbs={[{ label: project.name }]}>
+    <AppFrame crumbs={[{ label: project.name }]} sections={projectSections(project.id, "overview")}>
       <div className="mx-auto flex max-w-5xl flex-col gap-6 px-6 py-8">
         <div className="flex items-center gap-4">
           <h1 className="min-w-0 flex-1 text-xl font-semibold break-words">{project.name}</h1>
           <span className="shrink-0 text-sm text-muted">version {project.version}</span>
-          <Link
-            className={`shrink-0 ${buttonClasses("secondary")}`}
-            href={`/projects/${project.id}/analytics`}
-          >
-            Analytics
-          </Link>
-          <Link className={`shrink-0 ${buttonClasses()}`} href={`/projects/${project.id}/settings/members`}>
-            Settings
-          </Link>
           <Link className={`shrink-0 ${buttonClasses("primary")}`} href={`/projects/${project.id}/studio`}>
             Open studio
           </Link>

@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AnalyticsDashboard } from "@/components/analytics/AnalyticsDashboard";
-import { AppFrame } from "@/components/ui/AppFrame";
+import { AppFrame, projectSections } from "@/components/ui/AppFrame";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 
@@ -18,7 +18,10 @@ export default async function ProjectAnalyticsPage({ params }: { params: Promise
     throw error;
   });
   return (
-    <AppFrame crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "analytics" }]}>
+    <AppFrame
+      crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "Analytics" }]}
+      sections={projectSections(project.id, "analytics")}
+    >
       <div className="mx-auto flex max-w-[1760px] flex-col gap-5 px-6 py-6">
         <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
           <h1 className="text-xl font-semibold">Analytics</h1>

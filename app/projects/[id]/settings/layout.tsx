@@ -2,7 +2,7 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { SettingsNav } from "@/components/access/SettingsNav";
-import { AppFrame } from "@/components/ui/AppFrame";
+import { AppFrame, projectSections } from "@/components/ui/AppFrame";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 
@@ -22,7 +22,10 @@ export default async function ProjectSettingsLayout({
     throw error;
   });
   return (
-    <AppFrame crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "Settings" }]}>
+    <AppFrame
+      crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "Settings" }]}
+      sections={projectSections(project.id, "settings")}
+    >
       <div className="mx-auto flex max-w-5xl flex-col gap-5 px-6 py-8">
         <h1 className="text-xl font-semibold break-words">{project.name}: settings</h1>
         <SettingsNav projectId={project.id} />

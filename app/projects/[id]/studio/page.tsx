@@ -1,7 +1,7 @@
 // The studio for one project: the canvas document is loaded on the server and edited in the browser.
 import { notFound } from "next/navigation";
 import { Studio } from "@/components/studio/Studio";
-import { AppFrame } from "@/components/ui/AppFrame";
+import { AppFrame, projectSections } from "@/components/ui/AppFrame";
 import { GraphSchema } from "@/lib/graph";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
@@ -17,7 +17,10 @@ export default async function StudioPage({ params }: { params: Promise<{ id: str
   });
   const graph = GraphSchema.parse(project.graph);
   return (
-    <AppFrame crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "studio" }]}>
+    <AppFrame
+      crumbs={[{ label: project.name, href: `/projects/${project.id}` }, { label: "studio" }]}
+      sections={projectSections(project.id, "studio")}
+    >
       <h1 className="sr-only">{project.name}: studio</h1>
       <Studio projectId={project.id} graph={graph} version={project.version} />
     </AppFrame>
