@@ -17,6 +17,10 @@ export type ProjectSource =
   | { from: "approval"; param: string }
   /** A query parameter holds the project id. */
   | { from: "query"; name: string }
+  /** The segment is an eval run's id; the project is its suite's. */
+  | { from: "eval_run"; param: string }
+  /** Query parameters name eval runs (each must be allowed). */
+  | { from: "query-eval-runs"; names: string[] }
   /** A query parameter lists thread ids (each must be allowed). */
   | { from: "query-threads"; names: string[] }
   /** The JSON body's field holds the project id. */
@@ -56,6 +60,12 @@ const thread = (role: ProjectRole, param = "id"): Access => ({
   role,
 });
 
+const evalRun = (role: ProjectRole, param = "runId"): Access => ({
+  kind: "project",
+  project: { from: "eval_run", param },
+  role,
+});
+
 type Row = [HttpMethod | HttpMethod[], string, Access, string?];
 
 const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -81,6 +91,22 @@ const ROWS: Row[] = [
   ["DELETE", "/api/projects/[id]", project("owner"), "project.delete"],
   ["GET", "/api/projects/[id]/activity", project("viewer")],
   ["GET", "/api/projects/[id]/analytics", project("viewer")],
+  // Evaluations: viewers read suites and runs; editors change suites; runners start and cancel runs.
+  ["GET", "/api/projects/[id]/evals", project("viewer")],
+  ["POST", "/api/projects/[id]/evals", project("editor"), "eval_suite.create"],
+  ["GET", "/api/projects/[id]/evals/[suiteId]", project("viewer")],
+  ["PUT", "/api/projects/[id]/evals/[suiteId]", project("editor"), "eval_suite.update"],
+  ["DELETE", "/api/projects/[id]/evals/[suiteId]", project("editor"), "eval_suite.delete"],
+  ["POST", "/api/projects/[id]/evals/[suiteId]/cases/from-thread", project("editor"), "eval_suite.update"],
+  ["POST", "/api/projects/[id]/evals/[suiteId]/runs", project("runner"), "eval_run.start"],
+  ["GET", "/api/eval-runs/[runId]", evalRun("viewer")],
+  ["GET", "/api/eval-runs/[runId]/events", evalRun("viewer")],
+  ["POST", "/api/eval-runs/[runId]/cancel", evalRun("runner"), "eval_run.cancel"],
+  [
+    "GET",
+    "/api/eval-runs/compare",
+    { kind: "project", project: { from: "query-eval-runs", names: ["a", "b"] }, role: "viewer" },
+  ],
   ["PUT", "/api/projects/[id]/definitions", project("editor"), "version.save"],
   ["GET", "/api/projects/[id]/export", project("viewer")],
   ["PUT", "/api/projects/[id]/graph", project("editor"), "version.save"],

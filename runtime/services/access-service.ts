@@ -258,6 +258,18 @@ export class AccessService {
         const id = match.params[source.param];
         return isUuid(id) ? known(await store.approvalProjectId(this.db, id)) : [];
       }
+      case "eval_run": {
+        const id = match.params[source.param];
+        return isUuid(id) ? known(await store.evalRunProjectId(this.db, id)) : [];
+      }
+      case "query-eval-runs": {
+        const found: string[] = [];
+        for (const name of source.names) {
+          const id = request.url.searchParams.get(name) ?? undefined;
+          if (isUuid(id)) found.push(...known(await store.evalRunProjectId(this.db, id)));
+        }
+        return found;
+      }
       case "query-threads": {
         const found: string[] = [];
         for (const name of source.names) {
@@ -544,6 +556,10 @@ export class AccessService {
   /** The project of a thread (audit entries of thread routes name their project). */
   threadProject(threadId: string): Promise<string | null> {
     return isUuid(threadId) ? store.threadProjectId(this.db, threadId) : Promise.resolve(null);
+  }
+
+  evalRunProject(runId: string): Promise<string | null> {
+    return isUuid(runId) ? store.evalRunProjectId(this.db, runId) : Promise.resolve(null);
   }
 
   approvalProject(approvalId: string): Promise<string | null> {

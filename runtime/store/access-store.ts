@@ -366,6 +366,14 @@ export async function threadProjectId(db: SqlExecutor, threadId: string): Promis
   return rows[0]?.project_id ?? null;
 }
 
+export async function evalRunProjectId(db: SqlExecutor, runId: string): Promise<string | null> {
+  const rows = await db.query<{ project_id: string }>(
+    "SELECT project_id FROM eval_runs WHERE id = $1::uuid",
+    [runId],
+  );
+  return rows[0]?.project_id ?? null;
+}
+
 export async function approvalProjectId(db: SqlExecutor, approvalId: string): Promise<string | null> {
   const rows = await db.query<{ project_id: string }>(
     "SELECT project_id FROM tool_approvals WHERE id = $1::uuid",

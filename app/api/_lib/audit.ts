@@ -98,6 +98,7 @@ async function projectOf(runtime: Runtime, match: PolicyMatch, answer: Json, kno
     if (source.from === "param") return match.params[source.param] ?? null;
     if (source.from === "thread") return runtime.access.threadProject(match.params[source.param] ?? "");
     if (source.from === "approval") return runtime.access.approvalProject(match.params[source.param] ?? "");
+    if (source.from === "eval_run") return runtime.access.evalRunProject(match.params[source.param] ?? "");
   }
   const thread = record(answer.thread);
   if (typeof thread.project_id === "string") return thread.project_id;
