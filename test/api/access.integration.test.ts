@@ -353,10 +353,14 @@ describe("roles", () => {
             const response = await probe(method, url, body, who.headers);
             const label = `${who.label} ${method} ${url} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
             if (may) expect([401, 403], label).not.toContain(response.status);
-            else if (entry.access.kind === "project" && entry.access.project.from === "approval") {
-              // No approval has this placeholder id, so there is no project to hold a role on: refused
-              // or not found, never let through (the approvals route's own test decides real ones).
-              expect([403, 404], label).toContain(response.status);
+            else if (
+              entry.access.kind === "project" &&
+              ["approval", "eval_run", "query-eval-runs"].includes(entry.access.project.from)
+            ) {
+              // No approval or eval run has this placeholder id, so there is no project to hold a role
+              // on: refused, not found or (compare with no run named) a bad request — never let through
+              // (their routes' own tests, and the eval test above, decide real ones).
+              expect([400, 403, 404], label).toContain(response.status);
             } else {
               expect(response.status, label).toBe(403);
               expect((response.body as { code?: string }).code, label).toBe("forbidden");
@@ -367,6 +371,60 @@ describe("roles", () => {
       }
     }
     expect(checked.length).toBeGreaterThan(200);
+  });
+
+  it("guards eval suites and runs by the run's project: a viewer reads, a runner runs, an outsider and another project's key are refused", async () => {
+    const editor = as(state.users.editor?.cookie ?? "");
+    const runner = as(state.users.runner?.cookie ?? "");
+    const viewer = as(state.users.viewer?.cookie ?? "");
+    const suite = {
+      name: `access ${Date.now()}`,
+      agent_id: "assistant",
+      cases: [{ name: "hi", input: { messages: ["hi"] } }],
+    };
+    expect((await call("POST", `/api/projects/${state.projectA}/evals`, suite, viewer)).status).toBe(403);
+    const created = await call<{ suite: { id: string } }>(
+      "POST",
+      `/api/projects/${state.projectA}/evals`,
+      suite,
+      editor,
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const runs = `/api/projects/${state.projectA}/evals/${created.body.suite.id}/runs`;
+    expect((await call("POST", runs, {}, viewer)).status).toBe(403);
+    const started = await call<{ run: { id: string } }>("POST", runs, {}, runner);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const runId = started.body.run.id;
+    expect((await call("GET", `/api/eval-runs/${runId}`, undefined, viewer)).status).toBe(200);
+    const outsider = await call<{ code?: string }>(
+      "GET",
+      `/api/eval-runs/${runId}`,
+      undefined,
+      as(state.users.outsider?.cookie ?? ""),
+    );
+    expect([outsider.status, outsider.body.code]).toEqual([403, "forbidden"]);
+    expect(
+      (
+        await call(
+          "GET",
+          `/api/eval-runs/compare?a=${runId}&b=${runId}`,
+          undefined,
+          as(state.users.outsider?.cookie ?? ""),
+        )
+      ).status,
+    ).toBe(403);
+    const keyB = await call<{ secret: string }>(
+      "POST",
+      `/api/projects/${state.projectB}/keys`,
+      { name: "b-reader", scopes: ["read"] },
+      as(state.admin.cookie),
+    );
+    expect(keyB.status).toBe(201);
+    const byKeyB = await call("GET", `/api/eval-runs/${runId}`, undefined, {
+      authorization: `Bearer ${keyB.body.secret}`,
+    });
+    expect(byKeyB.status).toBe(403);
+    expect((await call("POST", `/api/eval-runs/${runId}/cancel`, undefined, viewer)).status).toBe(403);
   });
 
   it("lets each role do what it may: a runner stops a thread, an editor saves, an owner manages keys", async () => {
