@@ -68,7 +68,7 @@ test("sets up the first admin, signs out and signs in again", async ({ page }) =
   await form.getByLabel("Email").fill(ADMIN.email);
   await form.getByLabel(/^Password/).fill(ADMIN.password);
   await form.getByLabel("Confirm password").fill(ADMIN.password);
-  await page.screenshot({ path: `${SCREENSHOTS}/24-setup-accounts.png` });
+  await page.screenshot({ path: `${SCREENSHOTS}/26-setup-accounts.png` });
   await form.getByRole("button", { name: "Create admin and sign in" }).click();
   const menu = page.getByTestId("account-menu");
   await expect(menu).toContainText(ADMIN.name);
@@ -123,7 +123,7 @@ test("members: add an account, change its role, remove it", async ({ page }) => 
   await add.getByRole("button", { name: "Add member" }).click();
   const members = page.getByRole("table", { name: "Members" });
   await expect(members.getByLabel(`Role of ${RUNNER.name}`)).toHaveValue("runner");
-  await page.screenshot({ path: `${SCREENSHOTS}/25-project-members.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/26b-project-members.png`, fullPage: true });
   await atEachWidth(page, () => expectNoAxeViolations(page));
 
   await members.getByLabel(`Role of ${RUNNER.name}`).selectOption("viewer");
@@ -163,7 +163,7 @@ test("API keys: the secret is shown once, works, and stops working once revoked"
   const secret = (await created.getByTestId("new-key-secret").textContent())?.trim() ?? "";
   expect(secret.length).toBeGreaterThan(20);
   await expect(created.getByRole("button", { name: "Copy" })).toBeVisible();
-  await page.screenshot({ path: `${SCREENSHOTS}/26-api-key-created.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/26c-api-key-created.png`, fullPage: true });
   await atEachWidth(page, () => expectNoAxeViolations(page));
 
   const script = await playwrightRequest.newContext();
@@ -212,7 +212,7 @@ test("credentials: names and dates only, replaced and deleted; the audit log rec
   await page.reload();
   await expect(page.getByRole("table", { name: "Credentials" })).toContainText("openai");
   expect(await page.content()).not.toContain(SECRET_VALUE);
-  await page.screenshot({ path: `${SCREENSHOTS}/27-credentials.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/26d-credentials.png`, fullPage: true });
   await atEachWidth(page, () => expectNoAxeViolations(page));
 
   await page.getByRole("button", { name: "Replace openai" }).click();

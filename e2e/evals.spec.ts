@@ -72,7 +72,7 @@ test("a template's suite runs, a documented edit breaks two cases, and compare s
   const offer = page.getByRole("region", { name: "Suites from the template" });
   await expect(offer).toContainText("Refund desk + eval suite");
   await expectNoAxeViolations(page);
-  await shootAtEachWidth(page, "evals-empty", "24-evals-empty.png");
+  await shootAtEachWidth(page, "evals-empty", "25-evals-empty.png");
 
   await offer.getByRole("button", { name: "Add suite “refunds”" }).click();
   await expect(page.getByRole("heading", { name: "refunds", level: 1 })).toBeVisible();
@@ -106,7 +106,7 @@ test("a template's suite runs, a documented edit breaks two cases, and compare s
   const threadLink = results.getByRole("link", { name: "Open the thread of broken blender" });
   await expect(threadLink).toHaveAttribute("href", /^\/threads\//);
   await expectNoAxeViolations(page);
-  await shootAtEachWidth(page, "evals-run-passed", "25-evals-run.png");
+  await shootAtEachWidth(page, "evals-run-passed", "25b-evals-run.png");
 
   // The documented edit (docs/evals.md "Break it"): the support model no longer refunds.
   const broken = refundDeskTemplate();
@@ -141,7 +141,7 @@ test("a template's suite runs, a documented edit breaks two cases, and compare s
   });
   await expect(parted).toHaveAttribute("href", /^\/threads\/diff\?a=.+&b=.+/);
   await expectNoAxeViolations(page);
-  await shootAtEachWidth(page, "evals-compare", "26-evals-compare.png");
+  await shootAtEachWidth(page, "evals-compare", "25c-evals-compare.png");
 
   await parted.click();
   await expect(page).toHaveURL(/\/threads\/diff\?/);

@@ -412,7 +412,7 @@ test("the gallery", async ({ page, request }) => {
   const evalsId = await createProject(request, "Refund desk (evals)", refundDeskTemplate());
   await page.goto(`/projects/${evalsId}/evals`);
   await expect(page.getByTestId("evals-empty")).toBeVisible();
-  await shoot(page, "24-evals-empty", "Evals: no suite yet, the template's suite offered");
+  await shoot(page, "25-evals-empty", "Evals: no suite yet, the template's suite offered");
   await page.getByRole("button", { name: "Add suite “refunds”" }).click();
   await expect(page.getByRole("heading", { name: "refunds", level: 1 })).toBeVisible();
   const runEvals = async () => {
@@ -423,7 +423,7 @@ test("the gallery", async ({ page, request }) => {
     });
   };
   await runEvals();
-  await shoot(page, "25-evals-run", "Evals: a suite's run, every case passed, reasons in words");
+  await shoot(page, "25b-evals-run", "Evals: a suite's run, every case passed, reasons in words");
   const brokenDesk = refundDeskTemplate();
   for (const model of brokenDesk.models) {
     model.script = model.script?.map((step) =>
@@ -439,7 +439,7 @@ test("the gallery", async ({ page, request }) => {
   await runEvals();
   await page.getByRole("link", { name: "Compare A with B" }).click();
   await expect(page.getByTestId("compare-counts")).toContainText("2 regressed");
-  await shoot(page, "26-evals-compare", "Evals: two runs compared, two cases regressed");
+  await shoot(page, "25c-evals-compare", "Evals: two runs compared, two cases regressed");
 });
 
 test.afterAll(() => {
