@@ -327,8 +327,11 @@ export class AccessService {
       password_hash: await hashPassword(body.password),
       admin: true,
     };
-    if (!(await store.insertUser(this.db, user, { onlyIfFirst: true }))) throw alreadyOn();
+    const inserted = await store.insertUser(this.db, user, { onlyIfFirst: true });
+    // Either way a user exists now: this process must not go on answering "off" from its cache
+    // (a setup that lost the race to another one would otherwise leave it open for a second).
     this.accountsKnownOn = true;
+    if (!inserted) throw alreadyOn();
     return { user: toUser({ ...user, created_at: Date.now() }), session: await this.newSession(user.id) };
   }
 

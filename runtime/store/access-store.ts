@@ -329,7 +329,7 @@ export async function deleteCredential(db: SqlExecutor, projectId: string, name:
 export async function insertAudit(db: SqlExecutor, entry: Omit<AuditRow, "at">): Promise<void> {
   await db.query(
     `INSERT INTO audit_log (id, project_id, at, actor_type, actor_id, actor_name, action, target, details)
-     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+     VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8, $9::text::jsonb)`,
     [
       entry.id,
       entry.project_id,
