@@ -192,7 +192,8 @@ test("“Add to eval suite…” turns a thread's user turns into a case that op
 test("an unknown suite says so and links back to the suites", async ({ page }) => {
   const projectId = await refundDeskProject(page);
   await page.goto(`/projects/${projectId}/evals/00000000-0000-4000-8000-000000000000`);
-  await expect(page.getByRole("alert")).toBeVisible();
+  // Filtered by its text: Next's route announcer is an alert too.
+  await expect(page.getByRole("alert").filter({ hasText: "Eval suite" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to the suites" })).toHaveAttribute(
     "href",
     `/projects/${projectId}/evals`,

@@ -9,7 +9,7 @@ import { threadHelpers } from "../support/thread-helpers";
 
 const fixture = testServerForFile({
   TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions"),
-  TANDEM_LEASE_MS: "1500",
+  TANDEM_LEASE_MS: "3000",
 });
 const api = fixture.api;
 const { projectWith, startThread, waitFor } = threadHelpers(fixture);
