@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
 import { formatDelta, formatScore } from "@/lib/evals/describe";
 import type { CaseChange, EvalRun, RunComparison } from "@/lib/evals/eval-shapes";
-import { passRateByVersion, readRunHistory, rememberRun, runHistoryKey } from "@/lib/evals/run-history";
+import { passRateByVersion, rememberRun, runEntry } from "@/lib/evals/run-history";
 import { diffHref } from "../threads/CompareDialog";
 import { describeApiError, ErrorNote, PassMark } from "./eval-ui";
 import { PassRateChart } from "./PassRateChart";
@@ -59,24 +59,28 @@ export function CompareView({ projectId, a, b }: { projectId: string; a: string;
     };
   }, [a, b]);
 
-  // The suite's runs this browser knows, with these two added: the chart's points.
+  // The suite's runs (the server's list, with these two as they are now): the chart's points.
   const suiteId = runs.a?.suite_id ?? runs.b?.suite_id ?? null;
   const [points, setPoints] = useState<ReturnType<typeof passRateByVersion>>([]);
   useEffect(() => {
     if (!suiteId) return;
-    let history = readRunHistory(window.localStorage.getItem(runHistoryKey(suiteId)));
-    for (const run of [runs.a, runs.b]) {
-      if (!run) continue;
-      history = rememberRun(history, {
-        id: run.id,
-        version: typeof run.version === "number" ? run.version : null,
-        status: run.status,
-        pass_rate: run.summary?.pass_rate ?? null,
-        started_at: history.find((entry) => entry.id === run.id)?.started_at ?? Date.now(),
+    let current = true;
+    const shown = [runs.a, runs.b].flatMap((run) => (run ? [runEntry(run)] : []));
+    api.evals
+      .runs(projectId, suiteId)
+      .catch(() => [])
+      .then((listed) => {
+        if (!current) return;
+        const history = [...listed.map(runEntry), ...shown].reduce(
+          (all, entry) => rememberRun(all, entry),
+          [] as ReturnType<typeof rememberRun>,
+        );
+        setPoints(passRateByVersion(history));
       });
-    }
-    setPoints(passRateByVersion(history));
-  }, [suiteId, runs]);
+    return () => {
+      current = false;
+    };
+  }, [projectId, suiteId, runs]);
 
   if (error) {
     return (

@@ -1,52 +1,59 @@
 "use client";
-// A suite's runs (those this browser started or saw; the contract lists only a suite's last run),
-// newest first: pick two to compare, open one, and the pass rate over versions as a small chart.
+// A suite's runs (the server's list, newest first, kept current as a run streams): pick two to
+// compare, open one, and the pass rate over versions as a small chart.
 import Link from "next/link";
 import { useCallback, useEffect, useId, useState } from "react";
+import { createApiClient } from "@/lib/api/client";
 import { formatRate } from "@/lib/evals/describe";
 import type { EvalRun } from "@/lib/evals/eval-shapes";
-import {
-  passRateByVersion,
-  type RememberedRun,
-  readRunHistory,
-  rememberRun,
-  runHistoryKey,
-} from "@/lib/evals/run-history";
+import { passRateByVersion, type RememberedRun, rememberRun, runEntry } from "@/lib/evals/run-history";
 import { buttonClasses } from "../ui/Button";
 import { PassRateChart } from "./PassRateChart";
 import { RunStatusBadge } from "./RunStatusBadge";
 
-type RunLike = Pick<EvalRun, "id" | "status"> & Partial<Pick<EvalRun, "version" | "summary">>;
+const api = createApiClient();
 
-export function useRunHistory(suiteId: string): {
+type RunLike = Pick<EvalRun, "id" | "status"> & Partial<Pick<EvalRun, "version" | "summary" | "created_at">>;
+
+export function useRunHistory(
+  projectId: string,
+  suiteId: string,
+): {
   runs: RememberedRun[];
+  /** Null until the list has loaded; the reason when it could not. */
+  loadError: string | null;
   remember(run: RunLike): void;
 } {
   const [runs, setRuns] = useState<RememberedRun[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
   useEffect(() => {
-    setRuns(readRunHistory(window.localStorage.getItem(runHistoryKey(suiteId))));
-  }, [suiteId]);
-  const remember = useCallback(
-    (run: RunLike) => {
-      setRuns((previous) => {
-        const next = rememberRun(readRunHistory(window.localStorage.getItem(runHistoryKey(suiteId))), {
-          id: run.id,
-          version: typeof run.version === "number" ? run.version : null,
-          status: run.status,
-          pass_rate: run.summary ? run.summary.pass_rate : null,
-          started_at: previous.find((entry) => entry.id === run.id)?.started_at ?? Date.now(),
-        });
-        try {
-          window.localStorage.setItem(runHistoryKey(suiteId), JSON.stringify(next));
-        } catch {
-          // Storage full or off: the list lasts as long as the page.
-        }
-        return next;
+    let current = true;
+    api.evals
+      .runs(projectId, suiteId)
+      .then((listed) => {
+        if (!current) return;
+        setLoadError(null);
+        // Runs seen while the list loaded (one just started) stay; the server's entries win.
+        setRuns((seen) => listed.map(runEntry).reduce((history, entry) => rememberRun(history, entry), seen));
+      })
+      .catch(() => {
+        if (current) setLoadError("Could not load the suite's runs.");
       });
-    },
-    [suiteId],
-  );
-  return { runs, remember };
+    return () => {
+      current = false;
+    };
+  }, [projectId, suiteId]);
+  const remember = useCallback((run: RunLike) => {
+    setRuns((previous) =>
+      rememberRun(previous, {
+        ...runEntry({ version: null, summary: null, created_at: undefined, ...run }),
+        started_at:
+          previous.find((entry) => entry.id === run.id)?.started_at ??
+          (typeof run.created_at === "number" ? Math.floor(run.created_at / 1000) : Date.now()),
+      }),
+    );
+  }, []);
+  return { runs, loadError, remember };
 }
 
 export function compareHref(projectId: string, a: string, b: string): string {
@@ -57,11 +64,13 @@ export function RunHistory({
   projectId,
   suiteId,
   history,
+  loadError,
   shownRunId,
 }: {
   projectId: string;
   suiteId: string;
   history: RememberedRun[];
+  loadError: string | null;
   shownRunId: string | null;
 }) {
   const id = useId();
@@ -77,7 +86,11 @@ export function RunHistory({
       <h2 id={`${id}-runs`} className="border-b border-border px-4 py-2 font-medium">
         Runs
       </h2>
-      {history.length === 0 ? (
+      {loadError && history.length === 0 ? (
+        <p role="alert" className="px-4 py-3 text-sm text-danger">
+          {loadError} Reload the page to try again.
+        </p>
+      ) : history.length === 0 ? (
         <p className="px-4 py-3 text-sm text-muted" data-testid="runs-empty">
           No runs yet. Run the suite, change the agent in the studio, save, and run it again: then compare the
           two runs here to see which cases the change fixed or broke.

@@ -154,23 +154,17 @@ export function SuiteView({
   const [repetitionsText, setRepetitionsText] = useState("1");
   const [starting, setStarting] = useState(false);
   const { run, error: runError, setRun } = useEvalRun(runId);
-  const history = useRunHistory(suiteId);
+  const history = useRunHistory(projectId, suiteId);
   const formId = useId();
 
   const load = useCallback(async () => {
     try {
-      const [loaded, listed] = await Promise.all([
-        api.evals.get(projectId, suiteId),
-        api.evals.list(projectId).catch(() => []),
-      ]);
-      setSuite(loaded);
+      setSuite(await api.evals.get(projectId, suiteId));
       setLoadError(null);
-      const last = listed.find((entry) => entry.id === suiteId)?.last_run;
-      if (last?.id && last.status) history.remember({ ...last, id: last.id, status: last.status });
     } catch (caught) {
       setLoadError(describeApiError(caught, "Could not load the suite."));
     }
-  }, [projectId, suiteId, history.remember]);
+  }, [projectId, suiteId]);
 
   useEffect(() => {
     void load();
@@ -474,7 +468,13 @@ export function SuiteView({
         </div>
       </section>
 
-      <RunHistory projectId={projectId} suiteId={suiteId} history={history.runs} shownRunId={runId} />
+      <RunHistory
+        projectId={projectId}
+        suiteId={suiteId}
+        history={history.runs}
+        loadError={history.loadError}
+        shownRunId={runId}
+      />
 
       <CaseEditor
         open={editing !== null}

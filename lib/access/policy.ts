@@ -98,6 +98,7 @@ const ROWS: Row[] = [
   ["PUT", "/api/projects/[id]/evals/[suiteId]", project("editor"), "eval_suite.update"],
   ["DELETE", "/api/projects/[id]/evals/[suiteId]", project("editor"), "eval_suite.delete"],
   ["POST", "/api/projects/[id]/evals/[suiteId]/cases/from-thread", project("editor"), "eval_suite.update"],
+  ["GET", "/api/projects/[id]/evals/[suiteId]/runs", project("viewer")],
   ["POST", "/api/projects/[id]/evals/[suiteId]/runs", project("runner"), "eval_run.start"],
   ["GET", "/api/eval-runs/[runId]", evalRun("viewer")],
   ["GET", "/api/eval-runs/[runId]/events", evalRun("viewer")],

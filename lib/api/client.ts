@@ -25,6 +25,7 @@ import {
   RunAnswerSchema,
   type RunComparison,
   RunComparisonSchema,
+  RunListSchema,
   SuiteAnswerSchema,
   type SuiteListEntry,
   SuiteListSchema,
@@ -385,6 +386,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
         input: { version?: number; repetitions?: number },
       ): Promise<EvalRun> =>
         (await request("POST", `${evalSuitePath(projectId, suiteId)}/runs`, RunAnswerSchema, input)).run,
+      /** The suite's runs, newest first, without their results. */
+      runs: async (projectId: string, suiteId: string): Promise<EvalRun[]> =>
+        (await request("GET", `${evalSuitePath(projectId, suiteId)}/runs`, RunListSchema)).runs,
       getRun: async (runId: string): Promise<EvalRun> =>
         (await request("GET", `/api/eval-runs/${encodeURIComponent(runId)}`, RunAnswerSchema)).run,
       cancelRun: async (runId: string): Promise<EvalRun> =>

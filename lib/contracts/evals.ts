@@ -225,6 +225,15 @@ export interface EvalRun {
   results: EvalCaseResult[];
 }
 
+/** A suite's run in its list of runs (`GET …/evals/:suiteId/runs`): the run without its results. */
+export type EvalRunListEntry = Omit<
+  EvalRun,
+  "results" | "summary" | "suite_name" | "agent_id" | "concurrency"
+> & {
+  /** Null while the run is still running. */
+  summary: EvalSummary | null;
+};
+
 export interface EvalSuiteListEntry {
   id: string;
   name: string;

@@ -10,7 +10,7 @@ import {
   withResult,
 } from "./describe";
 import { type CaseResult, parseRunEvent } from "./eval-shapes";
-import { passRateByVersion, readRunHistory, rememberRun } from "./run-history";
+import { passRateByVersion, rememberRun, runEntry } from "./run-history";
 import { definitionNames, starterSuitesFor } from "./starter-suites";
 
 const result = (case_id: string, repetition: number, passed: boolean, score?: number): CaseResult => ({
@@ -150,7 +150,7 @@ describe("run history", () => {
       ["b", "done", 2],
       ["a", "done", 1],
     ]);
-    for (let index = 0; index < 40; index += 1)
+    for (let index = 0; index < 140; index += 1)
       history = rememberRun(history, {
         id: `r${index}`,
         version: 3,
@@ -158,9 +158,32 @@ describe("run history", () => {
         pass_rate: 1,
         started_at: 10 + index,
       });
-    expect(history).toHaveLength(30);
-    expect(readRunHistory(JSON.stringify(history))).toEqual(history);
-    expect(readRunHistory("nonsense")).toEqual([]);
+    expect(history).toHaveLength(100);
+    expect(history[0]?.id).toBe("r139");
+  });
+
+  it("makes an entry of a listed run: its start in milliseconds, no pass rate while it runs", () => {
+    expect(
+      runEntry({ id: "r", status: "running", version: 4, summary: null, created_at: 1_700_000_000_123_456 }),
+    ).toEqual({ id: "r", version: 4, status: "running", pass_rate: null, started_at: 1_700_000_000_123 });
+    const summary = {
+      cases: 4,
+      passed: 3,
+      pass_rate: 0.75,
+      pass_all_repetitions: 0.75,
+      mean_score: 0.8,
+      tokens: 10,
+      cost_usd: 0,
+      latency_p50_ms: 1,
+      latency_p95_ms: 2,
+    };
+    expect(runEntry({ id: "s", status: "done", version: null, summary, created_at: 2_000 })).toEqual({
+      id: "s",
+      version: null,
+      status: "done",
+      pass_rate: 0.75,
+      started_at: 2,
+    });
   });
 
   it("charts the latest finished run of each version, in version order", () => {

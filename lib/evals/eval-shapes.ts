@@ -139,6 +139,8 @@ export const SuiteListSchema = z.object({ suites: z.array(SuiteListEntrySchema) 
 export const SuiteAnswerSchema = z.object({ suite: EvalSuiteSchema });
 export const CaseAnswerSchema = z.object({ case: EvalCaseSchema });
 export const RunAnswerSchema = z.object({ run: EvalRunSchema });
+/** `GET …/evals/:suiteId/runs`: the suite's runs, newest first, without their results. */
+export const RunListSchema = z.object({ runs: z.array(EvalRunSchema) });
 
 export const CHANGES = ["fixed", "regressed", "same"] as const;
 export type CaseChange = (typeof CHANGES)[number];

@@ -1,7 +1,8 @@
-// A suite's runs as the studio remembers them (pure): the contract lists a suite's last run only, so
-// the browser keeps the runs it started or saw (newest first, capped) to offer them for comparison
-// and to draw the pass rate over versions. Each entry is re-read from the server before it is shown.
+// A suite's runs as the Evals view lists them (pure): the server's list (`GET …/evals/:suiteId/runs`,
+// newest first) turned into entries, updated as a run streams, to offer them for comparison and to
+// draw the pass rate over versions.
 import { z } from "zod";
+import type { EvalRun } from "./eval-shapes";
 
 export const RememberedRunSchema = z.object({
   id: z.string(),
@@ -12,20 +13,23 @@ export const RememberedRunSchema = z.object({
 });
 export type RememberedRun = z.infer<typeof RememberedRunSchema>;
 
-export const MAX_REMEMBERED_RUNS = 30;
+export const MAX_REMEMBERED_RUNS = 100;
 
-/** The storage key of a suite's run list. */
-export const runHistoryKey = (suiteId: string) => `tandem.evals.runs.${suiteId}`;
-
-/** Parses a stored list; anything unreadable is an empty list (storage is a cache, never the truth). */
-export function readRunHistory(stored: string | null): RememberedRun[] {
-  if (!stored) return [];
-  try {
-    const parsed = z.array(RememberedRunSchema).safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
+/** A run of the server's list (or one being watched) as an entry; `created_at` is in microseconds. */
+export function runEntry(
+  run: Pick<EvalRun, "id" | "status" | "version" | "summary" | "created_at">,
+): RememberedRun {
+  const created =
+    typeof run.created_at === "number"
+      ? Math.floor(run.created_at / 1000)
+      : Date.parse(String(run.created_at));
+  return {
+    id: run.id,
+    version: typeof run.version === "number" ? run.version : null,
+    status: run.status,
+    pass_rate: run.summary ? run.summary.pass_rate : null,
+    started_at: Number.isFinite(created) ? created : 0,
+  };
 }
 
 /** The list with `run` first (an entry for the same run is replaced), at most MAX_REMEMBERED_RUNS long. */

@@ -17,6 +17,7 @@ import {
   type EvalCompare,
   type EvalRun,
   type EvalRunEvent,
+  type EvalRunListEntry,
   type EvalSuite,
   type EvalSuiteListEntry,
   type EvalSummary,
@@ -50,6 +51,7 @@ import {
   releaseRunLeases,
   renewRunLeases,
   resultsOfRun,
+  runsOfSuite,
   type SuiteWrite,
   subagentsOfTree,
   toolCallsOfTree,
@@ -421,6 +423,28 @@ export class EvalService {
     });
     this.drive(run.id);
     return runView(run, []);
+  }
+
+  /**
+   * A suite's runs, newest first (at most 100), without their results: the history the Evals view
+   * compares and charts. A running run's summary is null until it ends.
+   */
+  async listRuns(projectId: string, suiteId: string): Promise<EvalRunListEntry[]> {
+    const suite = await this.get(projectId, suiteId);
+    const rows = await runsOfSuite(this.deps.sql, suite.id);
+    return rows.map((run) => ({
+      id: run.id,
+      suite_id: run.suite_id,
+      project_id: run.project_id,
+      version: run.version,
+      status: run.status,
+      repetitions: run.repetitions,
+      progress: { done: run.done, total: run.total },
+      summary: run.summary,
+      failure: run.failure,
+      created_at: run.created_at,
+      finished_at: run.finished_at,
+    }));
   }
 
   async getRun(runId: string): Promise<EvalRun> {

@@ -314,6 +314,27 @@ describe("eval runs", () => {
     const reverse = (await api<EvalCompare>("GET", `/api/eval-runs/compare?a=${second.id}&b=${again.id}`))
       .body;
     expect(reverse.cases.map((item) => item.change)).toEqual(["fixed", "fixed"]);
+
+    // The suite's runs, newest first, without their results: the view's history and chart.
+    const history = await api<{ runs: (Omit<EvalRun, "results"> & { results?: unknown })[] }>(
+      "GET",
+      `/api/projects/${projectId}/evals/${suite.id}/runs`,
+    );
+    expect(history.status).toBe(200);
+    expect(
+      history.body.runs.map((item) => [item.id, item.version, item.status, item.summary?.pass_rate]),
+    ).toEqual([
+      [again.id, 1, "done", 1],
+      [second.id, 2, "done", 0],
+      [runId, 1, "done", 1],
+    ]);
+    expect(history.body.runs[0]).toMatchObject({ suite_id: suite.id, progress: { done: 2, total: 2 } });
+    expect(history.body.runs[0]?.results).toBeUndefined();
+    const unknownSuite = await api(
+      "GET",
+      `/api/projects/${projectId}/evals/00000000-0000-4000-8000-000000000000/runs`,
+    );
+    expect(unknownSuite.status).toBe(404);
   });
 
   it("cancel: the run ends cancelled and its conversation in flight is stopped", async () => {
