@@ -48,9 +48,13 @@ async function refundDeskProject(page: Page): Promise<string> {
 }
 
 /** Runs the suite from its page and waits for the end of the run; returns the run's id. */
-async function runSuite(page: Page, cases: number): Promise<string> {
+async function runSuite(page: Page, cases: number, previousRun?: string): Promise<string> {
   await page.getByRole("button", { name: "Run suite" }).click();
-  await expect(page).toHaveURL(/\?run=/);
+  // The page may already show an earlier run (?run=…): wait for the new run's address.
+  await expect(page).toHaveURL((url) => {
+    const shown = url.searchParams.get("run");
+    return shown !== null && shown !== previousRun;
+  });
   const progress = page.getByRole("progressbar", { name: "Run progress" });
   await expect(progress).toBeVisible();
   await expect(page.getByTestId("run-progress")).toHaveText(`Finished: ${cases} of ${cases} case runs`, {
@@ -121,7 +125,7 @@ test("a template's suite runs, a documented edit breaks two cases, and compare s
   const saved = await page.request.put(`/api/projects/${projectId}/definitions`, { data: broken });
   expect(saved.status()).toBe(200);
   await page.reload();
-  const secondRun = await runSuite(page, 3);
+  const secondRun = await runSuite(page, 3, firstRun);
   expect(secondRun).not.toBe(firstRun);
   await expect(results.getByRole("row", { name: "Result of broken blender" })).toContainText("failed");
   await expect(results.getByRole("row", { name: "Result of simulated customer" })).toContainText("failed");
