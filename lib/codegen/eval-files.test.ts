@@ -28,7 +28,12 @@ const refunds: EvalSuiteData = {
         { type: "contains", value: "A-1234" },
         { type: "tool_called", name: "lookup_order", args: { orderId: "A-1234" }, min: 1, max: 1 },
         { type: "regex", value: "^Thanks?\\b", target: "final_reply" },
-        { type: "judge", model: "judge", rubric: "Polite?\nAnd `right`: ${not a template}", threshold: 0.8 },
+        {
+          type: "judge",
+          model: "judge",
+          rubric: "Polite?\nAnd `right`: $" + "{not a template}",
+          threshold: 0.8,
+        },
         { type: "json_schema", schema: { type: "object", required: ["a"] } },
         { type: "code", module: "mentions_order" },
       ],
