@@ -47,6 +47,7 @@ import {
   insertSuite,
   listSuites,
   logEvalModelCall,
+  loggedEvalAnswer,
   postedUserTurns,
   projectHasVersion,
   type ResultRow,
@@ -724,7 +725,9 @@ export class EvalService {
 
   /**
    * A simulated user's or a judge's model call, logged in the case thread's model-call log under its
-   * own side (a failed call too, with its error), like a step logs its calls.
+   * own side (a failed call too, with its error), like a step logs its calls. A case resumed after a
+   * crash that asks the very same again (its thread, side, model and request) gets the logged answer:
+   * the call is made, logged and counted once.
    */
   private async loggedCall(
     thread: CaseThread,
@@ -733,13 +736,26 @@ export class EvalService {
     loaded: LoadedDefinitions,
     request: ModelCallRequest,
   ): Promise<ModelCallResult> {
+    const logged = { messages: request.messages, tools: request.tools };
+    const earlier = await loggedEvalAnswer(this.deps.sql, thread.id, side, model, logged);
+    if (earlier)
+      return {
+        text: earlier.text,
+        toolCalls: [],
+        usage: { ...earlier.usage, cachedInputTokens: 0 },
+        costUsd: earlier.costUsd,
+        modelName: earlier.modelName,
+        providerModelId: earlier.providerModelId ?? "",
+        provider: "",
+        latencyMs: earlier.latencyMs,
+      };
     const startedAt = nowMicroseconds();
     const log = (result: ModelCallResult | null, error: string | null) =>
       logEvalModelCall(this.deps.sql, randomUUID(), {
         thread,
         side,
         modelName: model,
-        request: { messages: request.messages, tools: request.tools },
+        request: logged,
         result,
         error,
         startedAt,

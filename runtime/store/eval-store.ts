@@ -577,3 +577,33 @@ export async function evalCallUsage(
   );
   return { tokens: Number(row?.tokens ?? 0), costUsd: Number(row?.cost ?? 0) };
 }
+
+/**
+ * A successful call this thread already logged on `side` with `modelName` and the very same request
+ * (a case resumed after a crash asks again): its answer, or null.
+ */
+export async function loggedEvalAnswer(
+  db: SqlExecutor,
+  threadId: string,
+  side: EvalCallSide,
+  modelName: string,
+  request: EvalModelCall["request"],
+): Promise<NonNullable<EvalModelCall["result"]> | null> {
+  const [row] = await db.query<Record<string, unknown>>(
+    `SELECT answered_by, provider_model_id, response, input_tokens, output_tokens, cost_usd, latency_ms
+       FROM model_calls
+      WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL AND request::text = $4
+      ORDER BY created_at LIMIT 1`,
+    [threadId, side, modelName, JSON.stringify(request)],
+  );
+  if (!row) return null;
+  const response = json<{ text?: unknown }>(row.response);
+  return {
+    text: typeof response?.text === "string" ? response.text : "",
+    modelName: String(row.answered_by ?? modelName),
+    providerModelId: row.provider_model_id === null ? null : String(row.provider_model_id),
+    usage: { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens) },
+    costUsd: Number(row.cost_usd),
+    latencyMs: Number(row.latency_ms),
+  };
+}
