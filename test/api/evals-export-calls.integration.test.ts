@@ -219,10 +219,12 @@ describe("eval suites in the project export and import", () => {
       ...files,
       "evals/refunds.ts": files["evals/refunds.ts"]!.replace('agent_id: "support"', 'agent_id: "ghost"'),
     };
+    const agentLine =
+      ghost["evals/refunds.ts"].split("\n").findIndex((line) => line.includes("agent_id:")) + 1;
     const unknownAgent = await importZip(target, ghost);
     expect(unknownAgent.status).toBe(422);
     expect(unknownAgent.body.error).toMatch(
-      /evals\/refunds\.ts:3:\d+: agent_id: the project has no agent "ghost"/,
+      new RegExp(`evals/refunds\\.ts:${agentLine}:\\d+: agent_id: the project has no agent "ghost"`),
     );
     expect(await versionsOf(target)).toBe(versions);
     expect(await suitesOf(target)).toEqual(suites);
@@ -264,9 +266,9 @@ describe("the runner's own model calls", () => {
       const calls = logs.body.model_calls;
       const bySide = (side: string) => calls.filter((call) => call.side === side);
       const thread = await api<{
-        subtree_usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+        thread: { subtree_usage: { input_tokens: number; output_tokens: number; cost_usd: number } };
       }>("GET", `/api/threads/${result.thread_id}`);
-      const tree = thread.body.subtree_usage;
+      const tree = thread.body.thread.subtree_usage;
       const own = [...bySide("user"), ...bySide("judge")];
       const ownTokens = own.reduce((sum, call) => sum + call.input_tokens + call.output_tokens, 0);
       const ownCost = own.reduce((sum, call) => sum + call.cost_usd, 0);
