@@ -15,7 +15,7 @@ import { checkInvariants } from "./invariants";
 // Short leases (runs and threads) so the killed server's work is taken over quickly.
 const fixture = testServerForFile({ TANDEM_EVAL_LEASE_MS: "1500", TANDEM_LEASE_MS: "1500" });
 const api = fixture.api;
-const { projectWith } = threadHelpers(fixture);
+const { projectWith, messagesOf } = threadHelpers(fixture);
 
 const FIXED = 4;
 const SIMULATED = 2;
@@ -141,22 +141,31 @@ describe("an eval run across a SIGKILL", () => {
       const resultThreads = new Set(results.map((row) => row.thread_id));
       expect(resultThreads.size).toBe(TOTAL);
 
-      // One thread per case × repetition: the run's threads are exactly the results' threads.
+      // One thread per case × repetition: the project's threads (it has no others) are exactly the
+      // results' threads.
       const threads = await sql<{ id: string; name: string }[]>`
-        SELECT id::text, name FROM threads WHERE execution ->> 'evalRun' = ${runId}`;
+        SELECT id::text, name FROM threads WHERE project_id = ${projectId}`;
       expect(threads).toHaveLength(TOTAL);
       expect(new Set(threads.map((thread) => thread.id))).toEqual(resultThreads);
 
       for (const thread of threads) {
         const caseName = thread.name.replace(/^eval kill · /, "").replace(/ #\d+$/, "");
-        // Each user turn posted once, in order.
-        const turns = await sql<{ content: string }[]>`
-          SELECT content FROM messages
-          WHERE thread_id = ${thread.id} AND role = 'user' AND side IS NULL ORDER BY seq`;
+        // Each user turn posted once, in order, and the conversation as it should read.
+        const posted = await sql<{ content: string }[]>`
+          SELECT payload ->> 'content' AS content FROM inbox_items
+          WHERE thread_id = ${thread.id} AND payload ->> 'role' = 'user' ORDER BY seq`;
+        const turns = expectedTurns(caseName);
         expect(
-          turns.map((turn) => turn.content),
-          `user turns of ${thread.name}`,
-        ).toEqual(expectedTurns(caseName));
+          posted.map((turn) => turn.content),
+          `user turns posted to ${thread.name}`,
+        ).toEqual(turns);
+        const transcript = (await messagesOf(thread.id)).map((message) => [message.role, message.content]);
+        expect(transcript, `the conversation of ${thread.name}`).toEqual([
+          ["user", turns[0]],
+          ["assistant", `one: ${turns[0]}`],
+          ["user", turns[1]],
+          ["assistant", `two: ${turns[1]}`],
+        ]);
         // The simulated user asked three times (the third said STOP) and the judge once, never twice.
         const calls = await sql<{ side: string; count: number }[]>`
           SELECT side, count(*)::int AS count FROM model_calls
