@@ -307,3 +307,133 @@ describe("the runner's own model calls", () => {
     expect(agentCalls).toBe((calls("agent_model") ?? 0) + 4);
   });
 });
+
+describe('the contract\'s answers (API.md "Evaluations")', () => {
+  it("every answer has the contract's fields, and every refusal its status and field", async () => {
+    const projectId = await projectWith(definitions);
+    const suite = await createSuite(projectId, refunds);
+    expect(Object.keys(suite)).toEqual(
+      expect.arrayContaining(["id", "name", "agent_id", "cases", "assertions"]),
+    );
+    for (const item of suite.cases)
+      expect(Object.keys(item)).toEqual(expect.arrayContaining(["id", "name", "input", "assertions"]));
+
+    // A suite with no run has no last_run; after a run, last_run is there.
+    const listed = await api<{ suites: Record<string, unknown>[] }>(
+      "GET",
+      `/api/projects/${projectId}/evals`,
+    );
+    expect(listed.body.suites).toEqual([{ id: suite.id, name: "refunds", agent_id: "support", cases: 2 }]);
+    const started = await api<{ run: EvalRun }>("POST", `/api/projects/${projectId}/evals/${suite.id}/runs`);
+    expect(started.status).toBe(201);
+    expect(started.body.run).toMatchObject({ id: expect.any(String), status: "running" });
+    const run = await waitForRun(started.body.run.id);
+    expect(Object.keys(run)).toEqual(
+      expect.arrayContaining(["id", "suite_id", "version", "status", "progress", "summary", "results"]),
+    );
+    expect(Object.keys(run.summary).sort()).toEqual(
+      [
+        "cases",
+        "passed",
+        "pass_rate",
+        "pass_all_repetitions",
+        "mean_score",
+        "tokens",
+        "cost_usd",
+        "latency_p50_ms",
+        "latency_p95_ms",
+      ].sort(),
+    );
+    for (const result of run.results)
+      expect(Object.keys(result)).toEqual(
+        expect.arrayContaining([
+          "case_id",
+          "repetition",
+          "thread_id",
+          "passed",
+          "score",
+          "assertions",
+          "turns",
+          "tokens",
+          "cost_usd",
+          "latency_ms",
+        ]),
+      );
+    const relisted = await api<{ suites: { last_run?: { id: string; status: string } }[] }>(
+      "GET",
+      `/api/projects/${projectId}/evals`,
+    );
+    expect(relisted.body.suites[0]!.last_run).toMatchObject({ id: run.id, status: "done" });
+    const compared = await api<{ cases: Record<string, unknown>[]; summary: { a: unknown; b: unknown } }>(
+      "GET",
+      `/api/eval-runs/compare?a=${run.id}&b=${run.id}`,
+    );
+    expect(compared.status).toBe(200);
+    expect(compared.body.summary).toEqual({ a: run.summary, b: run.summary });
+    for (const item of compared.body.cases) {
+      expect(Object.keys(item)).toEqual(expect.arrayContaining(["case_id", "name", "a", "b", "change"]));
+      expect(item.change).toBe("same");
+    }
+
+    // A run that ended cannot be cancelled; refusals name the field.
+    const ended = await api<{ code: string }>("POST", `/api/eval-runs/${run.id}/cancel`);
+    expect(ended.status).toBe(409);
+    const field = async (
+      method: string,
+      path: string,
+      body: unknown,
+      status: number,
+      name: string,
+    ): Promise<void> => {
+      const answer = await api<{ error: string }>(method, path, body);
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(status);
+      expect(answer.body.error, `${method} ${path}`).toContain(name);
+    };
+    const runs = `/api/projects/${projectId}/evals/${suite.id}/runs`;
+    await field("POST", runs, { repetitions: 0 }, 400, "repetitions");
+    await field("POST", runs, { version: "2" }, 400, "version");
+    await field("POST", runs, { concurrency: 1.5 }, 400, "concurrency");
+    await field(
+      "POST",
+      `/api/projects/${projectId}/evals/${suite.id}/cases/from-thread`,
+      {},
+      400,
+      "thread_id",
+    );
+    await field("PUT", `/api/projects/${projectId}/evals/${suite.id}`, { ...refunds, name: "" }, 400, "name");
+    await field(
+      "POST",
+      `/api/projects/${projectId}/evals`,
+      { ...refunds, name: "x", cases: [{ name: "c", input: {} }] },
+      400,
+      "cases[0].input",
+    );
+    await field("GET", `/api/eval-runs/compare?b=${run.id}`, undefined, 400, "a");
+
+    // Unknown ids are 404s, everywhere.
+    const missing = "00000000-0000-4000-8000-000000000000";
+    expect((await api("PUT", `/api/projects/${projectId}/evals/${missing}`, refunds)).status).toBe(404);
+    expect((await api("DELETE", `/api/projects/${projectId}/evals/${missing}`)).status).toBe(404);
+    expect(
+      (
+        await api("POST", `/api/projects/${projectId}/evals/${missing}/cases/from-thread`, {
+          thread_id: missing,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await api("POST", `/api/projects/${projectId}/evals/${suite.id}/cases/from-thread`, {
+          thread_id: missing,
+        })
+      ).status,
+    ).toBe(404);
+    expect((await api("GET", `/api/eval-runs/${missing}/events`)).status).toBe(404);
+    expect((await api("POST", runs, { version: 99 })).status).toBe(404);
+    expect((await api("GET", `/api/eval-runs/compare?a=${run.id}&b=${missing}`)).status).toBe(404);
+    // Another project's suite is not this project's.
+    const other = await projectWith(definitions);
+    expect((await api("GET", `/api/projects/${other}/evals/${suite.id}`)).status).toBe(404);
+    expect((await api("POST", `/api/projects/${other}/evals/${suite.id}/runs`, {})).status).toBe(404);
+  });
+});
