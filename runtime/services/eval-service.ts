@@ -28,6 +28,7 @@ import {
 import type { SqlClient } from "@/lib/db/sql-client";
 import { ConflictError, NotFoundError, UnprocessableError } from "../errors";
 import type { ExtensionRegistry } from "../extensions/registry";
+import { crashPoint } from "../faults";
 import type { ModelCallRequest, ModelCallResult } from "../models";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import {
@@ -768,6 +769,7 @@ export class EvalService {
       throw error;
     }
     await log(answer, null);
+    crashPoint("after_eval_call", thread.agent_name);
     return answer;
   }
 
