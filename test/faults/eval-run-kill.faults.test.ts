@@ -4,7 +4,9 @@
 // lease is handed back. Another server process starts on the same Postgres, claims the run once its
 // lease expires, and finishes it. Then the run is `done` and every case × repetition finished exactly
 // once: one result row and one thread each, each user turn posted once, each simulated user's and
-// judge's call logged once, and the fault suite's invariants hold on every thread.
+// judge's call logged once, and the fault suite's invariants hold on every thread. A second kill
+// lands exactly between a simulated user's call being logged and its answer being posted: the
+// resumed case reuses the logged answer instead of calling again.
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import type { EvalRun, EvalSuite } from "../../lib/contracts/evals";
@@ -187,5 +189,60 @@ describe("an eval run across a SIGKILL", () => {
       await sql.end();
     }
     expect(fixture.server.output()).toContain("signal SIGKILL");
+  });
+
+  it("a simulated user's or judge's call logged just before the kill is not made again after it", {
+    timeout: 120_000,
+  }, async () => {
+    // The process dies right after it logged the third call of the runner (of any simulated case),
+    // before it used the answer: the resumed case asks the very same again and gets the logged answer.
+    await fixture.server.restart({ TANDEM_CRASH_AT: "after_eval_call@chat#3" });
+    const projectId = await projectWith(definitions);
+    const created = await api<{ suite: EvalSuite }>("POST", `/api/projects/${projectId}/evals`, {
+      name: "calls",
+      agent_id: "chat",
+      cases: cases.filter((item) => item.name.startsWith("simulated")),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const started = await api<{ run: EvalRun }>(
+      "POST",
+      `/api/projects/${projectId}/evals/${created.body.suite.id}/runs`,
+      { concurrency: 2 },
+    );
+    expect(started.status).toBe(201);
+    const runId = started.body.run.id;
+    await fixture.server.exited(60_000);
+    expect(fixture.server.output()).toContain("crash point after_eval_call reached for chat");
+
+    await fixture.server.restart({ TANDEM_CRASH_AT: "" });
+    const deadline = Date.now() + 60_000;
+    let after = await readRun(runId);
+    while (after.status === "running" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await readRun(runId);
+    }
+    expect(after.status).toBe("done");
+    expect(after.results.map((result) => result.passed)).toEqual([true, true]);
+    const sql = postgres(fixture.databaseUrl!, { max: 1, onnotice: () => {} });
+    try {
+      for (const result of after.results) {
+        const calls = await sql<{ side: string; count: number }[]>`
+          SELECT side, count(*)::int AS count FROM model_calls
+          WHERE thread_id = ${result.thread_id} AND side IN ('user', 'judge') GROUP BY side ORDER BY side`;
+        expect(calls.map((call) => [call.side, call.count])).toEqual([
+          ["judge", 1],
+          ["user", 3],
+        ]);
+        expect((await messagesOf(result.thread_id!)).map((message) => message.content)).toEqual([
+          "hello",
+          "one: hello",
+          "again (one: hello)",
+          "two: again (one: hello)",
+        ]);
+        await checkInvariants(fixture, result.thread_id!);
+      }
+    } finally {
+      await sql.end();
+    }
   });
 });
