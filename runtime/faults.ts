@@ -12,6 +12,9 @@ export type CrashPointName =
   | "after_terminal_commit"
   // A post that stored its message and started the run (`postRunningInput`), before its step starts.
   | "after_post_commit"
+  // An eval case's simulated user or judge answered and its call is logged, before the answer is
+  // used (runtime/services/eval-service.ts); the case thread's agent names it.
+  | "after_eval_call"
   // Effects (runtime/effects/): the effect's name stands where an agent's would.
   | "effect_started"
   | "before_effect_commit";

@@ -1,6 +1,13 @@
 // Definitions as code: bundle ⇄ TypeScript (one module or a project's files) ⇄ zip, read by parsing, never by running.
 
 export {
+  EVALS_FOLDER,
+  type EvalSuiteData,
+  evalSuitesToProjectFiles,
+  projectFilesToEvalSuites,
+  type ReadEvalSuitesResult,
+} from "./eval-files";
+export {
   isPlaceholderText,
   PROMPT_TOOL_DESCRIPTION_HINT,
   TOOL_DESCRIPTION_HINT,
@@ -11,6 +18,7 @@ export {
   PROJECT_INDEX_FILE,
   packageNameFor,
   projectFilesToBundle,
+  withoutCommonRoot,
 } from "./project-files";
 export { type ReadBundleResult, typeScriptToBundle } from "./read-typescript";
 export {

@@ -102,7 +102,7 @@ function importSource(line: string): string {
 const DEFINITION_FILE = /^agents\/([^/]+)\/([^/]+)\.ts$/;
 
 /** Zips of a folder put everything under one top directory; the project root is then that directory. */
-function withoutCommonRoot(files: ProjectFiles): ProjectFiles {
+export function withoutCommonRoot(files: ProjectFiles): ProjectFiles {
   const paths = Object.keys(files);
   if (paths.length === 0 || paths.some((path) => path.startsWith("agents/") || !path.includes("/")))
     return files;

@@ -50,6 +50,16 @@ export class SourceReport {
     this.push("warning", code, formatPath(path), message, position);
   }
 
+  /** A problem found after reading (`code` any code), placed at the source that wrote `path` (a formatted path). */
+  problem(
+    code: string,
+    path: string,
+    message: string,
+    severity: SourceDiagnostic["severity"] = "error",
+  ): void {
+    this.push(severity, code, path, message, this.positionOf(path));
+  }
+
   remember(path: readonly PathSegment[], position: SourcePosition): void {
     this.positions.set(formatPath(path), position);
   }

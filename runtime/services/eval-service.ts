@@ -29,12 +29,16 @@ import {
 import type { SqlClient } from "@/lib/db/sql-client";
 import { ConflictError, NotFoundError, UnprocessableError } from "../errors";
 import type { ExtensionRegistry } from "../extensions/registry";
+import { crashPoint } from "../faults";
 import type { ModelCallRequest, ModelCallResult } from "../models";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import {
   claimOrphanRuns,
   currentProjectVersion,
   deleteSuite,
+  EVAL_CALL_SIDES,
+  type EvalCallSide,
+  evalCallUsage,
   findRun,
   findSuite,
   findSuiteByName,
@@ -44,6 +48,8 @@ import {
   insertRun,
   insertSuite,
   listSuites,
+  logEvalModelCall,
+  loggedEvalAnswer,
   postedUserTurns,
   projectHasVersion,
   type ResultRow,
@@ -62,6 +68,7 @@ import { hasPendingInput } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
+import { nowMicroseconds } from "../store/thread-row";
 import { findThread } from "../store/thread-store";
 import { type CaseOutcome, checkAssertions, percentile } from "./eval-assertions";
 import { isUuid } from "./project-service";
@@ -350,6 +357,50 @@ export class EvalService {
     }
     await deleteSuite(this.deps.sql, projectId, suiteId);
     return suite;
+  }
+
+  /** Every suite of the project, whole (the project export writes each as `evals/<suite>.ts`). */
+  async exportSuites(projectId: string): Promise<EvalSuite[]> {
+    await this.requireProject(projectId);
+    const suites: EvalSuite[] = [];
+    for (const row of await listSuites(this.deps.sql, projectId)) {
+      const suite = await findSuite(this.deps.sql, projectId, row.id);
+      if (suite) suites.push(suite);
+    }
+    return suites;
+  }
+
+  /**
+   * Suites read from an imported project, all or none (one transaction), checked against the
+   * latest saved version: a suite of an existing name replaces that suite (a case keeps the id of
+   * the case of its name, so runs before and after the import compare), the others are created.
+   * The project's other suites stay as they are.
+   */
+  async importSuites(projectId: string, suites: readonly SuiteBody[]): Promise<EvalSuite[]> {
+    const version = await this.requireProject(projectId);
+    for (const suite of suites) await this.checkSuite(projectId, version, suite);
+    const ids = await this.deps.sql.transaction(async (tx) => {
+      const written: string[] = [];
+      for (const suite of suites) {
+        const found = await findSuiteByName(tx, projectId, suite.name);
+        if (!found) {
+          const id = randomUUID();
+          await insertSuite(tx, id, projectId, this.toWrite(suite, new Set()));
+          written.push(id);
+          continue;
+        }
+        const existing = await findSuite(tx, projectId, found.id);
+        const byName = new Map((existing?.cases ?? []).map((item) => [item.name, item.id]));
+        const write = this.toWrite(
+          { ...suite, cases: suite.cases.map((item) => ({ ...item, id: byName.get(item.name) })) },
+          new Set(byName.values()),
+        );
+        await updateSuite(tx, projectId, found.id, write);
+        written.push(found.id);
+      }
+      return written;
+    });
+    return Promise.all(ids.map((id) => this.get(projectId, id)));
   }
 
   /** A new case from a thread of the project: its user turns as fixed `input.messages`. */
@@ -655,7 +706,14 @@ export class EvalService {
         const posted = await this.userTurns(threadId);
         let next: string | null = null;
         if ("messages" in input) next = input.messages[posted.length] ?? null;
-        else next = await this.simulatedTurn(input.simulated_user, loaded, threadId, posted.length);
+        else
+          next = await this.simulatedTurn(
+            input.simulated_user,
+            loaded,
+            threadId,
+            posted.length,
+            this.caseThread(run, threadId),
+          );
         if (next === null) break;
         await this.deps.threads.postMessage(threadId, { content: next });
       }
@@ -664,9 +722,12 @@ export class EvalService {
     }
     const outcome = await this.outcome(threadId, createdAt ? createdAt / 1000 : started);
     const verdict = await checkAssertions([...run.plan.assertions, ...item.assertions], outcome, {
-      judge: (model, rubric, caseOutcome) => this.judge(loaded, model, rubric, caseOutcome, item),
+      judge: (model, rubric, caseOutcome) =>
+        this.judge(loaded, model, rubric, caseOutcome, item, this.caseThread(run, threadId!)),
       code: (module, caseOutcome) => this.codeCheck(module, caseOutcome, threadId!, item.name),
     });
+    // The simulated user's and the judge's calls are the case's too (logged on its thread, every try).
+    const own = await evalCallUsage(this.deps.sql, threadId);
     return {
       case_id: item.id,
       name: item.name,
@@ -676,10 +737,64 @@ export class EvalService {
       score: Number(verdict.score.toFixed(4)),
       assertions: verdict.assertions,
       turns: outcome.turns,
-      tokens: outcome.tokens,
-      cost_usd: outcome.costUsd,
+      tokens: outcome.tokens + own.tokens,
+      cost_usd: Number((outcome.costUsd + own.costUsd).toFixed(6)),
       latency_ms: outcome.latencyMs,
     };
+  }
+
+  /** The case thread as its model-call log names it (analytics group calls by project and agent). */
+  private caseThread(run: RunRow, threadId: string): CaseThread {
+    return { id: threadId, project_id: run.project_id, agent_name: run.plan.agent_id };
+  }
+
+  /**
+   * A simulated user's or a judge's model call, logged in the case thread's model-call log under its
+   * own side (a failed call too, with its error), like a step logs its calls. A case resumed after a
+   * crash that asks the very same again (its thread, side, model and request) gets the logged answer:
+   * the call is made, logged and counted once.
+   */
+  private async loggedCall(
+    thread: CaseThread,
+    side: EvalCallSide,
+    model: string,
+    loaded: LoadedDefinitions,
+    request: ModelCallRequest,
+  ): Promise<ModelCallResult> {
+    const logged = { messages: request.messages, tools: request.tools };
+    const earlier = await loggedEvalAnswer(this.deps.sql, thread.id, side, model, logged);
+    if (earlier)
+      return {
+        text: earlier.text,
+        toolCalls: [],
+        usage: { ...earlier.usage, cachedInputTokens: 0 },
+        costUsd: earlier.costUsd,
+        modelName: earlier.modelName,
+        providerModelId: earlier.providerModelId ?? "",
+        provider: "",
+        latencyMs: earlier.latencyMs,
+      };
+    const startedAt = nowMicroseconds();
+    const log = (result: ModelCallResult | null, error: string | null) =>
+      logEvalModelCall(this.deps.sql, randomUUID(), {
+        thread,
+        side,
+        modelName: model,
+        request: logged,
+        result,
+        error,
+        startedAt,
+      });
+    let answer: ModelCallResult;
+    try {
+      answer = await this.deps.callModel(model, loaded.bundle.models, request);
+    } catch (error) {
+      await log(null, (error as Error).message ?? String(error)).catch(() => undefined);
+      throw error;
+    }
+    await log(answer, null);
+    crashPoint("after_eval_call", thread.agent_name);
+    return answer;
   }
 
   /** The case's root thread and its result row, in one transaction; null when the row already existed. */
@@ -783,6 +898,7 @@ export class EvalService {
     loaded: LoadedDefinitions,
     threadId: string,
     turnsSoFar: number,
+    thread: CaseThread,
   ): Promise<string | null> {
     if (turnsSoFar >= user.max_turns) return null;
     const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
@@ -803,7 +919,7 @@ export class EvalService {
         own += 1;
       } else if (message.role === "assistant") swapped.push({ role: "user", content: message.content });
     }
-    const answer = await this.deps.callModel(user.model, loaded.bundle.models, {
+    const answer = await this.loggedCall(thread, EVAL_CALL_SIDES.simulatedUser, user.model, loaded, {
       messages: swapped,
       tools: [],
       toolChoice: "none",
@@ -845,9 +961,10 @@ export class EvalService {
     rubric: string,
     outcome: CaseOutcome,
     item: EvalCase,
+    thread: CaseThread,
   ): Promise<string> {
     const judges = [...item.assertions].filter((assertion) => assertion.type === "judge");
-    const answer = await this.deps.callModel(model, loaded.bundle.models, {
+    const answer = await this.loggedCall(thread, EVAL_CALL_SIDES.judge, model, loaded, {
       messages: [
         { role: "system", content: JUDGE_INSTRUCTIONS },
         { role: "user", content: `Rubric:\n${rubric}\n\nConversation:\n${outcome.transcript}` },
@@ -889,3 +1006,6 @@ export class EvalService {
 }
 
 class DuplicateCaseStart extends Error {}
+
+/** The case thread's id, project and agent, as its model-call log names them. */
+type CaseThread = { id: string; project_id: string; agent_name: string };

@@ -509,3 +509,101 @@ export async function postedUserTurns(db: SqlExecutor, threadId: string): Promis
   );
   return rows.map((row) => row.content ?? "");
 }
+
+// ─── The runner's own model calls ────────────────────────────────────────────────────────────────
+
+/**
+ * The sides the runner logs its own model calls under in `model_calls` (never "a"/"b": the
+ * thread's scripted call counts, replays and forks count those sides only).
+ */
+export const EVAL_CALL_SIDES = { simulatedUser: "user", judge: "judge" } as const;
+export type EvalCallSide = (typeof EVAL_CALL_SIDES)[keyof typeof EVAL_CALL_SIDES];
+
+export interface EvalModelCall {
+  thread: { id: string; project_id: string; agent_name: string };
+  side: EvalCallSide;
+  modelName: string;
+  request: { messages: unknown[]; tools: unknown[] };
+  result: {
+    text: string;
+    modelName: string;
+    providerModelId?: string | null;
+    usage: { inputTokens: number; outputTokens: number };
+    costUsd: number;
+    latencyMs: number;
+  } | null;
+  error: string | null;
+  /** When the call started (microseconds). */
+  startedAt: number;
+}
+
+/** Logs a simulated user's or a judge's call in the case thread's model-call log (stored whole). */
+export async function logEvalModelCall(db: SqlExecutor, id: string, call: EvalModelCall): Promise<void> {
+  const { result } = call;
+  await db.query(
+    `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
+         input_tokens, output_tokens, cost_usd, latency_ms, created_at, project_id, agent_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14, $15, $16)`,
+    [
+      id,
+      call.thread.id,
+      call.side,
+      call.modelName,
+      result?.modelName ?? null,
+      result?.providerModelId ?? null,
+      JSON.stringify(call.request),
+      result ? JSON.stringify({ text: result.text, toolCalls: [], usage: result.usage }) : null,
+      call.error,
+      result?.usage.inputTokens ?? 0,
+      result?.usage.outputTokens ?? 0,
+      result?.costUsd ?? 0,
+      result?.latencyMs ?? Math.max(0, Math.round((nowMicroseconds() - call.startedAt) / 1000)),
+      call.startedAt,
+      call.thread.project_id,
+      call.thread.agent_name,
+    ],
+  );
+}
+
+/** Tokens (input + output) and cost of the runner's own calls logged on a case thread. */
+export async function evalCallUsage(
+  db: SqlExecutor,
+  threadId: string,
+): Promise<{ tokens: number; costUsd: number }> {
+  const [row] = await db.query<{ tokens: string | number; cost: string | number }>(
+    `SELECT COALESCE(sum(input_tokens + output_tokens), 0)::bigint AS tokens, COALESCE(sum(cost_usd), 0) AS cost
+       FROM model_calls WHERE thread_id = $1 AND side = ANY($2::text[])`,
+    [threadId, Object.values(EVAL_CALL_SIDES)],
+  );
+  return { tokens: Number(row?.tokens ?? 0), costUsd: Number(row?.cost ?? 0) };
+}
+
+/**
+ * A successful call this thread already logged on `side` with `modelName` and the very same request
+ * (a case resumed after a crash asks again): its answer, or null.
+ */
+export async function loggedEvalAnswer(
+  db: SqlExecutor,
+  threadId: string,
+  side: EvalCallSide,
+  modelName: string,
+  request: EvalModelCall["request"],
+): Promise<NonNullable<EvalModelCall["result"]> | null> {
+  const [row] = await db.query<Record<string, unknown>>(
+    `SELECT answered_by, provider_model_id, response, input_tokens, output_tokens, cost_usd, latency_ms
+       FROM model_calls
+      WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL AND request::text = $4
+      ORDER BY created_at LIMIT 1`,
+    [threadId, side, modelName, JSON.stringify(request)],
+  );
+  if (!row) return null;
+  const response = json<{ text?: unknown }>(row.response);
+  return {
+    text: typeof response?.text === "string" ? response.text : "",
+    modelName: String(row.answered_by ?? modelName),
+    providerModelId: row.provider_model_id === null ? null : String(row.provider_model_id),
+    usage: { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens) },
+    costUsd: Number(row.cost_usd),
+    latencyMs: Number(row.latency_ms),
+  };
+}

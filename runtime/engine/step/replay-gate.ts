@@ -43,7 +43,7 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
   const [state] = await db.query<{ diverged: boolean; drains: number; calls: number }>(
     `SELECT divergence IS NOT NULL AS diverged,
             (SELECT count(DISTINCT consumed_at)::int FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL) AS drains,
-            (SELECT count(*)::int FROM model_calls WHERE thread_id = $1) AS calls
+            (SELECT count(*)::int FROM model_calls WHERE thread_id = $1 AND side IN ('a', 'b')) AS calls
        FROM thread_replays WHERE thread_id = $1`,
     [row.id],
   );
@@ -63,9 +63,10 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
       "SELECT thread_id, source_thread_id FROM thread_replays WHERE root_id = $1",
       [row.root_id],
     ),
-    db.query<{ created_at: string | number }>("SELECT created_at FROM model_calls WHERE thread_id = $1", [
-      sourceId,
-    ]),
+    db.query<{ created_at: string | number }>(
+      "SELECT created_at FROM model_calls WHERE thread_id = $1 AND side IN ('a', 'b')",
+      [sourceId],
+    ),
   ]);
   const groups: { at: number; payloads: unknown[] }[] = [];
   for (const item of sourceItems) {

@@ -1,8 +1,10 @@
 // GET /api/projects/:id/export?format=json|ts|zip — the current definitions as the JSON bundle, one
-// TypeScript module, or a zipped Standard Agents project. Keys never appear: models name env variables.
+// TypeScript module, or a zipped Standard Agents project (with the project's eval suites as
+// evals/<suite>.ts). Keys never appear: models name env variables.
 import {
   bundleToProjectFiles,
   bundleToTypeScript,
+  evalSuitesToProjectFiles,
   packageNameFor,
   withoutPlaceholders,
   zipProjectFiles,
@@ -58,7 +60,8 @@ export const GET = handle(async (request: Request, context: Context) => {
       "unexportable_definitions",
     );
   }
-  const zip = zipProjectFiles(files);
+  const suites = await runtime.evals.exportSuites(id);
+  const zip = zipProjectFiles({ ...files, ...evalSuitesToProjectFiles(suites) });
   return new Response(zip as Uint8Array<ArrayBuffer>, {
     headers: {
       "content-type": "application/zip",

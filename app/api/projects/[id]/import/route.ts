@@ -1,16 +1,20 @@
 // POST /api/projects/:id/import — replace the definitions from TypeScript (text/plain or
 // application/typescript), a zipped project (application/zip) or a JSON bundle (application/json),
-// like PUT …/definitions. The code is parsed, never run; 422 with diagnostics (line and column) when
-// it cannot be read or the definitions are invalid.
+// like PUT …/definitions; a zip's evals/<suite>.ts create or replace the project's suites of those
+// names. The code is parsed, never run; 422 with diagnostics (file, line and column) when it cannot
+// be read, the definitions are invalid or a suite is, and then nothing is saved.
 import { z } from "zod";
 import {
   InvalidZipError,
   projectFilesToBundle,
+  projectFilesToEvalSuites,
   type ReadBundleResult,
   SOURCE_DIAGNOSTIC_CODES,
   typeScriptToBundle,
   unzipProjectFiles,
+  withoutCommonRoot,
 } from "@/lib/codegen";
+import type { SuiteBody } from "@/lib/contracts/evals";
 import { plural } from "@/lib/text/plural";
 import { InvalidInputError, UnprocessableError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
@@ -48,15 +52,25 @@ function requireBody(size: number): void {
     );
 }
 
-async function readZip(request: Request): Promise<ReadBundleResult> {
+/** The definitions and the eval suites of a zipped project, their diagnostics together. */
+async function readZip(request: Request): Promise<ReadBundleResult & { suites: SuiteBody[] }> {
   const bytes = await readBodyBytes(request, UPLOAD_BODY_LIMIT);
   requireBody(bytes.length);
+  let files: Awaited<ReturnType<typeof unzipProjectFiles>>;
   try {
-    return projectFilesToBundle(await unzipProjectFiles(bytes));
+    files = withoutCommonRoot(await unzipProjectFiles(bytes));
   } catch (error) {
     if (error instanceof InvalidZipError) throw new InvalidInputError(error.message, {}, "invalid_zip");
     throw error;
   }
+  const definitions = projectFilesToBundle(files);
+  const evals = projectFilesToEvalSuites(files, definitions.bundle);
+  return {
+    ...definitions,
+    ok: definitions.ok && evals.ok,
+    diagnostics: [...definitions.diagnostics, ...evals.diagnostics],
+    suites: evals.suites.map((entry) => entry.suite),
+  };
 }
 
 /** Source that could not be read is `invalid_source`; source that reads into invalid definitions is `invalid_definitions`. */
@@ -66,13 +80,14 @@ function refuse(result: ReadBundleResult): never {
     (SOURCE_DIAGNOSTIC_CODES as readonly string[]).includes(diagnostic.code),
   );
   const first = errors[0];
+  const suites = errors.length > 0 && errors.every((diagnostic) => diagnostic.file?.startsWith("evals/"));
   const where = first ? `${first.file ? `${first.file}:` : "line "}${first.line}:${first.column}` : "";
   throw new UnprocessableError(
     first
       ? `The import has ${plural(errors.length, "error")}; first at ${where}: ${first.message}`
       : "The import is invalid.",
     { diagnostics: result.diagnostics },
-    unreadable ? "invalid_source" : "invalid_definitions",
+    unreadable ? "invalid_source" : suites ? "invalid_suite" : "invalid_definitions",
   );
 }
 
@@ -88,12 +103,13 @@ export const POST = handle(async (request: Request, context: Context) => {
     return Response.json(await runtime.projects.saveDefinitions(id, bundle, baseVersion));
   }
   let result: ReadBundleResult;
+  let suites: SuiteBody[] = [];
   if (TYPESCRIPT_TYPES.includes(type)) {
     const source = await readBodyText(request, UPLOAD_BODY_LIMIT);
     requireBody(source.trim().length);
     result = typeScriptToBundle(source);
   } else if (ZIP_TYPES.includes(type)) {
-    result = await readZip(request);
+    ({ suites, ...result } = await readZip(request));
   } else {
     throw new InvalidInputError(
       `Cannot import content of type "${type || "(none)"}". Send TypeScript as text/plain or application/typescript, a project as application/zip, or a bundle as application/json.`,
@@ -102,5 +118,8 @@ export const POST = handle(async (request: Request, context: Context) => {
     );
   }
   if (!result.ok || result.bundle === undefined) refuse(result);
-  return Response.json(await runtime.projects.saveDefinitions(id, result.bundle, baseVersion));
+  // Everything was read and checked above: the definitions, then the suites (all or none).
+  const saved = await runtime.projects.saveDefinitions(id, result.bundle, baseVersion);
+  if (suites.length > 0) await runtime.evals.importSuites(id, suites);
+  return Response.json(saved);
 });
