@@ -11,22 +11,37 @@ import {
   type ProjectAnalytics,
   type ProjectOutcomes,
 } from "@/lib/contracts/analytics";
-import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { SqlClient } from "@/lib/db/sql-client";
 import { NotFoundError } from "../errors";
 import {
   type AnalyticsWindow,
   type ApprovalFigures,
   approvalAggregates,
+  type BinnedGroup,
   type CallAggregate,
   type CallGroup,
+  mergeBinned,
   modelCallAggregates,
+  modelCallBins,
+  modelCallBuckets,
   projectExists,
   type RunEnding,
   type RunGroup,
   runAggregates,
   runEndings,
+  sortTools,
+  type ToolGroup,
   toolAggregates,
+  toolRunBins,
 } from "../store/analytics";
+import {
+  DAY_US,
+  HOUR_US,
+  type PeriodSpan,
+  type RollupRow,
+  readRollups,
+  rollUp,
+} from "../store/analytics-rollups";
 import { isUuid } from "./project-service";
 
 const MS = 1000;
@@ -57,8 +72,105 @@ function bucketStarts(range: AnalyticsRange): number[] {
   return starts;
 }
 
+export interface AnalyticsServiceOptions {
+  /** The clock that says which hours are closed (tests move it). */
+  now?: () => number;
+  /** false: read every figure from the raw rows (the rollups' reference, for tests and the bench). */
+  rollups?: boolean;
+}
+
+/**
+ * How a window splits between the raw rows and the rollups: whole closed hours and days in the
+ * middle from the rollups, the cut hours at its edges and the hour in progress from the raw rows.
+ */
+export interface WindowPlan {
+  raw: [number, number][];
+  spans: PeriodSpan[];
+  /** Whole closed hours [from, to) and whole closed days [from, to) the rollups cover. */
+  hours: [number, number];
+  days: [number, number];
+}
+
+const floorTo = (us: number, size: number) => Math.floor(us / size) * size;
+const ceilTo = (us: number, size: number) => Math.ceil(us / size) * size;
+
+export function planWindow(fromUs: number, toUs: number, closedBeforeUs: number): WindowPlan {
+  const a = ceilTo(fromUs, HOUR_US);
+  const b = Math.min(floorTo(toUs, HOUR_US), closedBeforeUs);
+  if (a >= b) return { raw: [[fromUs, toUs]], spans: [], hours: [a, a], days: [a, a] };
+  let d1 = ceilTo(a, DAY_US);
+  let d2 = floorTo(b, DAY_US);
+  if (d1 >= d2) d1 = d2 = b;
+  return {
+    raw: [
+      [fromUs, a],
+      [b, toUs],
+    ],
+    spans: [
+      { grain: "hour", fromUs: a, toUs: d1 },
+      { grain: "day", fromUs: d1, toUs: d2 },
+      { grain: "hour", fromUs: d2, toUs: b },
+    ],
+    hours: [a, b],
+    days: [d1, d2],
+  };
+}
+
+function binnedOf(row: RollupRow): BinnedGroup {
+  const { dim, start: _start, p50: _p50, p95: _p95, ...figures } = row;
+  return { ...figures, kind: dim as BinnedGroup["kind"] };
+}
+
 export class AnalyticsService {
-  constructor(private readonly db: SqlExecutor) {}
+  private readonly now: () => number;
+  private readonly rollups: boolean;
+
+  constructor(
+    private readonly db: SqlClient,
+    options: AnalyticsServiceOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.rollups = options.rollups ?? true;
+  }
+
+  /** Model calls (per bucket, agent, model, in all) and tools: rollups for closed periods, raw rows around them. */
+  private async callsAndTools(window: AnalyticsWindow): Promise<[CallGroup[], ToolGroup[]]> {
+    if (!this.rollups)
+      return Promise.all([modelCallAggregates(this.db, window), toolAggregates(this.db, window)]);
+    const closedBeforeUs = floorTo(this.now() * MS, HOUR_US);
+    await rollUp(this.db, window.projectId, closedBeforeUs);
+    const plan = planWindow(window.fromUs, window.toUs, closedBeforeUs);
+    // Series buckets that are one whole rolled-up period; the others are read from the raw rows.
+    const grain = window.bucketUs === DAY_US ? "day" : "hour";
+    const [coveredFrom, coveredTo] = grain === "day" ? plan.days : plan.hours;
+    const rawBuckets: number[] = [];
+    for (let b = floorTo(window.fromUs, window.bucketUs); b < window.toUs; b += window.bucketUs)
+      if (b < coveredFrom || b + window.bucketUs > coveredTo || b < window.fromUs) rawBuckets.push(b);
+    const [seriesRows, rawSeries, callRows, rawCalls, toolRows, rawTools] = await Promise.all([
+      readRollups(
+        this.db,
+        window.projectId,
+        "call",
+        [{ grain, fromUs: coveredFrom, toUs: coveredTo }],
+        "series",
+      ),
+      modelCallBuckets(this.db, window, rawBuckets),
+      readRollups(this.db, window.projectId, "call", plan.spans, "groups"),
+      modelCallBins(this.db, window.projectId, plan.raw),
+      readRollups(this.db, window.projectId, "tool", plan.spans, "groups"),
+      toolRunBins(this.db, window.projectId, plan.raw),
+    ]);
+    const buckets: CallGroup[] = seriesRows
+      .filter((row) => row.calls > 0)
+      .map((row) => ({ ...row, kind: "bucket", key: String(row.start) }));
+    const groups = mergeBinned([...callRows.map(binnedOf), ...rawCalls]) as CallGroup[];
+    const tools = mergeBinned([...toolRows.map(binnedOf), ...rawTools]).flatMap((group) =>
+      group.kind === "tool"
+        ? [{ tool: group.tool, calls: group.calls, errors: group.errors, p50: group.p50, p95: group.p95 }]
+        : [],
+    );
+    return [[...buckets, ...rawSeries, ...groups], sortTools(tools)];
+  }
 
   private async window(projectId: string, range: AnalyticsRange): Promise<AnalyticsWindow> {
     if (!isUuid(projectId) || !(await projectExists(this.db, projectId)))
@@ -82,10 +194,9 @@ export class AnalyticsService {
     options: { outcomes?: boolean } = {},
   ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes }> {
     const window = await this.window(projectId, range);
-    const [calls, runs, tools, endings, approvals] = await Promise.all([
-      modelCallAggregates(this.db, window),
+    const [[calls, tools], runs, endings, approvals] = await Promise.all([
+      this.callsAndTools(window),
       runAggregates(this.db, window),
-      toolAggregates(this.db, window),
       options.outcomes ? runEndings(this.db, window) : null,
       options.outcomes ? approvalAggregates(this.db, window) : null,
     ]);
