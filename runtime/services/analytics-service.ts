@@ -7,6 +7,7 @@ import {
   type AnalyticsPoint,
   type AnalyticsRange,
   BUCKET_MS,
+  type EvalPassRates,
   type ModelAnalytics,
   type ProjectAnalytics,
   type ProjectOutcomes,
@@ -42,6 +43,7 @@ import {
   readRollups,
   rollUp,
 } from "../store/analytics-rollups";
+import { finishedRunsOfProject } from "../store/eval-store";
 import { isUuid } from "./project-service";
 
 const MS = 1000;
@@ -192,13 +194,14 @@ export class AnalyticsService {
     projectId: string,
     range: AnalyticsRange,
     options: { outcomes?: boolean } = {},
-  ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes }> {
+  ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes; evals?: EvalPassRates }> {
     const window = await this.window(projectId, range);
-    const [[calls, tools], runs, endings, approvals] = await Promise.all([
+    const [[calls, tools], runs, endings, approvals, evalRuns] = await Promise.all([
       this.callsAndTools(window),
       runAggregates(this.db, window),
       options.outcomes ? runEndings(this.db, window) : null,
       options.outcomes ? approvalAggregates(this.db, window) : null,
+      options.outcomes ? finishedRunsOfProject(this.db, projectId, window.fromUs, window.toUs) : null,
     ]);
     const callIndex = new Map(calls.map((group) => [`${group.kind}|${group.key}`, group]));
     const runIndex = new Map(runs.map((group) => [`${group.kind}|${group.key}`, group]));
@@ -243,9 +246,36 @@ export class AnalyticsService {
     }));
 
     const analytics = { series, by_agent, by_model, by_tool };
-    if (!endings || !approvals) return analytics;
-    return { ...analytics, outcomes: outcomesOf(range, calls, runs, endings, approvals) };
+    if (!endings || !approvals || !evalRuns) return analytics;
+    return {
+      ...analytics,
+      outcomes: outcomesOf(range, calls, runs, endings, approvals),
+      evals: passRates(evalRuns),
+    };
   }
+}
+
+/** Each suite's finished runs with their version and pass rate (rows come by suite, oldest first). */
+function passRates(rows: Awaited<ReturnType<typeof finishedRunsOfProject>>): EvalPassRates {
+  const suites = new Map<string, EvalPassRates[number]>();
+  for (const row of rows) {
+    let suite = suites.get(row.suite_id);
+    if (!suite) {
+      suite = { suite_id: row.suite_id, suite: row.suite, runs: [] };
+      suites.set(row.suite_id, suite);
+    }
+    const cases = row.summary?.cases ?? 0;
+    const passed = row.summary?.passed ?? 0;
+    suite.runs.push({
+      run_id: row.run_id,
+      version: row.version,
+      finished_at: new Date(Math.floor(row.finished_at / MS)).toISOString(),
+      pass_rate: row.summary?.pass_rate ?? (cases > 0 ? passed / cases : 0),
+      passed,
+      cases,
+    });
+  }
+  return [...suites.values()];
 }
 
 /** How runs ended, run durations per bucket, totals and approval waits (the dashboard's other half). */
