@@ -79,6 +79,8 @@ export interface AnalyticsServiceOptions {
   now?: () => number;
   /** false: read every figure from the raw rows (the rollups' reference, for tests and the bench). */
   rollups?: boolean;
+  /** Hour periods a read rolls up before answering (default 48); more pending go on in the background. */
+  rollUpChunk?: number;
 }
 
 /**
@@ -126,6 +128,9 @@ function binnedOf(row: RollupRow): BinnedGroup {
 export class AnalyticsService {
   private readonly now: () => number;
   private readonly rollups: boolean;
+  private readonly chunk: number;
+  /** Catch-up roll-ups in progress, per project. */
+  private readonly catchingUp = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: SqlClient,
@@ -133,14 +138,56 @@ export class AnalyticsService {
   ) {
     this.now = options.now ?? Date.now;
     this.rollups = options.rollups ?? true;
+    this.chunk = options.rollUpChunk ?? 48;
+  }
+
+  /**
+   * Rolls up the rest of a project's closed periods in chunks, in the background (one loop per
+   * project): a project whose history is pending (after the migration) is answered from the raw
+   * rows meanwhile, and no request waits for all of it.
+   */
+  private catchUp(projectId: string, closedBeforeUs: number): Promise<void> {
+    let running = this.catchingUp.get(projectId);
+    if (!running) {
+      running = (async () => {
+        try {
+          while (
+            (await rollUp(this.db, projectId, closedBeforeUs, { hours: this.chunk, days: this.chunk }))
+              .remaining
+          );
+        } catch (error) {
+          console.error(`analytics: rolling up project ${projectId} failed`, error);
+        } finally {
+          this.catchingUp.delete(projectId);
+        }
+      })();
+      this.catchingUp.set(projectId, running);
+    }
+    return running;
+  }
+
+  /** Resolves when the project's background roll-up (if any) has finished (tests and the bench). */
+  async settled(projectId: string): Promise<void> {
+    await this.catchingUp.get(projectId);
+  }
+
+  private rawCallsAndTools(window: AnalyticsWindow): Promise<[CallGroup[], ToolGroup[]]> {
+    return Promise.all([modelCallAggregates(this.db, window), toolAggregates(this.db, window)]);
   }
 
   /** Model calls (per bucket, agent, model, in all) and tools: rollups for closed periods, raw rows around them. */
   private async callsAndTools(window: AnalyticsWindow): Promise<[CallGroup[], ToolGroup[]]> {
-    if (!this.rollups)
-      return Promise.all([modelCallAggregates(this.db, window), toolAggregates(this.db, window)]);
+    if (!this.rollups) return this.rawCallsAndTools(window);
     const closedBeforeUs = floorTo(this.now() * MS, HOUR_US);
-    await rollUp(this.db, window.projectId, closedBeforeUs);
+    if (this.catchingUp.has(window.projectId)) return this.rawCallsAndTools(window);
+    const rolled = await rollUp(this.db, window.projectId, closedBeforeUs, {
+      hours: this.chunk,
+      days: this.chunk,
+    });
+    if (rolled.remaining) {
+      void this.catchUp(window.projectId, closedBeforeUs);
+      return this.rawCallsAndTools(window);
+    }
     const plan = planWindow(window.fromUs, window.toUs, closedBeforeUs);
     // Series buckets that are one whole rolled-up period; the others are read from the raw rows.
     const grain = window.bucketUs === DAY_US ? "day" : "hour";
@@ -157,16 +204,18 @@ export class AnalyticsService {
         "series",
       ),
       modelCallBuckets(this.db, window, rawBuckets),
-      readRollups(this.db, window.projectId, "call", plan.spans, "groups"),
-      modelCallBins(this.db, window.projectId, plan.raw),
-      readRollups(this.db, window.projectId, "tool", plan.spans, "groups"),
-      toolRunBins(this.db, window.projectId, plan.raw),
+      Promise.all(plan.spans.map((span) => readRollups(this.db, window.projectId, "call", [span], "groups"))),
+      // One statement per interval: an OR of two ranges can make the planner read the project's
+      // whole index range (every call of 90 days) instead of two short ones.
+      Promise.all(plan.raw.map((interval) => modelCallBins(this.db, window.projectId, [interval]))),
+      Promise.all(plan.spans.map((span) => readRollups(this.db, window.projectId, "tool", [span], "groups"))),
+      Promise.all(plan.raw.map((interval) => toolRunBins(this.db, window.projectId, [interval]))),
     ]);
     const buckets: CallGroup[] = seriesRows
       .filter((row) => row.calls > 0)
       .map((row) => ({ ...row, kind: "bucket", key: String(row.start) }));
-    const groups = mergeBinned([...callRows.map(binnedOf), ...rawCalls]) as CallGroup[];
-    const tools = mergeBinned([...toolRows.map(binnedOf), ...rawTools]).flatMap((group) =>
+    const groups = mergeBinned([...callRows.flat().map(binnedOf), ...rawCalls.flat()]) as CallGroup[];
+    const tools = mergeBinned([...toolRows.flat().map(binnedOf), ...rawTools.flat()]).flatMap((group) =>
       group.kind === "tool"
         ? [{ tool: group.tool, calls: group.calls, errors: group.errors, p50: group.p50, p95: group.p95 }]
         : [],

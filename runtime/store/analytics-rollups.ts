@@ -16,15 +16,27 @@ export type RollupGrain = "hour" | "day";
 
 const GRAIN_US: Record<RollupGrain, number> = { hour: HOUR_US, day: DAY_US };
 
-/** What one roll-up did: the periods it recomputed. */
+/** What one roll-up did: the periods it recomputed, and whether closed ones are still pending. */
 export interface RollUpResult {
   hours: number;
   days: number;
+  remaining: boolean;
 }
 
+/** At most this many hour and day periods per roll-up (oldest first); unset: all. */
+export interface RollUpLimits {
+  hours?: number;
+  days?: number;
+}
+
+const DUE = `SELECT EXISTS (SELECT 1 FROM analytics_pending
+                     WHERE project_id = $1::uuid AND start < $2::bigint
+                       AND (grain = 'hour' OR start + ${DAY_US} <= $2::bigint)) AS due`;
+
 /**
- * Recomputes every period of the project with pending changes that closed before `closedBeforeUs`
- * (an hour boundary: the start of the hour in progress). One roll-up per project at a time (an
+ * Recomputes the periods of the project with pending changes that closed before `closedBeforeUs`
+ * (an hour boundary: the start of the hour in progress), the oldest first, up to `limits` (a catch-up
+ * after the migration goes in chunks, each its own transaction). One roll-up per project at a time (an
  * advisory lock); the pending rows it deletes are those its statement saw, and it reads the raw rows
  * after deleting them, so a row committed meanwhile is either counted or still pending.
  */
@@ -32,22 +44,24 @@ export async function rollUp(
   client: SqlClient,
   projectId: string,
   closedBeforeUs: number,
+  limits: RollUpLimits = {},
 ): Promise<RollUpResult> {
-  const due = await client.query<{ due: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM analytics_pending
-                     WHERE project_id = $1::uuid AND start < $2::bigint
-                       AND (grain = 'hour' OR start + ${DAY_US} <= $2::bigint)) AS due`,
-    [projectId, String(closedBeforeUs)],
-  );
-  if (!due[0]?.due) return { hours: 0, days: 0 };
+  const due = await client.query<{ due: boolean }>(DUE, [projectId, String(closedBeforeUs)]);
+  if (!due[0]?.due) return { hours: 0, days: 0, remaining: false };
+  const hourLimit = limits.hours === undefined ? null : String(limits.hours);
+  const dayLimit = limits.days === undefined ? null : String(limits.days);
   return client.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('tandem_analytics:' || $1::text, 0))", [
       projectId,
     ]);
     const hours = await tx.query<{ source: RollupSource; start: string }>(
-      `DELETE FROM analytics_pending WHERE project_id = $1::uuid AND grain = 'hour' AND start < $2::bigint
-       RETURNING source, start::text`,
-      [projectId, String(closedBeforeUs)],
+      `WITH picked AS (
+         SELECT DISTINCT start FROM analytics_pending
+          WHERE project_id = $1::uuid AND grain = 'hour' AND start < $2::bigint ORDER BY start LIMIT $3::bigint)
+       DELETE FROM analytics_pending AS a USING picked
+        WHERE a.project_id = $1::uuid AND a.grain = 'hour' AND a.start = picked.start
+       RETURNING a.source, a.start::text`,
+      [projectId, String(closedBeforeUs), hourLimit],
     );
     let hourCount = 0;
     for (const source of ["call", "tool"] as const) {
@@ -64,10 +78,14 @@ export async function rollUp(
       );
     }
     const days = await tx.query<{ source: RollupSource; start: string }>(
-      `DELETE FROM analytics_pending
-        WHERE project_id = $1::uuid AND grain = 'day' AND start + ${DAY_US} <= $2::bigint
-       RETURNING source, start::text`,
-      [projectId, String(closedBeforeUs)],
+      `WITH picked AS (
+         SELECT DISTINCT start FROM analytics_pending
+          WHERE project_id = $1::uuid AND grain = 'day' AND start + ${DAY_US} <= $2::bigint
+          ORDER BY start LIMIT $3::bigint)
+       DELETE FROM analytics_pending AS a USING picked
+        WHERE a.project_id = $1::uuid AND a.grain = 'day' AND a.start = picked.start
+       RETURNING a.source, a.start::text`,
+      [projectId, String(closedBeforeUs), dayLimit],
     );
     let dayCount = 0;
     for (const source of ["call", "tool"] as const) {
@@ -76,7 +94,8 @@ export async function rollUp(
       dayCount += starts.length;
       await recompute(tx, projectId, source, "day", starts);
     }
-    return { hours: hourCount, days: dayCount };
+    const more = await tx.query<{ due: boolean }>(DUE, [projectId, String(closedBeforeUs)]);
+    return { hours: hourCount, days: dayCount, remaining: Boolean(more[0]?.due) };
   });
 }
 
