@@ -18,7 +18,6 @@ import {
   type AnalyticsWindow,
   type ApprovalFigures,
   approvalAggregates,
-  type BinnedGroup,
   type CallAggregate,
   type CallGroup,
   mergeBinned,
@@ -39,7 +38,7 @@ import {
   DAY_US,
   HOUR_US,
   type PeriodSpan,
-  type RollupRow,
+  readRollupGroups,
   readRollups,
   rollUp,
 } from "../store/analytics-rollups";
@@ -118,11 +117,6 @@ export function planWindow(fromUs: number, toUs: number, closedBeforeUs: number)
     hours: [a, b],
     days: [d1, d2],
   };
-}
-
-function binnedOf(row: RollupRow): BinnedGroup {
-  const { dim, start: _start, p50: _p50, p95: _p95, ...figures } = row;
-  return { ...figures, kind: dim as BinnedGroup["kind"] };
 }
 
 export class AnalyticsService {
@@ -204,18 +198,18 @@ export class AnalyticsService {
         "series",
       ),
       modelCallBuckets(this.db, window, rawBuckets),
-      Promise.all(plan.spans.map((span) => readRollups(this.db, window.projectId, "call", [span], "groups"))),
+      Promise.all(plan.spans.map((span) => readRollupGroups(this.db, window.projectId, "call", span))),
       // One statement per interval: an OR of two ranges can make the planner read the project's
       // whole index range (every call of 90 days) instead of two short ones.
       Promise.all(plan.raw.map((interval) => modelCallBins(this.db, window.projectId, [interval]))),
-      Promise.all(plan.spans.map((span) => readRollups(this.db, window.projectId, "tool", [span], "groups"))),
+      Promise.all(plan.spans.map((span) => readRollupGroups(this.db, window.projectId, "tool", span))),
       Promise.all(plan.raw.map((interval) => toolRunBins(this.db, window.projectId, [interval]))),
     ]);
     const buckets: CallGroup[] = seriesRows
       .filter((row) => row.calls > 0)
       .map((row) => ({ ...row, kind: "bucket", key: String(row.start) }));
-    const groups = mergeBinned([...callRows.flat().map(binnedOf), ...rawCalls.flat()]) as CallGroup[];
-    const tools = mergeBinned([...toolRows.flat().map(binnedOf), ...rawTools.flat()]).flatMap((group) =>
+    const groups = mergeBinned([...callRows.flat(), ...rawCalls.flat()]) as CallGroup[];
+    const tools = mergeBinned([...toolRows.flat(), ...rawTools.flat()]).flatMap((group) =>
       group.kind === "tool"
         ? [{ tool: group.tool, calls: group.calls, errors: group.errors, p50: group.p50, p95: group.p95 }]
         : [],

@@ -6,7 +6,7 @@
 // from the raw rows, so a late row (a step that committed after its call's hour closed) or a deleted
 // thread is reflected from the next read on. Times are µs since the epoch, periods aligned to UTC.
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
-import { binOf, type CallAggregate } from "./analytics";
+import { type BinnedGroup, binOf, type CallAggregate } from "./analytics";
 
 export const HOUR_US = 3_600_000_000;
 export const DAY_US = 24 * HOUR_US;
@@ -226,6 +226,61 @@ export async function readRollups(
       p50: row.p50 === null || row.p50 === undefined ? null : Number(row.p50),
       p95: row.p95 === null || row.p95 === undefined ? null : Number(row.p95),
       histogram: bins.map((bin, index) => [Number(bin), Number(counts[index] ?? 0)]),
+    };
+  });
+}
+
+/**
+ * The groups' figures over whole periods of one span, summed in the database: per group one row of
+ * sums, and per group and latency bin one row of counts (the rows' bins merged), so the answer holds
+ * a few hundred rows whatever the span's length.
+ */
+export async function readRollupGroups(
+  db: SqlExecutor,
+  projectId: string,
+  source: RollupSource,
+  span: PeriodSpan,
+): Promise<BinnedGroup[]> {
+  if (span.toUs <= span.fromUs) return [];
+  const dims = source === "call" ? "dim IN ('total', 'agent', 'model')" : "dim = 'tool'";
+  const rows = await db.query<Record<string, unknown>>(
+    `WITH r AS (
+       SELECT dim, key, calls, input_tokens, output_tokens, cost_usd, errors, bins, counts
+         FROM analytics_rollups
+        WHERE project_id = $1::uuid AND source = $2 AND grain = $3 AND ${dims}
+          AND start >= $4::bigint AND start < $5::bigint)
+     SELECT dim, key, NULL::int AS bin, sum(calls)::bigint::text AS calls, sum(input_tokens)::text AS input_tokens,
+            sum(output_tokens)::text AS output_tokens, sum(cost_usd)::float8 AS cost_usd, sum(errors)::bigint::text AS errors
+       FROM r GROUP BY dim, key
+     UNION ALL
+     SELECT dim, key, u.bin, sum(u.n)::bigint::text, NULL, NULL, NULL, NULL
+       FROM r, unnest(r.bins, r.counts) AS u(bin, n)
+      GROUP BY dim, key, u.bin`,
+    [projectId, source, span.grain, String(span.fromUs), String(span.toUs)],
+  );
+  return rows.map((row) => {
+    const kind = String(row.dim) as BinnedGroup["kind"];
+    const key = String(row.key);
+    if (row.bin === null)
+      return {
+        kind,
+        key,
+        calls: Number(row.calls),
+        input_tokens: Number(row.input_tokens),
+        output_tokens: Number(row.output_tokens),
+        cost_usd: Number(row.cost_usd),
+        errors: Number(row.errors),
+        histogram: [],
+      };
+    return {
+      kind,
+      key,
+      calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+      errors: 0,
+      histogram: [[Number(row.bin), Number(row.calls)]],
     };
   });
 }

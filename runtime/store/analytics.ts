@@ -40,18 +40,19 @@ const params = (window: AnalyticsWindow) => [
 ];
 
 /**
- * Latency histogram bins: whole milliseconds below 256 ms (exact for model calls, whose latency is
- * whole ms), then 1 % wide (a percentile read from them is within 0.5 % of the exact one). Counting
+ * Latency histogram bins: whole milliseconds below 64 ms (exact for model calls, whose latency is
+ * whole ms), then 5 % wide (a percentile read from them is within 2.5 % of the exact one): few enough
+ * that a day's rollup row holds ~60 bins, so 90 days of them merge quickly. Counting
  * bins is a hash aggregate; an exact percentile per agent and per model would be a sort of every
  * call of the range for each (docs/observability.md "What the database records").
  */
-const EXACT_BELOW_MS = 256;
-const BIN_GROWTH = 1.01;
+const EXACT_BELOW_MS = 64;
+const BIN_GROWTH = 1.05;
 // In float8: ln() of a numeric is computed to arbitrary precision, many times slower.
 export const binOf = (ms: string) =>
   `CASE WHEN (${ms})::float8 < ${EXACT_BELOW_MS} THEN floor((${ms})::float8)::int ELSE ${EXACT_BELOW_MS} + floor(ln((${ms})::float8 / ${EXACT_BELOW_MS}) / ${Math.log(BIN_GROWTH)})::int END`;
 
-/** The latency a bin stands for: its whole ms, or the geometric middle of a 1 % bin. */
+/** The latency a bin stands for: its whole ms, or the geometric middle of a 5 % bin. */
 export function binValue(bin: number): number {
   return bin < EXACT_BELOW_MS ? bin : EXACT_BELOW_MS * BIN_GROWTH ** (bin - EXACT_BELOW_MS + 0.5);
 }
