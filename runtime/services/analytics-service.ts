@@ -38,8 +38,8 @@ import {
   DAY_US,
   HOUR_US,
   type PeriodSpan,
+  readRollupBuckets,
   readRollupGroups,
-  readRollups,
   rollUp,
 } from "../store/analytics-rollups";
 import { finishedRunsOfProject } from "../store/eval-store";
@@ -190,13 +190,7 @@ export class AnalyticsService {
     for (let b = floorTo(window.fromUs, window.bucketUs); b < window.toUs; b += window.bucketUs)
       if (b < coveredFrom || b + window.bucketUs > coveredTo || b < window.fromUs) rawBuckets.push(b);
     const [seriesRows, rawSeries, callRows, rawCalls, toolRows, rawTools] = await Promise.all([
-      readRollups(
-        this.db,
-        window.projectId,
-        "call",
-        [{ grain, fromUs: coveredFrom, toUs: coveredTo }],
-        "series",
-      ),
+      readRollupBuckets(this.db, window.projectId, { grain, fromUs: coveredFrom, toUs: coveredTo }),
       modelCallBuckets(this.db, window, rawBuckets),
       Promise.all(plan.spans.map((span) => readRollupGroups(this.db, window.projectId, "call", span))),
       // One statement per interval: an OR of two ranges can make the planner read the project's

@@ -162,16 +162,6 @@ async function recompute(
   }
 }
 
-/** A rollup row as the reader uses it. */
-export interface RollupRow extends Omit<CallAggregate, "p50" | "p95"> {
-  dim: string;
-  key: string;
-  start: number;
-  p50: number | null;
-  p95: number | null;
-  histogram: [number, number][];
-}
-
 /** A span of whole periods of one grain, [fromUs, toUs). */
 export interface PeriodSpan {
   grain: RollupGrain;
@@ -179,55 +169,38 @@ export interface PeriodSpan {
   toUs: number;
 }
 
-/**
- * Rollup rows of these spans: the series' rows (`dim = 'total'`, no bins) or the groups' rows (every
- * dim but the series', with bins).
- */
-export async function readRollups(
+/** A series bucket that is one whole rolled-up period: its sums and exact percentiles. */
+export interface RollupBucket extends Omit<CallAggregate, "p50" | "p95"> {
+  start: number;
+  p50: number | null;
+  p95: number | null;
+}
+
+/** The "in all" rows of the calls' periods of one grain in [fromUs, toUs): the series' buckets. */
+export async function readRollupBuckets(
   db: SqlExecutor,
   projectId: string,
-  source: RollupSource,
-  spans: readonly PeriodSpan[],
-  what: "series" | "groups",
-): Promise<RollupRow[]> {
-  const live = spans.filter((span) => span.toUs > span.fromUs);
-  if (live.length === 0) return [];
-  const params: (string | string[])[] = [projectId, source];
-  const clauses = live.map((span) => {
-    params.push(span.grain, String(span.fromUs), String(span.toUs));
-    const n = params.length;
-    return `(grain = $${n - 2} AND start >= $${n - 1}::bigint AND start < $${n}::bigint)`;
-  });
-  const dims =
-    what === "series"
-      ? "dim = 'total'"
-      : source === "call"
-        ? "dim IN ('total', 'agent', 'model')"
-        : "dim = 'tool'";
+  span: PeriodSpan,
+): Promise<RollupBucket[]> {
+  if (span.toUs <= span.fromUs) return [];
   const rows = await db.query<Record<string, unknown>>(
-    `SELECT dim, key, start::text AS start, calls, input_tokens::text AS input_tokens, output_tokens::text AS output_tokens,
-            cost_usd, errors, p50, p95${what === "groups" ? ", bins, counts" : ""}
+    `SELECT start::text AS start, calls, input_tokens::text AS input_tokens, output_tokens::text AS output_tokens,
+            cost_usd, errors, p50, p95
        FROM analytics_rollups
-      WHERE project_id = $1::uuid AND source = $2 AND ${dims} AND (${clauses.join(" OR ")})`,
-    params,
+      WHERE project_id = $1::uuid AND source = 'call' AND grain = $2 AND dim = 'total'
+        AND start >= $3::bigint AND start < $4::bigint`,
+    [projectId, span.grain, String(span.fromUs), String(span.toUs)],
   );
-  return rows.map((row) => {
-    const bins = (row.bins as number[] | null) ?? [];
-    const counts = (row.counts as number[] | null) ?? [];
-    return {
-      dim: String(row.dim),
-      key: String(row.key),
-      start: Number(row.start),
-      calls: Number(row.calls),
-      input_tokens: Number(row.input_tokens),
-      output_tokens: Number(row.output_tokens),
-      cost_usd: Number(row.cost_usd),
-      errors: Number(row.errors),
-      p50: row.p50 === null || row.p50 === undefined ? null : Number(row.p50),
-      p95: row.p95 === null || row.p95 === undefined ? null : Number(row.p95),
-      histogram: bins.map((bin, index) => [Number(bin), Number(counts[index] ?? 0)]),
-    };
-  });
+  return rows.map((row) => ({
+    start: Number(row.start),
+    calls: Number(row.calls),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd),
+    errors: Number(row.errors),
+    p50: row.p50 === null || row.p50 === undefined ? null : Number(row.p50),
+    p95: row.p95 === null || row.p95 === undefined ? null : Number(row.p95),
+  }));
 }
 
 /**
