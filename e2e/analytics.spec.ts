@@ -3,12 +3,16 @@
 // tables by agent, model and tool, at 1280, 1440 and 1920 wide with no axe violations (WCAG 2 AA);
 // the range picker and the hour/day switch ask again; a failed request shows the error with a retry,
 // a slow one the loading state; a project with no runs the empty state. Reached from the project page.
+// The eval pass rate by version: empty, then two runs of a suite on two versions, each linked.
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { waitIdle } from "../test/support/e2e-threads";
 import { atEachWidth } from "../test/support/e2e-widths";
 
 const ARTIFACTS = "e2e-artifacts";
+// The gallery copies go beside the other artifacts (a test run never changes docs/; a copy by hand
+// updates docs/screenshots).
+const GALLERY = "e2e-artifacts/gallery";
 
 const definitions = {
   agents: [{ name: "helper", sideA: { prompt: "helper_chat" } }],
@@ -122,6 +126,82 @@ test("shows a project's runs, calls, tokens and latency with numbers on hover, a
   await expect(page.getByRole("radio", { name: "Per day" })).toBeChecked();
   await expect(page.getByText("Tokens and cost per day")).toBeVisible();
   await expect(tile("Model calls")).toContainText("4");
+
+  // Eval pass rate over versions: none finished yet (the empty state links to the evals page) …
+  const evals = page.getByRole("region", { name: "Eval pass rate by version" });
+  await expect(evals.getByTestId("analytics-evals-empty")).toContainText(
+    "No eval run finished in this range",
+  );
+  await expect(evals.getByRole("link", { name: "evals page" })).toHaveAttribute(
+    "href",
+    `/projects/${projectId}/evals`,
+  );
+  // … then a suite run on version 1 (passes: the reply says "Noted"), and on version 2 (fails).
+  const suite = await request.post(`/api/projects/${projectId}/evals`, {
+    data: {
+      name: "notes",
+      agent_id: "helper",
+      assertions: [{ type: "contains", value: "Noted" }],
+      cases: [{ name: "note", input: { messages: ["gamma"] } }],
+    },
+  });
+  expect(suite.status()).toBe(201);
+  const suiteId = ((await suite.json()) as { suite: { id: string } }).suite.id;
+  const runSuite = async () => {
+    const started = await request.post(`/api/projects/${projectId}/evals/${suiteId}/runs`, { data: {} });
+    expect(started.status()).toBe(201);
+    const runId = ((await started.json()) as { run: { id: string } }).run.id;
+    await expect
+      .poll(
+        async () =>
+          ((await (await request.get(`/api/eval-runs/${runId}`)).json()) as { run: { status: string } }).run
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe("done");
+    return runId;
+  };
+  const passing = await runSuite();
+  const changed = structuredClone(definitions);
+  changed.models[0]!.script[1] = { text: "Saved: {{input}}" };
+  expect((await request.put(`/api/projects/${projectId}/definitions`, { data: changed })).status()).toBe(200);
+  const failing = await runSuite();
+  await page.getByRole("button", { name: "7 d" }).click();
+  await expect(evals.getByRole("link", { name: "notes" })).toHaveAttribute(
+    "href",
+    `/projects/${projectId}/evals/${suiteId}`,
+  );
+  await expect(evals.getByTestId("pass-rate-chart").getByRole("img")).toHaveAttribute(
+    "aria-label",
+    "Pass rate by version: version 1 100%, version 2 0%",
+  );
+  const runRow = (runId: string) =>
+    evals.getByRole("row").filter({ has: page.locator(`a[href$="?run=${runId}"]`) });
+  await expect(runRow(passing)).toContainText("v1");
+  await expect(runRow(passing)).toContainText("1 / 1");
+  await expect(runRow(passing)).toContainText("100%");
+  await expect(runRow(failing)).toContainText("v2");
+  await expect(runRow(failing)).toContainText("0%");
+  await atEachWidth(page, async (width) => {
+    await expect(evals).toBeVisible();
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
+      .toBe(true);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${ARTIFACTS}/analytics-evals-${width}.png`, fullPage: true });
+    if (width === 1440) {
+      await evals.scrollIntoViewIfNeeded();
+      await page.mouse.move(0, 900);
+      await page.screenshot({
+        path: `${GALLERY}/24c-analytics-evals.png`,
+        animations: "disabled",
+        caret: "hide",
+      });
+    }
+  });
+  // The run's link opens that run on its suite's page.
+  await runRow(failing).getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/evals/${suiteId}\\?run=${failing}$`));
 });
 
 test("shows the loading, error and empty states", async ({ page, request }) => {

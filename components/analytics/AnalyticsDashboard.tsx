@@ -2,16 +2,18 @@
 // The project dashboard (`/projects/:id/analytics`, docs/observability.md "Dashboard"): a range picker
 // (24 h / 7 d / 30 d / 90 d / custom) and an hour/day switch over GET /api/projects/:id/analytics
 // (with include=outcomes) — totals, charts per bucket (numbers on hover), tables by agent, model and tool, and
-// how runs ended. Loading, empty and error states are designed, not blank.
+// how runs ended, and the eval pass rate over versions. Loading, empty and error states are designed, not blank.
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, useState } from "react";
 import {
   type AnalyticsBucket,
   DashboardAnswerSchema,
+  type EvalPassRates as PassRates,
   type ProjectAnalytics,
   type ProjectOutcomes,
 } from "@/lib/contracts/analytics";
 import { Button } from "../ui/Button";
+import { EvalPassRates } from "./EvalPassRates";
 import { type ChartSeries, TimeChart } from "./TimeChart";
 
 const HOUR = 3_600_000;
@@ -40,6 +42,7 @@ export const formatMs = (value: number) =>
 interface Loaded {
   analytics: ProjectAnalytics;
   outcomes: ProjectOutcomes;
+  evals: PassRates;
 }
 
 type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: "loaded"; data: Loaded };
@@ -93,7 +96,8 @@ export function AnalyticsDashboard({ projectId }: { projectId: string }) {
     fetchJson(`/api/projects/${projectId}/analytics?${query}&include=outcomes`, (body) =>
       DashboardAnswerSchema.parse(body),
     ).then(
-      ({ outcomes, ...analytics }) => current && setState({ kind: "loaded", data: { analytics, outcomes } }),
+      ({ outcomes, evals, ...analytics }) =>
+        current && setState({ kind: "loaded", data: { analytics, outcomes, evals } }),
       (error: unknown) =>
         current &&
         setState({ kind: "error", message: error instanceof Error ? error.message : String(error) }),
@@ -228,7 +232,7 @@ function Tile({ label, value, detail }: { label: string; value: string; detail?:
 }
 
 function Loaded({ data, bucket, projectId }: { data: Loaded; bucket: AnalyticsBucket; projectId: string }) {
-  const { analytics, outcomes } = data;
+  const { analytics, outcomes, evals } = data;
   const { totals } = outcomes;
   const times = useMemo(() => analytics.series.map((point) => Date.parse(point.t)), [analytics]);
   const charts = useMemo(() => {
@@ -400,6 +404,7 @@ function Loaded({ data, bucket, projectId }: { data: Loaded; bucket: AnalyticsBu
         />
         <Outcomes outcomes={outcomes} />
       </div>
+      <EvalPassRates projectId={projectId} suites={evals} />
     </div>
   );
 }

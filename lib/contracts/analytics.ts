@@ -169,4 +169,30 @@ export const ProjectOutcomesSchema = z.object({
 });
 export type ProjectOutcomes = z.infer<typeof ProjectOutcomesSchema>;
 
-export const DashboardAnswerSchema = ProjectAnalyticsSchema.extend({ outcomes: ProjectOutcomesSchema });
+/**
+ * Eval pass rate over versions (with `include=outcomes`): per suite, every run that finished
+ * (status done) in the range, oldest first, with the project version it ran and its pass rate.
+ */
+export const EvalPassRatesSchema = z.array(
+  z.object({
+    suite_id: z.string(),
+    suite: z.string(),
+    runs: z.array(
+      z.object({
+        run_id: z.string(),
+        version: z.number().int(),
+        finished_at: z.string(),
+        /** 0–1: passed / cases. */
+        pass_rate: z.number(),
+        passed: z.number().int(),
+        cases: z.number().int(),
+      }),
+    ),
+  }),
+);
+export type EvalPassRates = z.infer<typeof EvalPassRatesSchema>;
+
+export const DashboardAnswerSchema = ProjectAnalyticsSchema.extend({
+  outcomes: ProjectOutcomesSchema,
+  evals: EvalPassRatesSchema,
+});

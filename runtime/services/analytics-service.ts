@@ -7,11 +7,12 @@ import {
   type AnalyticsPoint,
   type AnalyticsRange,
   BUCKET_MS,
+  type EvalPassRates,
   type ModelAnalytics,
   type ProjectAnalytics,
   type ProjectOutcomes,
 } from "@/lib/contracts/analytics";
-import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { SqlClient } from "@/lib/db/sql-client";
 import { NotFoundError } from "../errors";
 import {
   type AnalyticsWindow,
@@ -19,14 +20,29 @@ import {
   approvalAggregates,
   type CallAggregate,
   type CallGroup,
+  mergeBinned,
   modelCallAggregates,
+  modelCallBins,
+  modelCallBuckets,
   projectExists,
   type RunEnding,
   type RunGroup,
   runAggregates,
   runEndings,
+  sortTools,
+  type ToolGroup,
   toolAggregates,
+  toolRunBins,
 } from "../store/analytics";
+import {
+  DAY_US,
+  HOUR_US,
+  type PeriodSpan,
+  readRollupBuckets,
+  readRollupGroups,
+  rollUp,
+} from "../store/analytics-rollups";
+import { finishedRunsOfProject } from "../store/eval-store";
 import { isUuid } from "./project-service";
 
 const MS = 1000;
@@ -57,8 +73,143 @@ function bucketStarts(range: AnalyticsRange): number[] {
   return starts;
 }
 
+export interface AnalyticsServiceOptions {
+  /** The clock that says which hours are closed (tests move it). */
+  now?: () => number;
+  /** false: read every figure from the raw rows (the rollups' reference, for tests and the bench). */
+  rollups?: boolean;
+  /** Hour periods a read rolls up before answering (default 48); more pending go on in the background. */
+  rollUpChunk?: number;
+}
+
+/**
+ * How a window splits between the raw rows and the rollups: whole closed hours and days in the
+ * middle from the rollups, the cut hours at its edges and the hour in progress from the raw rows.
+ */
+export interface WindowPlan {
+  raw: [number, number][];
+  spans: PeriodSpan[];
+  /** Whole closed hours [from, to) and whole closed days [from, to) the rollups cover. */
+  hours: [number, number];
+  days: [number, number];
+}
+
+const floorTo = (us: number, size: number) => Math.floor(us / size) * size;
+const ceilTo = (us: number, size: number) => Math.ceil(us / size) * size;
+
+export function planWindow(fromUs: number, toUs: number, closedBeforeUs: number): WindowPlan {
+  const a = ceilTo(fromUs, HOUR_US);
+  const b = Math.min(floorTo(toUs, HOUR_US), closedBeforeUs);
+  if (a >= b) return { raw: [[fromUs, toUs]], spans: [], hours: [a, a], days: [a, a] };
+  let d1 = ceilTo(a, DAY_US);
+  let d2 = floorTo(b, DAY_US);
+  if (d1 >= d2) d1 = d2 = b;
+  return {
+    raw: [
+      [fromUs, a],
+      [b, toUs],
+    ],
+    spans: [
+      { grain: "hour", fromUs: a, toUs: d1 },
+      { grain: "day", fromUs: d1, toUs: d2 },
+      { grain: "hour", fromUs: d2, toUs: b },
+    ],
+    hours: [a, b],
+    days: [d1, d2],
+  };
+}
+
 export class AnalyticsService {
-  constructor(private readonly db: SqlExecutor) {}
+  private readonly now: () => number;
+  private readonly rollups: boolean;
+  private readonly chunk: number;
+  /** Catch-up roll-ups in progress, per project. */
+  private readonly catchingUp = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly db: SqlClient,
+    options: AnalyticsServiceOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.rollups = options.rollups ?? true;
+    this.chunk = options.rollUpChunk ?? 48;
+  }
+
+  /**
+   * Rolls up the rest of a project's closed periods in chunks, in the background (one loop per
+   * project): a project whose history is pending (after the migration) is answered from the raw
+   * rows meanwhile, and no request waits for all of it.
+   */
+  private catchUp(projectId: string, closedBeforeUs: number): Promise<void> {
+    let running = this.catchingUp.get(projectId);
+    if (!running) {
+      running = (async () => {
+        try {
+          while (
+            (await rollUp(this.db, projectId, closedBeforeUs, { hours: this.chunk, days: this.chunk }))
+              .remaining
+          );
+        } catch (error) {
+          console.error(`analytics: rolling up project ${projectId} failed`, error);
+        } finally {
+          this.catchingUp.delete(projectId);
+        }
+      })();
+      this.catchingUp.set(projectId, running);
+    }
+    return running;
+  }
+
+  /** Resolves when the project's background roll-up (if any) has finished (tests and the bench). */
+  async settled(projectId: string): Promise<void> {
+    await this.catchingUp.get(projectId);
+  }
+
+  private rawCallsAndTools(window: AnalyticsWindow): Promise<[CallGroup[], ToolGroup[]]> {
+    return Promise.all([modelCallAggregates(this.db, window), toolAggregates(this.db, window)]);
+  }
+
+  /** Model calls (per bucket, agent, model, in all) and tools: rollups for closed periods, raw rows around them. */
+  private async callsAndTools(window: AnalyticsWindow): Promise<[CallGroup[], ToolGroup[]]> {
+    if (!this.rollups) return this.rawCallsAndTools(window);
+    const closedBeforeUs = floorTo(this.now() * MS, HOUR_US);
+    if (this.catchingUp.has(window.projectId)) return this.rawCallsAndTools(window);
+    const rolled = await rollUp(this.db, window.projectId, closedBeforeUs, {
+      hours: this.chunk,
+      days: this.chunk,
+    });
+    if (rolled.remaining) {
+      void this.catchUp(window.projectId, closedBeforeUs);
+      return this.rawCallsAndTools(window);
+    }
+    const plan = planWindow(window.fromUs, window.toUs, closedBeforeUs);
+    // Series buckets that are one whole rolled-up period; the others are read from the raw rows.
+    const grain = window.bucketUs === DAY_US ? "day" : "hour";
+    const [coveredFrom, coveredTo] = grain === "day" ? plan.days : plan.hours;
+    const rawBuckets: number[] = [];
+    for (let b = floorTo(window.fromUs, window.bucketUs); b < window.toUs; b += window.bucketUs)
+      if (b < coveredFrom || b + window.bucketUs > coveredTo || b < window.fromUs) rawBuckets.push(b);
+    const [seriesRows, rawSeries, callRows, rawCalls, toolRows, rawTools] = await Promise.all([
+      readRollupBuckets(this.db, window.projectId, { grain, fromUs: coveredFrom, toUs: coveredTo }),
+      modelCallBuckets(this.db, window, rawBuckets),
+      Promise.all(plan.spans.map((span) => readRollupGroups(this.db, window.projectId, "call", span))),
+      // One statement per interval: an OR of two ranges can make the planner read the project's
+      // whole index range (every call of 90 days) instead of two short ones.
+      Promise.all(plan.raw.map((interval) => modelCallBins(this.db, window.projectId, [interval]))),
+      Promise.all(plan.spans.map((span) => readRollupGroups(this.db, window.projectId, "tool", span))),
+      Promise.all(plan.raw.map((interval) => toolRunBins(this.db, window.projectId, [interval]))),
+    ]);
+    const buckets: CallGroup[] = seriesRows
+      .filter((row) => row.calls > 0)
+      .map((row) => ({ ...row, kind: "bucket", key: String(row.start) }));
+    const groups = mergeBinned([...callRows.flat(), ...rawCalls.flat()]) as CallGroup[];
+    const tools = mergeBinned([...toolRows.flat(), ...rawTools.flat()]).flatMap((group) =>
+      group.kind === "tool"
+        ? [{ tool: group.tool, calls: group.calls, errors: group.errors, p50: group.p50, p95: group.p95 }]
+        : [],
+    );
+    return [[...buckets, ...rawSeries, ...groups], sortTools(tools)];
+  }
 
   private async window(projectId: string, range: AnalyticsRange): Promise<AnalyticsWindow> {
     if (!isUuid(projectId) || !(await projectExists(this.db, projectId)))
@@ -80,14 +231,14 @@ export class AnalyticsService {
     projectId: string,
     range: AnalyticsRange,
     options: { outcomes?: boolean } = {},
-  ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes }> {
+  ): Promise<ProjectAnalytics & { outcomes?: ProjectOutcomes; evals?: EvalPassRates }> {
     const window = await this.window(projectId, range);
-    const [calls, runs, tools, endings, approvals] = await Promise.all([
-      modelCallAggregates(this.db, window),
+    const [[calls, tools], runs, endings, approvals, evalRuns] = await Promise.all([
+      this.callsAndTools(window),
       runAggregates(this.db, window),
-      toolAggregates(this.db, window),
       options.outcomes ? runEndings(this.db, window) : null,
       options.outcomes ? approvalAggregates(this.db, window) : null,
+      options.outcomes ? finishedRunsOfProject(this.db, projectId, window.fromUs, window.toUs) : null,
     ]);
     const callIndex = new Map(calls.map((group) => [`${group.kind}|${group.key}`, group]));
     const runIndex = new Map(runs.map((group) => [`${group.kind}|${group.key}`, group]));
@@ -132,9 +283,36 @@ export class AnalyticsService {
     }));
 
     const analytics = { series, by_agent, by_model, by_tool };
-    if (!endings || !approvals) return analytics;
-    return { ...analytics, outcomes: outcomesOf(range, calls, runs, endings, approvals) };
+    if (!endings || !approvals || !evalRuns) return analytics;
+    return {
+      ...analytics,
+      outcomes: outcomesOf(range, calls, runs, endings, approvals),
+      evals: passRates(evalRuns),
+    };
   }
+}
+
+/** Each suite's finished runs with their version and pass rate (rows come by suite, oldest first). */
+function passRates(rows: Awaited<ReturnType<typeof finishedRunsOfProject>>): EvalPassRates {
+  const suites = new Map<string, EvalPassRates[number]>();
+  for (const row of rows) {
+    let suite = suites.get(row.suite_id);
+    if (!suite) {
+      suite = { suite_id: row.suite_id, suite: row.suite, runs: [] };
+      suites.set(row.suite_id, suite);
+    }
+    const cases = row.summary?.cases ?? 0;
+    const passed = row.summary?.passed ?? 0;
+    suite.runs.push({
+      run_id: row.run_id,
+      version: row.version,
+      finished_at: new Date(Math.floor(row.finished_at / MS)).toISOString(),
+      pass_rate: row.summary?.pass_rate ?? (cases > 0 ? passed / cases : 0),
+      passed,
+      cases,
+    });
+  }
+  return [...suites.values()];
 }
 
 /** How runs ended, run durations per bucket, totals and approval waits (the dashboard's other half). */

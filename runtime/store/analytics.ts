@@ -40,18 +40,19 @@ const params = (window: AnalyticsWindow) => [
 ];
 
 /**
- * Latency histogram bins: whole milliseconds below 256 ms (exact for model calls, whose latency is
- * whole ms), then 1 % wide (a percentile read from them is within 0.5 % of the exact one). Counting
+ * Latency histogram bins: whole milliseconds below 64 ms (exact for model calls, whose latency is
+ * whole ms), then 5 % wide (a percentile read from them is within 2.5 % of the exact one): few enough
+ * that a day's rollup row holds ~60 bins, so 90 days of them merge quickly. Counting
  * bins is a hash aggregate; an exact percentile per agent and per model would be a sort of every
  * call of the range for each (docs/observability.md "What the database records").
  */
-const EXACT_BELOW_MS = 256;
-const BIN_GROWTH = 1.01;
+const EXACT_BELOW_MS = 64;
+const BIN_GROWTH = 1.05;
 // In float8: ln() of a numeric is computed to arbitrary precision, many times slower.
-const binOf = (ms: string) =>
+export const binOf = (ms: string) =>
   `CASE WHEN (${ms})::float8 < ${EXACT_BELOW_MS} THEN floor((${ms})::float8)::int ELSE ${EXACT_BELOW_MS} + floor(ln((${ms})::float8 / ${EXACT_BELOW_MS}) / ${Math.log(BIN_GROWTH)})::int END`;
 
-/** The latency a bin stands for: its whole ms, or the geometric middle of a 1 % bin. */
+/** The latency a bin stands for: its whole ms, or the geometric middle of a 5 % bin. */
 export function binValue(bin: number): number {
   return bin < EXACT_BELOW_MS ? bin : EXACT_BELOW_MS * BIN_GROWTH ** (bin - EXACT_BELOW_MS + 0.5);
 }
@@ -78,75 +79,147 @@ export function histogramPercentile(
   return position === low ? lowValue : lowValue + (valueAt(low + 1) - lowValue) * (position - low);
 }
 
-/**
- * Model calls per bucket (exact percentiles: the covering index yields them in time order, so the
- * per-bucket sort is a pass), and per agent, per model and in all (percentiles from latency bins).
- */
-export async function modelCallAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<CallGroup[]> {
-  const sums = `count(*)::int AS calls,
+/** `(col >= a AND col < b) OR …` over the intervals, their bounds appended to `params`. */
+function intervalsClause(
+  column: string,
+  intervals: readonly (readonly [number, number])[],
+  params: unknown[],
+): string {
+  const clauses = intervals
+    .filter(([from, to]) => to > from)
+    .map(([from, to]) => {
+      params.push(String(from), String(to));
+      return `(${column} >= $${params.length - 1}::bigint AND ${column} < $${params.length}::bigint)`;
+    });
+  return clauses.length === 0 ? "false" : `(${clauses.join(" OR ")})`;
+}
+
+const CALL_SUMS = `count(*)::int AS calls,
             coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
             coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
             coalesce(sum(cost_usd), 0)::float8 AS cost_usd,
             (count(*) FILTER (WHERE NOT ok))::int AS errors`;
-  const range = "project_id = $1::uuid AND created_at >= $2::bigint AND created_at < $3::bigint";
-  const [buckets, groups] = await Promise.all([
-    // Bucket by bucket, each an aggregate over its own index range: no sort of the whole range (the
-    // per-bucket percentiles sort a bucket's calls in memory).
-    db.query<Record<string, unknown>>(
-      `SELECT g.b, c.*
-         FROM generate_series(($2::bigint / $4::bigint) * $4::bigint, $3::bigint - 1, $4::bigint) AS g(b)
-        CROSS JOIN LATERAL (
-              SELECT ${sums},
-                     percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
-                     percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
-                FROM model_calls
-               WHERE project_id = $1::uuid AND created_at >= greatest(g.b, $2::bigint)
-                 AND created_at < least(g.b + $4::bigint, $3::bigint)) AS c
-        WHERE c.calls > 0`,
-      params(window),
-    ),
-    db.query<Record<string, unknown>>(
-      `SELECT grouping(agent, model) AS g, agent, model, bin, ${sums}
-         FROM (SELECT coalesce(agent_name, '') AS agent, coalesce(answered_by, model_name) AS model,
-                      ${binOf("latency_ms")} AS bin, input_tokens, output_tokens, cost_usd, ok
-                 FROM model_calls WHERE ${range}) AS c
-        GROUP BY GROUPING SETS ((agent, bin), (model, bin), (bin))`,
-      params(window).slice(0, 3),
-    ),
-  ]);
-  const result: CallGroup[] = buckets.map((row) => ({
+
+/**
+ * Model calls of these buckets (starts in µs, each `bucketUs` long, cut to the window), with exact
+ * percentiles: each bucket an aggregate over its own index range, so no sort of the whole range.
+ */
+export async function modelCallBuckets(
+  db: SqlExecutor,
+  window: AnalyticsWindow,
+  starts: readonly number[],
+): Promise<CallGroup[]> {
+  if (starts.length === 0) return [];
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT g.b, c.*
+       FROM unnest($4::bigint[]) AS g(b)
+      CROSS JOIN LATERAL (
+            SELECT ${CALL_SUMS},
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+                   percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
+              FROM model_calls
+             WHERE project_id = $1::uuid AND created_at >= greatest(g.b, $2::bigint)
+               AND created_at < least(g.b + $5::bigint, $3::bigint)) AS c
+      WHERE c.calls > 0`,
+    [
+      window.projectId,
+      String(window.fromUs),
+      String(window.toUs),
+      starts.map(String),
+      String(window.bucketUs),
+    ],
+  );
+  return rows.map((row) => ({
     kind: "bucket",
     key: String(row.b),
     ...callFigures(row),
     p50: row.p50 === null ? null : Number(row.p50),
     p95: row.p95 === null ? null : Number(row.p95),
   }));
-  const merged = new Map<string, CallGroup & { histogram: [number, number][] }>();
-  for (const row of groups) {
+}
+
+/** A group's figures and latency histogram, to be merged with others of the same group. */
+export interface BinnedGroup extends Omit<CallAggregate, "p50" | "p95"> {
+  kind: "agent" | "model" | "total" | "tool";
+  key: string;
+  histogram: [number, number][];
+}
+
+/** Model calls in these intervals per agent, per model and in all, with latency bins (one hash pass). */
+export async function modelCallBins(
+  db: SqlExecutor,
+  projectId: string,
+  intervals: readonly (readonly [number, number])[],
+): Promise<BinnedGroup[]> {
+  const params: unknown[] = [projectId];
+  const where = intervalsClause("created_at", intervals, params);
+  if (where === "false") return [];
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT grouping(agent, model) AS g, agent, model, bin, ${CALL_SUMS}
+       FROM (SELECT coalesce(agent_name, '') AS agent, coalesce(answered_by, model_name) AS model,
+                    ${binOf("latency_ms")} AS bin, input_tokens, output_tokens, cost_usd, ok
+               FROM model_calls WHERE project_id = $1::uuid AND ${where}) AS c
+      GROUP BY GROUPING SETS ((agent, bin), (model, bin), (bin))`,
+    params as string[],
+  );
+  return rows.map((row) => {
     const g = Number(row.g);
     // grouping(): a bit per argument left out of the set (agent = 2, model = 1).
     const kind = g === 1 ? "agent" : g === 2 ? "model" : "total";
-    const key = kind === "agent" ? String(row.agent) : kind === "model" ? String(row.model) : "";
     const figures = callFigures(row);
-    let group = merged.get(`${kind}|${key}`);
-    if (!group) {
-      group = { kind, key, ...callFigures({}), p50: null, p95: null, histogram: [] };
-      merged.set(`${kind}|${key}`, group);
+    return {
+      kind,
+      key: kind === "agent" ? String(row.agent) : kind === "model" ? String(row.model) : "",
+      ...figures,
+      histogram: [[Number(row.bin), figures.calls]],
+    };
+  });
+}
+
+/** Groups merged (figures summed, histograms joined) and their percentiles read from the bins. */
+export function mergeBinned(groups: readonly BinnedGroup[]): (CallGroup | (ToolGroup & { kind: "tool" }))[] {
+  const merged = new Map<string, BinnedGroup>();
+  for (const group of groups) {
+    const id = `${group.kind}|${group.key}`;
+    let into = merged.get(id);
+    if (!into) {
+      into = { kind: group.kind, key: group.key, ...callFigures({}), histogram: [] };
+      merged.set(id, into);
     }
-    group.calls += figures.calls;
-    group.input_tokens += figures.input_tokens;
-    group.output_tokens += figures.output_tokens;
-    group.cost_usd += figures.cost_usd;
-    group.errors += figures.errors;
-    group.histogram.push([Number(row.bin), figures.calls]);
+    into.calls += group.calls;
+    into.input_tokens += group.input_tokens;
+    into.output_tokens += group.output_tokens;
+    into.cost_usd += group.cost_usd;
+    into.errors += group.errors;
+    for (const entry of group.histogram) into.histogram.push(entry);
   }
-  for (const { histogram, ...group } of merged.values())
-    result.push({
-      ...group,
-      p50: histogramPercentile(histogram, 0.5),
-      p95: histogramPercentile(histogram, 0.95),
-    });
-  return result;
+  return [...merged.values()].map(({ histogram, ...group }) => {
+    const p50 = histogramPercentile(histogram, 0.5);
+    const p95 = histogramPercentile(histogram, 0.95);
+    if (group.kind === "tool")
+      return { kind: "tool", tool: group.key, calls: group.calls, errors: group.errors, p50, p95 };
+    return { ...group, kind: group.kind, p50, p95 };
+  });
+}
+
+/**
+ * Model calls of the window read from the raw rows alone: per bucket (exact percentiles), and per
+ * agent, per model and in all (percentiles from latency bins). The rollups answer the same figures
+ * (runtime/services/analytics-service.ts); this is the reference they are tested against.
+ */
+export async function modelCallAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<CallGroup[]> {
+  const starts: number[] = [];
+  for (
+    let b = Math.floor(window.fromUs / window.bucketUs) * window.bucketUs;
+    b < window.toUs;
+    b += window.bucketUs
+  )
+    starts.push(b);
+  const [buckets, groups] = await Promise.all([
+    modelCallBuckets(db, window, starts),
+    modelCallBins(db, window.projectId, [[window.fromUs, window.toUs]]),
+  ]);
+  return [...buckets, ...(mergeBinned(groups) as CallGroup[])];
 }
 
 function callFigures(row: Record<string, unknown>): Omit<CallAggregate, "p50" | "p95"> {
@@ -213,35 +286,46 @@ export interface ToolGroup {
   p95: number | null;
 }
 
-/** Tool runs started in the window, per tool (percentiles from latency bins, start to result). */
-export async function toolAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<ToolGroup[]> {
+/** Tool runs started in these intervals per tool, with latency bins (start to result). */
+export async function toolRunBins(
+  db: SqlExecutor,
+  projectId: string,
+  intervals: readonly (readonly [number, number])[],
+): Promise<BinnedGroup[]> {
+  const params: unknown[] = [projectId];
+  const where = intervalsClause("started_at", intervals, params);
+  if (where === "false") return [];
   const rows = await db.query<Record<string, unknown>>(
     `SELECT name AS tool, bin, count(*)::int AS calls, (count(*) FILTER (WHERE status = 'error'))::int AS errors
        FROM (SELECT name, status, ${binOf("((finished_at - started_at) / 1000.0)")} AS bin
-               FROM tool_runs
-              WHERE project_id = $1::uuid AND started_at >= $2::bigint AND started_at < $3::bigint) AS r
+               FROM tool_runs WHERE project_id = $1::uuid AND ${where}) AS r
       GROUP BY name, bin`,
-    params(window).slice(0, 3),
+    params as string[],
   );
-  const tools = new Map<string, { calls: number; errors: number; histogram: [number, number][] }>();
-  for (const row of rows) {
-    const name = String(row.tool);
-    const tool = tools.get(name) ?? { calls: 0, errors: 0, histogram: [] };
-    tools.set(name, tool);
-    tool.calls += Number(row.calls);
-    tool.errors += Number(row.errors);
+  return rows.map((row) => ({
+    kind: "tool",
+    key: String(row.tool),
+    ...callFigures({ calls: row.calls, errors: row.errors }),
     // A run without a finish (none today) has no bin: counted, not timed.
-    if (row.bin !== null) tool.histogram.push([Number(row.bin), Number(row.calls)]);
-  }
-  return [...tools.entries()]
-    .map(([tool, figures]) => ({
-      tool,
-      calls: figures.calls,
-      errors: figures.errors,
-      p50: histogramPercentile(figures.histogram, 0.5),
-      p95: histogramPercentile(figures.histogram, 0.95),
-    }))
-    .sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
+    histogram: row.bin === null ? [] : [[Number(row.bin), Number(row.calls)]],
+  }));
+}
+
+/** Tools sorted as the answer lists them: by calls, then name. */
+export function sortTools(tools: ToolGroup[]): ToolGroup[] {
+  return tools.sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
+}
+
+/** Tool runs started in the window, per tool, from the raw rows alone (the rollups' reference). */
+export async function toolAggregates(db: SqlExecutor, window: AnalyticsWindow): Promise<ToolGroup[]> {
+  const groups = mergeBinned(await toolRunBins(db, window.projectId, [[window.fromUs, window.toUs]]));
+  return sortTools(
+    groups.flatMap((group) =>
+      group.kind === "tool"
+        ? [{ tool: group.tool, calls: group.calls, errors: group.errors, p50: group.p50, p95: group.p95 }]
+        : [],
+    ),
+  );
 }
 
 export interface RunEnding {

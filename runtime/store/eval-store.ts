@@ -606,4 +606,38 @@ export async function loggedEvalAnswer(
     costUsd: Number(row.cost_usd),
     latencyMs: Number(row.latency_ms),
   };
+/** A finished run of one of the project's suites, for the dashboard's pass rate over versions. */
+export interface FinishedRunRow {
+  run_id: string;
+  suite_id: string;
+  suite: string;
+  version: number;
+  finished_at: number;
+  summary: EvalSummary | null;
+}
+
+/** The project's runs that finished (done) in [fromUs, toUs), by suite name, then oldest first. */
+export async function finishedRunsOfProject(
+  db: SqlExecutor,
+  projectId: string,
+  fromUs: number,
+  toUs: number,
+): Promise<FinishedRunRow[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT r.id, r.suite_id, s.name, r.version, r.finished_at, r.summary
+       FROM eval_runs r JOIN eval_suites s ON s.id = r.suite_id
+      WHERE r.project_id = $1::uuid AND r.status = 'done'
+        AND r.finished_at >= $2::bigint AND r.finished_at < $3::bigint
+      ORDER BY s.name, r.finished_at, r.id
+      LIMIT 2000`,
+    [projectId, String(fromUs), String(toUs)],
+  );
+  return rows.map((raw) => ({
+    run_id: String(raw.id),
+    suite_id: String(raw.suite_id),
+    suite: String(raw.name),
+    version: Number(raw.version),
+    finished_at: Number(raw.finished_at),
+    summary: raw.summary === null || raw.summary === undefined ? null : json<EvalSummary>(raw.summary),
+  }));
 }
