@@ -606,6 +606,8 @@ export async function loggedEvalAnswer(
     costUsd: Number(row.cost_usd),
     latencyMs: Number(row.latency_ms),
   };
+}
+
 /** A finished run of one of the project's suites, for the dashboard's pass rate over versions. */
 export interface FinishedRunRow {
   run_id: string;
