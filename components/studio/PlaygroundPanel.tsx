@@ -42,6 +42,8 @@ import { StatusBadge } from "../threads/StatusBadge";
 import { composerDraftKey } from "../threads/session-text";
 import { Transcript } from "../threads/Transcript";
 import { TREE_ROW_HEIGHT } from "../threads/tree-window";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { Inspector } from "./Inspector";
 import { PreviousRunNotice, StaleRunNotice } from "./KeptRunNotices";
@@ -197,6 +199,11 @@ function RunSetup({ projectId }: { projectId: string }) {
   const messageFieldId = useId();
   const messageField = useRef<HTMLTextAreaElement>(null);
   useTakeFocus(messageField, true);
+  // Starting is a runner's; with unsaved changes Start saves first, which is an editor's (the role
+  // table): a runner with changes is told to undo them (the saved version is what runs).
+  const refusedRun = refusal(usePermission("run", projectId));
+  const refusedSave = refusal(usePermission("save", projectId));
+  const refused = refusedRun ?? (dirty && refusedSave ? `${refusedSave} Undo your changes to run the saved version.` : null);
 
   const selected = soleSelected(selection);
   const target = runTarget(compiled.graph, compiled, selected?.kind === "node" ? selected.id : null);
@@ -221,6 +228,7 @@ function RunSetup({ projectId }: { projectId: string }) {
   const agent = picked && runnable.includes(picked) ? picked : target.agent;
 
   async function start() {
+    if (refused) return;
     setStarting(true);
     setError(null);
     try {
@@ -318,15 +326,17 @@ function RunSetup({ projectId }: { projectId: string }) {
           {error}
         </p>
       ) : null}
-      <Button type="submit" tone="primary" disabled={starting} className="self-start">
-        {starting
-          ? dirty
-            ? "Saving and starting…"
-            : "Starting…"
-          : dirty
-            ? "Save and start run"
-            : "Start run"}
-      </Button>
+      <Gated reason={refused}>
+        <Button type="submit" tone="primary" disabled={starting || refused !== null} className="self-start">
+          {starting
+            ? dirty
+              ? "Saving and starting…"
+              : "Starting…"
+            : dirty
+              ? "Save and start run"
+              : "Start run"}
+        </Button>
+      </Gated>
     </form>
   );
 }

@@ -1,6 +1,7 @@
 // A project's current version: its runs, its definitions at a glance and the problems found in them.
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ProjectIdProvider } from "@/components/access/ProjectIdContext";
 import { DefinitionsSummary } from "@/components/projects/DefinitionsSummary";
 import { ImportDefinitions } from "@/components/projects/ImportDefinitions";
 import { ProblemsList } from "@/components/projects/ProblemsList";
@@ -35,6 +36,8 @@ export default async function ProjectPage({
   const agents = agentInfoFromDefinitions(project.definitions);
   return (
     <AppFrame crumbs={[{ label: project.name }]} sections={projectSections(project.id, "overview")}>
+      {/* The role-aware controls below ask the signed-in user's role in this project. */}
+      <ProjectIdProvider projectId={project.id}>
       <div className="mx-auto flex max-w-5xl flex-col gap-6 px-6 py-8">
         <div className="flex items-center gap-4">
           <h1 className="min-w-0 flex-1 text-xl font-semibold break-words">{project.name}</h1>
@@ -63,6 +66,7 @@ export default async function ProjectPage({
           </Link>
         </p>
       </div>
+      </ProjectIdProvider>
     </AppFrame>
   );
 }
