@@ -34,6 +34,8 @@ import {
 import { keptRunNotice } from "@/lib/studio/kept-run";
 import { runTarget } from "@/lib/studio/run-target";
 import { soleSelected } from "@/lib/studio/selection";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { ApprovalsPanel } from "../threads/ApprovalsPanel";
 import { agentInfoFromDefinitions } from "../threads/agent-info";
 import { LiveTree } from "../threads/LiveTree";
@@ -42,8 +44,6 @@ import { StatusBadge } from "../threads/StatusBadge";
 import { composerDraftKey } from "../threads/session-text";
 import { Transcript } from "../threads/Transcript";
 import { TREE_ROW_HEIGHT } from "../threads/tree-window";
-import { Gated } from "../access/Gated";
-import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { Inspector } from "./Inspector";
 import { PreviousRunNotice, StaleRunNotice } from "./KeptRunNotices";
@@ -203,7 +203,9 @@ function RunSetup({ projectId }: { projectId: string }) {
   // table): a runner with changes is told to undo them (the saved version is what runs).
   const refusedRun = refusal(usePermission("run", projectId));
   const refusedSave = refusal(usePermission("save", projectId));
-  const refused = refusedRun ?? (dirty && refusedSave ? `${refusedSave} Undo your changes to run the saved version.` : null);
+  const refused =
+    refusedRun ??
+    (dirty && refusedSave ? `${refusedSave} Undo your changes to run the saved version.` : null);
 
   const selected = soleSelected(selection);
   const target = runTarget(compiled.graph, compiled, selected?.kind === "node" ? selected.id : null);

@@ -208,7 +208,9 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     keys: ["Mod+S"],
     whileTyping: true,
     run: ({ store, projectId, saveRefused }) =>
-      saveRefused ? store.getState().setStatus({ tone: "error", text: saveRefused }) : requestSave(store, projectId),
+      saveRefused
+        ? store.getState().setStatus({ tone: "error", text: saveRefused })
+        : requestSave(store, projectId),
   },
   {
     id: "export-ts",

@@ -182,7 +182,11 @@ function ApprovalCard({
           </div>
           <div className="flex justify-end gap-2">
             <Gated reason={refused}>
-              <Button tone="primary" disabled={busy || refused !== null} onClick={() => void submit("approve")}>
+              <Button
+                tone="primary"
+                disabled={busy || refused !== null}
+                onClick={() => void submit("approve")}
+              >
                 Approve
               </Button>
             </Gated>

@@ -22,8 +22,8 @@ import {
   statusDetail,
 } from "@/lib/live";
 import { Gated } from "../access/Gated";
-import { refusal, usePermission } from "../access/permission";
 import { ProjectIdProvider } from "../access/ProjectIdContext";
+import { refusal, usePermission } from "../access/permission";
 import { AddToSuiteDialog } from "../evals/AddToSuiteDialog";
 import { Button, buttonClasses } from "../ui/Button";
 import { ApprovalsPanel } from "./ApprovalsPanel";

@@ -22,7 +22,10 @@ const ACTIONS = {
   fork: { route: ["POST", "/api/threads/[id]/fork"], verb: "fork threads" },
   replay: { route: ["POST", "/api/threads/[id]/replay"], verb: "replay threads" },
   replayBatch: { route: ["POST", "/api/projects/[id]/replays"], verb: "start replay batches" },
-  cancelEffect: { route: ["DELETE", "/api/threads/[id]/effects/[effectId]"], verb: "cancel scheduled effects" },
+  cancelEffect: {
+    route: ["DELETE", "/api/threads/[id]/effects/[effectId]"],
+    verb: "cancel scheduled effects",
+  },
   writeFiles: { route: ["PUT", "/api/threads/[id]/fs/[...path]"], verb: "change a thread's files" },
   save: { route: ["PUT", "/api/projects/[id]/graph"], verb: "save changes" },
   import: { route: ["POST", "/api/projects/[id]/import"], verb: "import definitions" },
@@ -39,7 +42,10 @@ const ACTIONS = {
   manage: { route: ["PUT", "/api/projects/[id]/members/[userId]"], verb: "manage members" },
   listKeys: { route: ["GET", "/api/projects/[id]/keys"], verb: "see the project's API keys" },
   manageKeys: { route: ["POST", "/api/projects/[id]/keys"], verb: "create or revoke API keys" },
-  listCredentials: { route: ["GET", "/api/projects/[id]/credentials"], verb: "see the project's credentials" },
+  listCredentials: {
+    route: ["GET", "/api/projects/[id]/credentials"],
+    verb: "see the project's credentials",
+  },
   manageCredentials: {
     route: ["PUT", "/api/projects/[id]/credentials/[name]"],
     verb: "add, replace or delete credentials",

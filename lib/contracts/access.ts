@@ -167,7 +167,8 @@ const AuditTime = (name: string) =>
     })
     .optional();
 
-export const AUDIT_CURSOR = /^(\d{1,15})(?:_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?$/;
+export const AUDIT_CURSOR =
+  /^(\d{1,15})(?:_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?$/;
 
 export const AuditQuerySchema = z
   .object({

@@ -1,7 +1,8 @@
 // SQL of accounts, sessions, project members, project keys, credentials and the audit log
 // (docs/security.md). Timestamps are epoch milliseconds (BIGINT), as elsewhere in the store.
-import type { SqlExecutor } from "@/lib/db/sql-client";
+
 import type { AuditFilters } from "@/lib/contracts/access";
+import type { SqlExecutor } from "@/lib/db/sql-client";
 
 export interface UserRow {
   id: string;
