@@ -153,12 +153,14 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
  * both inclusive) and `before` (the `next_before` cursor of the previous page, or an epoch ms).
  * Each error names its parameter (a 400).
  */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const AuditTime = (name: string) =>
   z
     .string()
     .max(40, `${name} is at most 40 characters`)
     .transform((raw, context) => {
-      const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : Date.parse(raw);
+      // Epoch ms, or an ISO 8601 date-time (Date.parse alone would read "-5" as a date in 2001).
+      const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : ISO_TIME.test(raw) ? Date.parse(raw) : Number.NaN;
       if (!Number.isFinite(ms) || ms < 0) {
         context.addIssue({ code: "custom", message: `${name} must be an ISO time or epoch milliseconds` });
         return z.NEVER;

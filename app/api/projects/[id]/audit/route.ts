@@ -10,7 +10,9 @@ export const dynamic = "force-dynamic";
 
 export const GET = handle(async (request: Request, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  const query = AuditQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  // An empty parameter (`?action=`) is no filter, as for the other list routes' integers.
+  const params = [...new URL(request.url).searchParams].filter(([, value]) => value !== "");
+  const query = AuditQuerySchema.parse(Object.fromEntries(params));
   const runtime = await getRuntime();
   return Response.json(
     await runtime.access.listAudit(id, {
