@@ -268,7 +268,9 @@ test("a runner may run but not save, and sees why", async ({ page }) => {
   await expect(save).toBeDisabled();
   await expect(page.getByRole("button", { name: "Run", exact: true })).toBeEnabled();
   await save.locator("xpath=..").focus();
-  await expect(page.getByRole("tooltip")).toContainText("only an editor or above may save changes");
+  await expect(page.getByRole("tooltip")).toContainText(
+    "Runners can't save changes — ask a project owner for the editor role.",
+  );
   await atEachWidth(page, () => expectNoAxeViolations(page));
 
   await page.goto(`${base}/projects/${projectId}/settings/members`);

@@ -26,7 +26,7 @@ type Load =
 
 export function CredentialsPanel({ projectId }: { projectId: string }) {
   const projectAccess = useProjectAccess(projectId);
-  const manage = permission(projectAccess, "manage");
+  const manage = permission(projectAccess, "manageCredentials");
   const listing = permission(projectAccess, "listCredentials");
   const reason = manage.ok ? null : manage.reason;
   const [load, setLoad] = useState<Load>({ status: "loading" });

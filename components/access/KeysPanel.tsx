@@ -23,7 +23,7 @@ type Load =
 
 export function KeysPanel({ projectId }: { projectId: string }) {
   const projectAccess = useProjectAccess(projectId);
-  const manage = permission(projectAccess, "manage");
+  const manage = permission(projectAccess, "manageKeys");
   const listing = permission(projectAccess, "listKeys");
   const reason = manage.ok ? null : manage.reason;
   const [load, setLoad] = useState<Load>({ status: "loading" });

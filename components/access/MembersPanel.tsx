@@ -12,7 +12,7 @@ import { describeAccessError, FormError, INPUT_CLASSES } from "./fields";
 import { Gated } from "./Gated";
 import { EmptyState, LoadFailed, LoadingRows } from "./PanelStates";
 import { permission } from "./permission";
-import { useProjectAccess } from "./useProjectAccess";
+import { forgetProjectRoles, useProjectAccess } from "./useProjectAccess";
 
 const access = createAccessClient();
 
@@ -44,6 +44,10 @@ export function MembersPanel({ projectId }: { projectId: string }) {
     // Admins may pick from every account; others type the user's id (the list is admin-only).
     access.users.list().then(setUsers, () => setUsers(null));
   }, [refresh]);
+  // A role changed here is asked again by the next page's role-aware controls.
+  useEffect(() => {
+    if (load.status === "ready") forgetProjectRoles();
+  }, [load]);
 
   if (!projectAccess.loading && !projectAccess.accounts) {
     return (

@@ -1,10 +1,12 @@
 "use client";
 // The signed-in user's role in one project, for role-aware controls: everything is allowed without
-// accounts (the local default), for admins and for the API token; otherwise the role comes from the project's member
-// list. While it is being found out, or when the list cannot be read, the least role (viewer) is
-// assumed — a control appears once it is known to work rather than vanishing after a click.
+// accounts (the local default), for admins and for the API token; otherwise the role comes from the
+// project's member list (GET /api/projects/:id/members, which every role may read), asked once per
+// project and user and shared by every control of the page. While it is being found out, or when the
+// list cannot be read, the least role (viewer) is assumed — a control appears once it is known to
+// work rather than vanishing after a click.
 import { useEffect, useState } from "react";
-import { FULL_ACCESS, type ProjectAccess } from "@/lib/access/roles";
+import { FULL_ACCESS, type ProjectAccess, type ProjectRole } from "@/lib/access/roles";
 import { createAccessClient } from "@/lib/api/access-client";
 import { useAccountSession } from "./useAccountSession";
 
@@ -16,6 +18,29 @@ export type ProjectAccessState = ProjectAccess & {
   accounts: boolean;
 };
 
+const roles = new Map<string, Promise<ProjectRole>>();
+
+function loadRole(projectId: string, userId: string): Promise<ProjectRole> {
+  const key = `${projectId}:${userId}`;
+  let pending = roles.get(key);
+  if (!pending) {
+    pending = access.members.list(projectId).then(
+      (members) => members.find((member) => member.userId === userId)?.role ?? "viewer",
+      () => {
+        roles.delete(key);
+        return "viewer" as const;
+      },
+    );
+    roles.set(key, pending);
+  }
+  return pending;
+}
+
+/** Forget the roles asked so far (after the members page changes one). */
+export function forgetProjectRoles(): void {
+  roles.clear();
+}
+
 export function useProjectAccess(projectId: string): ProjectAccessState {
   const session = useAccountSession();
   const [role, setRole] = useState<ProjectAccess["role"] | "unknown">("unknown");
@@ -26,12 +51,9 @@ export function useProjectAccess(projectId: string): ProjectAccessState {
   const userId = user?.id ?? null;
 
   useEffect(() => {
-    if (fullAccess || userId === null) return;
+    if (fullAccess || userId === null || projectId === "") return;
     let live = true;
-    access.members.list(projectId).then(
-      (members) => live && setRole(members.find((member) => member.userId === userId)?.role ?? "viewer"),
-      () => live && setRole("viewer"),
-    );
+    void loadRole(projectId, userId).then((found) => live && setRole(found));
     return () => {
       live = false;
     };

@@ -8,6 +8,8 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
 import { describeUserSide, formatRate } from "@/lib/evals/describe";
 import type { EvalSuite, SuiteListEntry } from "@/lib/evals/eval-shapes";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { describeApiError, ErrorNote } from "./eval-ui";
 import { RunStatusBadge } from "./RunStatusBadge";
@@ -38,6 +40,8 @@ export function EvalsHome({
   const [agent, setAgent] = useState(agents[0] ?? "");
   const nameId = useId();
   const agentId = useId();
+  // Creating a suite is an editor's (the role table); others see the form disabled and why.
+  const refused = refusal(usePermission("editSuites", projectId));
 
   const load = useCallback(async () => {
     try {
@@ -166,9 +170,15 @@ export function EvalsHome({
                 cases (
                 {starter.suite.cases.map((evalCase) => describeUserSide(evalCase).split(":")[0]).join(", ")}).
               </p>
-              <Button tone="primary" disabled={busy} onClick={() => void create(starter.suite)}>
-                Add suite “{starter.suite.name}”
-              </Button>
+              <Gated reason={refused}>
+                <Button
+                  tone="primary"
+                  disabled={busy || refused !== null}
+                  onClick={() => void create(starter.suite)}
+                >
+                  Add suite “{starter.suite.name}”
+                </Button>
+              </Gated>
             </div>
           ))}
         </section>
@@ -188,7 +198,7 @@ export function EvalsHome({
             className="flex flex-wrap items-end gap-3 px-4 py-3"
             onSubmit={(event) => {
               event.preventDefault();
-              if (!trimmed || nameTaken) return;
+              if (!trimmed || nameTaken || refused) return;
               void create({
                 name: trimmed,
                 agent_id: agent,
@@ -223,9 +233,15 @@ export function EvalsHome({
                 ))}
               </select>
             </label>
-            <Button type="submit" tone="primary" disabled={busy || !trimmed || nameTaken}>
-              Create suite
-            </Button>
+            <Gated reason={refused}>
+              <Button
+                type="submit"
+                tone="primary"
+                disabled={busy || !trimmed || nameTaken || refused !== null}
+              >
+                Create suite
+              </Button>
+            </Gated>
             {nameTaken ? <p className="text-sm text-danger">A suite of this project has that name.</p> : null}
           </form>
         )}

@@ -11,6 +11,8 @@ import type { VersionEntry } from "@/lib/api/schemas";
 import { newCase } from "@/lib/evals/case-json";
 import { describeAssertion, describeUserSide, progressText } from "@/lib/evals/describe";
 import { type EvalCase, type EvalRun, type EvalSuite, EvalSuiteSchema } from "@/lib/evals/eval-shapes";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { Dialog, DialogHeader } from "../ui/Dialog";
 import { CaseEditor } from "./CaseEditor";
@@ -156,6 +158,10 @@ export function SuiteView({
   const { run, error: runError, setRun } = useEvalRun(runId);
   const history = useRunHistory(projectId, suiteId);
   const formId = useId();
+  // Viewers read suites and runs; runners run and cancel; editors change the suite (the role table).
+  const refusedEdit = refusal(usePermission("editSuites", projectId));
+  const refusedRun = refusal(usePermission("runEval", projectId));
+  const refusedCancel = refusal(usePermission("cancelEval", projectId));
 
   const load = useCallback(async () => {
     try {
@@ -275,10 +281,16 @@ export function SuiteView({
           {suite.cases.length === 1 ? "" : "s"}
         </span>
         <span className="ml-auto flex gap-2">
-          <Button onClick={() => setEditingJson(true)}>Edit as JSON</Button>
-          <Button tone="danger" onClick={() => setConfirmDelete(true)}>
-            Delete suite
-          </Button>
+          <Gated reason={refusedEdit}>
+            <Button disabled={refusedEdit !== null} onClick={() => setEditingJson(true)}>
+              Edit as JSON
+            </Button>
+          </Gated>
+          <Gated reason={refusedEdit}>
+            <Button tone="danger" disabled={refusedEdit !== null} onClick={() => setConfirmDelete(true)}>
+              Delete suite
+            </Button>
+          </Gated>
         </span>
       </div>
       {actionError ? <ErrorNote>{actionError}</ErrorNote> : null}
@@ -325,21 +337,27 @@ export function SuiteView({
             aria-invalid={!repetitionsValid || undefined}
             className={`h-8 w-16 rounded-md border bg-surface px-2 text-sm ${repetitionsValid ? "border-border" : "border-danger"}`}
           />
-          <Button
-            type="submit"
-            tone="primary"
-            disabled={starting || running || !repetitionsValid || suite.cases.length === 0}
-          >
-            {starting ? "Starting…" : running ? "Running…" : "Run suite"}
-          </Button>
+          <Gated reason={refusedRun}>
+            <Button
+              type="submit"
+              tone="primary"
+              disabled={
+                starting || running || !repetitionsValid || suite.cases.length === 0 || refusedRun !== null
+              }
+            >
+              {starting ? "Starting…" : running ? "Running…" : "Run suite"}
+            </Button>
+          </Gated>
           {run ? (
             <>
               <ProgressBar run={run} />
               <RunStatusBadge status={run.status} />
               {running ? (
-                <Button tone="danger" onClick={() => void cancel(run.id)}>
-                  Cancel run
-                </Button>
+                <Gated reason={refusedCancel}>
+                  <Button tone="danger" disabled={refusedCancel !== null} onClick={() => void cancel(run.id)}>
+                    Cancel run
+                  </Button>
+                </Gated>
               ) : null}
             </>
           ) : (
@@ -380,14 +398,17 @@ export function SuiteView({
       <section aria-label="Cases" className="rounded-lg border border-border bg-surface">
         <div className="flex items-center border-b border-border px-4 py-2">
           <h2 className="flex-1 font-medium">Cases</h2>
-          <Button
-            size="compact"
-            onClick={() =>
-              setEditing({ evalCase: newCase(suite.cases.map((evalCase) => evalCase.name)), index: null })
-            }
-          >
-            Add case
-          </Button>
+          <Gated reason={refusedEdit}>
+            <Button
+              size="compact"
+              disabled={refusedEdit !== null}
+              onClick={() =>
+                setEditing({ evalCase: newCase(suite.cases.map((evalCase) => evalCase.name)), index: null })
+              }
+            >
+              Add case
+            </Button>
+          </Gated>
         </div>
         {suite.cases.length === 0 ? (
           <p className="px-4 py-6 text-sm text-muted" data-testid="cases-empty">
@@ -433,26 +454,32 @@ export function SuiteView({
                   </td>
                   <td className="px-4 py-2">
                     <span className="flex justify-end gap-1">
-                      <Button
-                        size="compact"
-                        aria-label={`Edit ${evalCase.name}`}
-                        onClick={() => setEditing({ evalCase, index })}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="compact"
-                        tone="danger"
-                        aria-label={`Delete ${evalCase.name}`}
-                        onClick={() =>
-                          void save(
-                            { ...suite, cases: suite.cases.filter((_, at) => at !== index) },
-                            `Deleted case “${evalCase.name}”.`,
-                          ).then((failed) => setActionError(failed))
-                        }
-                      >
-                        Delete
-                      </Button>
+                      <Gated reason={refusedEdit}>
+                        <Button
+                          size="compact"
+                          aria-label={`Edit ${evalCase.name}`}
+                          disabled={refusedEdit !== null}
+                          onClick={() => setEditing({ evalCase, index })}
+                        >
+                          Edit
+                        </Button>
+                      </Gated>
+                      <Gated reason={refusedEdit}>
+                        <Button
+                          size="compact"
+                          tone="danger"
+                          aria-label={`Delete ${evalCase.name}`}
+                          disabled={refusedEdit !== null}
+                          onClick={() =>
+                            void save(
+                              { ...suite, cases: suite.cases.filter((_, at) => at !== index) },
+                              `Deleted case “${evalCase.name}”.`,
+                            ).then((failed) => setActionError(failed))
+                          }
+                        >
+                          Delete
+                        </Button>
+                      </Gated>
                     </span>
                   </td>
                 </tr>

@@ -27,7 +27,7 @@ export function ImportDefinitions({ projectId }: { projectId: string }) {
   const router = useRouter();
   const [state, setState] = useState<ImportState>({ kind: "idle" });
   // Importing saves a version: an editor's or owner's to do (the role table, lib/access/roles.ts).
-  const mayImport = permission(useProjectAccess(projectId), "save");
+  const mayImport = permission(useProjectAccess(projectId), "import");
 
   async function importFile(event: ChangeEvent<HTMLInputElement>) {
     const input = event.currentTarget;

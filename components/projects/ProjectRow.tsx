@@ -8,6 +8,8 @@ import Link from "next/link";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { ProjectSummary } from "@/lib/api/schemas";
 import type { ThreadStatus } from "@/lib/contracts/thread";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { StatusBadge } from "../threads/StatusBadge";
 import { Button } from "../ui/Button";
 
@@ -58,6 +60,10 @@ export function ProjectRow({
     setRenameError(null);
     setMode("view");
   }
+
+  // An editor renames, an owner deletes (the role table); others see why not.
+  const refusedRename = refusal(usePermission("rename", project.id));
+  const refusedDelete = refusal(usePermission("deleteProject", project.id));
 
   async function submitRename(event: FormEvent) {
     event.preventDefault();
@@ -149,24 +155,30 @@ export function ProjectRow({
             </fieldset>
           ) : (
             <div className="flex gap-2">
-              <Button
-                ref={renameButton}
-                aria-label={`Rename ${project.name}`}
-                onClick={() => {
-                  setDraftName(project.name);
-                  setMode("rename");
-                }}
-              >
-                Rename
-              </Button>
-              <Button
-                ref={deleteButton}
-                tone="danger"
-                aria-label={`Delete ${project.name}`}
-                onClick={() => setMode("confirm-delete")}
-              >
-                Delete
-              </Button>
+              <Gated reason={refusedRename}>
+                <Button
+                  ref={renameButton}
+                  aria-label={`Rename ${project.name}`}
+                  disabled={refusedRename !== null}
+                  onClick={() => {
+                    setDraftName(project.name);
+                    setMode("rename");
+                  }}
+                >
+                  Rename
+                </Button>
+              </Gated>
+              <Gated reason={refusedDelete}>
+                <Button
+                  ref={deleteButton}
+                  tone="danger"
+                  aria-label={`Delete ${project.name}`}
+                  disabled={refusedDelete !== null}
+                  onClick={() => setMode("confirm-delete")}
+                >
+                  Delete
+                </Button>
+              </Gated>
             </div>
           )}
         </>

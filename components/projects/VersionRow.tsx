@@ -2,6 +2,8 @@
 // One version of the history: number, time, counts, a lazy "Diff with previous" disclosure and a
 // confirmed "Restore" (which saves it again as a new version).
 import { useState } from "react";
+import { Gated } from "@/components/access/Gated";
+import { refusal, usePermission } from "@/components/access/permission";
 import { createApiClient } from "@/lib/api/client";
 import type { VersionDiff, VersionEntry } from "@/lib/api/schemas";
 import { plural } from "@/lib/text/plural";
@@ -46,6 +48,8 @@ export function VersionRow({
   const [confirming, setConfirming] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const hasPrevious = entry.version > 1;
+  // Restoring saves a version: an editor's (the role table); others see it disabled and why.
+  const refused = refusal(usePermission("restore", projectId));
 
   async function toggleDiff() {
     if (diff.kind !== "closed") {
@@ -97,9 +101,16 @@ export function VersionRow({
             </button>
           )}
           {!isCurrent && !confirming && (
-            <button type="button" className="underline" onClick={() => setConfirming(true)}>
-              Restore
-            </button>
+            <Gated reason={refused}>
+              <button
+                type="button"
+                className="underline disabled:cursor-not-allowed disabled:no-underline"
+                disabled={refused !== null}
+                onClick={() => setConfirming(true)}
+              >
+                Restore
+              </button>
+            </Gated>
           )}
         </span>
       </div>

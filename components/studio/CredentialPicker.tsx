@@ -95,7 +95,7 @@ function AddCredential({
   setOpen(open: boolean): void;
   onAdded(name: string): Promise<void>;
 }) {
-  const allowed = permission(useProjectAccess(projectId), "manage");
+  const allowed = permission(useProjectAccess(projectId), "manageCredentials");
   const reason = allowed.ok ? null : allowed.reason;
   return (
     <>

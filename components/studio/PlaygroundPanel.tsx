@@ -34,6 +34,8 @@ import {
 import { keptRunNotice } from "@/lib/studio/kept-run";
 import { runTarget } from "@/lib/studio/run-target";
 import { soleSelected } from "@/lib/studio/selection";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { ApprovalsPanel } from "../threads/ApprovalsPanel";
 import { agentInfoFromDefinitions } from "../threads/agent-info";
 import { LiveTree } from "../threads/LiveTree";
@@ -197,6 +199,13 @@ function RunSetup({ projectId }: { projectId: string }) {
   const messageFieldId = useId();
   const messageField = useRef<HTMLTextAreaElement>(null);
   useTakeFocus(messageField, true);
+  // Starting is a runner's; with unsaved changes Start saves first, which is an editor's (the role
+  // table): a runner with changes is told to undo them (the saved version is what runs).
+  const refusedRun = refusal(usePermission("run", projectId));
+  const refusedSave = refusal(usePermission("save", projectId));
+  const refused =
+    refusedRun ??
+    (dirty && refusedSave ? `${refusedSave} Undo your changes to run the saved version.` : null);
 
   const selected = soleSelected(selection);
   const target = runTarget(compiled.graph, compiled, selected?.kind === "node" ? selected.id : null);
@@ -221,6 +230,7 @@ function RunSetup({ projectId }: { projectId: string }) {
   const agent = picked && runnable.includes(picked) ? picked : target.agent;
 
   async function start() {
+    if (refused) return;
     setStarting(true);
     setError(null);
     try {
@@ -318,15 +328,17 @@ function RunSetup({ projectId }: { projectId: string }) {
           {error}
         </p>
       ) : null}
-      <Button type="submit" tone="primary" disabled={starting} className="self-start">
-        {starting
-          ? dirty
-            ? "Saving and starting…"
-            : "Starting…"
-          : dirty
-            ? "Save and start run"
-            : "Start run"}
-      </Button>
+      <Gated reason={refused}>
+        <Button type="submit" tone="primary" disabled={starting || refused !== null} className="self-start">
+          {starting
+            ? dirty
+              ? "Saving and starting…"
+              : "Starting…"
+            : dirty
+              ? "Save and start run"
+              : "Start run"}
+        </Button>
+      </Gated>
     </form>
   );
 }

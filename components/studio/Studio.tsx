@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 // unsaved work is kept in this browser and restored. Each area is a `data-studio-region` for F6, and
 // a skip link leads to the open playground.
 import { ProjectIdProvider } from "@/components/access/ProjectIdContext";
+import { refusal, usePermission } from "@/components/access/permission";
 import { fitCanvasViewport, type Graph, layoutRoomFor } from "@/lib/graph";
 import { isSelectionEmpty } from "@/lib/studio/selection";
 import { createStudioStore, type StudioStore } from "@/lib/studio/studio-store";
@@ -151,9 +152,11 @@ function StudioWorkspace({ projectId }: { projectId: string }) {
   const canvas = useRef<HTMLDivElement>(null);
   const playground = usePlaygroundStore();
   const viewport = useStudioViewport(canvas, store, playground);
+  // Mod+S and the palette's Save say why a role may not save rather than answering a 403.
+  const saveRefused = refusal(usePermission("save", projectId));
   const context = useMemo<StudioCommandContext>(
-    () => ({ store, projectId, viewport }),
-    [store, projectId, viewport],
+    () => ({ store, projectId, viewport, saveRefused }),
+    [store, projectId, viewport, saveRefused],
   );
   useStudioShortcuts(context);
   usePanelFollowsSelection(store, playground);

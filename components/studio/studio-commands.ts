@@ -23,6 +23,8 @@ export interface StudioCommandContext {
   store: StudioStore;
   viewport: StudioViewport;
   projectId: string;
+  /** Why the signed-in user's role may not save (the role table), or null/absent when it may. */
+  saveRefused?: string | null;
 }
 
 export type StudioCommandGroup = "Add" | "Edit" | "Arrange" | "Canvas" | "Project" | "Help";
@@ -205,7 +207,10 @@ export const STUDIO_COMMANDS: readonly StudioCommand[] = [
     group: "Project",
     keys: ["Mod+S"],
     whileTyping: true,
-    run: ({ store, projectId }) => requestSave(store, projectId),
+    run: ({ store, projectId, saveRefused }) =>
+      saveRefused
+        ? store.getState().setStatus({ tone: "error", text: saveRefused })
+        : requestSave(store, projectId),
   },
   {
     id: "export-ts",

@@ -8,6 +8,8 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import type { ApprovalView } from "@/lib/contracts/approval";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 
 export type DecideApproval = (
@@ -84,6 +86,8 @@ function ApprovalCard({
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A viewer reads the call and its arguments, but Approve and Deny are a runner's (the role table).
+  const refused = refusal(usePermission("approve"));
   const argsId = `approval-args-${approval.id}`;
   const reasonId = `approval-reason-${approval.id}`;
 
@@ -157,6 +161,7 @@ function ApprovalCard({
             id={argsId}
             value={argsText}
             onChange={(event) => setArgsText(event.target.value)}
+            readOnly={refused !== null}
             spellCheck={false}
             rows={Math.min(8, Math.max(3, argsText.split("\n").length))}
             className="w-full flex-1 resize-y rounded-md border border-border bg-background p-2 font-mono text-xs"
@@ -171,16 +176,25 @@ function ApprovalCard({
               id={reasonId}
               value={reason}
               onChange={(event) => setReason(event.target.value)}
+              readOnly={refused !== null}
               className="h-8 rounded-md border border-border bg-background px-2 text-sm"
             />
           </div>
           <div className="flex justify-end gap-2">
-            <Button tone="primary" disabled={busy} onClick={() => void submit("approve")}>
-              Approve
-            </Button>
-            <Button tone="danger" disabled={busy} onClick={() => void submit("deny")}>
-              Deny
-            </Button>
+            <Gated reason={refused}>
+              <Button
+                tone="primary"
+                disabled={busy || refused !== null}
+                onClick={() => void submit("approve")}
+              >
+                Approve
+              </Button>
+            </Gated>
+            <Gated reason={refused}>
+              <Button tone="danger" disabled={busy || refused !== null} onClick={() => void submit("deny")}>
+                Deny
+              </Button>
+            </Gated>
           </div>
         </div>
       </div>

@@ -3,6 +3,8 @@
 // status, attempts and the last error, with Cancel for those that have not started.
 import { useState } from "react";
 import type { EffectStatus, EffectView } from "@/lib/contracts/effect";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { formatCreatedAt, formatDue } from "./format";
 import { formatJson } from "./inspect-format";
@@ -32,6 +34,7 @@ export function EffectsPanel({
   const { data, loading, error, refresh } = useInspectorData(loadEffects, threadId, status);
   const [cancelling, setCancelling] = useState<string | null>(null);
   const [cancelError, setCancelError] = useState<string | null>(null);
+  const refused = refusal(usePermission("cancelEffect"));
   const effects = data ?? [];
   const pending = effects.filter((effect) => effect.status === "scheduled" || effect.status === "running");
   const now = Date.now();
@@ -103,15 +106,17 @@ export function EffectsPanel({
                   <td className="py-1.5 pr-4 text-right tabular-nums">{effect.attempts}</td>
                   <td className="whitespace-nowrap py-1.5 text-right">
                     {effect.status === "scheduled" ? (
-                      <Button
-                        size="compact"
-                        tone="danger"
-                        disabled={cancelling !== null}
-                        onClick={() => void cancel(effect)}
-                        aria-label={`Cancel effect ${effect.name} due ${formatDue(effect.run_at, now)}`}
-                      >
-                        {cancelling === effect.id ? "Cancelling…" : "Cancel"}
-                      </Button>
+                      <Gated reason={refused}>
+                        <Button
+                          size="compact"
+                          tone="danger"
+                          disabled={cancelling !== null || refused !== null}
+                          onClick={() => void cancel(effect)}
+                          aria-label={`Cancel effect ${effect.name} due ${formatDue(effect.run_at, now)}`}
+                        >
+                          {cancelling === effect.id ? "Cancelling…" : "Cancel"}
+                        </Button>
+                      </Gated>
                     ) : null}
                   </td>
                 </tr>

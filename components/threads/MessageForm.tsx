@@ -18,6 +18,8 @@ import {
   MAX_ATTACHMENTS_PER_MESSAGE,
   uploadUnderFreeName,
 } from "@/lib/chat/attachment-uploads";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { formatBytes } from "./inspect-format";
 import { readSessionText, writeSessionText } from "./session-text";
@@ -50,7 +52,7 @@ function errorText(error: unknown): string {
 export function MessageForm({
   label,
   submitLabel,
-  disabled,
+  disabled: disabledByCaller,
   placeholder,
   actions,
   draftKey,
@@ -65,6 +67,9 @@ export function MessageForm({
   draftKey?: string;
 }) {
   const inputId = useId();
+  // A viewer reads the thread but may not post to it: the composer is disabled and says why.
+  const refused = refusal(usePermission("message"));
+  const disabled = disabledByCaller || refused !== null;
   const fileInput = useRef<HTMLInputElement>(null);
   const nextKey = useRef(1);
   const [draft, setDraft] = useState("");
@@ -255,14 +260,18 @@ export function MessageForm({
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          placeholder={placeholder ?? `${label} (Enter sends, Shift+Enter for a new line; markdown works)`}
+          placeholder={
+            refused ?? placeholder ?? `${label} (Enter sends, Shift+Enter for a new line; markdown works)`
+          }
           disabled={disabled}
           readOnly={sending}
           className="min-h-8 flex-1 resize-none rounded-md border border-border bg-surface px-2.5 py-1.5 outline-none focus:border-accent disabled:opacity-50"
         />
-        <Button type="submit" tone="primary" disabled={!canSend}>
-          {submitLabel}
-        </Button>
+        <Gated reason={refused}>
+          <Button type="submit" tone="primary" disabled={!canSend}>
+            {submitLabel}
+          </Button>
+        </Gated>
       </div>
     </form>
   );

@@ -11,6 +11,8 @@ import { useEffect, useId, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
 import type { ReplayBatch, ReplayStatus, SkippedRun } from "@/lib/contracts/replay";
 import type { ThreadStatus } from "@/lib/contracts/thread";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 import { diffHref } from "./CompareDialog";
 import { formatCreatedAt } from "./format";
@@ -150,6 +152,9 @@ export function ReplayRunsPanel({
   const nothingToReplay = hasFinishedRuns === false && !batch;
   const error = startError ?? latest.error;
 
+  // Starting a batch is a runner's (the role table); a viewer reads past batches and sees why not.
+  const refused = refusal(usePermission("replayBatch", projectId));
+
   async function start(event: React.FormEvent) {
     event.preventDefault();
     if (limit === null) return;
@@ -191,14 +196,16 @@ export function ReplayRunsPanel({
           className={`h-8 w-16 rounded-md border bg-surface px-2 text-sm ${limit === null ? "border-danger" : "border-border"}`}
         />
         <span className="text-sm">finished runs</span>
-        <Button
-          type="submit"
-          tone="primary"
-          disabled={busy || running || limit === null || nothingToReplay}
-          aria-describedby={nothingToReplay ? nothingToReplayId : undefined}
-        >
-          {busy ? "Starting…" : running ? "Replaying…" : "Replay"}
-        </Button>
+        <Gated reason={refused}>
+          <Button
+            type="submit"
+            tone="primary"
+            disabled={busy || running || limit === null || nothingToReplay || refused !== null}
+            aria-describedby={nothingToReplay ? nothingToReplayId : undefined}
+          >
+            {busy ? "Starting…" : running ? "Replaying…" : "Replay"}
+          </Button>
+        </Gated>
       </form>
       {nothingToReplay ? (
         <p

@@ -1,6 +1,9 @@
 "use client";
 // Terminate a thread (and, as the spec says, all its descendants) after an inline confirmation.
+// A role that may not terminate sees it disabled with the reason (the role table).
 import { useState } from "react";
+import { Gated } from "../access/Gated";
+import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
 
 export function TerminateButton({
@@ -12,12 +15,15 @@ export function TerminateButton({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const refused = refusal(usePermission("terminate"));
 
-  if (!confirming)
+  if (!confirming || refused !== null)
     return (
-      <Button tone="danger" size="compact" onClick={() => setConfirming(true)}>
-        Terminate
-      </Button>
+      <Gated reason={refused}>
+        <Button tone="danger" size="compact" disabled={refused !== null} onClick={() => setConfirming(true)}>
+          Terminate
+        </Button>
+      </Gated>
     );
   return (
     <fieldset className="flex items-center gap-2" aria-label={`Confirm terminating ${threadLabel}`}>

@@ -2,7 +2,9 @@
 // The live view of one root thread: the tree on the left, the selected thread's transcript on the
 // right with the controls that fit it (chat with attachments and Stop for an ai_human root, a
 // message box for a resumable subagent, Terminate for any thread). The header names the agent the
-// thread runs now (after any handoff). One SSE stream feeds everything.
+// thread runs now (after any handoff). One SSE stream feeds everything. What the signed-in user's
+// role may not do (send, stop, terminate, approve, fork, replay, add to an eval suite) is disabled
+// with the reason, or — the per-message fork buttons — left out (the role table, lib/access/roles.ts).
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
@@ -19,6 +21,9 @@ import {
   selectTranscript,
   statusDetail,
 } from "@/lib/live";
+import { Gated } from "../access/Gated";
+import { ProjectIdProvider } from "../access/ProjectIdContext";
+import { refusal, usePermission } from "../access/permission";
 import { AddToSuiteDialog } from "../evals/AddToSuiteDialog";
 import { Button, buttonClasses } from "../ui/Button";
 import { ApprovalsPanel } from "./ApprovalsPanel";
@@ -66,7 +71,16 @@ function isResumableChild(state: LiveState, thread: LiveThread): boolean {
   );
 }
 
-export function ThreadView({
+export function ThreadView(props: Parameters<typeof ThreadViewInProject>[0] & { projectId: string }) {
+  const { projectId, ...rest } = props;
+  return (
+    <ProjectIdProvider projectId={projectId}>
+      <ThreadViewInProject {...rest} />
+    </ProjectIdProvider>
+  );
+}
+
+function ThreadViewInProject({
   rootId,
   initialSelectedId,
   agents,
@@ -104,6 +118,10 @@ export function ThreadView({
   const { expansion, setExpanded } = useTreeExpansion();
   const selected = selectThread(state, selectedId);
   const agent = selected ? agents[selected.agent_id] : undefined;
+  const refusedReplay = refusal(usePermission("replay"));
+  const refusedSuite = refusal(usePermission("addToSuite"));
+  const refusedStop = refusal(usePermission("stop"));
+  const mayFork = usePermission("fork").ok;
 
   async function run<T>(action: () => Promise<T>): Promise<boolean> {
     setError(null);
@@ -236,16 +254,20 @@ export function ThreadView({
               ) : null}
               {selected.parent_id === null ? (
                 <>
-                  <Button
-                    size="compact"
-                    disabled={!rootHasInput}
-                    title={
-                      rootHasInput ? undefined : "Nothing to replay yet: no message was posted to this run."
-                    }
-                    onClick={() => setReplaying(true)}
-                  >
-                    Replay…
-                  </Button>
+                  <Gated reason={refusedReplay}>
+                    <Button
+                      size="compact"
+                      disabled={!rootHasInput || refusedReplay !== null}
+                      title={
+                        rootHasInput || refusedReplay !== null
+                          ? undefined
+                          : "Nothing to replay yet: no message was posted to this run."
+                      }
+                      onClick={() => setReplaying(true)}
+                    >
+                      Replay…
+                    </Button>
+                  </Gated>
                   <Button
                     size="compact"
                     disabled={rootMessages.length === 0}
@@ -258,28 +280,39 @@ export function ThreadView({
                   >
                     Compare with…
                   </Button>
-                  <Button
-                    size="compact"
-                    disabled={!rootHasInput}
-                    title={
-                      rootHasInput
-                        ? "Turn this run's user turns into a case of an eval suite."
-                        : "Nothing to add yet: no message was posted to this run."
-                    }
-                    onClick={() => setAddingToSuite(true)}
-                  >
-                    Add to eval suite…
-                  </Button>
+                  <Gated reason={refusedSuite}>
+                    <Button
+                      size="compact"
+                      disabled={!rootHasInput || refusedSuite !== null}
+                      title={
+                        refusedSuite !== null
+                          ? undefined
+                          : rootHasInput
+                            ? "Turn this run's user turns into a case of an eval suite."
+                            : "Nothing to add yet: no message was posted to this run."
+                      }
+                      onClick={() => setAddingToSuite(true)}
+                    >
+                      Add to eval suite…
+                    </Button>
+                  </Gated>
                 </>
               ) : null}
               {selectedAtWork && !chatStop ? (
-                <Button
-                  size="compact"
-                  title="Stop this thread and the subagents it waits on; a new message continues it."
-                  onClick={() => void run(() => api.threads.stop(selected.id))}
-                >
-                  Stop
-                </Button>
+                <Gated reason={refusedStop}>
+                  <Button
+                    size="compact"
+                    disabled={refusedStop !== null}
+                    title={
+                      refusedStop === null
+                        ? "Stop this thread and the subagents it waits on; a new message continues it."
+                        : undefined
+                    }
+                    onClick={() => void run(() => api.threads.stop(selected.id))}
+                  >
+                    Stop
+                  </Button>
+                </Gated>
               ) : null}
               {ended || finishedOneOff ? null : (
                 <TerminateButton
@@ -356,7 +389,7 @@ export function ThreadView({
               threadId={selectedId}
               sideLabels={sideLabels}
               agents={agents}
-              {...(selected?.parent_id === null ? { onFork: requestFork } : {})}
+              {...(selected?.parent_id === null && mayFork ? { onFork: requestFork } : {})}
             />
           ) : tab === "timeline" ? (
             <ThreadTimeline
@@ -396,13 +429,19 @@ export function ThreadView({
                   actions={composerActions(selected.id)}
                   draftKey={composerDraftKey(selected.id)}
                 />
-                <Button
-                  disabled={!selectedAtWork}
-                  title="Stop this thread and the subagents it waits on; a new message continues it."
-                  onClick={() => void run(() => api.threads.stop(selected.id))}
-                >
-                  Stop
-                </Button>
+                <Gated reason={refusedStop}>
+                  <Button
+                    disabled={!selectedAtWork || refusedStop !== null}
+                    title={
+                      refusedStop === null
+                        ? "Stop this thread and the subagents it waits on; a new message continues it."
+                        : undefined
+                    }
+                    onClick={() => void run(() => api.threads.stop(selected.id))}
+                  >
+                    Stop
+                  </Button>
+                </Gated>
               </>
             ) : isResumableChild(state, selected) ? (
               <MessageForm

@@ -1,42 +1,86 @@
+// The role helper the studio asks before showing a control: API.md's role ladder, read from the
+// policy table's rows for the routes each control calls (never a second list of rules).
 import { describe, expect, it } from "vitest";
-import { allows, FULL_ACCESS, PROJECT_ROLES, type ProjectAction } from "./roles";
+import { allows, FULL_ACCESS, neededRole, PROJECT_ACTIONS, PROJECT_ROLES, type ProjectAction } from "./roles";
 
-// API.md's role ladder, as the policy table enforces it on the routes each action calls.
-const MATRIX: Record<(typeof PROJECT_ROLES)[number], ProjectAction[]> = {
-  viewer: ["read"],
-  runner: ["read", "run"],
-  editor: ["read", "run", "save", "listCredentials"],
-  owner: ["read", "run", "save", "listCredentials", "manage", "listKeys", "readAudit"],
-};
-const ACTIONS: ProjectAction[] = [
-  "read",
+// What API.md says each role adds, written out independently of the table.
+const RUNNER_ADDS: ProjectAction[] = [
   "run",
+  "message",
+  "stop",
+  "terminate",
+  "approve",
+  "fork",
+  "replay",
+  "replayBatch",
+  "cancelEffect",
+  "writeFiles",
+  "runEval",
+  "cancelEval",
+];
+const EDITOR_ADDS: ProjectAction[] = [
   "save",
+  "import",
+  "restore",
+  "rename",
+  "editSuites",
+  "addToSuite",
+  "listCredentials",
+];
+const OWNER_ADDS: ProjectAction[] = [
+  "deleteProject",
   "manage",
   "listKeys",
-  "listCredentials",
+  "manageKeys",
+  "manageCredentials",
   "readAudit",
 ];
+const MATRIX: Record<(typeof PROJECT_ROLES)[number], ProjectAction[]> = {
+  viewer: ["read"],
+  runner: ["read", ...RUNNER_ADDS],
+  editor: ["read", ...RUNNER_ADDS, ...EDITOR_ADDS],
+  owner: ["read", ...RUNNER_ADDS, ...EDITOR_ADDS, ...OWNER_ADDS],
+};
 
 describe("allows", () => {
-  it.each(PROJECT_ROLES)("lets a %s do exactly what the role table says", (role) => {
-    for (const action of ACTIONS) {
+  it("covers every action the UI gates", () => {
+    expect([...PROJECT_ACTIONS].sort()).toEqual([...MATRIX.owner].sort());
+  });
+
+  it.each(PROJECT_ROLES)("lets a %s do exactly what API.md's role ladder says", (role) => {
+    for (const action of PROJECT_ACTIONS) {
       expect(allows({ role }, action).ok, `${role} ${action}`).toBe(MATRIX[role].includes(action));
     }
   });
 
   it("lets everyone do everything without accounts (the local default) and admins", () => {
-    for (const action of ACTIONS) expect(allows(FULL_ACCESS, action)).toEqual({ ok: true });
+    for (const action of PROJECT_ACTIONS) expect(allows(FULL_ACCESS, action)).toEqual({ ok: true });
   });
 
-  it("says which role is needed and what to do", () => {
-    const refused = allows({ role: "runner" }, "save");
-    expect(refused).toEqual({
+  it("says which role may and whom to ask", () => {
+    expect(allows({ role: "viewer" }, "message")).toEqual({
       ok: false,
-      reason:
-        "Your role in this project is runner: only an editor or above may save changes. Ask a project owner to change your role.",
+      reason: "Viewers can't send messages — ask a project owner for the runner role.",
     });
-    const manage = allows({ role: "editor" }, "manage");
-    expect(manage.ok ? "" : manage.reason).toContain("only an owner may manage members");
+    expect(allows({ role: "runner" }, "save")).toEqual({
+      ok: false,
+      reason: "Runners can't save changes — ask a project owner for the editor role.",
+    });
+    const audit = allows({ role: "editor" }, "readAudit");
+    expect(audit.ok ? "" : audit.reason).toBe(
+      "Editors can't read the audit log — ask a project owner for the owner role.",
+    );
+  });
+});
+
+describe("neededRole", () => {
+  it("is the role of the policy row of the route the control calls", () => {
+    expect(neededRole("message")).toBe("runner");
+    expect(neededRole("restore")).toBe("editor");
+    expect(neededRole("manageKeys")).toBe("owner");
+  });
+
+  it("finds a project row for every action", () => {
+    for (const action of PROJECT_ACTIONS) expect(() => neededRole(action), action).not.toThrow();
   });
 });

@@ -8,23 +8,56 @@ import { policyFor, roleAtLeast } from "./policy";
 export { KEY_SCOPES, type KeyScope, PROJECT_ROLES, type ProjectRole } from "@/lib/contracts/access";
 
 /**
- * The things a user does in the UI that a role may not, each with the route it calls: the role it
- * needs is read from the policy table, so the UI and the server cannot disagree.
+ * The things a user does in the UI that a role may not, each with the route it calls and how the
+ * refusal reads ("Viewers can't <verb>"): the role it needs is read from the policy table, so the UI
+ * and the server cannot disagree (roles.test.ts checks each route has a row).
  */
-const ACTION_ROUTES = {
-  read: ["GET", "/api/projects/[id]"],
-  run: ["POST", "/api/threads"],
-  save: ["PUT", "/api/projects/[id]/graph"],
-  manage: ["PUT", "/api/projects/[id]/members/[userId]"],
-  listKeys: ["GET", "/api/projects/[id]/keys"],
-  listCredentials: ["GET", "/api/projects/[id]/credentials"],
-  readAudit: ["GET", "/api/projects/[id]/audit"],
-} as const satisfies Record<string, readonly [string, string]>;
-export type ProjectAction = keyof typeof ACTION_ROUTES;
+const ACTIONS = {
+  read: { route: ["GET", "/api/projects/[id]"], verb: "read this project" },
+  run: { route: ["POST", "/api/threads"], verb: "start runs" },
+  message: { route: ["POST", "/api/threads/[id]/messages"], verb: "send messages" },
+  stop: { route: ["POST", "/api/threads/[id]/stop"], verb: "stop threads" },
+  terminate: { route: ["POST", "/api/threads/[id]/terminate"], verb: "terminate threads" },
+  approve: { route: ["POST", "/api/approvals/[approvalId]"], verb: "approve or deny tool calls" },
+  fork: { route: ["POST", "/api/threads/[id]/fork"], verb: "fork threads" },
+  replay: { route: ["POST", "/api/threads/[id]/replay"], verb: "replay threads" },
+  replayBatch: { route: ["POST", "/api/projects/[id]/replays"], verb: "start replay batches" },
+  cancelEffect: {
+    route: ["DELETE", "/api/threads/[id]/effects/[effectId]"],
+    verb: "cancel scheduled effects",
+  },
+  writeFiles: { route: ["PUT", "/api/threads/[id]/fs/[...path]"], verb: "change a thread's files" },
+  save: { route: ["PUT", "/api/projects/[id]/graph"], verb: "save changes" },
+  import: { route: ["POST", "/api/projects/[id]/import"], verb: "import definitions" },
+  restore: { route: ["POST", "/api/projects/[id]/versions/[version]/restore"], verb: "restore versions" },
+  rename: { route: ["PATCH", "/api/projects/[id]"], verb: "rename the project" },
+  deleteProject: { route: ["DELETE", "/api/projects/[id]"], verb: "delete the project" },
+  editSuites: { route: ["POST", "/api/projects/[id]/evals"], verb: "create or edit eval suites" },
+  addToSuite: {
+    route: ["POST", "/api/projects/[id]/evals/[suiteId]/cases/from-thread"],
+    verb: "add threads to eval suites",
+  },
+  runEval: { route: ["POST", "/api/projects/[id]/evals/[suiteId]/runs"], verb: "run eval suites" },
+  cancelEval: { route: ["POST", "/api/eval-runs/[runId]/cancel"], verb: "cancel eval runs" },
+  manage: { route: ["PUT", "/api/projects/[id]/members/[userId]"], verb: "manage members" },
+  listKeys: { route: ["GET", "/api/projects/[id]/keys"], verb: "see the project's API keys" },
+  manageKeys: { route: ["POST", "/api/projects/[id]/keys"], verb: "create or revoke API keys" },
+  listCredentials: {
+    route: ["GET", "/api/projects/[id]/credentials"],
+    verb: "see the project's credentials",
+  },
+  manageCredentials: {
+    route: ["PUT", "/api/projects/[id]/credentials/[name]"],
+    verb: "add, replace or delete credentials",
+  },
+  readAudit: { route: ["GET", "/api/projects/[id]/audit"], verb: "read the audit log" },
+} as const satisfies Record<string, { route: readonly [string, string]; verb: string }>;
+export type ProjectAction = keyof typeof ACTIONS;
+export const PROJECT_ACTIONS = Object.keys(ACTIONS) as ProjectAction[];
 
 /** The least role that may do `action` (the policy table's entry for its route). */
 export function neededRole(action: ProjectAction): ProjectRole {
-  const [method, pattern] = ACTION_ROUTES[action];
+  const [method, pattern] = ACTIONS[action].route;
   const entry = policyFor(method, pattern);
   if (entry?.access.kind !== "project") throw new Error(`No project policy for ${method} ${pattern}.`);
   return entry.access.role;
@@ -45,14 +78,11 @@ export const SCOPE_DESCRIPTIONS: Record<KeyScope, string> = {
   mcp: "Call the project's agents through its MCP endpoint.",
 };
 
-const VERB: Record<ProjectAction, string> = {
-  read: "read this project",
-  run: "run agents",
-  save: "save changes",
-  manage: "manage members, keys and credentials",
-  listKeys: "see the project's API keys",
-  listCredentials: "see the project's credentials",
-  readAudit: "read the audit log",
+const PLURAL: Record<ProjectRole, string> = {
+  viewer: "Viewers",
+  runner: "Runners",
+  editor: "Editors",
+  owner: "Owners",
 };
 
 /**
@@ -75,6 +105,6 @@ export function allows(
   if (roleAtLeast(access.role, needed)) return { ok: true };
   return {
     ok: false,
-    reason: `Your role in this project is ${access.role}: only ${needed === "owner" ? "an owner" : `an ${needed} or above`} may ${VERB[action]}. Ask a project owner to change your role.`,
+    reason: `${PLURAL[access.role]} can't ${ACTIONS[action].verb} — ask a project owner for the ${needed} role.`,
   };
 }

@@ -7,8 +7,8 @@ import {
   type AccountUser,
   ApiKeyListSchema,
   type ApiKeyView,
-  type AuditEntry,
   AuditListSchema,
+  type AuditPage,
   CreatedApiKeySchema,
   CreatedUserSchema,
   CredentialListSchema,
@@ -141,8 +141,11 @@ export function createAccessClient(options: { baseUrl?: string; fetch?: typeof f
         requestEmpty("DELETE", `${project(projectId)}/credentials/${encodeURIComponent(name)}`),
     },
     audit: {
-      list: async (projectId: string, limit = 500): Promise<AuditEntry[]> =>
-        (await request("GET", `${project(projectId)}/audit?limit=${limit}`, AuditListSchema)).entries,
+      /** One page, newest first, of the entries the query's filters keep (lib/access/audit-filter.ts). */
+      list: async (projectId: string, query: URLSearchParams): Promise<AuditPage> => {
+        const page = await request("GET", `${project(projectId)}/audit?${query}`, AuditListSchema);
+        return { entries: page.entries, nextBefore: page.next_before ?? null };
+      },
     },
   };
 }

@@ -97,7 +97,12 @@ export const AuditEntrySchema = z.looseObject({
   details: z.unknown().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
-export const AuditListSchema = z.looseObject({ entries: z.array(AuditEntrySchema) });
+export const AuditListSchema = z.looseObject({
+  entries: z.array(AuditEntrySchema),
+  /** The cursor of the next page (`before`), null or absent on the last. */
+  next_before: z.string().nullable().optional(),
+});
+export type AuditPage = { entries: AuditEntry[]; nextBefore: string | null };
 
 /** A `When` as a Date: ISO strings parse; numbers above 10^14 are µs, others ms. */
 export function whenToDate(value: When): Date | null {

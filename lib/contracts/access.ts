@@ -147,6 +147,82 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
+/**
+ * GET /api/projects/:id/audit's query: `limit` (1–1000, 100 by default), `action` (one action or a
+ * family such as `thread`), `actor` (a user's or key's id), `from` / `to` (an ISO time or epoch ms,
+ * both inclusive) and `before` (the `next_before` cursor of the previous page, or an epoch ms).
+ * Each error names its parameter (a 400).
+ */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const AuditTime = (name: string) =>
+  z
+    .string()
+    .max(40, `${name} is at most 40 characters`)
+    .transform((raw, context) => {
+      // Epoch ms, or an ISO 8601 date-time (Date.parse alone would read "-5" as a date in 2001).
+      const ms = /^\d{1,15}$/.test(raw) ? Number(raw) : ISO_TIME.test(raw) ? Date.parse(raw) : Number.NaN;
+      if (!Number.isFinite(ms) || ms < 0) {
+        context.addIssue({ code: "custom", message: `${name} must be an ISO time or epoch milliseconds` });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .optional();
+
+export const AUDIT_CURSOR =
+  /^(\d{1,15})(?:_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?$/;
+
+export const AuditQuerySchema = z
+  .object({
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, "limit must be an integer from 1 to 1000")
+      .transform(Number)
+      .refine((value) => value >= 1 && value <= 1000, "limit must be an integer from 1 to 1000")
+      .optional(),
+    action: z
+      .string()
+      .max(100, "action is at most 100 characters")
+      .regex(/^[a-z_]+(?:\.[a-z_]+)*$/, "action is an action (thread.stop) or a family (thread)")
+      .optional(),
+    actor: z
+      .string()
+      .max(200, "actor is at most 200 characters")
+      .regex(/^[A-Za-z0-9_-]+$/, "actor is the id of a user or a key")
+      .optional(),
+    from: AuditTime("from"),
+    to: AuditTime("to"),
+    before: z
+      .string()
+      .max(60, "before is at most 60 characters")
+      .regex(AUDIT_CURSOR, "before is the next_before of a previous page (or epoch milliseconds)")
+      .transform((raw) => {
+        const [, at, id] = AUDIT_CURSOR.exec(raw) ?? [];
+        return { at: Number(at), id: id ?? null };
+      })
+      .optional(),
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    path: ["to"],
+    message: "to must not be before from",
+  });
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+/** The filters the store applies (AuditQuery without its defaults). */
+export interface AuditFilters {
+  limit: number;
+  action?: string;
+  actor?: string;
+  from?: number;
+  to?: number;
+  before?: { at: number; id: string | null };
+}
+
+/** The cursor of the page after one ending with this entry (`next_before`). */
+export function auditCursor(entry: { at: string; id: string }): string {
+  return `${Date.parse(entry.at)}_${entry.id}`;
+}
+
 /** GET /api/auth/session — whether accounts are on, and who this request is. */
 export const SessionInfoSchema = z.object({
   accounts: z.boolean(),

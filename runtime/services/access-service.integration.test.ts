@@ -100,7 +100,7 @@ describe.each(testDatabaseBackends())("access service on %s", (backend) => {
       { type: "token" },
       { projectId, action: "thread.stop", target: "t", details: {} },
     );
-    expect(await access.listAudit(projectId, { limit: 5, action: "thread" })).toEqual([
+    expect((await access.listAudit(projectId, { limit: 5, action: "thread" })).entries).toEqual([
       expect.objectContaining({
         action: "thread.stop",
         actor: { type: "user", id: null, name: "API token" },

@@ -4,19 +4,21 @@
 // behind TANDEM_API_TOKEN); the first user, made by `setup`, turns accounts on for good.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { type Access, type PolicyMatch, roleAtLeast, scopesAllow } from "@/lib/access/policy";
-import type {
-  AccountLoginBody,
-  ApiKey,
-  AuditActor,
-  AuditEntry,
-  CreateKeyBody,
-  CreateUserBody,
-  CredentialInfo,
-  KeyScope,
-  Member,
-  ProjectRole,
-  SetupBody,
-  User,
+import {
+  type AccountLoginBody,
+  type ApiKey,
+  type AuditActor,
+  type AuditEntry,
+  type AuditFilters,
+  auditCursor,
+  type CreateKeyBody,
+  type CreateUserBody,
+  type CredentialInfo,
+  type KeyScope,
+  type Member,
+  type ProjectRole,
+  type SetupBody,
+  type User,
 } from "@/lib/contracts/access";
 import type { SqlClient } from "@/lib/db/sql-client";
 import {
@@ -541,12 +543,17 @@ export class AccessService {
     });
   }
 
+  /**
+   * A page of the project's audit log, newest first, and the cursor of the next page (null on the
+   * last): one row more than the page is read to know whether another follows.
+   */
   async listAudit(
     projectId: string,
-    options: { limit: number; action?: string; before?: number },
-  ): Promise<AuditEntry[]> {
+    filters: AuditFilters,
+  ): Promise<{ entries: AuditEntry[]; next_before: string | null }> {
     await this.requireProject(projectId);
-    return (await store.listAudit(this.db, projectId, options)).map((row) => ({
+    const rows = await store.listAudit(this.db, projectId, { ...filters, limit: filters.limit + 1 });
+    const entries = rows.slice(0, filters.limit).map((row) => ({
       id: row.id,
       at: iso(row.at),
       actor: { type: row.actor_type as "user" | "key", id: row.actor_id, name: row.actor_name },
@@ -554,6 +561,8 @@ export class AccessService {
       target: row.target,
       details: row.details ?? {},
     }));
+    const last = entries.at(-1);
+    return { entries, next_before: rows.length > filters.limit && last ? auditCursor(last) : null };
   }
 
   /** The project of a thread (audit entries of thread routes name their project). */

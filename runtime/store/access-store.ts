@@ -1,5 +1,7 @@
 // SQL of accounts, sessions, project members, project keys, credentials and the audit log
 // (docs/security.md). Timestamps are epoch milliseconds (BIGINT), as elsewhere in the store.
+
+import type { AuditFilters } from "@/lib/contracts/access";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 
 export interface UserRow {
@@ -344,17 +346,35 @@ export async function insertAudit(db: SqlExecutor, entry: Omit<AuditRow, "at">):
   );
 }
 
+/**
+ * A project's audit entries, newest first, narrowed by the filters; `before` is a keyset cursor
+ * (entries strictly older than `(at, id)`, so entries sharing a millisecond are neither skipped nor
+ * repeated across pages). Asks for `limit` rows: the caller asks one more to know if a page follows.
+ */
 export async function listAudit(
   db: SqlExecutor,
   projectId: string,
-  options: { limit: number; action?: string; before?: number },
+  options: AuditFilters,
 ): Promise<AuditRow[]> {
+  const before = options.before ?? null;
   const rows = await db.query<AuditRow>(
     `SELECT * FROM audit_log
       WHERE project_id = $1::uuid AND ($2::text IS NULL OR action = $2 OR action LIKE $2 || '.%')
-        AND ($3::bigint IS NULL OR at < $3)
-      ORDER BY at DESC, id DESC LIMIT $4`,
-    [projectId, options.action ?? null, options.before ?? null, options.limit],
+        AND ($3::text IS NULL OR actor_id = $3)
+        AND ($4::bigint IS NULL OR at >= $4)
+        AND ($5::bigint IS NULL OR at <= $5)
+        AND ($6::bigint IS NULL OR at < $6 OR ($7::uuid IS NOT NULL AND at = $6 AND id < $7::uuid))
+      ORDER BY at DESC, id DESC LIMIT $8`,
+    [
+      projectId,
+      options.action ?? null,
+      options.actor ?? null,
+      options.from ?? null,
+      options.to ?? null,
+      before?.at ?? null,
+      before?.id ?? null,
+      options.limit,
+    ],
   );
   return rows.map((row) => ({ ...row, at: Number(row.at) }));
 }

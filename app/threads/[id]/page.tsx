@@ -38,6 +38,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
     >
       <ThreadView
         key={thread.root_id}
+        projectId={thread.project_id}
         rootId={thread.root_id}
         initialSelectedId={thread.id}
         agents={agentInfoFromDefinitions(ranWith.definitions)}

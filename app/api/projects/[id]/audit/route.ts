@@ -1,30 +1,27 @@
-// GET /api/projects/:id/audit?limit=&action=&before= — the project's audit log, newest first:
-// { entries: [{ id, at, actor: { type, id, name }, action, target, details }] }. `action` keeps one
-// action ("thread.stop") or a family ("thread"); `before` (epoch ms) pages back.
-import { z } from "zod";
+// GET /api/projects/:id/audit?limit=&action=&actor=&from=&to=&before= — the project's audit log,
+// newest first: { entries: [{ id, at, actor: { type, id, name }, action, target, details }],
+// next_before } (AuditQuerySchema in lib/contracts/access.ts says what each filter takes; a bad one is
+// a 400 naming it). `next_before` is the cursor of the next page, null on the last.
+import { AuditQuerySchema } from "@/lib/contracts/access";
 import { getRuntime } from "@/runtime/runtime";
-import { handle, integerParam } from "../../../_lib/http";
+import { handle } from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
-const Action = z
-  .string()
-  .max(100)
-  .regex(/^[a-z_.]+$/, "action is letters, '_' and '.'")
-  .optional();
-
 export const GET = handle(async (request: Request, context: { params: Promise<{ id: string }> }) => {
   const { id } = await context.params;
-  const url = new URL(request.url);
-  const limit = integerParam(url, "limit", { min: 1, max: 1000 }) ?? 100;
-  const before = integerParam(url, "before", { min: 0 });
-  const action = Action.parse(url.searchParams.get("action") ?? undefined);
+  // An empty parameter (`?action=`) is no filter, as for the other list routes' integers.
+  const params = [...new URL(request.url).searchParams].filter(([, value]) => value !== "");
+  const query = AuditQuerySchema.parse(Object.fromEntries(params));
   const runtime = await getRuntime();
-  return Response.json({
-    entries: await runtime.access.listAudit(id, {
-      limit,
-      ...(action ? { action } : {}),
-      ...(before !== undefined ? { before } : {}),
+  return Response.json(
+    await runtime.access.listAudit(id, {
+      limit: query.limit ?? 100,
+      ...(query.action ? { action: query.action } : {}),
+      ...(query.actor ? { actor: query.actor } : {}),
+      ...(query.from !== undefined ? { from: query.from } : {}),
+      ...(query.to !== undefined ? { to: query.to } : {}),
+      ...(query.before ? { before: query.before } : {}),
     }),
-  });
+  );
 });
