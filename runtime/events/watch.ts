@@ -8,8 +8,9 @@
 //
 // A viewer that connects with a cursor (Last-Event-ID, ?after=) inside the buffer is served from it;
 // one further back reads the log itself (its own pages) until it reaches the buffer, then joins the
-// feed in one synchronous step: the frames after its cursor, the text so far of the messages being
-// streamed, then live. Every write moves the viewer's cursor and a frame at or below it is never
+// feed in one synchronous step: the frames after its cursor, then live. Token chunks (never
+// persisted) are sent from the moment a stream opens, after the text so far of each message being
+// streamed in this process (EventHub's in-flight buffer), as before. Every write moves the viewer's cursor and a frame at or below it is never
 // written again, so there is no gap and nothing twice at the seam.
 //
 // Backpressure: a stream whose client has not taken `highWaterBytes` of queued bytes is closed at its
@@ -114,6 +115,8 @@ class Connection {
   /** Ticks of the shared timer since this stream last sent anything. */
   quietTicks = 0;
   subtree: Subtree | null = null;
+  /** Live chunks are sent once the stream got the text so far of the messages being streamed. */
+  chunks = false;
 
   constructor(
     readonly feed: TreeFeed,
@@ -287,18 +290,20 @@ class TreeFeed {
     return wanted.length > 0 ? concatFrames(wanted) : null;
   }
 
+  /** A token chunk goes to every stream of the tree, also those still catching up (as before). */
   private chunk(chunk: ChunkEvent): void {
     let bytes: Uint8Array | null = null;
-    for (const connection of this.live) {
-      if (!connection.wants(chunk.threadId)) continue;
-      bytes ??= encodeChunk(chunk);
-      connection.send(bytes);
-    }
+    for (const connections of [this.live, this.joining])
+      for (const connection of connections) {
+        if (!connection.chunks || !connection.wants(chunk.threadId)) continue;
+        bytes ??= encodeChunk(chunk);
+        connection.send(bytes);
+      }
   }
 
   /**
    * The connection has caught up to the buffer: in one synchronous step it gets the buffered frames
-   * after its cursor, the text so far of the messages being streamed, and then every live write.
+   * after its cursor and then every live write.
    */
   attach(connection: Connection): void {
     if (connection.closed) return;
@@ -306,8 +311,6 @@ class TreeFeed {
     const frames = this.buffer.after(connection.cursor).filter((frame) => connection.wants(frame.threadId));
     connection.cursor = Math.max(connection.cursor, this.cursor);
     if (frames.length > 0) connection.send(concatFrames(frames));
-    for (const chunk of this.owner.deps.hub.inFlightChunks(this.rootId))
-      if (connection.wants(chunk.threadId)) connection.send(encodeChunk(chunk));
     if (!connection.closed) this.live.add(connection);
   }
 
@@ -398,6 +401,11 @@ export class LiveWatch {
     request.signal?.addEventListener("abort", () => opened.end(), { once: true });
     if (request.signal?.aborted) opened.end();
     opened.send(HELLO_BYTES);
+    // In one synchronous step: the text so far of each message being streamed here, then its live
+    // chunks, before any persisted event (so a reply's chunks come before the reply, as they were).
+    for (const chunk of this.deps.hub.inFlightChunks(request.rootId))
+      if (opened.wants(chunk.threadId)) opened.send(encodeChunk(chunk));
+    opened.chunks = true;
     void this.catchUp(opened);
     return stream;
   }
