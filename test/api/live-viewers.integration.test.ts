@@ -83,11 +83,11 @@ describe("GET /api/threads/:id/events with many viewers", () => {
       let childId: string | undefined;
       const deadline = Date.now() + 20_000;
       while (!childId && Date.now() < deadline) {
-        const tree = await fixture.api<{ thread: { children?: { id: string }[] } }>(
+        const tree = await fixture.api<{ root: { children: { id: string }[] } }>(
           "GET",
-          `/api/threads/${rootId}`,
+          `/api/threads/${rootId}/tree`,
         );
-        childId = tree.body.thread.children?.[0]?.id;
+        childId = tree.body.root?.children?.[0]?.id;
         if (!childId) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(childId).toBeDefined();
