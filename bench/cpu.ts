@@ -20,6 +20,25 @@ export function processTreeCpuMs(postmasterPid: number): number {
   return (ticks / TICKS_PER_SECOND) * 1000;
 }
 
+/** Resident memory (bytes) of a process and its direct children (a server and its workers). */
+export function processTreeRssBytes(pid: number): number {
+  let bytes = readRss(pid);
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    if (readStat(Number(entry))?.ppid === pid) bytes += readRss(Number(entry));
+  }
+  return bytes;
+}
+
+function readRss(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export interface MachineCpu {
   /** Busy CPU time of all cores (user, nice, system, irq, softirq), ms. */
   busyMs: number;

@@ -1,8 +1,9 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces
-// (comma list) runs only some benchmarks. `evals` runs an eval suite of 500 simulated 3-turn
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams
+// (comma list) runs only some benchmarks. `viewers` and `idle-streams` (bench/viewers.ts) serve the
+// production build: a fan-out watched by 0–100 live viewers, and 1,000 idle event streams. `evals` runs an eval suite of 500 simulated 3-turn
 // conversations against a model answering in 1 s (bench/evals.ts). `providers` runs 500 threads against a local provider that
 // rate-limits at 50 requests/s (bench/providers.ts). `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
 // the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
@@ -35,6 +36,7 @@ import { printSummary, type RunResults } from "./summary";
 import { runThroughput } from "./throughput";
 import { runTraces } from "./traces";
 import { runUi } from "./ui";
+import { runIdleStreams, runViewers } from "./viewers";
 
 const BASELINE_DATABASE = "bench_baseline";
 const ALL = [
@@ -57,6 +59,8 @@ const ALL = [
   "peers",
   "analytics",
   "traces",
+  "viewers",
+  "idle-streams",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -157,6 +161,9 @@ async function main(): Promise<void> {
     // Printed by itself: steps/s with tracing unset vs exporting (docs/observability.md).
     if (only.has("traces")) await runTraces(cluster, results.baseline);
     if (only.has("evals")) await runEvals(cluster, results.baseline);
+    // Printed by themselves (issue 43): live viewers of a fan-out, and 1,000 idle streams.
+    if (only.has("viewers")) await runViewers(cluster, results.baseline);
+    if (only.has("idle-streams")) await runIdleStreams(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

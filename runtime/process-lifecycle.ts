@@ -81,6 +81,8 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
         console.log(
           `[tandem] drained: ${atStepBoundary} stopped at a step boundary, ${aborted} aborted mid-step; every unfinished thread was handed back`,
         );
+        // Streams end first (their clients reconnect with Last-Event-ID), then the watcher rows go.
+        runtime.watch.close();
         return runtime.events
           .close()
           .catch((error: unknown) =>

@@ -14,6 +14,7 @@ import { threadCacheBytes } from "./engine/step/run-memory";
 import { StepRunner, type ThreadCache } from "./engine/step-runner";
 import { loadThreadState } from "./engine/thread-state";
 import { EventHub } from "./events/event-hub";
+import { LiveWatch, watchSettingsFromEnv } from "./events/watch";
 import { DEFAULT_HOOK_TIMEOUT_MS, declaredHookIds, HookRunner } from "./extensions/hook-runner";
 import type { McpServerStatus } from "./extensions/mcp-clients";
 import { type ExtensionRegistry, getExtensions } from "./extensions/registry";
@@ -63,6 +64,8 @@ export interface Runtime {
   readonly projects: ProjectService;
   readonly threads: ThreadService;
   readonly events: EventHub;
+  /** Live event streams: one subscription and one encoding per tree, shared by every viewer. */
+  readonly watch: LiveWatch;
   readonly scheduler: Scheduler;
   /** Scoped variable bootstrap requests of deferred subagents (spec §7.8). */
   readonly envRequests: EnvRequestService;
@@ -281,6 +284,11 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     ),
     threads,
     events,
+    watch: new LiveWatch({
+      hub: events,
+      db: database.sql,
+      settings: () => watchSettingsFromEnv(process.env),
+    }),
     scheduler,
     envRequests: new EnvRequestService(database.sql, definitions),
     activity: new ActivityService(database.sql, definitions),

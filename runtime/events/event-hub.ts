@@ -149,12 +149,13 @@ export class EventHub {
     return this.inFlightRoot.size;
   }
 
-  /** One chunk per in-flight message of the root: its text so far. */
-  private replayInFlight(rootId: string, subscriber: RootSubscriber): void {
+  /** One chunk per in-flight message of the root: its text so far (a stream joining a live tree). */
+  inFlightChunks(rootId: string): ChunkEvent[] {
+    const chunks: ChunkEvent[] = [];
     for (const [messageId, message] of this.inFlight.get(rootId) ?? []) {
       const text = message.chunks.join("");
       if (message.chunks.length > 1) message.chunks.splice(0, message.chunks.length, text);
-      subscriber.onChunk({
+      chunks.push({
         rootId,
         threadId: message.threadId,
         messageId,
@@ -162,6 +163,11 @@ export class EventHub {
         ...(message.side ? { side: message.side } : {}),
       });
     }
+    return chunks;
+  }
+
+  private replayInFlight(rootId: string, subscriber: RootSubscriber): void {
+    for (const chunk of this.inFlightChunks(rootId)) subscriber.onChunk(chunk);
   }
 
   private notify(rootId: string): void {

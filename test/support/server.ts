@@ -40,6 +40,8 @@ export function assertBuilt(): void {
 export interface TestServer {
   readonly baseUrl: string;
   readonly port: number;
+  /** The server process's id (null while it is not running), for benchmarks reading /proc. */
+  pid(): number | null;
   /** Everything the server printed, for assertions and for debugging failures. */
   output(): string;
   stop(): Promise<void>;
@@ -117,6 +119,7 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
   return {
     baseUrl,
     port,
+    pid: () => (child as ChildProcess | null)?.pid ?? null,
     output: () => log,
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
