@@ -83,6 +83,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
       };
       request.signal.addEventListener("abort", close);
       unsubscribe = await runtime.events.subscribe(thread.root_id, {
+        viewer: true,
         onEventsAvailable: () => {
           pending = true;
           wake?.();
