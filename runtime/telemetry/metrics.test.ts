@@ -129,7 +129,7 @@ describe("exporting metrics to a real OTLP/HTTP receiver", () => {
       const chat = {
         "gen_ai.operation.name": "chat",
         "gen_ai.provider.name": "openai",
-        "gen_ai.request.model": "fast",
+        "gen_ai.request.model": "gpt-x",
       };
       const input = point(points, "gen_ai.client.token.usage", { ...chat, "gen_ai.token.type": "input" });
       const output = point(points, "gen_ai.client.token.usage", { ...chat, "gen_ai.token.type": "output" });

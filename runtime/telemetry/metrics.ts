@@ -205,12 +205,15 @@ class ExportingMetrics implements Metrics {
   meterModelCalls<Options>(call: CallModel<Options>): CallModel<Options> {
     return async (modelName, models, request, options) => {
       const started = performance.now();
+      // The provider's model id, as on the `chat` span (the definition's name when it has none).
+      const definition = models.find((model) => model.name === modelName);
+      const requestModel = definition?.model || modelName;
       try {
         const result = await call(modelName, models, request, options);
         const attributes: Attributes = {
           "gen_ai.operation.name": "chat",
           "gen_ai.provider.name": result.provider,
-          "gen_ai.request.model": modelName,
+          "gen_ai.request.model": requestModel,
           "gen_ai.response.model": result.providerModelId,
         };
         this.operationDuration.record((performance.now() - started) / 1000, attributes);
@@ -218,11 +221,10 @@ class ExportingMetrics implements Metrics {
         this.tokenUsage.record(result.usage.outputTokens, { ...attributes, "gen_ai.token.type": "output" });
         return result;
       } catch (error) {
-        const definition = models.find((model) => model.name === modelName);
         this.operationDuration.record((performance.now() - started) / 1000, {
           "gen_ai.operation.name": "chat",
           "gen_ai.provider.name": definition?.provider ?? "unknown",
-          "gen_ai.request.model": modelName,
+          "gen_ai.request.model": requestModel,
           "error.type": modelErrorType(error),
         });
         throw error;
