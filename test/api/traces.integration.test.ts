@@ -26,6 +26,7 @@ const exporting = testServerForFile({
   TANDEM_EXTENSIONS_DIR: path.resolve(__dirname, "../extensions"),
   // A failing scripted model fails its call at once (no retries to wait for).
   TANDEM_MODEL_RETRY_BUDGET_MS: "0",
+  TANDEM_EFFECT_RETRY_MS: "100",
 });
 const json = testServerForFile({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces`,
