@@ -60,7 +60,11 @@ export async function runTraces(cluster: Cluster, baseline: BaselineResult | nul
       }
       const run = await runOnce(cluster, { ...SETTING, tag: `_traces_${mode}_${index}` });
       if (tracing) await tracing.shutdown();
-      if (metrics) await metrics.shutdown();
+      if (metrics) {
+        // The run closed its database: the last export reads no gauge from it.
+        metrics.observe({});
+        await metrics.shutdown();
+      }
       runs[mode].push(run);
       console.log(
         `  ${mode === "on" ? "tracing" : mode === "metrics" ? "metrics" : "unset"}: ${Math.round(run.stepsPerSecond)} steps/s`,

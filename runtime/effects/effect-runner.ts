@@ -21,6 +21,7 @@ import {
   msUntilNextEffect,
   renewEffectLeases,
 } from "../store/effect-store";
+import { tracing } from "../telemetry/tracing";
 import { EFFECT_DEFAULTS, type EffectSettings, retryDelayMs } from "./settings";
 
 /** Most effects one claim statement takes. */
@@ -268,7 +269,7 @@ export class EffectRunner {
         `running effect ${effect.id} (${effect.name}) failed; its lease will expire: ${errorText(error)}`,
       );
     } finally {
-      if (ended)
+      if (ended && tracing().enabled)
         recordEffectRun(
           this.deps.db,
           {
