@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { chatBundle } from "../support/bench-bundles";
+import { testBackend } from "../support/database";
 import { testServerForFile } from "../support/fixture";
 import { requestJson } from "../support/http";
 import { type ReceivedMetricPoint, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver";
@@ -544,6 +545,12 @@ describe("metrics over OTLP from real servers", () => {
         kind: "gauge",
         unit: "{step}",
       });
+      // Group commit runs on a Postgres server only: there each commit's transaction is counted.
+      if (testBackend() === "postgres") {
+        const batches = pointOf(points, service, "tandem.commit.batch_size");
+        expect(batches.at(-1)).toMatchObject({ kind: "histogram", unit: "{commit}" });
+        expect(batches.at(-1)!.count).toBeGreaterThan(0);
+      }
       expect(
         receiver.requests.some(
           (request) => request.path === "/v1/metrics" && request.contentType === contentType,
