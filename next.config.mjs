@@ -18,12 +18,15 @@ const nextConfig = {
     // state.runCode: QuickJS reads its .wasm file from node_modules; esbuild strips TypeScript.
     "quickjs-emscripten",
     "esbuild",
-    // Traces out (docs/observability.md): the OpenTelemetry SDK and its OTLP exporters, as installed.
+    // Traces and metrics out (docs/observability.md): the OpenTelemetry SDK and its OTLP exporters, as installed.
     "@opentelemetry/api",
     "@opentelemetry/sdk-trace-base",
     "@opentelemetry/resources",
     "@opentelemetry/exporter-trace-otlp-http",
     "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/sdk-metrics",
+    "@opentelemetry/exporter-metrics-otlp-http",
+    "@opentelemetry/exporter-metrics-otlp-proto",
     // Password hashing (argon2id): a native addon from a prebuilt package.
     "@node-rs/argon2",
   ],

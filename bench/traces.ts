@@ -1,8 +1,9 @@
-// Traces out (docs/observability.md): what exporting spans costs. The throughput workload of
+// Traces and metrics out (docs/observability.md): what exporting costs. The throughput workload of
 // benchmark 3 (200 dual_ai threads × 10 steps, scripted at zero delay, concurrency 64, pool 10) runs
-// with no OTLP variable set (no SDK: the step loop's no-op path), then exporting every span over
-// OTLP/HTTP protobuf to a real local receiver (test/support/otlp-receiver.ts), twice each, in
-// alternating order, in this one process.
+// with no OTLP variable set (no SDK: the step loop's no-op path), exporting every span, and exporting
+// the metrics (every second) over OTLP/HTTP protobuf to a real local receiver
+// (test/support/otlp-receiver.ts), twice each, in mirrored order, in this one process.
+import { createMetrics, type Metrics, replaceMetrics } from "@/runtime/telemetry/metrics";
 import { createTracing, replaceTracing, type Tracing } from "@/runtime/telemetry/tracing";
 import { startOtlpReceiver } from "../test/support/otlp-receiver";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
@@ -15,42 +16,68 @@ const SETTING = { concurrency: 64, maxConnections: 10 };
 export interface TracesResult {
   off: ThroughputRun[];
   on: ThroughputRun[];
+  metrics: ThroughputRun[];
   spans: number;
+  metricPoints: number;
 }
 
+type Mode = "off" | "on" | "metrics";
+
 export async function runTraces(cluster: Cluster, baseline: BaselineResult | null): Promise<TracesResult> {
-  section("Traces out: steps/s with tracing unset vs exporting to a local OTLP receiver");
+  section("Traces and metrics out: steps/s with telemetry unset vs exporting to a local OTLP receiver");
   const receiver = await startOtlpReceiver();
   const savedEndpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.endpoint;
-  const off: ThroughputRun[] = [];
-  const on: ThroughputRun[] = [];
-  const disabled = createTracing(null);
-  const previous = replaceTracing(disabled);
+  const runs: Record<Mode, ThroughputRun[]> = { off: [], on: [], metrics: [] };
+  const disabledTracing = createTracing(null);
+  const disabledMetrics = createMetrics(null);
+  const previousTracing = replaceTracing(disabledTracing);
+  const previousMetrics = replaceMetrics(disabledMetrics);
   try {
-    for (const [index, mode] of (["off", "on", "on", "off"] as const).entries()) {
-      let exporting: Tracing | null = null;
+    const order: Mode[] = ["off", "on", "metrics", "metrics", "on", "off"];
+    for (const [index, mode] of order.entries()) {
+      let tracing: Tracing | null = null;
+      let metrics: Metrics | null = null;
+      replaceTracing(disabledTracing);
+      replaceMetrics(disabledMetrics);
       if (mode === "on") {
-        exporting = createTracing({
+        tracing = createTracing({
           protocol: "http/protobuf",
           serviceName: "tandem-bench",
           captureContent: false,
           scheduledDelayMs: 1000,
         });
-        replaceTracing(exporting);
-      } else replaceTracing(disabled);
+        replaceTracing(tracing);
+      } else if (mode === "metrics") {
+        // Read by createRuntime and the step runners when the run opens its runtime.
+        metrics = createMetrics({
+          protocol: "http/protobuf",
+          serviceName: "tandem-bench",
+          exportIntervalMs: 1000,
+          exportTimeoutMs: 1000,
+        });
+        replaceMetrics(metrics);
+      }
       const run = await runOnce(cluster, { ...SETTING, tag: `_traces_${mode}_${index}` });
-      if (exporting) await exporting.shutdown();
-      (mode === "on" ? on : off).push(run);
-      console.log(`  tracing ${mode}: ${Math.round(run.stepsPerSecond)} steps/s`);
+      if (tracing) await tracing.shutdown();
+      if (metrics) {
+        // The run closed its database: the last export reads no gauge from it.
+        metrics.observe({});
+        await metrics.shutdown();
+      }
+      runs[mode].push(run);
+      console.log(
+        `  ${mode === "on" ? "tracing" : mode === "metrics" ? "metrics" : "unset"}: ${Math.round(run.stepsPerSecond)} steps/s`,
+      );
     }
   } finally {
-    replaceTracing(previous);
+    replaceTracing(previousTracing);
+    replaceMetrics(previousMetrics);
     if (savedEndpoint === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
     else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = savedEndpoint;
     await receiver.close();
   }
-  const result = { off, on, spans: receiver.spans.length };
+  const result = { ...runs, spans: receiver.spans.length, metricPoints: receiver.metrics.length };
   printTraces(result, baseline);
   return result;
 }
@@ -66,25 +93,34 @@ function printTraces(result: TracesResult, baseline: BaselineResult | null): voi
   const on = mean(result.on);
   printTable(
     `Traces out: 200 dual_ai threads × 10 steps, concurrency ${SETTING.concurrency}, pool ${SETTING.maxConnections}`,
-    ["tracing", "runs (steps/s)", "mean steps/s", "runtime CPU ms per step", "steps/s vs unset"],
+    ["telemetry", "runs (steps/s)", "mean steps/s", "runtime CPU ms per step", "steps/s vs unset"],
     [
       [
-        "unset (no SDK)",
+        "unset (no SDK, no hooks)",
         result.off.map((run) => Math.round(run.stepsPerSecond)).join(", "),
         off,
         cpuPerStep(result.off),
         "—",
       ],
       [
-        "OTLP http/protobuf → local receiver",
+        "traces: OTLP http/protobuf → local receiver",
         result.on.map((run) => Math.round(run.stepsPerSecond)).join(", "),
         on,
         cpuPerStep(result.on),
         `${(((on - off) / off) * 100).toFixed(1)} %`,
       ],
+      [
+        "metrics: OTLP http/protobuf every 1 s → local receiver",
+        result.metrics.map((run) => Math.round(run.stepsPerSecond)).join(", "),
+        mean(result.metrics),
+        cpuPerStep(result.metrics),
+        `${(((mean(result.metrics) - off) / off) * 100).toFixed(1)} %`,
+      ],
     ],
   );
-  console.log(`  spans received by the local receiver: ${result.spans}`);
+  console.log(
+    `  received by the local receiver: ${result.spans} spans, ${result.metricPoints} metric data points`,
+  );
   printBaselineBeside("Traces out", baseline, (base) => [
     ["INSERT + COMMIT rows/s, 10 connections", base.insertTenConnections.perSecond],
     [

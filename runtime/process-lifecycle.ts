@@ -8,6 +8,7 @@ import "server-only";
 import { describeDatabase, resolveDatabaseConfig } from "@/lib/db/config";
 import { getRuntime, type Runtime } from "./runtime";
 import { schedulerSettingsFromEnv } from "./scheduler/settings";
+import { metrics, metricsSettingsFromEnv } from "./telemetry/metrics";
 import { tracing, tracingSettingsFromEnv } from "./telemetry/tracing";
 
 export class WorkerConfigError extends Error {
@@ -16,6 +17,7 @@ export class WorkerConfigError extends Error {
 
 export async function startServerProcess(): Promise<void> {
   startTracing();
+  startMetrics();
   const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
   if (settings.runThreads) {
@@ -35,6 +37,7 @@ export async function startWorkerProcess(): Promise<Runtime> {
     );
   }
   startTracing();
+  startMetrics();
   const settings = schedulerSettingsFromEnv(process.env);
   const runtime = await getRuntime();
   await runtime.scheduler.start();
@@ -54,6 +57,16 @@ function startTracing(): void {
   tracing();
   console.log(
     `[tandem] traces go out over OTLP (${settings.protocol}) as service ${settings.serviceName}${settings.captureContent ? ", with message content" : ""}`,
+  );
+}
+
+/** Metrics out (docs/observability.md): started with the process when an OTLP endpoint is set. */
+function startMetrics(): void {
+  const settings = metricsSettingsFromEnv(process.env);
+  if (!settings) return;
+  metrics();
+  console.log(
+    `[tandem] metrics go out over OTLP (${settings.protocol}) as service ${settings.serviceName}, every ${settings.exportIntervalMs} ms`,
   );
 }
 
@@ -91,9 +104,14 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
       })
       .then(() => runtime.closeMcpClients())
       .then(() =>
-        tracing()
-          .shutdown()
-          .catch((error: unknown) => console.error("[tandem] sending the last spans failed:", error)),
+        Promise.all([
+          tracing()
+            .shutdown()
+            .catch((error: unknown) => console.error("[tandem] sending the last spans failed:", error)),
+          metrics()
+            .shutdown()
+            .catch((error: unknown) => console.error("[tandem] sending the last metrics failed:", error)),
+        ]),
       )
       .then(() => runtime.database.close())
       .catch((error: unknown) => console.error("[tandem] shutdown failed:", error))

@@ -46,6 +46,7 @@ import { EnvRequestService } from "./subagents/env-requests";
 import { ParentWaker } from "./subagents/parent-waker";
 import { wakeParent } from "./subagents/report-to-parent";
 import { subagentLimitsFromEnv } from "./subagents/spawn-child";
+import { metrics } from "./telemetry/metrics";
 
 /**
  * Parked threads whose in-memory history a process keeps for their next run: thousands of chats
@@ -156,6 +157,9 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
   const subagentLimits = subagentLimitsFromEnv(process.env);
   const settings = schedulerSettingsFromEnv(process.env);
   const modelRetry = modelRetrySettingsFromEnv(process.env);
+  // Metrics out (docs/observability.md): with no OTLP endpoint set this is `callModel` itself.
+  const meter = metrics();
+  const meteredCallModel = meter.meterModelCalls(callModel);
   let threads: ThreadService | undefined;
   const terminate = async (threadId: string) => {
     await threads?.terminate(threadId);
@@ -191,7 +195,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
         callModel: async (name, models, request, options) => {
           const env = await credentialEnv(access, models, options.projectId);
           return awayFromStepSlot(request.abortSignal, () =>
-            callModel(name, models, request, {
+            meteredCallModel(name, models, request, {
               ...options,
               ...(env ? { env } : {}),
               retryBudgetMs: modelRetry.budgetMs,
@@ -276,6 +280,25 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     },
     effectSettingsFromEnv(process.env),
   );
+  const load = new LoadService(database.sql, scheduler);
+  // Live event streams: one subscription per tree however many clients read it.
+  const watch = new LiveWatch({
+    hub: events,
+    db: database.sql,
+    settings: () => watchSettingsFromEnv(process.env),
+  });
+  if (meter.enabled) {
+    database.sql.observeCommitBatches((parts) => meter.commitBatch(parts));
+    meter.observe({
+      queue: async () => {
+        const { threads: waiting } = await load.read();
+        return { waiting: waiting.waiting, oldestWaitingMs: waiting.oldest_waiting_ms };
+      },
+      stepsInFlight: () => scheduler.inFlight,
+      // Open SSE connections (LiveWatch shares one hub subscription per tree among them).
+      eventStreamViewers: () => watch.stats().streams,
+    });
+  }
   return {
     database,
     projects: new ProjectService(
@@ -284,18 +307,14 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     ),
     threads,
     events,
-    watch: new LiveWatch({
-      hub: events,
-      db: database.sql,
-      settings: () => watchSettingsFromEnv(process.env),
-    }),
+    watch,
     scheduler,
     envRequests: new EnvRequestService(database.sql, definitions),
     activity: new ActivityService(database.sql, definitions),
     analytics: new AnalyticsService(database.sql),
     files: new ThreadFileService(database.sql),
     eventLog: new EventLogService(database.sql),
-    load: new LoadService(database.sql, scheduler),
+    load,
     endpoints: new ThreadEndpointService({
       db: database.sql,
       definitions,
@@ -326,7 +345,10 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
       watchRoot: (rootId, onEvents) =>
         events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
       callModel: (name, models, request) =>
-        callModel(name, models, request, { retryBudgetMs: modelRetry.budgetMs, breaker: modelRetry.breaker }),
+        meteredCallModel(name, models, request, {
+          retryBudgetMs: modelRetry.budgetMs,
+          breaker: modelRetry.breaker,
+        }),
       extensions,
       owner: scheduler.owner,
       ...(process.env.TANDEM_EVAL_LEASE_MS ? { leaseMs: Number(process.env.TANDEM_EVAL_LEASE_MS) } : {}),

@@ -63,9 +63,15 @@ onPostgresServer("group commit on a Postgres server", () => {
   it("commits many threads' commits ready at once in far fewer transactions, each read back to its caller", async () => {
     const ids = await items("a", 40);
     const before = database.sql.commitStats();
+    // Metrics out (`tandem.commit.batch_size`): told each transaction's size.
+    const sizes: number[] = [];
+    database.sql.observeCommitBatches((parts) => sizes.push(parts));
     const reads = await Promise.all(ids.map((id) => commitItem(database, id, 0)));
+    database.sql.observeCommitBatches(null);
     expect(reads).toEqual(ids.map(() => [{ n: 1 }]));
     const after = database.sql.commitStats();
+    expect(sizes.reduce((sum, parts) => sum + parts, 0)).toBe(40);
+    expect(sizes.filter((parts) => parts > 1)).toHaveLength(after.batches - before.batches);
     expect(after.grouped).toBe(true);
     expect(after.parts - before.parts).toBe(40);
     expect(after.batches - before.batches).toBeGreaterThan(0);

@@ -107,6 +107,8 @@ export class CommitBatcher {
   private inFlight = 0;
   private scheduled = false;
   readonly stats = emptyCommitBatchStats(true);
+  /** Told the size of every transaction that committed (1: a commit sent alone); metrics only. */
+  onCommitted: ((parts: number) => void) | null = null;
 
   constructor(
     private readonly wire: CommitBatcherWire,
@@ -160,6 +162,7 @@ export class CommitBatcher {
         this.stats.batches += 1;
         this.stats.parts += left.length;
         this.stats.largest = Math.max(this.stats.largest, left.length);
+        this.onCommitted?.(left.length);
         for (const [index, waiting] of left.entries()) waiting.resolve(outcome.parts[index]!);
         return;
       }
@@ -189,6 +192,7 @@ export class CommitBatcher {
       parts.map(async (waiting) => {
         try {
           waiting.resolve(await this.wire.alone(waiting.part));
+          this.onCommitted?.(1);
         } catch (error) {
           waiting.reject(error);
         }

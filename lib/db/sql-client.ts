@@ -45,6 +45,11 @@ export interface SqlClient extends SqlExecutor {
   commitStatement(part: CommitPart): Promise<SqlOutcome[]>;
   /** How commits were grouped so far in this process (GET /api/health `load.commits`). */
   commitStats(): CommitBatchStats;
+  /**
+   * Tells `observer` the size of each transaction group commit sends (1: a commit sent alone);
+   * nothing without group commit. Metrics out (docs/observability.md); null stops it.
+   */
+  observeCommitBatches(observer: ((parts: number) => void) | null): void;
 }
 
 /** Group commit (TANDEM_GROUP_COMMIT…, `groupCommitSettings`): commits ready together share a transaction. */
@@ -118,6 +123,9 @@ export function sqlClientFromPostgres(
     },
     commitStatement: (part) => (batcher ? batcher.submit(part) : alone(part)),
     commitStats: () => (batcher ? { ...batcher.stats } : emptyCommitBatchStats(false)),
+    observeCommitBatches(observer) {
+      if (batcher) batcher.onCommitted = observer;
+    },
   };
   return client;
 }
@@ -345,6 +353,7 @@ export function sqlClientFromPGlite(db: PGlite): SqlClient {
     // One connection: nothing to share a round trip or a WAL flush with.
     commitStatement: (part) => client.sequence([part.statement, ...part.after]),
     commitStats: () => emptyCommitBatchStats(false),
+    observeCommitBatches: () => {},
     async sequence(statements) {
       const outcomes: SqlOutcome[] = [];
       for (const statement of statements) {

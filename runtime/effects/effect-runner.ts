@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { NotificationBus } from "@/lib/db/notifications";
 import type { SqlClient } from "@/lib/db/sql-client";
+import { type EffectAttemptEnd, recordEffectRun } from "../engine/run-trace";
 import type { EffectDefinition, ThreadState } from "../extensions/define";
 import { crashPoint } from "../faults";
 import {
@@ -20,6 +21,7 @@ import {
   msUntilNextEffect,
   renewEffectLeases,
 } from "../store/effect-store";
+import { tracing } from "../telemetry/tracing";
 import { EFFECT_DEFAULTS, type EffectSettings, retryDelayMs } from "./settings";
 
 /** Most effects one claim statement takes. */
@@ -188,8 +190,19 @@ export class EffectRunner {
   private async run(effect: ClaimedEffect): Promise<void> {
     const { maxAttempts } = this.settings;
     let retrying = false;
-    const end = (outcome: Parameters<typeof endEffectRun>[3]) =>
-      endEffectRun(this.deps.db, effect.id, this.owner, outcome);
+    // Traces out: how the attempt ended, for its `run_effect` span (docs/observability.md).
+    let ended: EffectAttemptEnd | null = null;
+    const end = async (outcome: Parameters<typeof endEffectRun>[3]) => {
+      const recorded = await endEffectRun(this.deps.db, effect.id, this.owner, outcome);
+      if (recorded)
+        ended =
+          "retryInMs" in outcome
+            ? { status: "retry", error: outcome.error }
+            : outcome.status === "failed"
+              ? { status: "failed", error: outcome.error }
+              : { status: "done" };
+      return recorded;
+    };
     try {
       // Claimed again after its runs kept ending without a result (the process died each time).
       if (effect.attempts > maxAttempts) {
@@ -228,6 +241,7 @@ export class EffectRunner {
           this.owner,
           "The thread was terminated before the effect ran.",
         );
+        ended = { status: "cancelled" };
         return;
       }
       crashPoint("effect_started", effect.name);
@@ -255,6 +269,20 @@ export class EffectRunner {
         `running effect ${effect.id} (${effect.name}) failed; its lease will expire: ${errorText(error)}`,
       );
     } finally {
+      if (ended && tracing().enabled)
+        recordEffectRun(
+          this.deps.db,
+          {
+            id: effect.id,
+            threadId: effect.thread_id,
+            name: effect.name,
+            attempt: effect.attempts,
+            startMs: effect.started_at / 1000,
+          },
+          ended,
+        ).catch((error: unknown) =>
+          this.log(`recording effect ${effect.id}'s span failed: ${errorText(error)}`),
+        );
       this.running.delete(effect.id);
       // A retry moved its due time: the timer must see it (as must claims left waiting while full).
       if (this.atCapacity || retrying) this.wake();

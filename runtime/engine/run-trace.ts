@@ -4,10 +4,13 @@
 // when the run started (runtime/store/thread-traces.ts). With traces off (`tracing().enabled`
 // false) every function here returns at once: the step loop pays one property read per call site.
 import { SpanKind } from "@opentelemetry/api";
-import type { SqlClient } from "@/lib/db/sql-client";
+import type { DivergenceWire } from "@/lib/contracts/replay";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import type { ModelCallRequest, ModelCallResult } from "../models/types";
 import {
+  type EndedRun,
   endRunTrace,
+  endSettledRunTraces,
   findRunTrace,
   type RunTrace,
   restartRunTrace,
@@ -35,7 +38,20 @@ export async function runTraceForStep(db: SqlClient, threadId: string): Promise<
 export async function endRunIfSettled(db: SqlClient, threadId: string, run: RunTrace): Promise<void> {
   if (!tracing().enabled) return;
   const ended = await endRunTrace(db, threadId, run.spanId);
-  if (!ended) return;
+  if (ended) writeRunSpan(threadId, ended);
+}
+
+/**
+ * Writes the `invoke_agent` spans of a stopped or terminated tree's threads whose runs are still
+ * open: a child stopped together with its root never takes another step that would end its run.
+ * A member still running a step somewhere ends its own (exactly one of them writes each span).
+ */
+export async function endRunsOfStoppedThreads(db: SqlExecutor, threadIds: readonly string[]): Promise<void> {
+  if (!tracing().enabled || threadIds.length === 0) return;
+  for (const ended of await endSettledRunTraces(db, threadIds)) writeRunSpan(ended.threadId, ended);
+}
+
+function writeRunSpan(threadId: string, ended: EndedRun): void {
   const failed = ended.status === "failed" || ended.status === "terminated";
   tracing().record({
     name: `invoke_agent ${ended.agentName}`,
@@ -67,6 +83,8 @@ export function recordChatSpan(
     messages: ModelCallRequest["messages"];
     result: ModelCallResult | null;
     error?: string;
+    /** A replayed thread's first call that no longer matched its recording (docs/runtime.md "Replay"). */
+    divergence?: DivergenceWire;
   },
 ): void {
   if (!run || !tracing().enabled) return;
@@ -114,6 +132,22 @@ export function recordChatSpan(
           }
         : {}),
     },
+    ...(call.divergence
+      ? {
+          events: [
+            {
+              name: "tandem.replay.divergence",
+              attributes: {
+                "tandem.replay.reason": call.divergence.reason,
+                "tandem.replay.source_thread_id": call.divergence.source_thread_id,
+                "tandem.replay.call_index": call.divergence.call_index,
+                // Where the request differed, never the values (they may be what a user typed).
+                ...(call.divergence.path ? { "tandem.replay.path": call.divergence.path } : {}),
+              },
+            },
+          ],
+        }
+      : {}),
     error: call.error ?? null,
   });
 }
@@ -129,7 +163,7 @@ export function recordToolSpan(
     status: string;
     arguments?: string;
     result?: string;
-    events?: { name: string; attributes?: Record<string, string> }[];
+    events?: { name: string; attributes?: Record<string, string>; timeMs?: number }[];
   },
 ): void {
   if (!run || !tracing().enabled) return;
@@ -152,5 +186,78 @@ export function recordToolSpan(
     },
     ...(call.events ? { events: call.events } : {}),
     error: call.status === "error" ? `${call.toolName} failed` : null,
+  });
+}
+
+/**
+ * A scheduled effect's `schedule_effect <name>` span (an instant), under the thread's current run
+ * (`ThreadState.scheduleEffect`, in whichever process or hook scheduled it). Nothing without a trace.
+ */
+export async function recordEffectScheduled(
+  db: SqlExecutor,
+  effect: { id: string; threadId: string; name: string; delayMs: number },
+): Promise<void> {
+  if (!tracing().enabled) return;
+  const run = await findRunTrace(db, effect.threadId);
+  if (!run) return;
+  const now = Date.now();
+  tracing().record({
+    name: `schedule_effect ${effect.name}`,
+    parent: { traceId: run.traceId, spanId: run.spanId },
+    startMs: now,
+    endMs: now,
+    attributes: {
+      "tandem.effect.id": effect.id,
+      "tandem.effect.name": effect.name,
+      "tandem.effect.delay_ms": effect.delayMs,
+      "tandem.thread.id": effect.threadId,
+    },
+    events: [{ name: "tandem.effect.scheduled", timeMs: now }],
+  });
+}
+
+/** How one attempt of an effect ended (runtime/effects/effect-runner.ts). */
+export type EffectAttemptEnd =
+  | { status: "done" | "cancelled" }
+  | { status: "failed" | "retry"; error: string };
+
+/**
+ * One attempt of a scheduled effect as a `run_effect <name>` span, under the thread's current run:
+ * its status is an error when the attempt failed (`tandem.effect.failed`, with whether it retries).
+ */
+export async function recordEffectRun(
+  db: SqlExecutor,
+  effect: { id: string; threadId: string; name: string; attempt: number; startMs: number },
+  end: EffectAttemptEnd,
+): Promise<void> {
+  if (!tracing().enabled) return;
+  const run = await findRunTrace(db, effect.threadId);
+  if (!run) return;
+  const now = Date.now();
+  const failed = end.status === "failed" || end.status === "retry";
+  tracing().record({
+    name: `run_effect ${effect.name}`,
+    parent: { traceId: run.traceId, spanId: run.spanId },
+    startMs: Math.min(effect.startMs, now),
+    endMs: now,
+    attributes: {
+      "tandem.effect.id": effect.id,
+      "tandem.effect.name": effect.name,
+      "tandem.effect.attempt": effect.attempt,
+      "tandem.effect.status": end.status,
+      "tandem.thread.id": effect.threadId,
+    },
+    ...(failed
+      ? {
+          events: [
+            {
+              name: "tandem.effect.failed",
+              timeMs: now,
+              attributes: { "tandem.effect.will_retry": end.status === "retry" },
+            },
+          ],
+        }
+      : {}),
+    error: failed ? end.error : null,
   });
 }

@@ -14,6 +14,7 @@ import { crashPoint } from "../faults";
 import type { StoredMessage } from "../store/messages";
 import { findThreadForStep, type ThreadForStep } from "../store/thread-store";
 import { envLookup, subagentBranches } from "../subagents/branches";
+import { type Metrics, metrics } from "../telemetry/metrics";
 import { tracing } from "../telemetry/tracing";
 import { endRunIfSettled, type RunTrace, runTraceForStep } from "./run-trace";
 import { activeSide, catalogFor } from "./step/active-side";
@@ -49,12 +50,16 @@ export class StepRunner {
   private readonly ctx: RunnerContext;
   /** The trace of each thread's run while this runner holds it (traces exported only). */
   private readonly runTraces = new Map<string, RunTrace>();
+  /** This process's metrics while they are exported, else null (docs/observability.md "Metrics"). */
+  private readonly metrics: Metrics | null;
 
   constructor(deps: StepRunnerDependencies) {
     const db = deps.database.sql;
     const memory = new RunMemory(db, deps);
     const commits = new ThreadCommitter(db, deps.leaseOwner, memory, deps.parentWaker);
     this.ctx = { deps, db, memory, commits };
+    const meter = metrics();
+    this.metrics = meter.enabled ? meter : null;
   }
 
   /**
@@ -84,7 +89,25 @@ export class StepRunner {
   }
 
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
-  async runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
+  runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
+    return this.metrics
+      ? this.timedStep(this.metrics, threadId, abortSignal)
+      : this.oneStep(threadId, abortSignal);
+  }
+
+  /** A step with its latency recorded (`tandem.step.duration`, by outcome; "error" when it threw). */
+  private async timedStep(meter: Metrics, threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
+    const started = performance.now();
+    let outcome = "error";
+    try {
+      outcome = await this.oneStep(threadId, abortSignal);
+      return outcome as StepOutcome;
+    } finally {
+      meter.step((performance.now() - started) / 1000, outcome);
+    }
+  }
+
+  private async oneStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     const { memory, commits } = this.ctx;
     const run = tracing().enabled ? await this.runTraceOf(threadId) : null;
     let outcome: StepOutcome;

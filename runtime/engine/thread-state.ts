@@ -43,6 +43,8 @@ import { messageEvent } from "../store/thread-events";
 import type { ThreadRow } from "../store/thread-row";
 import { findThread, lockThread } from "../store/thread-store";
 import { registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
+import { tracing } from "../telemetry/tracing";
+import { recordEffectScheduled } from "./run-trace";
 
 export interface ThreadStateServices {
   db: SqlClient;
@@ -369,6 +371,14 @@ class ThreadStateImpl implements ThreadState {
       throw new Error("scheduleEffect delayMs must be a number of milliseconds, 0 or more");
     const id = randomUUID();
     await insertEffect(this.db, { id, threadId: this.threadId, name, args, delayMs: Math.round(delayMs) });
+    // Traces out: an instant span under the thread's run (only while traces are exported).
+    if (tracing().enabled)
+      await recordEffectScheduled(this.db, {
+        id,
+        threadId: this.threadId,
+        name,
+        delayMs: Math.round(delayMs),
+      }).catch((error: unknown) => console.error("[tandem] recording an effect's span failed:", error));
     return id;
   }
 

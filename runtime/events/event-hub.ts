@@ -22,6 +22,8 @@ export interface RootSubscriber {
   /** New persisted events exist for this root: re-read the log. */
   onEventsAvailable(): void;
   onChunk(chunk: ChunkEvent): void;
+  /** An event stream a client reads (GET /api/threads/:id/events): counted in `viewers`. */
+  viewer?: boolean;
 }
 
 /** The chunks streamed so far of one message not persisted yet. */
@@ -38,6 +40,7 @@ export class EventHub {
   /** The root of each in-flight message id, for `endMessage`. */
   private readonly inFlightRoot = new Map<string, string>();
   private listening: Promise<unknown> | null = null;
+  private openViewers = 0;
   readonly watchers: EventWatchers;
 
   constructor(
@@ -73,9 +76,11 @@ export class EventHub {
       throw error;
     }
     let subscribed = true;
+    if (subscriber.viewer) this.openViewers += 1;
     return () => {
       if (!subscribed) return;
       subscribed = false;
+      if (subscriber.viewer) this.openViewers -= 1;
       remove();
       this.watchers.release(rootId);
     };
@@ -104,6 +109,11 @@ export class EventHub {
       added.delete(subscriber);
       if (added.size === 0 && this.subscribers.get(rootId) === added) this.subscribers.delete(rootId);
     };
+  }
+
+  /** Event streams (SSE connections) open in this process now (metrics: `tandem.event_stream.viewers`). */
+  get viewers(): number {
+    return this.openViewers;
   }
 
   /** Unregisters this process's watched roots (shutdown). */

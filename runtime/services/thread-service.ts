@@ -8,7 +8,7 @@ import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import type { ParkedHere } from "../engine/parked-here";
-import { endRunIfSettled } from "../engine/run-trace";
+import { endRunIfSettled, endRunsOfStoppedThreads } from "../engine/run-trace";
 import { inputSide, isHumanChatAgent, runStartedBy, runStartOf } from "../engine/step/drain-input";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors";
 import { crashPoint } from "../faults";
@@ -506,6 +506,7 @@ export class ThreadService {
     if (!isUuid(id)) throw new NotFoundError("Thread", id);
     const result = await this.sql.transaction((tx) => stopSubtree(tx, id));
     for (const member of result.stopped) this.abortLocally(member);
+    if (tracing().enabled) await this.endStoppedRuns(result.stopped);
     return {
       status: "stopped",
       message: "Thread execution stopped",
@@ -574,11 +575,19 @@ export class ThreadService {
       return { terminated: terminated.map((row) => row.id), root: root! };
     });
     for (const member of result.terminated) this.abortLocally(member);
+    if (tracing().enabled) await this.endStoppedRuns(result.terminated);
     return {
       status: "terminated" as const,
       terminated: result.terminated,
       thread: toThreadView(result.root),
     };
+  }
+
+  /** Traces out: the `invoke_agent` spans of a stopped or terminated tree's runs (a failure costs spans only). */
+  private async endStoppedRuns(threadIds: readonly string[]): Promise<void> {
+    await endRunsOfStoppedThreads(this.sql, threadIds).catch((error: unknown) =>
+      console.error("[tandem] ending stopped threads' traces failed:", error),
+    );
   }
 
   async logs(id: string) {

@@ -172,3 +172,33 @@ export async function endRunTrace(
     stopReason: (raw.stop_reason as string | null) ?? null,
   };
 }
+
+/**
+ * `endRunTrace` for several threads at once (a stopped or terminated tree: its members not running
+ * a step anywhere never end their runs themselves): each open run of those that no longer work is
+ * marked ended, and returned, exactly once across processes.
+ */
+export async function endSettledRunTraces(
+  db: SqlExecutor,
+  threadIds: readonly string[],
+): Promise<(EndedRun & { threadId: string })[]> {
+  if (threadIds.length === 0) return [];
+  const rows = await db.query<Record<string, unknown>>(
+    `UPDATE thread_traces tt SET ended = true
+     FROM threads t
+     WHERE tt.thread_id = ANY($1::uuid[]) AND t.id = tt.thread_id AND NOT tt.ended
+       AND t.status NOT IN ('queued', 'running', 'waiting_approval')
+     RETURNING tt.thread_id, tt.trace_id, tt.parent_span_id, tt.span_id, tt.started_at, tt.ended,
+       t.agent_name, t.root_id, t.status, t.failure, t.stop_reason`,
+    [threadIds as unknown as string],
+  );
+  return rows.map((raw) => ({
+    ...toRunTrace(raw),
+    threadId: String(raw.thread_id),
+    agentName: String(raw.agent_name),
+    rootId: String(raw.root_id),
+    status: String(raw.status),
+    failure: (raw.failure as string | null) ?? null,
+    stopReason: (raw.stop_reason as string | null) ?? null,
+  }));
+}

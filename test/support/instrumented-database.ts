@@ -93,6 +93,7 @@ export function instrumentDatabase(database: Database): InstrumentedDatabase {
     commitStatement: (part) =>
       countedAll([part.statement, ...part.after], () => client.commitStatement(part)),
     commitStats: () => client.commitStats(),
+    observeCommitBatches: (observer) => client.observeCommitBatches(observer),
     async transaction(work) {
       const started = monotonicMs();
       try {

@@ -173,6 +173,7 @@ export async function modelTurn(
           messages,
           result: null,
           error: reason,
+          ...(replay.kind === "live" && replay.divergence ? { divergence: replay.divergence } : {}),
         });
       }
       await ctx.commits.commit(row.id, async (tx, current) => {
@@ -210,6 +211,7 @@ export async function modelTurn(
         startMs: startedAt / 1000,
         messages,
         result,
+        ...(replay.kind === "live" && replay.divergence ? { divergence: replay.divergence } : {}),
       });
 
     // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).

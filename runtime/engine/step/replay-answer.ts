@@ -19,8 +19,8 @@ export type ReplayAnswer =
   | { kind: "recorded"; result: ModelCallResult; sourceCallId: string }
   /** The recorded call failed: the replay fails the same way. */
   | { kind: "recorded_failure"; error: string; sourceCallId: string }
-  /** Ask the real model (the thread diverged, now or earlier). */
-  | { kind: "live" };
+  /** Ask the real model (the thread diverged, now or earlier); `divergence` when it diverged now. */
+  | { kind: "live"; divergence?: DivergenceWire };
 
 const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
 
@@ -64,19 +64,15 @@ export async function replayAnswer(
       ...(difference ? { recorded: difference.recorded, replayed: difference.replayed } : {}),
       at: nowMicroseconds(),
     });
-  if (!call) {
-    await diverge("no_recording", null);
-    return { kind: "live" };
-  }
-  if (call.model_name !== modelName) {
-    await diverge("model_changed", { path: "model", recorded: call.model_name, replayed: modelName });
-    return { kind: "live" };
-  }
+  const live = (divergence: DivergenceWire | null): ReplayAnswer =>
+    divergence ? { kind: "live", divergence } : { kind: "live" };
+  if (!call) return live(await diverge("no_recording", null));
+  if (call.model_name !== modelName)
+    return live(
+      await diverge("model_changed", { path: "model", recorded: call.model_name, replayed: modelName }),
+    );
   const difference = compareRequests(recording.request(call.id), request);
-  if (difference) {
-    await diverge("request_changed", difference);
-    return { kind: "live" };
-  }
+  if (difference) return live(await diverge("request_changed", difference));
   if (call.error !== null) return { kind: "recorded_failure", error: call.error, sourceCallId: call.id };
   const response = (await inReplayIds(ctx, row.root_id, json(call.response) ?? {})) as {
     text?: string;
@@ -120,16 +116,24 @@ async function inReplayIds(ctx: StepContext, rootId: string, response: unknown):
   return JSON.parse(text.replace(UUID, (id) => replayIdOf.get(id.toLowerCase()) ?? id));
 }
 
-/** Records the thread's first divergence (once: a re-run step finds it set) and tells the root's stream. */
-async function recordDivergence(ctx: StepContext, row: ThreadRow, divergence: DivergenceWire): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+/**
+ * Records the thread's first divergence (once: a re-run step finds it set) and tells the root's
+ * stream; returns it when this call recorded it (its `chat` span carries it), else null.
+ */
+async function recordDivergence(
+  ctx: StepContext,
+  row: ThreadRow,
+  divergence: DivergenceWire,
+): Promise<DivergenceWire | null> {
+  return ctx.db.transaction(async (tx) => {
     const updated = await tx.query(
       "UPDATE thread_replays SET divergence = $2::text::jsonb WHERE thread_id = $1 AND divergence IS NULL RETURNING thread_id",
       [row.id, JSON.stringify(divergence)],
     );
-    if (updated.length === 0) return;
+    if (updated.length === 0) return null;
     await appendEvents(tx, [
       { rootId: row.root_id, threadId: row.id, type: "divergence", data: { thread_id: row.id, divergence } },
     ]);
+    return divergence;
   });
 }

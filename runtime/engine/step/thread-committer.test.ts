@@ -26,6 +26,7 @@ function fakeDatabase(row: Record<string, unknown> | null) {
     sequence: async () => [],
     commitStatement: async () => [],
     commitStats: () => emptyCommitBatchStats(false),
+    observeCommitBatches: () => {},
   };
   return { client, statements };
 }

@@ -135,21 +135,43 @@ async function runToolCall(
       : ran;
   if (abortSignal.aborted) return "aborted";
   crashPoint("before_tool_commit", active.agent.name);
+  // An approved or denied call's span starts when the approval was asked for: the human's wait is
+  // part of the call, marked by its two events.
+  const approval = verdict.kind === "approved" || verdict.kind === "denied" ? verdict.approval : null;
   const span = (status: string, result?: string) =>
     recordToolSpan(ctx.trace, {
       threadId,
       toolCallId: call.id,
       toolName: call.function.name,
-      startMs: startedAt / 1000,
+      startMs: (approval ? Math.min(approval.requested_at, startedAt) : startedAt) / 1000,
       status,
       arguments: call.function.arguments,
       ...(result !== undefined ? { result } : {}),
       events: [
-        ...(verdict.kind === "approved" || verdict.kind === "denied"
-          ? [{ name: "tandem.approval", attributes: { "tandem.approval.decision": verdict.kind } }]
+        ...(approval
+          ? [
+              {
+                name: "tandem.approval.requested",
+                timeMs: approval.requested_at / 1000,
+                attributes: { "tandem.approval.id": approval.id },
+              },
+              {
+                name: "tandem.approval.decided",
+                timeMs: (approval.decided_at ?? startedAt) / 1000,
+                attributes: { "tandem.approval.id": approval.id, "tandem.approval.decision": approval.state },
+              },
+            ]
           : []),
         ...(executed.status === "success" && typeof handoffTarget(executed) === "string"
-          ? [{ name: "tandem.handoff", attributes: { "tandem.handoff.to": handoffTarget(executed)! } }]
+          ? [
+              {
+                name: "tandem.handoff",
+                attributes: {
+                  "tandem.handoff.from": active.agent.name,
+                  "tandem.handoff.to": handoffTarget(executed)!,
+                },
+              },
+            ]
           : []),
       ],
     });
