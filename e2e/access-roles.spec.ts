@@ -22,7 +22,8 @@ const VIEWER_CANT = (verb: string, role = "runner") =>
 const RUNNER_CANT = (verb: string, role = "editor") =>
   `Runners can't ${verb} — ask a project owner for the ${role} role.`;
 
-test.describe.configure({ mode: "serial" });
+// Each test walks a dozen pages at three widths with axe: minutes, not the default one.
+test.describe.configure({ mode: "serial", timeout: 300_000 });
 
 let server: TestServer;
 let drop: () => Promise<void>;
@@ -153,13 +154,16 @@ async function expectRefused(control: Locator, reason: string, { tooltip = false
   }
 }
 
-/** Every width with axe, and the gallery's copy at 1440. */
-async function atEachWidthWithAxe(page: Page, gallery?: string) {
+/** Every width with axe, and the gallery's copy at 1440 (with `reasonOf`'s tooltip open). */
+async function atEachWidthWithAxe(page: Page, gallery?: { file: string; reasonOf: Locator }) {
   await atEachWidth(page, async (width) => {
     await expectNoAxeViolations(page);
     if (gallery && width === 1440) {
       await page.mouse.move(0, 0);
-      await page.screenshot({ path: `${GALLERY}/${gallery}`, animations: "disabled", caret: "hide" });
+      await gallery.reasonOf.locator("xpath=..").focus();
+      await expect(page.getByRole("tooltip")).toBeVisible();
+      await page.screenshot({ path: `${GALLERY}/${gallery.file}`, animations: "disabled", caret: "hide" });
+      await page.keyboard.press("Escape");
     }
   });
 }
@@ -224,7 +228,10 @@ test("a viewer reads everything and is told why each change is not theirs", asyn
     VIEWER_CANT("restore versions", "editor"),
   );
   await page.keyboard.press("Escape");
-  await atEachWidthWithAxe(page, "28-role-viewer-studio.png");
+  await atEachWidthWithAxe(page, {
+    file: "28-role-viewer-studio.png",
+    reasonOf: page.getByRole("button", { name: "Save", exact: true }),
+  });
 
   // The thread: it reads the run; sending, stopping, terminating, approving, replaying, adding to a
   // suite are refused with the reason, and the per-message fork buttons are left out.
@@ -250,7 +257,10 @@ test("a viewer reads everything and is told why each change is not theirs", asyn
     VIEWER_CANT("add threads to eval suites", "editor"),
   );
   await expect(page.getByRole("button", { name: "Fork from here" })).toHaveCount(0);
-  await atEachWidthWithAxe(page, "28b-role-viewer-thread.png");
+  await atEachWidthWithAxe(page, {
+    file: "28b-role-viewer-thread.png",
+    reasonOf: page.getByTestId("approval-card").getByRole("button", { name: "Approve" }),
+  });
 
   // Evals: the suites and runs read; creating, editing and running refused.
   await page.goto(`${base}/projects/${made.projectId}/evals`);
