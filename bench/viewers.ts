@@ -82,7 +82,7 @@ async function settled(sql: postgres.Sql, rootId: string, children: number): Pro
 async function loggedIds(sql: postgres.Sql, rootId: string): Promise<number[]> {
   const rows = await sql<{ id: string; count: number }[]>`
     SELECT id::text, jsonb_array_length(batch::jsonb)::int AS count FROM events
-    WHERE root_id = ${rootId} ORDER BY id`;
+    WHERE root_id = ${rootId} ORDER BY events.id`;
   const ids: number[] = [];
   for (const row of rows)
     for (let position = 0; position < row.count; position += 1)
@@ -95,7 +95,7 @@ function checkExactlyOnce(viewer: SseStream, expected: number[], index: number):
   if (got.length !== expected.length || got.some((id, position) => id !== expected[position])) {
     const firstBad = got.findIndex((id, position) => id !== expected[position]);
     throw new Error(
-      `viewer ${index} received ${got.length} events, expected ${expected.length}; first difference at ${firstBad}`,
+      `viewer ${index} received ${got.length} events, expected ${expected.length}; first difference at ${firstBad}: ${got.slice(firstBad, firstBad + 3).join(",")} vs ${expected.slice(firstBad, firstBad + 3).join(",")}`,
     );
   }
 }
