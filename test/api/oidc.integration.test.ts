@@ -6,6 +6,7 @@
 // and every refused callback (bad state, nonce mismatch, replayed code, unverified email, no flow)
 // answering a clear 4xx with no session.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../lib/db/database";
 import { testServerForFile } from "../support/fixture";
 import { requestJson } from "../support/http";
 import { type OidcTestProvider, startOidcTestProvider } from "../support/oidc-test-provider.mjs";
@@ -335,5 +336,50 @@ describe("sign-in with an OpenID Connect provider", () => {
 
   it("never prints the client secret", () => {
     expect(fixture.server.output()).not.toContain(CLIENT_SECRET);
+  });
+
+  it("recorded each sign-in in the audit log and linked each provider account once (read after a stop)", async () => {
+    await fixture.server.stop();
+    const database = await openDatabase(
+      fixture.pgliteDir
+        ? { kind: "pglite", dataDir: fixture.pgliteDir }
+        : { kind: "postgres", url: fixture.databaseUrl ?? "" },
+      { migrate: false },
+    );
+    try {
+      const signIns = await database.sql.query<{
+        actor_name: string;
+        project_id: string | null;
+        details: unknown;
+      }>("SELECT actor_name, project_id, details FROM audit_log WHERE action = 'sign_in' ORDER BY at, id");
+      const details = (row: { details: unknown }) =>
+        (typeof row.details === "string" ? JSON.parse(row.details) : row.details) as Record<string, unknown>;
+      const oidc = signIns.filter((row) => details(row).method === "oidc");
+      // Alice linked, Alice by subject, Carol linked once verified, Alice (the code later replayed), Bob signed up.
+      expect(oidc.map((row) => row.actor_name)).toEqual(["Alice", "Alice", "Carol", "Alice", "Bob"]);
+      expect(oidc.map((row) => [details(row).linked ?? false, details(row).created ?? false])).toEqual([
+        [true, false],
+        [false, false],
+        [true, false],
+        [false, false],
+        [true, true],
+      ]);
+      expect(oidc.every((row) => row.project_id === null && details(row).issuer === provider.issuer)).toBe(
+        true,
+      );
+      expect(
+        signIns.filter((row) => details(row).method === "password").map((row) => row.actor_name),
+      ).toEqual(["Alice"]);
+      const identities = await database.sql.query<{ subject: string; email: string }>(
+        `SELECT i.subject, u.email FROM user_identities i JOIN users u ON u.id = i.user_id ORDER BY i.subject`,
+      );
+      expect(identities).toEqual([
+        { subject: "alice-sub", email: "alice@example.com" },
+        { subject: "bob-sub", email: "bob@example.com" },
+        { subject: "mallory-sub", email: "carol@example.com" },
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 });
