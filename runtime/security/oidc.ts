@@ -221,7 +221,8 @@ export async function finishOidcSignIn(
 /** What went wrong at the callback, said plainly; always a 4xx (502 if the provider is unreachable). */
 function callbackError(error: unknown): OidcError {
   if (error instanceof OidcError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  // openid-client wraps oauth4webapi's error ("invalid response encountered"): the detail is its cause.
+  const message = explain(error);
   const code = (error as { code?: unknown }).code;
   const restart = "Start again from the sign-in page.";
   if (error instanceof client.AuthorizationResponseError)
