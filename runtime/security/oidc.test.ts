@@ -80,6 +80,8 @@ describe("the flow cookie", () => {
 
   it("opens what it sealed, before it expires", () => {
     expect(openFlow(settings, sealFlow(settings, flow), 1_999)).toEqual(flow);
+    const withSession = { ...flow, previousSession: "ab".repeat(32) };
+    expect(openFlow(settings, sealFlow(settings, withSession), 0).previousSession).toBe("ab".repeat(32));
     expect(codeOf(() => openFlow(settings, sealFlow(settings, flow), 2_000))).toBe("400 oidc_expired");
   });
 

@@ -19,6 +19,11 @@ export interface OidcFlow {
   next: string;
   /** Epoch ms after which the attempt is refused. */
   expires: number;
+  /**
+   * The SHA-256 of the session the browser had at the start, ended on success (the callback is the
+   * provider's cross-site navigation, which does not carry the SameSite=Strict session cookie).
+   */
+  previousSession?: string;
 }
 
 export interface OidcIdentity {
@@ -145,6 +150,7 @@ export async function beginOidcSignIn(
   settings: OidcSettings,
   redirectUri: string,
   next: string,
+  previousSession?: string,
   now = Date.now(),
 ): Promise<{ url: URL; flow: OidcFlow }> {
   const config = await configuration(settings);
@@ -154,6 +160,7 @@ export async function beginOidcSignIn(
     verifier: client.randomPKCECodeVerifier(),
     next,
     expires: now + OIDC_FLOW_MAX_AGE_SECONDS * 1000,
+    ...(previousSession ? { previousSession } : {}),
   };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,

@@ -70,10 +70,11 @@ const sessionOf = (response: Response) =>
     .find(Boolean);
 
 /** Tandem's start: the provider's authorization URL and the browser's jar with the flow cookie. */
-async function start(next = "/") {
+async function start(next = "/", cookie?: string) {
   const jar = new CookieJar();
   const response = await fetch(`${base()}/api/auth/oidc/start?next=${encodeURIComponent(next)}`, {
     redirect: "manual",
+    headers: cookie ? { cookie } : {},
   });
   expect(response.status, await response.clone().text()).toBe(303);
   jar.take(response);
@@ -101,20 +102,24 @@ async function atProvider(authorizationUrl: URL, subject: string): Promise<URL> 
 }
 
 /** Tandem's callback, as a script (JSON) unless `html`. */
-function callback(url: URL, jar: CookieJar, options: { html?: boolean; cookie?: string } = {}) {
+function callback(url: URL, jar: CookieJar, options: { html?: boolean } = {}) {
   return fetch(url, {
     redirect: "manual",
     headers: {
-      cookie: [jar.header(), options.cookie].filter(Boolean).join("; "),
+      cookie: jar.header(),
       ...(options.html ? { accept: "text/html,application/xhtml+xml" } : {}),
     },
   });
 }
 
+/**
+ * The whole round trip. `cookie` is the browser's SameSite=Strict session: sent to start (a same-site
+ * navigation), not to the callback (the provider's cross-site redirect does not carry it).
+ */
 async function signInThroughProvider(subject: string, options: { cookie?: string } = {}) {
-  const { authorizationUrl, jar } = await start("/projects");
+  const { authorizationUrl, jar } = await start("/projects", options.cookie);
   const back = await atProvider(authorizationUrl, subject);
-  return callback(back, jar, options);
+  return callback(back, jar);
 }
 
 const as = (session: string) => ({ headers: { cookie: `tandem_session=${session}` } });

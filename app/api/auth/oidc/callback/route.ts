@@ -35,10 +35,11 @@ export const GET = handle(
       callbackUrl.search = new URL(request.url).search;
       const identity = await finishOidcSignIn(settings, callbackUrl, flow);
       const runtime = await getRuntime();
-      const previous = await runtime.access.authenticate(request.headers);
+      const previous =
+        (await runtime.access.authenticate(request.headers)).sessionHash ?? flow.previousSession;
       const { user, session, linked, created } = await runtime.access.signInWithOidc(identity, {
         allowSignup: settings.allowSignup,
-        ...(previous.sessionHash ? { previousSessionHash: previous.sessionHash } : {}),
+        ...(previous ? { previousSessionHash: previous } : {}),
       });
       await runtime.access.recordAudit(
         { type: "user", ...user },

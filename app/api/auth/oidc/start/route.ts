@@ -36,7 +36,14 @@ export const GET = handle(
       );
     const next = safeNextPath(new URL(request.url).searchParams.get("next"));
     try {
-      const { url, flow } = await beginOidcSignIn(settings, oidcCallbackUrl(settings, request), next);
+      // The session this browser has now is ended once the sign-in succeeds (a new id, as for passwords).
+      const previous = await runtime.access.authenticate(request.headers);
+      const { url, flow } = await beginOidcSignIn(
+        settings,
+        oidcCallbackUrl(settings, request),
+        next,
+        previous.sessionHash,
+      );
       const cookie = flowCookieHeader(sealFlow(settings, flow), isHttps(request));
       return new Response(null, { status: 303, headers: { location: url.href, "set-cookie": cookie } });
     } catch (error) {
