@@ -372,6 +372,17 @@ export type { McpRemoteTool, McpServerStatus } from "./extensions/mcp-clients";
 // services answer (routes import nothing else from runtime/ but errors and security; biome.json).
 export { availableProviders } from "./models/available-providers";
 export {
+  beginOidcSignIn,
+  clearedFlowCookieHeader,
+  finishOidcSignIn,
+  flowCookieHeader,
+  OIDC_FLOW_COOKIE,
+  OidcError,
+  openFlow,
+  sealFlow,
+} from "./security/oidc";
+export { oidcCallbackUrl, oidcSettings } from "./security/oidc-settings";
+export {
   currentPrincipal,
   type Principal,
   runAs,

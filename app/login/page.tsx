@@ -1,10 +1,12 @@
 // Sign in. With accounts (after /setup): email and password, answered by /api/auth/login with a
 // session cookie. With only TANDEM_API_TOKEN set: the token, as a plain form post — /api/auth/login
 // checks it and sets an HttpOnly session cookie, then sends you on. With both, the token form is
-// folded away below the email form; with neither, nothing is needed.
+// folded away below the email form; with neither, nothing is needed. With accounts and an OpenID
+// provider configured (TANDEM_OIDC_*), "Sign in with <provider>" comes first.
 import { LoginChoices } from "@/components/access/LoginChoices";
 import { AppFrame } from "@/components/ui/AppFrame";
 import { Button } from "@/components/ui/Button";
+import { oidcSettings } from "@/runtime/runtime";
 import { safeNextPath } from "@/runtime/security/api-token";
 
 export const dynamic = "force-dynamic";
@@ -43,7 +45,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
     <AppFrame crumbs={[{ label: "Sign in" }]}>
       <div className="mx-auto mt-16 max-w-sm rounded-lg border border-border bg-surface p-6">
         <h1 className="mb-2 text-lg font-semibold">Sign in to Tandem</h1>
-        <LoginChoices next={next} tokenRequired={required} tokenForm={tokenForm} />
+        <LoginChoices
+          next={next}
+          tokenRequired={required}
+          tokenForm={tokenForm}
+          oidcName={oidcSettings()?.name}
+        />
       </div>
     </AppFrame>
   );

@@ -1,8 +1,11 @@
 "use client";
 // What /login offers: email and password once this server has accounts; the API token form (the
 // server-rendered `tokenForm`) when TANDEM_API_TOKEN is set and no accounts exist, or folded away
-// below the email form when both are in use; nothing to do when neither is.
+// below the email form when both are in use; nothing to do when neither is. With accounts and an
+// OpenID provider configured (TANDEM_OIDC_*; `oidcName` is its label), "Sign in with <name>" above
+// the email form: a plain link to /api/auth/oidc/start, which sends the browser to the provider.
 import type { ReactNode } from "react";
+import { buttonClasses } from "@/components/ui/Button";
 import { SignInForm } from "./SignInForm";
 import { useAccountSession } from "./useAccountSession";
 
@@ -10,10 +13,13 @@ export function LoginChoices({
   next,
   tokenRequired,
   tokenForm,
+  oidcName,
 }: {
   next: string;
   tokenRequired: boolean;
   tokenForm: ReactNode;
+  /** The OpenID provider's name when one is configured (server-side, from TANDEM_OIDC_NAME). */
+  oidcName?: string | undefined;
 }) {
   const state = useAccountSession();
   if (state.status === "loading") {
@@ -43,7 +49,23 @@ export function LoginChoices({
   }
   return (
     <>
-      <p className="mb-4 text-sm text-muted">Sign in with your Tandem account.</p>
+      {oidcName ? (
+        <>
+          <a
+            href={`/api/auth/oidc/start?next=${encodeURIComponent(next)}`}
+            className={`${buttonClasses("secondary")} w-full justify-center`}
+          >
+            Sign in with {oidcName}
+          </a>
+          <p className="my-4 flex items-center gap-2 text-xs text-muted" aria-hidden="true">
+            <span className="h-px flex-1 bg-border" />
+            or with email and password
+            <span className="h-px flex-1 bg-border" />
+          </p>
+        </>
+      ) : (
+        <p className="mb-4 text-sm text-muted">Sign in with your Tandem account.</p>
+      )}
       <SignInForm next={next} />
       {tokenRequired ? (
         <details className="mt-4 text-sm">

@@ -51,7 +51,15 @@ describe("the policy table", () => {
       POLICY.filter((entry) => entry.access.kind === "public")
         .map((entry) => entry.pattern)
         .sort(),
-    ).toEqual(["/api/auth/login", "/api/auth/logout", "/api/auth/session", "/api/auth/setup", "/api/health"]);
+    ).toEqual([
+      "/api/auth/login",
+      "/api/auth/logout",
+      "/api/auth/oidc/callback",
+      "/api/auth/oidc/start",
+      "/api/auth/session",
+      "/api/auth/setup",
+      "/api/health",
+    ]);
   });
 
   it("ranks roles and maps key scopes onto them", () => {

@@ -77,6 +77,8 @@ const ROWS: Row[] = [
   ["POST", "/api/auth/logout", PUBLIC],
   ["POST", "/api/auth/setup", PUBLIC],
   ["GET", "/api/auth/session", PUBLIC],
+  ["GET", "/api/auth/oidc/start", PUBLIC],
+  ["GET", "/api/auth/oidc/callback", PUBLIC],
   // Server-wide.
   [ALL_METHODS, "/api/malformed-url", SIGNED_IN],
   ["GET", "/api/providers", SIGNED_IN],

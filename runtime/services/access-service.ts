@@ -37,6 +37,7 @@ import {
   secretsMatch,
   sessionCookieValue,
 } from "../security/api-token";
+import type { OidcIdentity } from "../security/oidc";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "../security/passwords";
 import { type Principal, seesEverything } from "../security/request-context";
 import { open, seal } from "../security/secrets-box";
@@ -358,6 +359,73 @@ export class AccessService {
     this.limiter.recordSuccess(body.email);
     if (context.previousSessionHash) await store.deleteSession(this.db, context.previousSessionHash);
     return { user: toUser(row), session: await this.newSession(row.id) };
+  }
+
+  /**
+   * Signs in someone an OpenID Connect provider vouched for (docs/security.md "Single sign-on"): the
+   * user already linked to this issuer + subject; else the user whose email the provider says is
+   * verified (linked from now on); else, only when `allowSignup`, a new non-admin user with no
+   * projects. Anyone else is refused with a message naming the email to invite. Never before setup:
+   * the first user (an admin) is made at /setup. The session is made as for a password sign-in.
+   */
+  async signInWithOidc(
+    identity: OidcIdentity,
+    context: { allowSignup: boolean; previousSessionHash?: string },
+  ): Promise<{ user: User; session: string; linked: boolean; created: boolean }> {
+    if (!(await this.accountsOn()))
+      throw new ConflictError(
+        "Accounts are not set up yet: create the first admin at /setup, then sign in with your provider.",
+        {},
+        "accounts_not_set_up",
+      );
+    let row = await store.findUserByIdentity(this.db, identity.issuer, identity.subject);
+    let linked = false;
+    let created = false;
+    if (!row) {
+      const email = identity.email;
+      if (!email)
+        throw new ForbiddenError(
+          "Your provider did not share an email address, so this account cannot be matched to a Tandem user. Ask an admin to check the provider's email scope.",
+          {},
+          "oidc_no_email",
+        );
+      if (!identity.emailVerified)
+        throw new ForbiddenError(
+          `Your provider has not verified the email ${email}, so it cannot be linked to a Tandem account. Verify it at your provider, then sign in again.`,
+          { email },
+          "oidc_email_unverified",
+        );
+      row = await store.findUserByEmail(this.db, email);
+      if (!row && context.allowSignup) {
+        const user = {
+          id: randomUUID(),
+          email,
+          name: identity.name?.trim().slice(0, 200) || email,
+          // No usable password: this account signs in through the provider only.
+          password_hash: await hashPassword(randomBytes(32).toString("base64url")),
+          admin: false,
+        };
+        if (await store.insertUser(this.db, user)) created = true;
+        row = await store.findUserByEmail(this.db, email);
+      }
+      if (!row)
+        throw new ForbiddenError(
+          `No Tandem account uses ${email}. Ask an admin to invite ${email}, then sign in again.`,
+          { email },
+          "oidc_not_invited",
+        );
+      await store.insertIdentity(this.db, {
+        issuer: identity.issuer,
+        subject: identity.subject,
+        userId: row.id,
+        email,
+      });
+      // Another sign-in may have linked this account first: whoever it names is who signs in.
+      row = (await store.findUserByIdentity(this.db, identity.issuer, identity.subject)) ?? row;
+      linked = true;
+    }
+    if (context.previousSessionHash) await store.deleteSession(this.db, context.previousSessionHash);
+    return { user: toUser(row), session: await this.newSession(row.id), linked, created };
   }
 
   async logout(sessionHash: string | undefined): Promise<void> {

@@ -107,6 +107,35 @@ export async function listUsers(db: SqlExecutor): Promise<UserRow[]> {
   return rows.map(userRow);
 }
 
+/** The user linked to this provider account (OIDC issuer + subject), if any. */
+export async function findUserByIdentity(
+  db: SqlExecutor,
+  issuer: string,
+  subject: string,
+): Promise<UserRow | null> {
+  const rows = await db.query<UserRow>(
+    `SELECT u.* FROM user_identities i JOIN users u ON u.id = i.user_id
+      WHERE i.issuer = $1 AND i.subject = $2`,
+    [issuer, subject],
+  );
+  return rows[0] ? userRow(rows[0]) : null;
+}
+
+/** Links a provider account to a user; false when that account is linked already (to anyone). */
+export async function insertIdentity(
+  db: SqlExecutor,
+  identity: { issuer: string; subject: string; userId: string; email: string },
+): Promise<boolean> {
+  const rows = await db.query<{ subject: string }>(
+    `INSERT INTO user_identities (issuer, subject, user_id, email, created_at)
+     VALUES ($1, $2, $3::uuid, $4, $5)
+     ON CONFLICT (issuer, subject) DO NOTHING
+     RETURNING subject`,
+    [identity.issuer, identity.subject, identity.userId, identity.email, Date.now()],
+  );
+  return rows.length > 0;
+}
+
 export async function insertSession(
   db: SqlExecutor,
   idHash: string,

@@ -1,6 +1,6 @@
 // POST /api/auth/login — the browser's way in. With accounts: `{ email, password }` → 200 { user } and
 // a new session (a new random id each sign-in; the session the browser had is ended), 401 for a wrong
-// pair, 429 after repeated failures. Without accounts, behind TANDEM_API_TOKEN: `{ token }` → the
+// pair, 429 after repeated failures; an audit entry `sign_in` (method password). Without accounts, behind TANDEM_API_TOKEN: `{ token }` → the
 // token's session cookie, as before. Both as JSON (answered with JSON) or as the /login form
 // (application/x-www-form-urlencoded, answered with a 303 redirect). Cookies are HttpOnly and
 // SameSite=Strict.
@@ -50,6 +50,10 @@ export const POST = handle(
           address: clientAddress(request),
           ...(previous.sessionHash ? { previousSessionHash: previous.sessionHash } : {}),
         });
+        await runtime.access.recordAudit(
+          { type: "user", ...user },
+          { projectId: null, action: "sign_in", target: user.id, details: { method: "password" } },
+        );
         const cookie = sessionCookie(request, session);
         if (isForm) return redirect(next, { "set-cookie": cookie });
         return Response.json({ ok: true, user }, { headers: { "set-cookie": cookie } });
