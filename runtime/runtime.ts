@@ -317,6 +317,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
       threads,
       watchRoot: (rootId, onEvents) =>
         events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
+      runsHere: scheduler,
       callModel: (name, models, request) =>
         callModel(name, models, request, { retryBudgetMs: modelRetry.budgetMs, breaker: modelRetry.breaker }),
       extensions,
