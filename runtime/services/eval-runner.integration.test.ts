@@ -117,6 +117,8 @@ describe.each(testDatabaseBackends())("the eval runner's statements on %s", (bac
     expect(run.status).toBe("done");
     expect(run.summary.passed).toBe(CASES);
     expect(run.results.map((result) => result.turns)).toEqual(Array(CASES).fill(TURNS));
+    // Listed in the suite's order whatever order the cases finished in.
+    expect(run.results.map((result) => result.name)).toEqual(suite.cases.map((item) => item.name));
     const ran = [...statements].map(([text, entry]) => `${entry.count}× ${text.slice(0, 70)}`).join("\n");
     // Each turn's model answer is several commits of the tree (the post, the reply): read per event,
     // this would be two or more reads per turn.

@@ -182,7 +182,15 @@ function resultView(names: ReadonlyMap<string, string>, row: ResultRow): EvalCas
 }
 
 function runView(run: RunRow, results: readonly ResultRow[]): EvalRun {
-  const finished = results.filter((result) => result.state === "done");
+  // In the suite's order, then by repetition: cases started together finish (and were created) in
+  // any order, and a comparison lists its cases in the order of the first run's results.
+  const position = new Map(run.plan.cases.map((item, index) => [item.id, index]));
+  const finished = results
+    .filter((result) => result.state === "done")
+    .sort(
+      (a, b) =>
+        (position.get(a.case_id) ?? 0) - (position.get(b.case_id) ?? 0) || a.repetition - b.repetition,
+    );
   const caseNames = new Map(run.plan.cases.map((item) => [item.id, item.name]));
   return {
     id: run.id,
