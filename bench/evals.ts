@@ -5,11 +5,14 @@
 // model TURNS times, and nothing else). Measured: the run's wall time against that ideal, and
 // Tandem's own CPU (this process: runner + runtime) per case turn, beside the database baseline.
 // BENCH_EVALS_CASES and BENCH_EVALS_CONCURRENCY change the scale.
+
+import { topStatements } from "../test/support/instrumented-database";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
 import { ownCpuMs } from "./cpu";
 import { printTable, section } from "./format";
 import { openBenchRuntime, waitUntil } from "./harness";
+import { profiled } from "./profile";
 
 function setting(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -89,32 +92,62 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
       })),
     });
     await runtime.scheduler.start();
+    bench.statements.clear();
+    const statementsBefore = bench.counters.statements;
+    const transactionsBefore = bench.counters.transactions;
     const cpuBefore = ownCpuMs();
     const startedAt = Date.now();
-    const started = await runtime.evals.startRun(projectId, suite.id, {
-      repetitions: 1,
-      concurrency: CONCURRENCY,
+    // Waits for the run's `run` event (as the SSE stream would), reading the run back once a second
+    // as well: polling every result row often would add the benchmark's own reads to the CPU measured.
+    const finished = await profiled("evals", async () => {
+      const started = await runtime.evals.startRun(projectId, suite.id, {
+        repetitions: 1,
+        concurrency: CONCURRENCY,
+      });
+      let ended = false;
+      let wake = () => {};
+      const unsubscribe = runtime.evals.subscribe(started.id, (event) => {
+        if (event.event === "run") {
+          ended = true;
+          wake();
+        }
+      });
+      try {
+        await waitUntil(
+          `the eval run of ${CASES} cases to finish`,
+          async () => {
+            if (!ended) {
+              await new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, 1_000);
+                wake = () => {
+                  clearTimeout(timer);
+                  resolve();
+                };
+              });
+            }
+            return ended || (await runtime.evals.getRun(started.id)).status !== "running";
+          },
+          300_000,
+          0,
+        );
+      } finally {
+        unsubscribe();
+      }
+      return runtime.evals.getRun(started.id);
     });
-    let finished = await runtime.evals.getRun(started.id);
-    await waitUntil(
-      `the eval run of ${CASES} cases to finish`,
-      async () => {
-        finished = await runtime.evals.getRun(started.id);
-        return finished.status !== "running";
-      },
-      300_000,
-      50,
-    );
     const wallMs = Date.now() - startedAt;
     const cpuMs = ownCpuMs() - cpuBefore;
     const idealMs = TURNS * MODEL_MS;
+    const caseTurns = CASES * TURNS;
+    const statements = bench.counters.statements - statementsBefore;
+    const transactions = bench.counters.transactions - transactionsBefore;
     const result: EvalsResult = {
       cases: CASES,
       turns: TURNS,
       passed: finished.summary.passed,
       wallMs,
       idealMs,
-      cpuMsPerCaseTurn: cpuMs / (CASES * TURNS),
+      cpuMsPerCaseTurn: cpuMs / caseTurns,
     };
     printTable(
       `${CASES} cases × ${TURNS} turns (ideal ${idealMs / 1000} s: ${TURNS} model answers of ${MODEL_MS / 1000} s)`,
@@ -128,7 +161,19 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
         ["case latency p95 (ms)", finished.summary.latency_p95_ms],
         ["Tandem CPU, this process (s)", cpuMs / 1000],
         ["Tandem CPU per case turn (ms)", result.cpuMsPerCaseTurn],
+        ["statements per case turn (runner + runtime)", statements / caseTurns],
+        ["transactions per case turn", transactions / caseTurns],
       ],
+    );
+    printTable(
+      "The statements of the run, per case turn (most time first)",
+      ["statement", "per turn", "ms per turn", "ms each"],
+      topStatements(bench.statements, 14).map((entry) => [
+        entry.statement.length > 70 ? `${entry.statement.slice(0, 69)}…` : entry.statement,
+        entry.count / caseTurns,
+        entry.ms / caseTurns,
+        entry.ms / entry.count,
+      ]),
     );
     printBaselineBeside("Evals", baseline, (measured) => [
       ["single-row INSERT/s, one connection", measured.insertOneConnection.perSecond],

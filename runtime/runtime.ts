@@ -344,6 +344,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
       threads,
       watchRoot: (rootId, onEvents) =>
         events.subscribe(rootId, { onEventsAvailable: onEvents, onChunk: () => {} }),
+      runsHere: scheduler,
       callModel: (name, models, request) =>
         meteredCallModel(name, models, request, {
           retryBudgetMs: modelRetry.budgetMs,

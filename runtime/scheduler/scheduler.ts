@@ -116,6 +116,8 @@ export class Scheduler {
   private wakeAgain = false;
   /** The last claim loop stopped because this process was full, not because nothing was runnable. */
   private atCapacity = false;
+  /** `whenRunEnds` callbacks, per thread running here. */
+  private readonly runEndWaiters = new Map<string, Set<() => void>>();
   /** Threads a NOTIFY named while this process was running them. */
   private readonly notifiedWhileRunning = new Set<string>();
   private sweeping = false;
@@ -251,6 +253,29 @@ export class Scheduler {
 
   isRunning(threadId: string): boolean {
     return this.running.has(threadId);
+  }
+
+  /**
+   * Calls `onEnded` once the run of `threadId` in this process ends (after its last commit), or at
+   * once when none runs here; answers the cancel. Lets a waiter in this process (the eval runner)
+   * skip reading a thread back while it runs here instead of re-reading it on each of its commits.
+   */
+  whenRunEnds(threadId: string, onEnded: () => void): () => void {
+    if (!this.running.has(threadId)) {
+      onEnded();
+      return () => {};
+    }
+    let waiters = this.runEndWaiters.get(threadId);
+    if (!waiters) {
+      waiters = new Set();
+      this.runEndWaiters.set(threadId, waiters);
+    }
+    waiters.add(onEnded);
+    const added = waiters;
+    return () => {
+      added.delete(onEnded);
+      if (added.size === 0 && this.runEndWaiters.get(threadId) === added) this.runEndWaiters.delete(threadId);
+    };
   }
 
   wake(): void {
@@ -554,6 +579,9 @@ export class Scheduler {
       if (this.running.get(threadId) === controller) {
         this.running.delete(threadId);
         this.leasedAt.delete(threadId);
+        const waiters = this.runEndWaiters.get(threadId);
+        this.runEndWaiters.delete(threadId);
+        for (const onEnded of waiters ?? []) onEnded();
       }
       if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
       if (this.stopped) this.endedWhileDraining++;

@@ -33,7 +33,10 @@ import { crashPoint } from "../faults";
 import type { ModelCallRequest, ModelCallResult } from "../models";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import {
+  caseThreadEnd,
+  caseThreadState,
   claimOrphanRuns,
+  conversationOf,
   currentProjectVersion,
   deleteSuite,
   EVAL_CALL_SIDES,
@@ -59,12 +62,9 @@ import {
   resultsOfRun,
   runsOfSuite,
   type SuiteWrite,
-  subagentsOfTree,
-  toolCallsOfTree,
   updateSuite,
 } from "../store/eval-store";
 import { appendEvents } from "../store/event-log";
-import { hasPendingInput } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
@@ -86,6 +86,14 @@ export interface EvalServiceDeps {
   threads: ThreadService;
   /** Wakes `onEvents` when the root's tree has new events; answers the unsubscribe. */
   watchRoot: (rootId: string, onEvents: () => void) => Promise<() => void>;
+  /**
+   * This process's runs of threads (the scheduler): a case's thread running here is not read back
+   * until that run ends. Without it the runner reads the thread on every event of its tree.
+   */
+  runsHere?: {
+    isRunning(threadId: string): boolean;
+    whenRunEnds(threadId: string, onEnded: () => void): () => void;
+  };
   callModel: ModelCaller;
   extensions: () => Promise<{ registry: ExtensionRegistry }>;
   /** This process's name on the runs it drives. */
@@ -99,8 +107,12 @@ const RESTING = new Set(["idle", "completed", "failed", "stopped", "terminated"]
 const ENDED = new Set(["completed", "failed", "stopped", "terminated"]);
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_LEASE_MS = 15_000;
-/** How often a settling thread is read again when no event woke its waiter. */
-const SETTLE_POLL_MS = 1_000;
+/**
+ * How often a settling thread is read again when no event woke its waiter: a safety net only (every
+ * commit of a watched root NOTIFYs, and a watcher row restored after a loss wakes its streams), so
+ * it is long enough that 500 conversations waiting on their models cost no reads (docs/evals.md).
+ */
+const SETTLE_POLL_MS = 5_000;
 
 const JUDGE_INSTRUCTIONS =
   'You grade a conversation between a user and an AI agent against a rubric. Answer with JSON only: { "score": <a number from 0 to 1>, "reason": "<one sentence: why>" }.';
@@ -132,7 +144,11 @@ export function summarise(
   const cases = run.plan.cases.length;
   if (finished.length === 0) return emptySummary(cases);
   const byCase = new Map<string, ResultRow[]>();
-  for (const result of finished) byCase.set(result.case_id, [...(byCase.get(result.case_id) ?? []), result]);
+  for (const result of finished) {
+    const attempts = byCase.get(result.case_id);
+    if (attempts) attempts.push(result);
+    else byCase.set(result.case_id, [result]);
+  }
   let passedOnce = 0;
   let passedAll = 0;
   for (const item of run.plan.cases) {
@@ -158,10 +174,10 @@ export function summarise(
   };
 }
 
-function resultView(run: RunRow, row: ResultRow): EvalCaseResult {
+function resultView(names: ReadonlyMap<string, string>, row: ResultRow): EvalCaseResult {
   return {
     case_id: row.case_id,
-    name: run.plan.cases.find((item) => item.id === row.case_id)?.name ?? "",
+    name: names.get(row.case_id) ?? "",
     repetition: row.repetition,
     thread_id: row.thread_id,
     passed: row.passed,
@@ -175,7 +191,16 @@ function resultView(run: RunRow, row: ResultRow): EvalCaseResult {
 }
 
 function runView(run: RunRow, results: readonly ResultRow[]): EvalRun {
-  const finished = results.filter((result) => result.state === "done");
+  // In the suite's order, then by repetition: cases started together finish (and were created) in
+  // any order, and a comparison lists its cases in the order of the first run's results.
+  const position = new Map(run.plan.cases.map((item, index) => [item.id, index]));
+  const finished = results
+    .filter((result) => result.state === "done")
+    .sort(
+      (a, b) =>
+        (position.get(a.case_id) ?? 0) - (position.get(b.case_id) ?? 0) || a.repetition - b.repetition,
+    );
+  const caseNames = new Map(run.plan.cases.map((item) => [item.id, item.name]));
   return {
     id: run.id,
     suite_id: run.suite_id,
@@ -191,7 +216,8 @@ function runView(run: RunRow, results: readonly ResultRow[]): EvalRun {
     failure: run.failure,
     created_at: run.created_at,
     finished_at: run.finished_at,
-    results: finished.map((row) => resultView(run, row)),
+    // Case names by id: a run of n cases is viewed in O(n), not O(n²).
+    results: finished.map((row) => resultView(caseNames, row)),
   };
 }
 
@@ -684,8 +710,14 @@ export class EvalService {
   ): Promise<EvalCaseResult | null> {
     const started = Date.now();
     let threadId = existing?.thread_id ?? null;
+    // The thread's start (µs): known when this call creates it, read back when it resumes one.
+    let createdAt: number | undefined;
+    let fresh = false;
     if (!threadId) {
-      threadId = await this.createCaseThread(run, item, repetition);
+      const created = await this.createCaseThread(run, item, repetition);
+      threadId = created?.id ?? null;
+      createdAt = created?.createdAt;
+      fresh = created !== null;
       if (!threadId) {
         // Another start of the same case won: follow its thread.
         const row = (await resultsOfRun(this.deps.sql, run.id)).find(
@@ -695,15 +727,17 @@ export class EvalService {
         threadId = row.thread_id;
       }
     }
-    const createdAt = (await findThread(this.deps.sql, threadId))?.created_at;
+    createdAt ??= (await findThread(this.deps.sql, threadId))?.created_at;
     const input = item.input;
     const watch = await this.watchCase(threadId, signal);
     try {
+      // The user turns posted so far: read once (a resumed case may have posted some), then kept here
+      // as this runner posts them (nobody else posts to a case's thread while its run drives it).
+      const posted = fresh ? [] : await this.userTurns(threadId);
       for (;;) {
         const status = await watch.settle();
         if (signal.aborted) return null;
         if (ENDED.has(status)) break;
-        const posted = await this.userTurns(threadId);
         let next: string | null = null;
         if ("messages" in input) next = input.messages[posted.length] ?? null;
         else
@@ -711,11 +745,12 @@ export class EvalService {
             input.simulated_user,
             loaded,
             threadId,
-            posted.length,
+            posted,
             this.caseThread(run, threadId),
           );
         if (next === null) break;
         await this.deps.threads.postMessage(threadId, { content: next });
+        posted.push(next);
       }
     } finally {
       watch.close();
@@ -798,8 +833,13 @@ export class EvalService {
   }
 
   /** The case's root thread and its result row, in one transaction; null when the row already existed. */
-  private async createCaseThread(run: RunRow, item: EvalCase, repetition: number): Promise<string | null> {
+  private async createCaseThread(
+    run: RunRow,
+    item: EvalCase,
+    repetition: number,
+  ): Promise<{ id: string; createdAt: number } | null> {
     const id = randomUUID();
+    let createdAt = 0;
     const suffix = run.repetitions > 1 ? ` #${repetition + 1}` : "";
     try {
       await this.deps.sql.transaction(async (tx) => {
@@ -821,6 +861,7 @@ export class EvalService {
           },
           false,
         );
+        createdAt = row.created_at;
         if (
           !(await insertResult(tx, {
             id: randomUUID(),
@@ -833,7 +874,7 @@ export class EvalService {
           throw new DuplicateCaseStart();
         await appendEvents(tx, [threadEvent(row)]);
       });
-      return id;
+      return { id, createdAt };
     } catch (error) {
       if (error instanceof DuplicateCaseStart) return null;
       throw error;
@@ -842,42 +883,54 @@ export class EvalService {
 
   /**
    * Watches a case's thread for its whole conversation (one subscription to its tree's events, not
-   * one per turn): `settle()` waits until the thread rests with nothing left to take in (woken by
-   * the tree's events, read again every second) and answers its status.
+   * one per turn): `settle()` waits until the thread rests with nothing left to take in and answers
+   * its status. While the thread runs in this process it reads nothing and waits for that run to end
+   * (the scheduler says when): its commits' events are not news. Otherwise it reads the thread (one
+   * statement) when the tree's events wake it, and after SETTLE_POLL_MS without any; wakes during a
+   * read cost one more read, not one each.
    */
   private async watchCase(threadId: string, signal: AbortSignal) {
+    const runsHere = this.deps.runsHere;
     let woken = false;
     let wake: () => void = () => {};
     const unsubscribe = await this.deps.watchRoot(threadId, () => {
       woken = true;
       wake();
     });
+    /** Waits for the safety poll, the run's signal, and either a wake or the end of the run here. */
+    const pause = (until: "woken" | "run_ended") =>
+      new Promise<void>((resolve) => {
+        let cancelRunEnd = () => {};
+        let ended = false;
+        const done = () => {
+          if (ended) return;
+          ended = true;
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          cancelRunEnd();
+          wake = () => {};
+          resolve();
+        };
+        const timer = setTimeout(done, SETTLE_POLL_MS);
+        signal.addEventListener("abort", done, { once: true });
+        if (until === "woken") wake = done;
+        else if (runsHere) cancelRunEnd = runsHere.whenRunEnds(threadId, done);
+      });
     const settle = async (): Promise<string> => {
       for (;;) {
+        if (!signal.aborted && runsHere?.isRunning(threadId)) {
+          await pause("run_ended");
+          continue;
+        }
         woken = false;
-        const thread = await findThread(this.deps.sql, threadId);
+        const thread = await caseThreadState(this.deps.sql, threadId);
         if (!thread) throw new Error(`the case's thread ${threadId} is gone`);
         if (signal.aborted) return thread.status;
         // Resting with nothing left to take in: a message just posted may still wait in the inbox (or
         // be taken by this process) while the row still reads idle.
-        if (
-          RESTING.has(thread.status) &&
-          !thread.runnable &&
-          !(await hasPendingInput(this.deps.sql, threadId))
-        )
-          return thread.status;
-        if (woken) continue;
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", done);
-            wake = () => {};
-            resolve();
-          };
-          const timer = setTimeout(done, SETTLE_POLL_MS);
-          wake = done;
-          signal.addEventListener("abort", done, { once: true });
-        });
+        if (RESTING.has(thread.status) && !thread.runnable && !thread.pendingInput) return thread.status;
+        if (woken || runsHere?.isRunning(threadId)) continue;
+        await pause("woken");
       }
     };
     return { settle, close: unsubscribe };
@@ -897,12 +950,12 @@ export class EvalService {
     user: SimulatedUser,
     loaded: LoadedDefinitions,
     threadId: string,
-    turnsSoFar: number,
+    posted: readonly string[],
     thread: CaseThread,
   ): Promise<string | null> {
+    const turnsSoFar = posted.length;
     if (turnsSoFar >= user.max_turns) return null;
-    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
-    const posted = await this.userTurns(threadId);
+    const messages = await conversationOf(this.deps.sql, threadId);
     const swapped: ModelCallRequest["messages"] = [
       {
         role: "system",
@@ -913,7 +966,7 @@ export class EvalService {
     // Its own turns are the user messages it posted (in order); a child's report is not one.
     let own = 0;
     for (const message of messages) {
-      if (message.depth !== 0 || !message.content) continue;
+      if (!message.content) continue;
       if (message.role === "user" && own < posted.length && message.content === posted[own]) {
         swapped.push({ role: "assistant", content: message.content });
         own += 1;
@@ -931,26 +984,25 @@ export class EvalService {
     return text;
   }
 
+  /** What the case's conversation left, read in one statement (`caseThreadEnd`). */
   private async outcome(threadId: string, startedMs: number): Promise<CaseOutcome> {
-    const thread = await this.deps.threads.get(threadId);
-    const { messages } = await this.deps.threads.messages(threadId, { includeSilent: false });
-    const visible = messages.filter((message) => message.depth === 0);
+    const thread = await caseThreadEnd(this.deps.sql, threadId);
+    if (!thread) throw new Error(`the case's thread ${threadId} is gone`);
+    const visible = thread.conversation;
     const reply = [...visible].reverse().find((message) => message.role === "assistant" && message.content);
-    const usage = thread.subtree_usage;
     const finishedMs = thread.finished_at ? thread.finished_at / 1000 : Date.now();
     return {
       finalReply: reply?.content ?? "",
       transcript: visible
-        .filter((message) => message.role === "user" || message.role === "assistant")
         .filter((message) => message.content)
         .map((message) => line(message.role, message.content))
         .join("\n"),
-      toolCalls: await toolCallsOfTree(this.deps.sql, threadId),
-      subagents: await subagentsOfTree(this.deps.sql, threadId),
+      toolCalls: thread.toolCalls,
+      subagents: thread.subagents,
       status: thread.status,
-      turns: (await this.userTurns(threadId)).length,
-      tokens: usage.input_tokens + usage.output_tokens,
-      costUsd: Number(usage.cost_usd.toFixed(6)),
+      turns: thread.posted.length,
+      tokens: thread.tokens,
+      costUsd: Number(thread.cost_usd.toFixed(6)),
       latencyMs: Math.max(0, Math.round(finishedMs - startedMs)),
     };
   }

@@ -447,6 +447,13 @@ export async function toolCallsOfTree(
      WHERE t.root_id = $1 AND m.tool_calls IS NOT NULL ORDER BY m.created_at, m.seq`,
     [rootId],
   );
+  return parseToolCalls(rows);
+}
+
+/** Tool-call columns of messages as calls with their parsed arguments (unparsable ones kept raw). */
+function parseToolCalls(
+  rows: readonly { thread_id: string; tool_calls: unknown }[],
+): { name: string; args: unknown; thread_id: string }[] {
   const calls: { name: string; args: unknown; thread_id: string }[] = [];
   for (const row of rows) {
     const list = json<{ function?: { name?: string; arguments?: string } }[] | null>(row.tool_calls) ?? [];
@@ -642,4 +649,95 @@ export async function finishedRunsOfProject(
     finished_at: Number(raw.finished_at),
     summary: raw.summary === null || raw.summary === undefined ? null : json<EvalSummary>(raw.summary),
   }));
+}
+// ─── The runner's hot path (one statement each) ──────────────────────────────────────────────────
+
+/**
+ * What the runner needs to know whether a case's thread rests: its status, whether it is runnable,
+ * and whether input waits in its inbox, in one round trip (null when the thread is gone).
+ */
+export async function caseThreadState(
+  db: SqlExecutor,
+  threadId: string,
+): Promise<{ status: string; runnable: boolean; pendingInput: boolean } | null> {
+  const [row] = await db.query<{ status: string; runnable: boolean; pending_input: boolean }>(
+    `SELECT t.status, t.runnable,
+       EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = t.id AND i.consumed_at IS NULL) AS pending_input
+     FROM threads t WHERE t.id = $1`,
+    [threadId],
+  );
+  return row
+    ? {
+        status: String(row.status),
+        runnable: row.runnable === true,
+        pendingInput: row.pending_input === true,
+      }
+    : null;
+}
+
+/** A root's own visible conversation (its user and assistant messages, not silent), in order. */
+export async function conversationOf(
+  db: SqlExecutor,
+  threadId: string,
+): Promise<{ role: "user" | "assistant"; content: string | null }[]> {
+  return db.query<{ role: "user" | "assistant"; content: string | null }>(
+    `SELECT role, content FROM messages
+     WHERE thread_id = $1 AND depth = 0 AND silent = false AND role IN ('user', 'assistant') ORDER BY seq`,
+    [threadId],
+  );
+}
+
+export interface CaseThreadEnd {
+  status: string;
+  finished_at: number | null;
+  /** Tokens and cost of the root's whole tree. */
+  tokens: number;
+  cost_usd: number;
+  conversation: { role: "user" | "assistant"; content: string | null }[];
+  toolCalls: { name: string; args: unknown; thread_id: string }[];
+  subagents: string[];
+  /** The user turns posted from outside (as `postedUserTurns`). */
+  posted: string[];
+}
+
+/**
+ * Everything a case's verdict reads of its thread, in one statement: status and end, the usage of
+ * its tree, its conversation (`conversationOf`), the tool calls and subagents of its tree
+ * (`toolCallsOfTree`, `subagentsOfTree`) and its posted user turns (`postedUserTurns`).
+ */
+export async function caseThreadEnd(db: SqlExecutor, threadId: string): Promise<CaseThreadEnd | null> {
+  const [row] = await db.query<Record<string, unknown>>(
+    `WITH RECURSIVE subtree AS (
+       SELECT id, input_tokens, output_tokens, cost_usd FROM threads WHERE id = $1
+       UNION ALL SELECT t.id, t.input_tokens, t.output_tokens, t.cost_usd FROM threads t JOIN subtree s ON t.parent_id = s.id
+     )
+     SELECT r.status, r.finished_at,
+       (SELECT COALESCE(sum(input_tokens + output_tokens), 0)::bigint FROM subtree) AS tokens,
+       (SELECT COALESCE(sum(cost_usd), 0)::float8 FROM subtree) AS cost_usd,
+       COALESCE((SELECT json_agg(json_build_object('role', m.role, 'content', m.content) ORDER BY m.seq)
+         FROM messages m WHERE m.thread_id = r.id AND m.depth = 0 AND m.silent = false
+           AND m.role IN ('user', 'assistant')), '[]'::json) AS conversation,
+       COALESCE((SELECT json_agg(json_build_object('thread_id', m.thread_id, 'tool_calls', m.tool_calls)
+           ORDER BY m.created_at, m.seq)
+         FROM messages m JOIN threads t ON t.id = m.thread_id
+         WHERE t.root_id = r.id AND m.tool_calls IS NOT NULL), '[]'::json) AS tool_calls,
+       COALESCE((SELECT json_agg(t.agent_name ORDER BY t.created_at) FROM threads t
+         WHERE t.root_id = r.id AND t.id <> r.id), '[]'::json) AS subagents,
+       COALESCE((SELECT json_agg(i.payload->>'content' ORDER BY i.seq) FROM inbox_items i
+         WHERE i.thread_id = r.id AND i.payload->>'role' = 'user'
+           AND (i.payload->>'external' = 'true' OR i.payload->>'fromHuman' = 'true')), '[]'::json) AS posted
+     FROM threads r WHERE r.id = $1`,
+    [threadId],
+  );
+  if (!row) return null;
+  return {
+    status: String(row.status),
+    finished_at: numberOrNull(row.finished_at),
+    tokens: Number(row.tokens ?? 0),
+    cost_usd: Number(row.cost_usd ?? 0),
+    conversation: json<CaseThreadEnd["conversation"]>(row.conversation),
+    toolCalls: parseToolCalls(json<{ thread_id: string; tool_calls: unknown }[]>(row.tool_calls)),
+    subagents: json<string[]>(row.subagents).map(String),
+    posted: json<(string | null)[]>(row.posted).map((content) => content ?? ""),
+  };
 }

@@ -1,14 +1,17 @@
 // GET /api/eval-runs/:runId/events — the run as Server-Sent Events (API.md "Evaluations"): `progress`
 // `{ done, total }`, `result` (each finished case result once, those finished before the stream
 // opened first), and `run` (the whole run) when it ends, after which the stream closes. The stream
-// reads the run back when the runner here reports a change, and every second besides (a run driven
-// by another process), so it never misses a result and never sends one twice.
+// reads the run back when the runner here reports a change (at most every 200 ms: a burst of results
+// is read in one go, not once each), and every second besides (a run driven by another process), so
+// it never misses a result and never sends one twice.
 import { getRuntime } from "@/runtime/runtime";
 import { handle } from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
 const POLL_MS = 1_000;
+/** Reads of the run at most this often: results finishing together are read back once, not once each. */
+const MIN_READ_GAP_MS = 200;
 const KEEP_ALIVE_MS = 15_000;
 const encoder = new TextEncoder();
 
@@ -44,6 +47,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
       let lastSentAt = Date.now();
       try {
         while (!closed) {
+          const readAt = Date.now();
           const run = await runtime.evals.getRun(runId);
           for (const result of run.results) {
             const key = `${result.case_id}/${result.repetition}`;
@@ -70,7 +74,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
             const timer = setTimeout(resolve, POLL_MS);
             wake = () => {
               clearTimeout(timer);
-              resolve();
+              setTimeout(resolve, closed ? 0 : Math.max(0, readAt + MIN_READ_GAP_MS - Date.now()));
             };
           });
         }
