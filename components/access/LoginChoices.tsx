@@ -53,7 +53,7 @@ export function LoginChoices({
         <>
           <a
             href={`/api/auth/oidc/start?next=${encodeURIComponent(next)}`}
-            className={`${buttonClasses("secondary")} w-full justify-center`}
+            className={`${buttonClasses("secondary")} mt-2 w-full justify-center`}
           >
             Sign in with {oidcName}
           </a>
