@@ -93,14 +93,11 @@ function checkObject(schema: z.ZodObject, value: unknown, path: PathSegment[], c
 function pickUnionOption(schema: z.ZodUnion, value: unknown): z.ZodType | undefined {
   const options = schema.options as readonly z.ZodType[];
   if (schema instanceof z.ZodDiscriminatedUnion && isPlainObject(value)) {
+    // The values each member declares for the discriminator (literals, enums, nested unions), as zod
+    // itself dispatches on them; zod refuses, when the union is made, a member that declares none.
     const discriminator = schema.def.discriminator;
-    return options.find((option) => {
-      if (!(option instanceof z.ZodObject)) return false;
-      const tag: unknown = option.shape[discriminator];
-      return (
-        tag instanceof z.ZodLiteral && (tag.def.values as readonly unknown[]).includes(value[discriminator])
-      );
-    });
+    const tag = value[discriminator] as z.core.util.Primitive;
+    return options.find((option) => option._zod.propValues![discriminator]!.has(tag));
   }
   const accepting = options.find((option) => option.safeParse(value).success);
   if (accepting) return accepting;
