@@ -12,7 +12,7 @@ const OTHER = uuid("telemetry-other");
 /** The facts of ROOT after these telemetry records, each one µs after the last. */
 function factsAfter(...records: Record<string, unknown>[]) {
   const script = new EventScript();
-  records.forEach((record, index) => script.telemetry(ROOT, record, T0 + index));
+  for (const [index, record] of records.entries()) script.telemetry(ROOT, record, T0 + index);
   return selectTelemetry(stateFromFrames(ROOT, script.frames), ROOT);
 }
 
