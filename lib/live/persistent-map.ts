@@ -6,7 +6,6 @@
 const BITS_PER_LEVEL = 5;
 const BRANCH_WIDTH = 1 << BITS_PER_LEVEL;
 const LEVEL_MASK = BRANCH_WIDTH - 1;
-const HASH_BITS = 32;
 
 interface Branch<V> {
   readonly kind: "branch";
@@ -103,7 +102,7 @@ function insert<V>(
       else entries[index] = [key, value];
       return { node: { kind: "leaf", hash, entries }, added: index === -1 };
     }
-    if (shift >= HASH_BITS) throw new Error("persistent map: distinct hashes cannot collide at full depth");
+    // Different hashes differ in some bit, so joinLeaves splits them within the 32 bits.
     return { node: joinLeaves(node, { kind: "leaf", hash, entries: [[key, value]] }, shift), added: true };
   }
   const slot = slotOf(hash, shift);

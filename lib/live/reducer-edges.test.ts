@@ -119,7 +119,7 @@ describe("streamed text when a thread settles", () => {
     },
   );
 
-  it.each(["queued", "running", "idle", "waiting"])("keeps it while the thread is %s", (status) => {
+  it.each(["queued", "running", "idle", "waiting_approval"])("keeps it while the thread is %s", (status) => {
     const before = applyLiveEvents(initialLiveState(ROOT), [
       threadEvent(1, { id: "t", status: "running" }),
       chunk("t", "m1"),
