@@ -74,9 +74,7 @@ describe("persistent map", () => {
         String(left).localeCompare(String(right)),
       ),
     );
-    expect(
-      updateEntry(map, "new", (current) => (current === undefined ? "absent" : "present")),
-    ).toMatchObject({
+    expect(updateEntry(map, "new", (current) => (current === undefined ? 1000 : 0))).toMatchObject({
       size: 101,
     });
     expect(
