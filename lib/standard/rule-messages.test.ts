@@ -1,5 +1,6 @@
-// Pins the words of the model and tool rules (validate-models.ts, validate-tools.ts): each rule's
-// diagnostic as a user reads it — severity, code, path and the whole message.
+// Pins the words of the model, tool, prompt and env-name rules (validate-models.ts, validate-tools.ts,
+// validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
+// code, path and the whole message.
 import { describe, expect, it } from "vitest";
 import { asJson, chatBundle } from "../../test/support/spec-fixtures";
 import type { Bundle } from "./bundle";
@@ -199,6 +200,134 @@ describe("tool rule messages", () => {
         "warning builtin_args_ignored tools[0].args: Tool "clock" is the built-in fs_read, whose arguments are fixed by the runtime, so these args are ignored. Remove them.",
         "warning required_property_not_defined tools[1].args.required[1]: Tool "fetch_item" args require "b" but do not define it under "properties". Add the property or fix the name (defined: a).",
         "warning required_property_not_defined tools[2].args.required[0]: Tool "none_defined" args require "c" but do not define it under "properties". Add the property or fix the name (defined: none).",
+      ]
+    `);
+  });
+});
+
+type Prompt = Bundle["prompts"][number];
+
+describe("prompt rule messages", () => {
+  it("a model that is not defined, or cannot call the prompt's tools", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.prompts[0]!.model = "assistant_modle";
+        bundle.models.push({
+          name: "no_tools",
+          provider: "openai",
+          model: "gpt-x",
+          capabilities: { functionCalling: false },
+        } as Model);
+        bundle.prompts.push(
+          {
+            name: "lister",
+            model: "no_tools",
+            toolDescription: "Use it.",
+            prompt: "List.",
+            tools: ["fs_list"],
+          } as Prompt,
+          {
+            name: "talker",
+            model: "no_tools",
+            toolDescription: "Use it.",
+            prompt: "Talk.",
+            tools: [],
+          } as Prompt,
+        );
+        bundle.tools.push({
+          name: "fs_list",
+          description: "List",
+          kind: "builtin",
+          builtin: "fs_list",
+        } as Tool);
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error unknown_model prompts[0].model: Prompt "assistant_chat" uses model "assistant_modle" which is not defined. Define a model named "assistant_modle" or pick one of: assistant_model, no_tools.",
+        "warning model_lacks_function_calling prompts[1].tools: Prompt "lister" lists tools, but its model "no_tools" declares functionCalling: false, so it cannot call them. Use a model that supports function calling, or remove the tools.",
+      ]
+    `);
+  });
+
+  it("includes that are not defined or form a cycle, variables declared twice, required but undefined", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.prompts.push(
+          {
+            name: "first",
+            model: "assistant_model",
+            toolDescription: "Use it.",
+            prompt: [
+              { type: "text", content: "A" },
+              { type: "include", prompt: "second" },
+              { type: "include", prompt: "nowhere" },
+            ],
+            variables: [{ name: "topic" }, { name: "topic" }, { name: "tone" }],
+          } as Prompt,
+          {
+            name: "second",
+            model: "assistant_model",
+            toolDescription: "Use it.",
+            prompt: [{ type: "include", prompt: "first" }],
+          } as Prompt,
+          {
+            name: "self",
+            model: "assistant_model",
+            toolDescription: "Use it.",
+            prompt: [{ type: "include", prompt: "self" }],
+          } as Prompt,
+          {
+            name: "shaped",
+            model: "assistant_model",
+            toolDescription: "Use it.",
+            prompt: "Answer.",
+            requiredSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a", "b"] },
+          } as Prompt,
+          {
+            name: "unshaped",
+            model: "assistant_model",
+            toolDescription: "Use it.",
+            prompt: "Answer.",
+            requiredSchema: { type: "object", properties: {}, required: ["c"] },
+          } as Prompt,
+        );
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error include_cycle prompts[1].prompt[1].prompt: Prompt includes form a cycle: first → second → first. Rendering it would never end; remove one of these includes.",
+        "error unknown_include prompts[1].prompt[2].prompt: Prompt "first" includes prompt "nowhere" which is not defined. Define a prompt named "nowhere" or pick one of: assistant_chat, first, second, self, shaped, unshaped.",
+        "error duplicate_variable prompts[1].variables[1].name: Prompt "first" declares variable "topic" twice. Keep one declaration.",
+        "error include_cycle prompts[3].prompt[0].prompt: Prompt includes form a cycle: self → self. Rendering it would never end; remove one of these includes.",
+        "warning required_property_not_defined prompts[4].requiredSchema.required[1]: Prompt "shaped"'s requiredSchema requires "b" but does not define it under "properties". Add the property or fix the name (defined: a).",
+        "warning required_property_not_defined prompts[5].requiredSchema.required[0]: Prompt "unshaped"'s requiredSchema requires "c" but does not define it under "properties". Add the property or fix the name (defined: none).",
+      ]
+    `);
+  });
+});
+
+describe("env name rule messages", () => {
+  it("every place a definition names an env variable", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.agents[0]!.env = { "MY-VAR": "x", GOOD: "y" };
+        bundle.models[0]!.apiKeyEnv = "9KEY";
+        bundle.prompts[0]!.env = { "a b": "x" };
+        bundle.prompts[0]!.variables = [{ name: "bad.name" }];
+        bundle.prompts[0]!.prompt = [{ type: "env", property: "-" }];
+        bundle.tools.push(
+          httpTool({
+            headers: { Authorization: { env: "API KEY", prefix: "Bearer " }, "X-Ok": { env: "OK" } },
+          }),
+        );
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error invalid_env_name agents[0].env["MY-VAR"]: The env key "MY-VAR" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "MY_VAR".",
+        "error invalid_env_name models[0].apiKeyEnv: apiKeyEnv "9KEY" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "_9KEY".",
+        "error invalid_env_name prompts[0].env["a b"]: The env key "a b" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "a_b".",
+        "error invalid_env_name prompts[0].prompt[0].property: The env part's property "-" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "_".",
+        "error invalid_env_name prompts[0].variables[0].name: The variable name "bad.name" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "bad_name".",
+        "error invalid_env_name tools[0].headers.Authorization.env: The env variable of header "Authorization" "API KEY" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "API_KEY".",
       ]
     `);
   });
