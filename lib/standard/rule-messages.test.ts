@@ -1,5 +1,5 @@
-// Pins the words of the model, tool, prompt and env-name rules (validate-models.ts, validate-tools.ts,
-// validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
+// Pins the words of the agent, model, tool, prompt and env-name rules (validate-agents.ts,
+// validate-models.ts, validate-tools.ts, validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
 // code, path and the whole message.
 import { describe, expect, it } from "vitest";
 import { asJson, chatBundle } from "../../test/support/spec-fixtures";
@@ -328,6 +328,158 @@ describe("env name rule messages", () => {
         "error invalid_env_name prompts[0].prompt[0].property: The env part's property "-" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "_".",
         "error invalid_env_name prompts[0].variables[0].name: The variable name "bad.name" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "bad_name".",
         "error invalid_env_name tools[0].headers.Authorization.env: The env variable of header "Authorization" "API KEY" is not a valid environment variable name (letters, digits and "_", not starting with a digit). Use a name like "API_KEY".",
+      ]
+    `);
+  });
+});
+
+type Agent = Bundle["agents"][number];
+
+const agent = (overrides: Record<string, unknown>) =>
+  ({ name: "pair", sideA: { prompt: "assistant_chat" }, ...overrides }) as Agent;
+
+describe("agent rule messages", () => {
+  it("sides that do not match the type, and an exposed agent that cannot answer", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.agents.push(
+          agent({ name: "lonely", type: "dual_ai" }),
+          agent({ name: "human", type: "ai_human", sideB: { prompt: "assistant_chat" } }),
+          agent({
+            name: "exposed",
+            type: "dual_ai",
+            maxSessionTurns: 4,
+            exposeAsTool: true,
+            toolDescription: "  ",
+            sideB: { prompt: "assistant_chat" },
+          }),
+          agent({
+            name: "answers",
+            type: "dual_ai",
+            maxSessionTurns: 4,
+            exposeAsTool: true,
+            toolDescription: "Answers.",
+            sideB: { prompt: "assistant_chat", sessionStop: "finish" },
+          }),
+        );
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "warning missing_max_session_turns agents[1].maxSessionTurns: Agent "lonely" is dual_ai without maxSessionTurns, so two AIs could talk forever. Set a cap, e.g. "maxSessionTurns": 20.",
+        "error missing_side_b agents[1].sideB: Agent "lonely" is dual_ai, so both sides are AI: add a sideB with the prompt the second AI uses.",
+        "error unexpected_side_b agents[2].sideB: Agent "human" is ai_human, where side B is the human. Remove sideB, or set "type": "dual_ai" if both sides should be AI.",
+        "warning subagent_without_session_stop agents[3]: Subagent "exposed" can never hand a result back to its parent: neither side has a session stop tool, the tool an AI calls to end the session with its answer, so it only ends at a limit. Pick a session stop tool for one side in the inspector (usually the reviewing side).",
+        "warning missing_tool_description agents[3].toolDescription: Agent "exposed" is exposed as a tool but has no toolDescription, so models calling it do not know what it does. Describe what it does and when to call it.",
+      ]
+    `);
+  });
+
+  it("side prompts that are not defined, named by the side's label when it has one", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.agents[0]!.sideA.prompt = "assistant_chta";
+        bundle.agents.push(
+          agent({
+            name: "pair",
+            type: "dual_ai",
+            maxSessionTurns: 2,
+            sideA: { prompt: "assistant_chat", sessionStop: "finish" },
+            sideB: { prompt: "reviewer" },
+          }),
+        );
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error unknown_prompt agents[0].sideA.prompt: Agent "assistant" side A ("Assistant") uses prompt "assistant_chta" which is not defined. Define a prompt named "assistant_chta" or pick one of: assistant_chat.",
+        "error unknown_prompt agents[1].sideB.prompt: Agent "pair" side B uses prompt "reviewer" which is not defined. Define a prompt named "reviewer" or pick one of: assistant_chat.",
+      ]
+    `);
+  });
+
+  it("sides that cannot stop, or stop on a tool their prompt cannot call", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.tools.push(httpTool({ name: "done" }));
+        bundle.prompts.push({
+          name: "with_done",
+          model: "assistant_model",
+          toolDescription: "Use it.",
+          prompt: "Go.",
+          tools: ["done"],
+        } as Prompt);
+        bundle.agents.push(
+          agent({ name: "a1", sideA: { prompt: "assistant_chat", stopToolResponseProperty: "answer" } }),
+          agent({ name: "a2", sideA: { prompt: "assistant_chat", label: "Bot", stopOnResponse: false } }),
+          agent({ name: "a3", sideA: { prompt: "assistant_chat", stopTool: "done" } }),
+          agent({ name: "a4", sideA: { prompt: "with_done", stopTool: "done" } }),
+          agent({
+            name: "a5",
+            sideA: { prompt: "assistant_chat", stopTool: "finish", sessionStop: "finish" },
+          }),
+          agent({ name: "a6", sideA: { prompt: "missing", stopTool: "done" } }),
+          agent({ name: "a7", sideA: { prompt: "assistant_chat", stopOnResponse: false, maxSteps: 3 } }),
+        );
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "warning stop_tool_response_property_without_stop_tool agents[1].sideA.stopToolResponseProperty: Agent "a1" side A sets stopToolResponseProperty but no stopTool, so it is never used. Set stopTool or remove it.",
+        "warning side_cannot_stop agents[2].sideA.stopOnResponse: Agent "a2" side A ("Bot") has stopOnResponse false and no stopTool, sessionStop, sessionFail or maxSteps, so its turn only ends at the runtime's safety limit. Add a stopTool or a maxSteps.",
+        "error stop_tool_not_callable agents[3].sideA.stopTool: Agent "a3" side A stops when "done" is called, but its prompt "assistant_chat" cannot call it. Add "done" to prompt "assistant_chat"'s tools, or bind it as one of this side's session tools.",
+        "error unknown_prompt agents[6].sideA.prompt: Agent "a6" side A uses prompt "missing" which is not defined. Define a prompt named "missing" or pick one of: assistant_chat, with_done.",
+      ]
+    `);
+  });
+
+  it("session tools bound twice, or reading arguments their tool does not declare", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.tools.push(
+          httpTool({ name: "report", args: { type: "object", properties: { summary: { type: "string" } } } }),
+          httpTool({ name: "bare" }),
+          httpTool({
+            name: "messaged",
+            args: { type: "object", properties: { message: { type: "string" } } },
+          }),
+          { name: "fs_read", description: "Read", kind: "builtin", builtin: "fs_read" } as Tool,
+        );
+        bundle.agents.push(
+          agent({
+            name: "b1",
+            sideA: { prompt: "assistant_chat", sessionStop: "finish", sessionFail: "finish" },
+          }),
+          agent({
+            name: "b2",
+            sideA: {
+              prompt: "assistant_chat",
+              sessionStop: { name: "report", messageProperty: "text", attachmentsProperty: "files" },
+            },
+          }),
+          agent({ name: "b3", sideA: { prompt: "assistant_chat", sessionStop: "report" } }),
+          agent({
+            name: "b4",
+            sideA: { prompt: "assistant_chat", sessionFail: { name: "bare", messageProperty: "why" } },
+          }),
+          agent({
+            name: "b5",
+            sideA: {
+              prompt: "assistant_chat",
+              sessionStop: "messaged",
+              sessionStatus: { name: "fs_read", messageProperty: "x" },
+            },
+          }),
+          agent({
+            name: "b6",
+            sideA: { prompt: "assistant_chat", sessionStop: { name: "report", messageProperty: "summary" } },
+          }),
+        );
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error conflicting_session_bindings agents[1].sideA.sessionFail: Agent "b1" side A binds "finish" as both sessionStop and sessionFail, so calling it would both end and continue the session. Use a separate tool for each.",
+        "error binding_property_not_in_tool_args agents[2].sideA.sessionStop.attachmentsProperty: Agent "b2" side A sessionStop reads argument "files" of tool "report", but that tool's args do not define "files". Set attachmentsProperty to one of: summary, or add "files" to the tool's args.",
+        "error binding_property_not_in_tool_args agents[2].sideA.sessionStop.messageProperty: Agent "b2" side A sessionStop reads argument "text" of tool "report", but that tool's args do not define "text". Set messageProperty to one of: summary, or add "text" to the tool's args.",
+        "warning binding_default_property_missing agents[3].sideA.sessionStop: Agent "b3" side A sessionStop reads the message from argument "message" by default, but tool "report" has no such argument. Set messageProperty to one of: summary.",
+        "error binding_property_not_in_tool_args agents[4].sideA.sessionFail.messageProperty: Agent "b4" side A sessionFail reads argument "why" of tool "bare", but that tool's args do not define "why". Set messageProperty to an argument it declares (it declares none), or add "why" to the tool's args.",
       ]
     `);
   });
