@@ -1,5 +1,5 @@
-// Pins the words of the agent, model, tool, prompt and env-name rules (validate-agents.ts,
-// validate-models.ts, validate-tools.ts, validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
+// Pins the words of the name, agent, model, tool, prompt and env-name rules (validate-names.ts,
+// validate-agents.ts, validate-models.ts, validate-tools.ts, validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
 // code, path and the whole message.
 import { describe, expect, it } from "vitest";
 import { asJson, chatBundle } from "../../test/support/spec-fixtures";
@@ -480,6 +480,80 @@ describe("agent rule messages", () => {
         "error binding_property_not_in_tool_args agents[2].sideA.sessionStop.messageProperty: Agent "b2" side A sessionStop reads argument "text" of tool "report", but that tool's args do not define "text". Set messageProperty to one of: summary, or add "text" to the tool's args.",
         "warning binding_default_property_missing agents[3].sideA.sessionStop: Agent "b3" side A sessionStop reads the message from argument "message" by default, but tool "report" has no such argument. Set messageProperty to one of: summary.",
         "error binding_property_not_in_tool_args agents[4].sideA.sessionFail.messageProperty: Agent "b4" side A sessionFail reads argument "why" of tool "bare", but that tool's args do not define "why". Set messageProperty to an argument it declares (it declares none), or add "why" to the tool's args.",
+      ]
+    `);
+  });
+});
+
+describe("name rule messages", () => {
+  it("duplicate names within a kind, and one name shared by a tool, a prompt and an agent", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.models.push(model({ name: "assistant_model" }), model({ name: "assistant_model" }));
+        bundle.tools.push(httpTool({ name: "assistant" }), httpTool({ name: "assistant" }));
+        bundle.prompts.push({
+          name: "assistant",
+          model: "assistant_model",
+          toolDescription: "Use it.",
+          prompt: "Hi.",
+        } as Prompt);
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error callable_name_conflict agents[0].name: The agent "assistant" has the same name as a tool and a prompt. Tools, prompts and agents are all called by name, so rename one of them.",
+        "error duplicate_name models[1].name: Two models are named "assistant_model" (models[0] and models[1]). Rename one: names must be unique.",
+        "error duplicate_name models[2].name: Two models are named "assistant_model" (models[0] and models[2]). Rename one: names must be unique.",
+        "error callable_name_conflict prompts[1].name: The prompt "assistant" has the same name as a tool and an agent. Tools, prompts and agents are all called by name, so rename one of them.",
+        "error callable_name_conflict tools[0].name: The tool "assistant" has the same name as a prompt and an agent. Tools, prompts and agents are all called by name, so rename one of them.",
+        "error duplicate_name tools[1].name: Two tools are named "assistant" (tools[0] and tools[1]). Rename one: names must be unique.",
+      ]
+    `);
+  });
+
+  it("reserved names, and names models cannot call", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.tools.push(
+          httpTool({ name: "subagent_create" }),
+          httpTool({ name: " Fetch Item! " }),
+          httpTool({ name: "***" }),
+          httpTool({ name: `${"long".repeat(16)}_tail` }),
+        );
+        bundle.agents[0]!.sideA = {
+          prompt: "assistant_chat",
+          stopTool: "stop now",
+          sessionStop: "end it",
+          sessionFail: { name: "give up" },
+        };
+        bundle.models.push(model({ name: "my model/v2" }));
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error invalid_name agents[0].sideA.sessionFail.name: The sessionFail tool name "give up" is not a valid tool name: models can only call names of 1–64 letters, digits, "_" or "-". Try "give_up".",
+        "error invalid_name agents[0].sideA.sessionStop: The sessionStop tool name "end it" is not a valid tool name: models can only call names of 1–64 letters, digits, "_" or "-". Try "end_it".",
+        "error invalid_name agents[0].sideA.stopTool: The stopTool name "stop now" is not a valid tool name: models can only call names of 1–64 letters, digits, "_" or "-". Try "stop_now".",
+        "error stop_tool_not_callable agents[0].sideA.stopTool: Agent "assistant" side A stops when "stop now" is called, but its prompt "assistant_chat" cannot call it. Add "stop now" to prompt "assistant_chat"'s tools, or bind it as one of this side's session tools.",
+        "error invalid_name models[1].name: Model name "my model/v2" must be made of letters, digits, "_", "-" or "." (it becomes a file name on export). Rename it, e.g. "my_model_v2".",
+        "error reserved_name tools[0].name: "subagent_create" is a lifecycle tool the runtime provides for resumable subagents. Give this tool another name.",
+        "error invalid_name tools[1].name: Tool name " Fetch Item! " is not a valid tool name: models can only call names of 1–64 letters, digits, "_" or "-". Try "fetch_item".",
+        "error invalid_name tools[2].name: Tool name "***" is not a valid tool name: models can only call names of 1–64 letters, digits, "_" or "-". Try "my_tool".",
+        "error invalid_name tools[3].name: Tool name "longlonglonglonglonglonglonglonglonglonglonglonglonglonglonglong_tail" is not a valid tool name: models can only call names of 1–64 letters, digits, "_" or "-". Try "longlonglonglonglonglonglonglonglonglonglonglonglonglonglonglong".",
+      ]
+    `);
+  });
+
+  it("hook ids that are not snake_case", () => {
+    expect(
+      linesAfter((bundle) => {
+        bundle.agents[0]!.hooks = ["beforeStep", "ok_hook", "9-lives", "__"];
+        bundle.prompts[0]!.hooks = ["Audit Log_"];
+      }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error invalid_hook_id agents[0].hooks[0]: Hook id "beforeStep" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "before_step".",
+        "error invalid_hook_id agents[0].hooks[2]: Hook id "9-lives" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "lives".",
+        "error invalid_hook_id agents[0].hooks[3]: Hook id "__" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "my_hook".",
+        "error invalid_hook_id prompts[0].hooks[0]: Hook id "Audit Log_" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "audit_log".",
       ]
     `);
   });
