@@ -1,14 +1,17 @@
 // Pins the words of the name, agent, model, tool, prompt and env-name rules (validate-names.ts,
-// validate-agents.ts, validate-models.ts, validate-tools.ts, validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
+// validate-agents.ts, validate-tool-entries.ts, validate-models.ts, validate-tools.ts, validate-prompts.ts, validate-env-names.ts): each rule's diagnostic as a user reads it — severity,
 // code, path and the whole message.
 import { describe, expect, it } from "vitest";
-import { asJson, chatBundle } from "../../test/support/spec-fixtures";
+import { asJson, assetBundle, chatBundle } from "../../test/support/spec-fixtures";
 import type { Bundle } from "./bundle";
 import { parseBundle } from "./parse-bundle";
 
-/** The chat example changed by `change`, parsed; its diagnostics as `severity code path: message` lines. */
-function linesAfter(change: (bundle: Bundle & Record<string, unknown>) => void): string[] {
-  const bundle = chatBundle() as Bundle & Record<string, unknown>;
+/** The chat (or asset) example changed by `change`, parsed; its diagnostics as `severity code path: message` lines. */
+function linesAfter(
+  change: (bundle: Bundle & Record<string, unknown>) => void,
+  example = chatBundle,
+): string[] {
+  const bundle = example() as Bundle & Record<string, unknown>;
   change(bundle);
   return parseBundle(asJson(bundle)).diagnostics.map(
     (diagnostic) => `${diagnostic.severity} ${diagnostic.code} ${diagnostic.path}: ${diagnostic.message}`,
@@ -554,6 +557,73 @@ describe("name rule messages", () => {
         "error invalid_hook_id agents[0].hooks[2]: Hook id "9-lives" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "lives".",
         "error invalid_hook_id agents[0].hooks[3]: Hook id "__" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "my_hook".",
         "error invalid_hook_id prompts[0].hooks[0]: Hook id "Audit Log_" must be snake_case (lowercase letters, digits and "_", starting with a letter), e.g. "audit_log".",
+      ]
+    `);
+  });
+});
+
+describe("prompt tools entry rule messages", () => {
+  type Entry = NonNullable<Prompt["tools"]>[number];
+  const withEntries = (...entries: Entry[]) =>
+    linesAfter((bundle) => {
+      bundle.prompts.find((prompt) => prompt.name === "orchestrator_chat")!.tools = entries;
+    }, assetBundle);
+
+  it("entries that name nothing callable, a lifecycle tool, an agent not exposed, or twice the same", () => {
+    expect(
+      withEntries("read_fil", "subagent_message", "orchestrator", "read_file", { name: "read_file" }),
+    ).toMatchInlineSnapshot(`
+      [
+        "error unknown_tool_reference prompts[0].tools[0]: Prompt "orchestrator_chat" lists tool "read_fil", which is not a tool, prompt or agent of this project. Define a tool, prompt or agent named "read_fil" or pick one of: asset_reviewer, asset_style_guide, asset_subagent, asset_worker, list_files, orchestrator, orchestrator_chat, read_file, write_file.",
+        "error reserved_tool_reference prompts[0].tools[1]: Prompt "orchestrator_chat" lists "subagent_message", a lifecycle tool the runtime adds by itself to prompts with resumable subagents. Remove it from tools.",
+        "error agent_not_exposed prompts[0].tools[2]: Prompt "orchestrator_chat" calls agent "orchestrator" as a handoff, but that agent is not exposed as a tool. Set "exposeAsTool": true on agent "orchestrator" (and give it a toolDescription).",
+        "error duplicate_tool_entry prompts[0].tools[4].name: Prompt "orchestrator_chat" lists "read_file" more than once; models reject duplicate tool names. Keep one entry.",
+      ]
+    `);
+  });
+
+  it("subagent options and other fields on targets they mean nothing to", () => {
+    expect(
+      withEntries(
+        { name: "read_file", blocking: true, includeErrors: true },
+        {
+          name: "asset_style_guide",
+          resumable: { receives_messages: "side_a", maxInstances: 2 },
+          options: { a: 1 },
+          blocking: false,
+        },
+        { name: "asset_subagent", options: { a: 1 }, tenvs: { A: "b" } } as Entry,
+      ),
+    ).toMatchInlineSnapshot(`
+      [
+        "error subagent_config_on_non_subagent prompts[0].tools[0].blocking: Prompt "orchestrator_chat" tools entry "read_file" sets subagent options "blocking", but "read_file" is a tool. Only dual_ai agents run as subagents; remove them.",
+        "warning tool_entry_field_ignored prompts[0].tools[0].includeErrors: Prompt "orchestrator_chat" tools entry "read_file" sets "includeErrors", which has no effect because "read_file" is a tool. Remove it.",
+        "error subagent_config_on_non_subagent prompts[0].tools[1].blocking: Prompt "orchestrator_chat" tools entry "asset_style_guide" sets subagent options "blocking" and "resumable", but "asset_style_guide" is a prompt (run as a sub-prompt). Only dual_ai agents run as subagents; remove them.",
+        "warning tool_entry_field_ignored prompts[0].tools[1].options: Prompt "orchestrator_chat" tools entry "asset_style_guide" sets "options", which has no effect because "asset_style_guide" is a prompt (run as a sub-prompt). Remove it.",
+        "warning deprecated_property prompts[0].tools[2].tenvs: Prompt "orchestrator_chat" in "tools[2]": "tenvs" is deprecated. It was renamed "env" (string values). Move the values to "env".",
+        "warning tool_entry_field_ignored prompts[0].tools[2].tenvs: Prompt "orchestrator_chat" tools entry "asset_subagent" sets "tenvs" and "options", which have no effect because "asset_subagent" is a dual_ai agent (run as a subagent). Remove them.",
+      ]
+    `);
+  });
+
+  it("init properties the target's requiredSchema does not ask for, and resumable limits", () => {
+    expect(
+      withEntries(
+        {
+          name: "asset_subagent",
+          initUserMessageProperty: "brif",
+          initAttachmentsProperty: "references",
+          initAgentNameProperty: "nam",
+          resumable: { maxInstances: 0, receives_messages: "side_b" },
+        } as Entry,
+        { name: "asset_style_guide", initUserMessageProperty: "topic" },
+      ),
+    ).toMatchInlineSnapshot(`
+      [
+        "warning init_property_not_in_schema prompts[0].tools[0].initAgentNameProperty: Prompt "orchestrator_chat" tools entry "asset_subagent" maps initAgentNameProperty from argument "nam", but the requiredSchema of prompt "asset_worker" (side A of agent "asset_subagent") has no property "nam" (it has: brief, asset_name, references). Add it, or pick one it has.",
+        "warning init_property_not_in_schema prompts[0].tools[0].initUserMessageProperty: Prompt "orchestrator_chat" tools entry "asset_subagent" maps initUserMessageProperty from argument "brif", but the requiredSchema of prompt "asset_worker" (side A of agent "asset_subagent") has no property "brif" (it has: brief, asset_name, references). Add it, or pick one it has.",
+        "error invalid_max_instances prompts[0].tools[0].resumable.maxInstances: Prompt "orchestrator_chat" tools entry "asset_subagent" allows 0 resumable instances, so none could ever be created. Set maxInstances to 1 or more, or leave it out for no cap.",
+        "warning init_property_not_in_schema prompts[0].tools[1].initUserMessageProperty: Prompt "orchestrator_chat" tools entry "asset_style_guide" maps initUserMessageProperty from argument "topic", but prompt "asset_style_guide" declares no requiredSchema, so the calling model is never asked for "topic". Add a requiredSchema with a "topic" property.",
       ]
     `);
   });
