@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  compareDiagnostics,
   DIAGNOSTIC_CODES,
   type Diagnostic,
   DiagnosticSchema,
@@ -99,6 +100,23 @@ describe("sortDiagnostics", () => {
       'tools[0].headers["X-b"]',
       "tools[0].headers.auth",
       "tools.name",
+    ]);
+  });
+
+  it("puts an index before a name at the same place, whichever is compared first", () => {
+    expect(compareDiagnostics(diagnostic("agents[0]"), diagnostic("agents.x"))).toBeLessThan(0);
+    expect(compareDiagnostics(diagnostic("agents.x"), diagnostic("agents[0]"))).toBeGreaterThan(0);
+    expect(compareDiagnostics(diagnostic("agents[3]"), diagnostic("agents[3]"))).toBe(0);
+  });
+
+  it("compares quoted keys by their text and whole names, not characters", () => {
+    expect(sortDiagnostics([diagnostic('x["b-c"]'), diagnostic("x.a")]).map((entry) => entry.path)).toEqual([
+      "x.a",
+      'x["b-c"]',
+    ]);
+    expect(sortDiagnostics([diagnostic("x.abc"), diagnostic("x.ab.z")]).map((entry) => entry.path)).toEqual([
+      "x.ab.z",
+      "x.abc",
     ]);
   });
 
@@ -221,6 +239,11 @@ describe("DiagnosticSchema", () => {
     expect(new Set(DIAGNOSTIC_CODES).size).toBe(DIAGNOSTIC_CODES.length);
     expect(DIAGNOSTIC_CODES.every((code) => /^[a-z]+(_[a-z]+)*$/.test(code))).toBe(true);
     expect(DiagnosticSchema.safeParse({ ...diagnostic("a"), code: "" }).success).toBe(false);
+    const entity = { kind: "agent", name: "helper" } as const;
+    expect(DiagnosticSchema.parse({ ...diagnostic("agents[0]"), entity }).entity).toEqual(entity);
+    expect(
+      DiagnosticSchema.safeParse({ ...diagnostic("a"), entity: { kind: "team", name: "x" } }).success,
+    ).toBe(false);
   });
 });
 

@@ -129,6 +129,13 @@ describe("values outside a set", () => {
   });
 
   it("uses a message written in the schema, after where it applies", () => {
+    expect(diagnoseField(z.enum(["a", "b"], { error: "pick a or b" }), "c")).toStrictEqual({
+      severity: "error",
+      code: "invalid_value",
+      path: "agents[0].x",
+      message: 'Agent "helper" at "x": pick a or b',
+      entity: helper,
+    });
     expect(diagnoseField(z.enum(["a", "b"], { error: "pick a or b" }), "c").message).toBe(
       'Agent "helper" at "x": pick a or b',
     );
@@ -336,6 +343,17 @@ describe("unions", () => {
   it("reports what is wrong inside the one member that took the value's type, at its full path", () => {
     const schema = z.union([z.string(), z.object({ name: z.string(), messageProperty: z.string() })]);
     expect(diagnoseField(schema, { messageProperty: "reason" })).toStrictEqual({
+      severity: "error",
+      code: "missing_property",
+      path: "agents[0].x.name",
+      message: 'Agent "helper": required property "x.name" is missing. Add it.',
+      entity: helper,
+    });
+  });
+
+  it("counts a fixed-value member that refused the value as the wrong kind too", () => {
+    const schema = z.union([z.literal("none"), z.object({ name: z.string() })]);
+    expect(diagnoseField(schema, {})).toStrictEqual({
       severity: "error",
       code: "missing_property",
       path: "agents[0].x.name",

@@ -16,7 +16,7 @@ type Issue = z.core.$ZodIssue;
 const DEFAULT_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized)/;
 
 function isDiagnosticCode(code: unknown): code is DiagnosticCode {
-  return typeof code === "string" && (DIAGNOSTIC_CODES as readonly string[]).includes(code);
+  return (DIAGNOSTIC_CODES as readonly unknown[]).includes(code);
 }
 
 function describeValueType(value: unknown): string {
@@ -145,10 +145,13 @@ function issueCodeAndMessage(
   }
 }
 
-/** A union member that refused the value itself as the wrong type (not something inside it). */
+/**
+ * A union member that refused the value itself (not something inside it) as the wrong type or the
+ * wrong fixed value: a literal member refusing an object. A failed member has at least one issue.
+ */
 function isWrongKind(branch: readonly Issue[]): boolean {
-  const first = branch[0];
-  return first?.code === "invalid_type" && first.path.length === 0;
+  const first = branch[0]!;
+  return (first.code === "invalid_type" || first.code === "invalid_value") && first.path.length === 0;
 }
 
 /**
@@ -164,8 +167,8 @@ function unionIssues(issue: Extract<Issue, { code: "invalid_union" }>): Issue[] 
 /** The types the members expected, from those that refused the value's type (`a string or an object`). */
 function expectedTypesOfUnion(issue: Extract<Issue, { code: "invalid_union" }>): string[] {
   const expected = issue.errors.flatMap((branch) => {
-    const first = branch[0];
-    return first?.code === "invalid_type" && first.path.length === 0 ? [expectedLabel(first.expected)] : [];
+    const first = branch[0]!;
+    return first.code === "invalid_type" && first.path.length === 0 ? [expectedLabel(first.expected)] : [];
   });
   return [...new Set(expected)];
 }
