@@ -75,8 +75,8 @@ function recountAgents(
  */
 function placeInTree(state: LiveState, thread: LiveThread): LiveState {
   const createdBefore = (id: string): boolean => {
-    const other = getEntry(state.threads, id);
-    if (!other) return true;
+    // Every listed id is a thread already placed, so it is in `threads`.
+    const other = getEntry(state.threads, id)!;
     return (
       other.created_at < thread.created_at || (other.created_at === thread.created_at && other.id < thread.id)
     );

@@ -52,10 +52,8 @@ export function getEntry<V>(map: PersistentMap<V>, key: string): V | undefined {
   let node: TrieNode<V> | undefined = map.root;
   let shift = 0;
   while (node) {
-    if (node.kind === "leaf") {
-      if (node.hash !== hash) return undefined;
-      return node.entries.find(([entryKey]) => entryKey === key)?.[1];
-    }
+    // A leaf of another hash holds other keys: the search by key finds nothing there.
+    if (node.kind === "leaf") return node.entries.find(([entryKey]) => entryKey === key)?.[1];
     node = node.slots[slotOf(hash, shift)];
     shift += BITS_PER_LEVEL;
   }

@@ -111,6 +111,12 @@ describe("selectTreeRows", () => {
     const rows = selectTreeRows(state, expansion);
     expect(selectTreeRows(state, expansion)).toBe(rows);
     expect(selectTreeRows({ ...state }, expansion)).toBe(rows);
+    expect(selectTreeRows({ ...state, roots: [...state.roots] }, expansion)).not.toBe(rows);
+    expect(selectTreeRows(state, expansion)).not.toBe(rows);
+    const again = selectTreeRows(state, expansion);
+    expect(selectTreeRows({ ...state, childrenByParent: { ...state.childrenByParent } }, expansion)).not.toBe(
+      again,
+    );
     const other = { defaultExpanded: true, toggled: new Set([RESEARCHER]) };
     expect(selectTreeRows(state, other)).not.toBe(rows);
     expect(selectTreeRows(state, other).map((row) => row.id)).not.toContain(CHECKER);
