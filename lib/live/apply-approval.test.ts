@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { selectPendingApprovals } from "./apply-approval";
+import { selectDivergences, selectPendingApprovals } from "./apply-approval";
 import { applySseFrame } from "./reducer";
 import { initialLiveState } from "./state";
 
@@ -60,5 +60,61 @@ describe("approval events in the live state", () => {
     });
     expect(state.problems[0]?.code).toBe("invalid_payload");
     expect(selectPendingApprovals(state)).toEqual([]);
+  });
+
+  it("orders approvals requested at the same time by id", () => {
+    let state = initialLiveState(ROOT);
+    for (const [index, id] of ["c", "a", "b"].entries())
+      state = applySseFrame(state, frame(index + 1, { id, thread_id: "child-1", state: "pending" }));
+    expect(selectPendingApprovals(state).map((approval) => approval.id)).toEqual(["a", "b", "c"]);
+  });
+});
+
+function divergenceFrame(id: number, threadId: string, at: number, reason = "request_changed") {
+  return {
+    event: "divergence",
+    id: String(id),
+    data: JSON.stringify({
+      thread_id: threadId,
+      divergence: {
+        thread_id: threadId,
+        source_thread_id: `source-${threadId}`,
+        agent_id: "helper",
+        side: "a",
+        call_index: 0,
+        model: "m1",
+        reason,
+        at,
+      },
+    }),
+  };
+}
+
+describe("divergence events in the live state", () => {
+  it("keeps one divergence per replayed thread, listed earliest first", () => {
+    let state = initialLiveState(ROOT);
+    state = applySseFrame(state, divergenceFrame(1, "child-2", 300));
+    state = applySseFrame(state, divergenceFrame(2, "child-1", 200));
+    state = applySseFrame(state, divergenceFrame(3, "child-3", 250, "no_recording"));
+    expect(selectDivergences(state).map((divergence) => [divergence.thread_id, divergence.at])).toEqual([
+      ["child-1", 200],
+      ["child-3", 250],
+      ["child-2", 300],
+    ]);
+    expect(selectDivergences(state)[1]).toStrictEqual({
+      thread_id: "child-3",
+      source_thread_id: "source-child-3",
+      agent_id: "helper",
+      thread_name: null,
+      side: "a",
+      call_index: 0,
+      model: "m1",
+      reason: "no_recording",
+      path: null,
+      at: 250,
+    });
+    const again = applySseFrame(state, divergenceFrame(4, "child-1", 200));
+    expect(selectDivergences(again)).toEqual(selectDivergences(state));
+    expect(again.problems).toEqual([]);
   });
 });

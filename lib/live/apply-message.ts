@@ -28,11 +28,10 @@ function positionFor(messages: readonly LiveMessage[], message: MessageKey): num
   return low;
 }
 
+/** Where the stored message with this id is (seqById always holds the seq it is stored under), or -1. */
 function indexOfStored(transcript: Transcript, id: string): number {
   const seq = getEntry(transcript.seqById, id);
-  if (seq === undefined) return -1;
-  const index = positionFor(transcript.messages, { seq, id });
-  return transcript.messages[index]?.id === id ? index : -1;
+  return seq === undefined ? -1 : positionFor(transcript.messages, { seq, id });
 }
 
 export function upsertMessage(transcript: Transcript, message: LiveMessage): Transcript {

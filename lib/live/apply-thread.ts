@@ -56,7 +56,8 @@ function recountAgents(
 ): Readonly<Record<string, number>> {
   const wasActive = previous !== undefined && isActiveStatus(previous.status);
   const isActive = isActiveStatus(thread.status);
-  if (wasActive === isActive && previous?.agent_id === thread.agent_id) return counts;
+  // Unchanged unless the thread starts or stops being active, or an active thread changes agent.
+  if (wasActive === isActive && (!isActive || previous?.agent_id === thread.agent_id)) return counts;
   const next: Record<string, number> = { ...counts };
   if (wasActive) {
     const remaining = (next[previous.agent_id] ?? 0) - 1;
@@ -74,8 +75,8 @@ function recountAgents(
  */
 function placeInTree(state: LiveState, thread: LiveThread): LiveState {
   const createdBefore = (id: string): boolean => {
-    const other = getEntry(state.threads, id);
-    if (!other) return true;
+    // Every listed id is a thread already placed, so it is in `threads`.
+    const other = getEntry(state.threads, id)!;
     return (
       other.created_at < thread.created_at || (other.created_at === thread.created_at && other.id < thread.id)
     );

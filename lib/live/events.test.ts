@@ -132,3 +132,134 @@ describe("parseSseFrame", () => {
     if (!parsed.ok) expect(parsed.error.message).toContain("usage.input_tokens");
   });
 });
+
+describe("parseSseFrame errors say exactly what is wrong", () => {
+  it.each([
+    [undefined, null],
+    [null, null],
+    ["", null],
+    ["  ", null],
+    ["0", 0],
+    [" 17 ", 17],
+  ])("reads the id %j as %j", (id, expected) => {
+    const data = JSON.stringify({ thread_id: THREAD, children: [] });
+    expect(parseSseFrame({ event: "registry", id, data })).toMatchObject({
+      ok: true,
+      event: { id: expected },
+    });
+  });
+
+  it.each(["-1", "1.5", "1e3", "7a", "a7"])("refuses the id %j", (id) => {
+    expect(parseSseFrame({ event: "thread", id, data: "{}" })).toStrictEqual({
+      ok: false,
+      error: {
+        code: "invalid_id",
+        event: "thread",
+        id: null,
+        message: `Event id ${JSON.stringify(id)} is not a non-negative integer.`,
+      },
+    });
+  });
+
+  it("keeps the id of an event whose data is not JSON, or whose name is unknown", () => {
+    expect(parseSseFrame({ event: "thread", id: "4", data: "{not json" })).toStrictEqual({
+      ok: false,
+      error: { code: "invalid_json", event: "thread", id: 4, message: "The event data is not JSON." },
+    });
+    expect(parseSseFrame({ event: "presence", id: "5", data: "{}" })).toStrictEqual({
+      ok: false,
+      error: { code: "unknown_event", event: "presence", id: 5, message: 'Unknown event "presence".' },
+    });
+  });
+
+  it("lists at most three payload issues, each at its path or at (payload)", () => {
+    expect(parseLiveEvent("message", 6, 5)).toStrictEqual({
+      ok: false,
+      error: {
+        code: "invalid_payload",
+        event: "message",
+        id: 6,
+        message: "Malformed message event: (payload): Invalid input: expected object, received number",
+      },
+    });
+    const parsed = parseLiveEvent("message_chunk", 7, { chunk: 1, side: "c" });
+    expect(parsed).toMatchObject({ ok: false, error: { code: "invalid_payload", id: 7 } });
+    if (parsed.ok) return;
+    expect(parsed.error.message).toBe(
+      "Malformed message_chunk event: thread_id: Invalid input: expected string, received undefined; message_id: Invalid input: expected string, received undefined; chunk: Invalid input: expected string, received number",
+    );
+  });
+
+  it("names the telemetry kind whose record is malformed", () => {
+    expect(
+      parseLiveEvent("telemetry", 8, { thread_id: THREAD, type: "step_started", timestamp: 1, side: "a" }),
+    ).toStrictEqual({
+      ok: false,
+      error: {
+        code: "invalid_payload",
+        event: "telemetry",
+        id: 8,
+        message: "Malformed step_started telemetry: step: Invalid input: expected number, received undefined",
+      },
+    });
+    expect(parseLiveEvent("telemetry", 9, { thread_id: THREAD, timestamp: 1 })).toMatchObject({
+      ok: false,
+      error: {
+        code: "invalid_payload",
+        message: expect.stringMatching(/^Malformed telemetry event: type: /),
+      },
+    });
+  });
+
+  it("reads each payload's thread and fields", () => {
+    expect(
+      parseLiveEvent("message_chunk", null, { thread_id: THREAD, message_id: "m", chunk: "Hi", side: "b" }),
+    ).toStrictEqual({
+      ok: true,
+      event: { type: "message_chunk", id: null, threadId: THREAD, messageId: "m", chunk: "Hi", side: "b" },
+    });
+    expect(
+      parseLiveEvent("message_chunk", null, { thread_id: THREAD, message_id: "m", chunk: "" }),
+    ).toStrictEqual({
+      ok: true,
+      event: { type: "message_chunk", id: null, threadId: THREAD, messageId: "m", chunk: "" },
+    });
+    expect(parseLiveEvent("registry", 3, { thread_id: THREAD, children: [] })).toStrictEqual({
+      ok: true,
+      event: { type: "registry", id: 3, threadId: THREAD, children: [], partial: false },
+    });
+    expect(
+      parseLiveEvent("telemetry", 4, { thread_id: THREAD, type: "tool_started", tool: "t", timestamp: 9 }),
+    ).toStrictEqual({
+      ok: true,
+      event: {
+        type: "telemetry",
+        id: 4,
+        threadId: THREAD,
+        timestamp: 9,
+        telemetry: { type: "tool_started", tool: "t" },
+      },
+    });
+    expect(
+      parseLiveEvent("telemetry", 5, { thread_id: THREAD, type: "cache_hit", timestamp: 9 }),
+    ).toStrictEqual({
+      ok: true,
+      event: {
+        type: "telemetry",
+        id: 5,
+        threadId: THREAD,
+        timestamp: 9,
+        telemetry: { type: "other", name: "cache_hit" },
+      },
+    });
+    const message = messageWire({ id: uuid("m9"), seq: 2 });
+    expect(parseLiveEvent("message", 6, { thread_id: THREAD, message })).toMatchObject({
+      ok: true,
+      event: { type: "message", id: 6, threadId: THREAD, message: { id: uuid("m9"), seq: 2 } },
+    });
+    expect(parseLiveEvent("thread", 7, threadWire({ id: THREAD }))).toMatchObject({
+      ok: true,
+      event: { type: "thread", id: 7, thread: { id: THREAD } },
+    });
+  });
+});

@@ -57,4 +57,31 @@ describe("persistent map", () => {
     expect(getEntry(map, second)).toBe("second");
     expect(hasEntry(map, `${first}x`)).toBe(false);
   });
+
+  it("hashes with 32-bit FNV-1a (its published test values)", () => {
+    expect(hashKey("")).toBe(0x811c9dc5);
+    expect(hashKey("a")).toBe(0xe40c292c);
+    expect(hashKey("foobar")).toBe(0xbf9cf968);
+  });
+
+  it("lists every entry once, and finds nothing in an empty map", () => {
+    expect(getEntry(emptyMap(), "a")).toBeUndefined();
+    expect(emptyMap().size).toBe(0);
+    expect([...mapEntries(emptyMap())]).toEqual([]);
+    const map = mapFromEntries(Array.from({ length: 100 }, (_, index) => [`k${index}`, index] as const));
+    expect([...mapEntries(map)].sort(([left], [right]) => left.localeCompare(right))).toEqual(
+      Array.from({ length: 100 }, (_, index) => [`k${index}`, index]).sort(([left], [right]) =>
+        String(left).localeCompare(String(right)),
+      ),
+    );
+    expect(updateEntry(map, "new", (current) => (current === undefined ? 1000 : 0))).toMatchObject({
+      size: 101,
+    });
+    expect(
+      getEntry(
+        updateEntry(map, "new", (current) => (current === undefined ? -1 : 0)),
+        "new",
+      ),
+    ).toBe(-1);
+  });
 });

@@ -6,7 +6,6 @@
 const BITS_PER_LEVEL = 5;
 const BRANCH_WIDTH = 1 << BITS_PER_LEVEL;
 const LEVEL_MASK = BRANCH_WIDTH - 1;
-const HASH_BITS = 32;
 
 interface Branch<V> {
   readonly kind: "branch";
@@ -53,10 +52,8 @@ export function getEntry<V>(map: PersistentMap<V>, key: string): V | undefined {
   let node: TrieNode<V> | undefined = map.root;
   let shift = 0;
   while (node) {
-    if (node.kind === "leaf") {
-      if (node.hash !== hash) return undefined;
-      return node.entries.find(([entryKey]) => entryKey === key)?.[1];
-    }
+    // A leaf of another hash holds other keys: the search by key finds nothing there.
+    if (node.kind === "leaf") return node.entries.find(([entryKey]) => entryKey === key)?.[1];
     node = node.slots[slotOf(hash, shift)];
     shift += BITS_PER_LEVEL;
   }
@@ -103,7 +100,7 @@ function insert<V>(
       else entries[index] = [key, value];
       return { node: { kind: "leaf", hash, entries }, added: index === -1 };
     }
-    if (shift >= HASH_BITS) throw new Error("persistent map: distinct hashes cannot collide at full depth");
+    // Different hashes differ in some bit, so joinLeaves splits them within the 32 bits.
     return { node: joinLeaves(node, { kind: "leaf", hash, entries: [[key, value]] }, shift), added: true };
   }
   const slot = slotOf(hash, shift);

@@ -1,13 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "../../test/support/live-scenario";
-import { EventScript, stateFromFrames, T0, threadWire, uuid } from "../../test/support/live-support";
-import { applySseFrame } from "./reducer";
+import {
+  EventScript,
+  registryEntryWire,
+  stateFromFrames,
+  T0,
+  threadWire,
+  uuid,
+} from "../../test/support/live-support";
+import { applySseFrame, initialLiveState } from "./reducer";
 import {
   isExpanded,
   selectActiveThreadsByAgent,
+  selectChildIds,
+  selectOrphanIds,
+  selectRegistry,
+  selectRegistryEntry,
+  selectRegistryTotal,
   selectStatusCounts,
+  selectStreamingMessages,
   selectSubtreeUsage,
+  selectThread,
   selectTimeRunning,
+  selectTranscript,
   selectTreeRows,
 } from "./selectors";
 
@@ -96,6 +111,12 @@ describe("selectTreeRows", () => {
     const rows = selectTreeRows(state, expansion);
     expect(selectTreeRows(state, expansion)).toBe(rows);
     expect(selectTreeRows({ ...state }, expansion)).toBe(rows);
+    expect(selectTreeRows({ ...state, roots: [...state.roots] }, expansion)).not.toBe(rows);
+    expect(selectTreeRows(state, expansion)).not.toBe(rows);
+    const again = selectTreeRows(state, expansion);
+    expect(selectTreeRows({ ...state, childrenByParent: { ...state.childrenByParent } }, expansion)).not.toBe(
+      again,
+    );
     const other = { defaultExpanded: true, toggled: new Set([RESEARCHER]) };
     expect(selectTreeRows(state, other)).not.toBe(rows);
     expect(selectTreeRows(state, other).map((row) => row.id)).not.toContain(CHECKER);
@@ -183,5 +204,82 @@ describe("selectTimeRunning", () => {
 
   it("answers null for a thread it has not seen", () => {
     expect(selectTimeRunning(state, uuid("nobody"), now)).toBeNull();
+  });
+});
+
+describe("lookups of what is not there", () => {
+  it("answers empty values for an unknown thread or parent", () => {
+    const empty = initialLiveState(ROOT);
+    const nobody = uuid("nobody");
+    expect(selectThread(empty, nobody)).toBeUndefined();
+    expect(selectChildIds(empty, nobody)).toEqual([]);
+    expect(selectTranscript(empty, nobody)).toEqual([]);
+    expect(selectStreamingMessages(empty, nobody)).toEqual([]);
+    expect(selectRegistry(empty, nobody)).toEqual([]);
+    expect(selectRegistryEntry(empty, nobody, nobody)).toBeUndefined();
+    expect(selectRegistryTotal(empty, nobody)).toBe(0);
+    expect(selectOrphanIds(empty)).toEqual([]);
+  });
+});
+
+describe("selectRegistry", () => {
+  it("orders entries by creation time, then reference, and finds one entry directly", () => {
+    const parent = uuid("registry-parent");
+    const entry = (reference: string, createdAt: number) =>
+      registryEntryWire({ reference, name: reference, createdAt });
+    const script = new EventScript();
+    script.registry(parent, [
+      entry("c", T0 + 1),
+      entry("b", T0),
+      entry("d", T0),
+      entry("a", T0 + 1),
+      entry("b2", T0),
+    ]);
+    const registryState = stateFromFrames(parent, script.frames);
+    expect(selectRegistry(registryState, parent).map((item) => item.reference)).toEqual([
+      "b",
+      "b2",
+      "d",
+      "a",
+      "c",
+    ]);
+    expect(selectRegistryEntry(registryState, parent, "d")?.createdAt).toBe(T0);
+    expect(selectRegistryEntry(registryState, parent, "e")).toBeUndefined();
+  });
+});
+
+describe("selectStreamingMessages", () => {
+  it("names the side of a stream only when the server said it", () => {
+    const thread = uuid("streaming");
+    const script = new EventScript();
+    script.chunk(thread, "m1", "Hel", "b");
+    script.chunk(thread, "m2", "Wor");
+    script.chunk(thread, "m1", "lo");
+    expect(selectStreamingMessages(stateFromFrames(thread, script.frames), thread)).toStrictEqual([
+      { messageId: "m1", text: "Hello", side: "b" },
+      { messageId: "m2", text: "Wor" },
+    ]);
+  });
+});
+
+describe("selectOrphanIds and selectTimeRunning edges", () => {
+  it("never counts a root or the stream's own thread as an orphan", () => {
+    const own = uuid("own");
+    const script = new EventScript();
+    script.thread(threadWire({ id: own, parent_id: uuid("far-parent") }));
+    script.thread(threadWire({ id: uuid("top") }));
+    script.thread(threadWire({ id: uuid("lost"), parent_id: uuid("missing") }));
+    expect(selectOrphanIds(stateFromFrames(own, script.frames))).toEqual([uuid("lost")]);
+  });
+
+  it("never answers a negative time, even when the clock is behind the thread", () => {
+    const running = withThread(
+      state,
+      threadWire({ id: uuid("early"), status: "running", created_at: T0 + 500 }),
+    );
+    expect(selectTimeRunning(running, uuid("early"), T0)).toBe(0);
+    expect(selectTimeRunning(running, uuid("early"), T0 + 700)).toBe(200);
+    const queued = withThread(state, threadWire({ id: uuid("queued"), status: "queued", created_at: T0 }));
+    expect(selectTimeRunning(queued, uuid("queued"), T0 + 50)).toBe(50);
   });
 });

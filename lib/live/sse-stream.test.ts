@@ -36,4 +36,46 @@ describe("createSseStreamReader", () => {
     reader.push("\n\n");
     expect(frames).toEqual([{ event: "thread", data: "{}", id: "2" }]);
   });
+
+  it("reads fields the way the SSE format says", () => {
+    expect(
+      read([
+        "data\n\n", // a field without a colon has an empty value
+        "data:no space\ndata:  two spaces\n\n", // only one space after the colon is dropped
+        "event:\ndata: x\n\n", // an empty event name is "message"
+        "id: 3\0\ndata: y\n\n", // an id with a NUL is ignored
+        "id\ndata: z\n\n", // an id line without a value is the empty id
+        "event: thread\rdata: {}\r\r: end\n", // lines may end with CR alone
+      ]),
+    ).toEqual([
+      { event: "message", data: "", id: null },
+      { event: "message", data: "no space\n two spaces", id: null },
+      { event: "message", data: "x", id: null },
+      { event: "message", data: "y", id: null },
+      { event: "message", data: "z", id: "" },
+      { event: "thread", data: "{}", id: null },
+    ]);
+  });
+
+  it("forgets a frame's name and id once it is dispatched", () => {
+    expect(read(["id: 5\nevent: thread\ndata: a\n\ndata: b\n\n"])).toEqual([
+      { event: "thread", data: "a", id: "5" },
+      { event: "message", data: "b", id: null },
+    ]);
+  });
+
+  it("waits for the end of a line, and for the LF after a CR at the end of a chunk", () => {
+    const frames: SseFrame[] = [];
+    const reader = createSseStreamReader((frame) => frames.push(frame));
+    reader.push("data: a\r");
+    reader.push("\n\r");
+    expect(frames).toEqual([]);
+    reader.push("\n");
+    expect(frames).toEqual([{ event: "message", data: "a", id: null }]);
+    reader.push("data: b");
+    reader.push("c\n");
+    expect(frames).toHaveLength(1);
+    reader.push("\n");
+    expect(frames.at(-1)).toEqual({ event: "message", data: "bc", id: null });
+  });
 });

@@ -26,7 +26,7 @@ export function createSseStreamReader(onFrame: (frame: SseFrame) => void): SseSt
   };
   const line = (text: string) => {
     if (text === "") return dispatch();
-    if (text.startsWith(":")) return; // comment (keep-alive)
+    // A comment (": keep-alive") has the empty field name, which no branch below takes.
     const colon = text.indexOf(":");
     const field = colon === -1 ? text : text.slice(0, colon);
     let value = colon === -1 ? "" : text.slice(colon + 1);

@@ -49,4 +49,52 @@ describe("statusDetail", () => {
     });
     expect(statusDetail(facts({ status: "completed", status_text: "Reading files" }))).toBeNull();
   });
+
+  it("trims what it shows and treats blank text as none", () => {
+    expect(statusDetail(facts({ status: "stopped", stop_reason: "  Stopped by user \n" }))).toEqual({
+      text: "Stopped by user",
+      tone: "problem",
+    });
+    expect(statusDetail(facts({ status: "stopped", stop_reason: "   " }))).toBeNull();
+    expect(statusDetail(facts({ status: "failed", failure: "  boom ", stop_reason: " boom" }))).toEqual({
+      text: "boom",
+      tone: "problem",
+    });
+    expect(
+      statusDetail(facts({ status: "failed", failure: " ", stop_reason: "Reached max steps (5)" })),
+    ).toEqual({
+      text: "Reached max steps (5)",
+      tone: "problem",
+    });
+    expect(statusDetail(facts({ status: "running", status_text: "  " }))).toBeNull();
+    expect(statusDetail(facts({ status: "queued", status_text: " Waiting for a worker " }))).toEqual({
+      text: "Waiting for a worker",
+      tone: "info",
+    });
+  });
+
+  it("gives an ended or idle thread's own reason as information", () => {
+    for (const status of ["completed", "terminated", "idle"] as const)
+      expect(statusDetail(facts({ status, stop_reason: "Stop tool called: finish" }))).toEqual({
+        text: "Stop tool called: finish",
+        tone: "info",
+      });
+    expect(statusDetail(facts({ status: "idle" }))).toBeNull();
+    // A reason that repeats another status is still news.
+    expect(statusDetail(facts({ status: "completed", stop_reason: "Terminated" }))).toEqual({
+      text: "Terminated",
+      tone: "info",
+    });
+    expect(statusDetail(facts({ status: "stopped", stop_reason: "Session failed" }))).toEqual({
+      text: "Session failed",
+      tone: "problem",
+    });
+  });
+
+  it("says a thread waits for an approval whatever else it carries", () => {
+    expect(statusDetail(facts({ status: "waiting_approval", status_text: "x", stop_reason: "y" }))).toEqual({
+      text: "Waiting for a human to approve a tool call",
+      tone: "info",
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CHECKER, fanOutScript, RESEARCHER, ROOT, WRITER } from "../../test/support/live-scenario";
 import { EventScript, stateFromFrames, threadWire } from "../../test/support/live-support";
 import { applySseFrame } from "./reducer";
-import { selectTreeRows } from "./selectors";
+import { selectTreeRows, type TreeRow } from "./selectors";
 import { barPlacement, selectTimeline, timelineTicks } from "./timeline";
 
 const ALL = { defaultExpanded: true, toggled: new Set<string>() };
@@ -117,5 +117,89 @@ describe("timelineTicks", () => {
     expect(ticks[0]!.at).toBe(0);
     expect(ticks.at(-1)!.at).toBe(1);
     expect(ticks.length).toBeLessThanOrEqual(6);
+  });
+});
+
+/** A tree row for a thread with these times (µs) and status. */
+function row(id: string, status: string, createdAt: number, updatedAt: number, finishedAt?: number): TreeRow {
+  const thread = threadWire({
+    id,
+    status,
+    created_at: createdAt,
+    updated_at: updatedAt,
+    ...(finishedAt === undefined ? {} : { finished_at: finishedAt }),
+  });
+  return { id, depth: 0, hasChildren: false, expanded: true, thread: thread as TreeRow["thread"] };
+}
+
+describe("selectTimeline's axis", () => {
+  it("runs from the earliest creation to the latest end, each bar from creation to its end", () => {
+    const timeline = selectTimeline(
+      [
+        row("a", "completed", 5_000_000, 9_000_000),
+        row("b", "running", 2_000_000, 3_000_000),
+        row("c", "idle", 4_000_000, 6_000_000),
+      ],
+      8_000_000,
+    );
+    expect(timeline).toStrictEqual({
+      start: 2_000_000,
+      end: 9_000_000,
+      bars: [
+        { id: "a", depth: 0, status: "completed", start: 5_000_000, end: 9_000_000, active: false },
+        { id: "b", depth: 0, status: "running", start: 2_000_000, end: 8_000_000, active: true },
+        { id: "c", depth: 0, status: "idle", start: 4_000_000, end: 6_000_000, active: false },
+      ],
+    });
+  });
+
+  it("never ends a bar before it starts, and stretches a short axis to one second", () => {
+    const timeline = selectTimeline([row("q", "queued", 5_000_000, 5_000_000)], 4_000_000);
+    expect(timeline.bars[0]).toMatchObject({ start: 5_000_000, end: 5_000_000, active: true });
+    expect([timeline.start, timeline.end]).toEqual([5_000_000, 6_000_000]);
+    expect(selectTimeline([], 42)).toStrictEqual({ bars: [], start: 42, end: 1_000_042 });
+  });
+
+  it("places a bar by its start and length, cut at the axis end", () => {
+    const timeline = { bars: [], start: 0, end: 10 };
+    const bar = (start: number, end: number) => ({
+      id: "x",
+      depth: 0,
+      status: "running" as const,
+      start,
+      end,
+      active: true,
+    });
+    expect(barPlacement(timeline, bar(2, 7))).toEqual({ left: 0.2, width: 0.5 });
+    expect(barPlacement(timeline, bar(8, 14))).toEqual({ left: 0.8, width: 1 - 0.8 });
+    expect(barPlacement(timeline, bar(4, 4))).toEqual({ left: 0.4, width: 0 });
+    expect(barPlacement(timeline, bar(12, 14))).toEqual({ left: 1.2, width: 0 });
+  });
+});
+
+describe("timelineTicks' labels and steps", () => {
+  const axis = (seconds: number) => ({ bars: [], start: 0, end: seconds * 1_000_000 });
+  const labels = (seconds: number, maxTicks: number) =>
+    timelineTicks(axis(seconds), maxTicks).map((tick) => tick.label);
+
+  it("writes whole hours, hours and minutes, and minutes with seconds", () => {
+    expect(labels(3 * 3600, 4)).toEqual(["0s", "1h", "2h", "3h"]);
+    expect(labels(5400, 4)).toEqual(["0s", "30m", "1h", "1h 30m"]);
+    expect(labels(90, 4)).toEqual(["0s", "30s", "1m", "1m 30s"]);
+    expect(labels(59, 2)).toEqual(["0s"]);
+    expect(labels(60, 2)).toEqual(["0s", "1m"]);
+  });
+
+  it("uses the smallest step that fits, counting the start as a tick", () => {
+    expect(labels(4, 5)).toEqual(["0s", "1s", "2s", "3s", "4s"]);
+    expect(labels(5, 5)).toEqual(["0s", "2s", "4s"]);
+    expect(labels(5, 1)).toEqual(["0s", "5s"]);
+  });
+
+  it("steps in whole days past the largest round step", () => {
+    const ticks = timelineTicks(axis(10 * 86400), 3);
+    expect(ticks.map((tick) => tick.label)).toEqual(["0s", "120h", "240h"]);
+    expect(ticks.map((tick) => tick.at)).toEqual([0, 0.5, 1]);
+    expect(labels(3 * 86400, 2)).toEqual(["0s", "72h"]);
   });
 });

@@ -108,12 +108,10 @@ export function formatPath(segments: readonly PathSegment[]): string {
 
 /** Splits a formatted path into comparable tokens so that `tools[2]` sorts before `tools[10]`. */
 function pathTokens(path: string): Array<string | number> {
-  const tokens: Array<string | number> = [];
-  for (const match of path.matchAll(/\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|([^.[\]]+)/g)) {
-    if (match[1] !== undefined) tokens.push(Number(match[1]));
-    else tokens.push(match[2] ?? match[3] ?? "");
-  }
-  return tokens;
+  // Each match is an index (group 1), a quoted key (group 2) or a plain name (group 3).
+  return Array.from(path.matchAll(/\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]|([^.[\]]+)/g), (match) =>
+    match[1] !== undefined ? Number(match[1]) : (match[2] ?? match[3])!,
+  );
 }
 
 function compareTokens(left: Array<string | number>, right: Array<string | number>): number {
@@ -131,8 +129,7 @@ function compareTokens(left: Array<string | number>, right: Array<string | numbe
 }
 
 function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Deterministic order: by path (array indexes numerically), then errors before warnings, then code, then message. */
@@ -166,10 +163,12 @@ export function entityAtPath(
   segments: readonly PathSegment[],
 ): DiagnosticEntity | undefined {
   const [collection, index] = segments;
-  if (typeof collection !== "string" || typeof index !== "number") return undefined;
-  const kind = Object.hasOwn(COLLECTION_KINDS, collection) ? COLLECTION_KINDS[collection] : undefined;
+  // A numeric index means a first segment too; only the four collection names are own keys of
+  // COLLECTION_KINDS, so a numeric first segment has no kind.
+  if (typeof index !== "number") return undefined;
+  const kind = Object.hasOwn(COLLECTION_KINDS, collection!) ? COLLECTION_KINDS[collection!] : undefined;
   if (kind === undefined || typeof bundle !== "object" || bundle === null) return undefined;
-  const list: unknown = Reflect.get(bundle, collection);
+  const list: unknown = Reflect.get(bundle, collection!);
   if (!Array.isArray(list)) return undefined;
   const item: unknown = list[index];
   if (typeof item !== "object" || item === null) return undefined;
@@ -190,8 +189,8 @@ const KIND_LABELS: Record<EntityKind, string> = {
  */
 export function entityKindAtPath(segments: readonly PathSegment[]): EntityKind | undefined {
   const [collection, index] = segments;
-  if (typeof collection !== "string" || typeof index !== "number") return undefined;
-  return Object.hasOwn(COLLECTION_KINDS, collection) ? COLLECTION_KINDS[collection] : undefined;
+  if (typeof index !== "number") return undefined;
+  return Object.hasOwn(COLLECTION_KINDS, collection!) ? COLLECTION_KINDS[collection!] : undefined;
 }
 
 /** `Agent "asset_subagent"`, or `agents[3]` while the definition has no name. */
@@ -204,6 +203,6 @@ export function describeEntity(bundle: unknown, segments: readonly PathSegment[]
 /** `"a", "b" and "c"` — for human messages. */
 export function listNames(names: readonly string[], conjunction = "and"): string {
   const quoted = names.map((name) => `"${name}"`);
-  if (quoted.length <= 1) return quoted.join("");
+  if (quoted.length <= 1) return quoted[0] ?? "";
   return `${quoted.slice(0, -1).join(", ")} ${conjunction} ${quoted.at(-1)}`;
 }

@@ -4,9 +4,17 @@ import { parseBundle } from "./parse-bundle";
 
 describe("parseBundle", () => {
   it.each([null, 42, "bundle", [], undefined])("rejects %j as a bundle", (input) => {
-    expect(parseBundle(input)).toEqual({
+    expect(parseBundle(input)).toStrictEqual({
       ok: false,
-      diagnostics: [expect.objectContaining({ severity: "error", code: "invalid_bundle", path: "" })],
+      diagnostics: [
+        {
+          severity: "error",
+          code: "invalid_bundle",
+          path: "",
+          message:
+            'A definitions bundle must be a JSON object like { "agents": [], "prompts": [], "models": [], "tools": [] }.',
+        },
+      ],
     });
   });
 

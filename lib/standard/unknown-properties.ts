@@ -93,22 +93,20 @@ function checkObject(schema: z.ZodObject, value: unknown, path: PathSegment[], c
 function pickUnionOption(schema: z.ZodUnion, value: unknown): z.ZodType | undefined {
   const options = schema.options as readonly z.ZodType[];
   if (schema instanceof z.ZodDiscriminatedUnion && isPlainObject(value)) {
+    // The values each member declares for the discriminator (literals, enums, nested unions), as zod
+    // itself dispatches on them; zod refuses, when the union is made, a member that declares none.
     const discriminator = schema.def.discriminator;
-    return options.find((option) => {
-      if (!(option instanceof z.ZodObject)) return false;
-      const tag: unknown = option.shape[discriminator];
-      return (
-        tag instanceof z.ZodLiteral && (tag.def.values as readonly unknown[]).includes(value[discriminator])
-      );
-    });
+    const tag = value[discriminator] as z.core.util.Primitive;
+    return options.find((option) => option._zod.propValues![discriminator]!.has(tag));
   }
   const accepting = options.find((option) => option.safeParse(value).success);
   if (accepting) return accepting;
+  // (A primitive may get an object member: walking it finds no properties.)
   return options.find((option) => {
     const inner = unwrap(option);
-    if (Array.isArray(value)) return inner instanceof z.ZodArray;
-    if (isPlainObject(value)) return inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
-    return false;
+    return Array.isArray(value)
+      ? inner instanceof z.ZodArray
+      : inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
   });
 }
 
@@ -132,8 +130,10 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return schema;
 }
 
+/** Walking it finds nothing: for a union value no member was meant for. */
+const NO_PROPERTIES = z.unknown();
+
 function walk(schema: z.ZodType, value: unknown, path: PathSegment[], context: WalkContext): void {
-  if (value === undefined) return;
   const inner = unwrap(schema);
   if (inner instanceof z.ZodObject) {
     checkObject(inner, value, path, context);
@@ -152,8 +152,7 @@ function walk(schema: z.ZodType, value: unknown, path: PathSegment[], context: W
     return;
   }
   if (inner instanceof z.ZodUnion) {
-    const option = pickUnionOption(inner, value);
-    if (option) walk(option, value, path, context);
+    walk(pickUnionOption(inner, value) ?? NO_PROPERTIES, value, path, context);
   }
   // Lazy schemas (JSON values) and primitives have no properties to check.
 }

@@ -16,10 +16,11 @@ type Issue = z.core.$ZodIssue;
 const DEFAULT_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized)/;
 
 function isDiagnosticCode(code: unknown): code is DiagnosticCode {
-  return typeof code === "string" && (DIAGNOSTIC_CODES as readonly string[]).includes(code);
+  return (DIAGNOSTIC_CODES as readonly unknown[]).includes(code);
 }
 
 function describeValueType(value: unknown): string {
+  if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
@@ -35,7 +36,6 @@ const EXPECTED_LABELS: Record<string, string> = {
   object: "an object",
   array: "an array",
   record: "an object",
-  literal: "a fixed value",
 };
 
 function expectedLabel(expected: string): string {
@@ -45,7 +45,8 @@ function expectedLabel(expected: string): string {
 /** `Agent "x": "sideA.maxSteps"` — the definition, then the property inside it. */
 function subject(root: unknown, path: readonly PathSegment[]): string {
   const owner = describeEntity(root, path);
-  const inner = path.length > 2 ? formatPath(path.slice(2)) : "";
+  // path.slice(2) is what lies inside the definition (`agents[0]`); nothing for shorter paths.
+  const inner = formatPath(path.slice(2));
   if (inner !== "") return `${owner}: "${inner}"`;
   if (path.length === 1) return `"${formatPath(path)}"`;
   return owner;
@@ -60,7 +61,7 @@ function withLocation(root: unknown, path: readonly PathSegment[], message: stri
   const last = path.at(-1);
   const namesProperty = typeof last === "string" && message.includes(`"${last}"`);
   const locationPath = namesProperty ? path.slice(0, -1) : path;
-  const inner = locationPath.length > 2 ? formatPath(locationPath.slice(2)) : "";
+  const inner = formatPath(locationPath.slice(2));
   return inner === ""
     ? `${owner}: ${message}`
     : `${owner} ${namesProperty ? "in" : "at"} "${inner}": ${message}`;
@@ -76,8 +77,11 @@ function issueCodeAndMessage(
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined && path.length > 0) {
-        const owner = describeEntity(root, path);
-        const property = path.length > 2 ? formatPath(path.slice(2)) : formatPath(path.slice(-1));
+        // Inside a definition: the definition, then the property's path in it (`"sideA.prompt"`);
+        // above one: the object that lacks it, then its key.
+        const inside = path.length > 2;
+        const owner = describeEntity(root, inside ? path : path.slice(0, -1));
+        const property = formatPath(inside ? path.slice(2) : path.slice(-1));
         return {
           code: "missing_property",
           message: `${owner}: required property "${property}" is missing. Add it.`,
@@ -142,41 +146,46 @@ function issueCodeAndMessage(
 }
 
 /**
- * A union failed. If exactly one member was the right kind of value (its issues are not just "wrong
- * type at the top"), report that member's issues: they say what is wrong inside the value.
+ * A union member that refused the value itself (not something inside it) as the wrong type or the
+ * wrong fixed value: a literal member refusing an object. A failed member has at least one issue.
+ */
+function isWrongKind(branch: readonly Issue[]): boolean {
+  const first = branch[0]!;
+  return (first.code === "invalid_type" || first.code === "invalid_value") && first.path.length === 0;
+}
+
+/**
+ * A union failed. If exactly one member was the right kind of value (it did not refuse the value's
+ * type), report that member's issues: they say what is wrong inside the value.
  */
 function unionIssues(issue: Extract<Issue, { code: "invalid_union" }>): Issue[] | undefined {
-  const meaningful = issue.errors.filter(
-    (branch) => !(branch.length === 1 && branch[0]?.code === "invalid_type" && branch[0].path.length === 0),
-  );
+  const meaningful = issue.errors.filter((branch) => !isWrongKind(branch));
   if (meaningful.length !== 1) return undefined;
   return meaningful[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }) as Issue);
 }
 
+/** The types the members expected, from those that refused the value's type (`a string or an object`). */
 function expectedTypesOfUnion(issue: Extract<Issue, { code: "invalid_union" }>): string[] {
   const expected = issue.errors.flatMap((branch) => {
-    const first = branch[0];
-    return first?.code === "invalid_type" ? [expectedLabel(first.expected)] : [];
+    const first = branch[0]!;
+    return first.code === "invalid_type" && first.path.length === 0 ? [expectedLabel(first.expected)] : [];
   });
   return [...new Set(expected)];
 }
 
-function toDiagnostics(issue: Issue, root: unknown, basePath: readonly PathSegment[]): Diagnostic[] {
-  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+function toDiagnostics(issue: Issue, root: unknown): Diagnostic[] {
+  if (issue.code === "invalid_union") {
     const inner = unionIssues(issue);
-    if (inner) return inner.flatMap((innerIssue) => toDiagnostics(innerIssue, root, basePath));
+    if (inner) return inner.flatMap((innerIssue) => toDiagnostics(innerIssue, root));
   }
-  const path = [
-    ...basePath,
-    ...issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment)),
-  ];
+  const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
   const entity = entityAtPath(root, path);
   let result: { code: DiagnosticCode; message: string };
   if (issue.code === "invalid_union") {
     const target = subject(root, path);
     const expected = expectedTypesOfUnion(issue);
     result =
-      issue.errors.length === 0 || expected.length === 0
+      expected.length === 0
         ? {
             code: "invalid_value",
             message: DEFAULT_MESSAGE.test(issue.message)
@@ -195,10 +204,6 @@ function toDiagnostics(issue: Issue, root: unknown, basePath: readonly PathSegme
 }
 
 /** Diagnostics for a failed `safeParse(input, { reportInput: true })`; `root` names the definitions in messages. */
-export function diagnosticsFromZodError(
-  error: z.ZodError,
-  root: unknown,
-  basePath: readonly PathSegment[] = [],
-): Diagnostic[] {
-  return error.issues.flatMap((issue) => toDiagnostics(issue, root, basePath));
+export function diagnosticsFromZodError(error: z.ZodError, root: unknown): Diagnostic[] {
+  return error.issues.flatMap((issue) => toDiagnostics(issue, root));
 }
