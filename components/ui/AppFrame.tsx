@@ -44,10 +44,13 @@ export interface Section {
   current?: boolean;
 }
 
-/** The sections of a project: its page (threads, versions), the studio and its evals. */
+/**
+ * The sections of a project: its page (threads, versions), the studio, its evals, analytics and
+ * settings. A page inside none of them (a thread) passes no `current`.
+ */
 export function projectSections(
   projectId: string,
-  current: "overview" | "studio" | "evals" | "analytics" | "settings",
+  current?: "overview" | "studio" | "evals" | "analytics" | "settings",
 ): Section[] {
   const base = `/projects/${encodeURIComponent(projectId)}`;
   return [

@@ -3,7 +3,7 @@
 import { notFound } from "next/navigation";
 import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { ThreadView } from "@/components/threads/ThreadView";
-import { AppFrame } from "@/components/ui/AppFrame";
+import { AppFrame, projectSections } from "@/components/ui/AppFrame";
 import { isTandemError } from "@/runtime/errors";
 import { getRuntime } from "@/runtime/runtime";
 
@@ -35,6 +35,7 @@ export default async function ThreadPage({ params }: { params: Promise<{ id: str
         { label: project.name, href: `/projects/${project.id}` },
         { label: `thread ${thread.root_id.slice(0, 8)}`, mono: true },
       ]}
+      sections={projectSections(project.id)}
     >
       <ThreadView
         key={thread.root_id}

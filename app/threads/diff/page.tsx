@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { agentInfoFromDefinitions } from "@/components/threads/agent-info";
 import { RunDiffView } from "@/components/threads/RunDiffView";
-import { AppFrame } from "@/components/ui/AppFrame";
+import { AppFrame, projectSections } from "@/components/ui/AppFrame";
 import { getRuntime } from "@/runtime/runtime";
 
 export const dynamic = "force-dynamic";
@@ -49,6 +49,7 @@ export default async function ThreadDiffPage({ searchParams }: { searchParams: S
         ...(project ? [{ label: project.name, href: `/projects/${project.id}` }] : []),
         { label: "Compare runs" },
       ]}
+      sections={project ? projectSections(project.id) : []}
     >
       <h1 className="sr-only">Compare two runs</h1>
       {a && b ? (
