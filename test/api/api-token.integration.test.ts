@@ -19,8 +19,15 @@ const WRONG_CREDENTIALS: Record<string, string>[] = [
   { cookie: `tandem_session=${TOKEN}` },
 ];
 
-/** Routes that are open on purpose: liveness, and the ways in and out. */
-const PUBLIC_ROUTES = new Set(["/api/health", "/api/auth/login", "/api/auth/logout", "/api/auth/session"]);
+/** Routes that are open on purpose: liveness, and the ways in and out (single sign-on included). */
+const PUBLIC_ROUTES = new Set([
+  "/api/health",
+  "/api/auth/login",
+  "/api/auth/logout",
+  "/api/auth/session",
+  "/api/auth/oidc/start",
+  "/api/auth/oidc/callback",
+]);
 
 describe("with TANDEM_API_TOKEN set", () => {
   const routes = routeFiles();
@@ -55,6 +62,13 @@ describe("with TANDEM_API_TOKEN set", () => {
       }
     }
     expect(checked.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("leaves the single sign-on routes open, and they answer 404 with no provider configured", async () => {
+    for (const path of ["/api/auth/oidc/start", "/api/auth/oidc/callback"]) {
+      const response = await requestJson<{ code: string }>(fixture.server.baseUrl, "GET", path);
+      expect(response.status, path).toBe(404);
+    }
   });
 
   it("lets the bearer token in", async () => {
