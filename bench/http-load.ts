@@ -17,8 +17,9 @@
 //     that runs no threads (TANDEM_RUN_THREADS=false: the request alone — route, validation, auth,
 //     database, wake-up NOTIFY), then on a default server (a message's CPU then includes the run it
 //     starts: one step answering at once). Printed per request and as a ratio to the bare route.
-// BENCH_SERVER_PROFILE=<folder>: the server runs with --cpu-prof into that folder (one .cpuprofile
-// per server process, written when it stops). Needs a production build (`npm run build`).
+// BENCH_SERVER_PROFILE=<folder>: a V8 CPU profile of each server process (bench/server-profiler.cjs),
+// written into that folder when it stops. Needs a production build (`npm run build`).
+import path from "node:path";
 import { chatBundle } from "../test/support/bench-bundles";
 import { startTestServer, type TestServer } from "../test/support/server";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
@@ -48,17 +49,24 @@ function positiveSetting(name: string, fallback: number): number {
   return value;
 }
 
-/** The server's extra environment: BENCH_SERVER_PROFILE adds a V8 CPU profile of each run. */
-function serverEnv(
+/**
+ * The server's environment: BENCH_SERVER_PROFILE=<folder> preloads bench/server-profiler.cjs, a V8
+ * CPU profile of the server written there when it stops (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
+export function serverEnv(
   database: string,
   cluster: Cluster,
   extra: Record<string, string>,
 ): Record<string, string> {
   const folder = process.env.BENCH_SERVER_PROFILE?.trim();
+  const preload = path.join(import.meta.dirname, "server-profiler.cjs");
   return {
     DATABASE_URL: cluster.urlFor(database),
     ...(folder
-      ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${folder}`.trim() }
+      ? {
+          BENCH_SERVER_PROFILE: path.resolve(folder),
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${preload}`.trim(),
+        }
       : {}),
     ...extra,
   };
