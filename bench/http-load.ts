@@ -16,7 +16,9 @@
 //     each (default 2,000) at BENCH_HTTP_COST_CONCURRENCY in flight (default 8); first on an app server
 //     that runs no threads (TANDEM_RUN_THREADS=false: the request alone — route, validation, auth,
 //     database, wake-up NOTIFY), then on a default server (a message's CPU then includes the run it
-//     starts: one step answering at once). Printed per request and as a ratio to the bare route.
+//     starts: one step answering at once), where the answered threads' event streams are then opened,
+//     replayed to the answer and closed (a chat page's stream, alone). Printed per request and as a
+//     ratio to the bare route.
 // BENCH_SERVER_PROFILE=<folder>: a V8 CPU profile of each server process (bench/server-profiler.cjs),
 // written into that folder when it stops. Needs a production build (`npm run build`).
 import path from "node:path";
@@ -39,6 +41,8 @@ const CREATE_ALONE = 500;
 const CLIENT_SOCKETS = positiveSetting("BENCH_HTTP_SOCKETS", 64);
 const COST_REQUESTS = positiveSetting("BENCH_HTTP_COST_REQUESTS", 2_000);
 const COST_CONCURRENCY = positiveSetting("BENCH_HTTP_COST_CONCURRENCY", 8);
+/** Requests per route before measuring (300 left the first bare window ~50 % dearer than the last). */
+const WARM_REQUESTS = 1_000;
 
 function positiveSetting(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -376,11 +380,11 @@ async function costOnServer(
     }));
     const message = (ids: string[]) =>
       ids.map((id) => ({ method: "POST", path: `/api/threads/${id}/messages`, body: { content: "hello" } }));
-    // Warm-up: each route a few hundred times (routes loaded, JIT warm, pools full).
-    await costWindow(server, cluster, client, health.slice(0, 300), 200);
-    const warmIds = (await costWindow(server, cluster, client, create.slice(0, 300), 201)).answers.map(
-      (text) => (JSON.parse(text) as { threadId: string }).threadId,
-    );
+    // Warm-up: each route WARM_REQUESTS times (routes loaded, JIT warm, pools full).
+    await costWindow(server, cluster, client, health.slice(0, WARM_REQUESTS), 200);
+    const warmIds = (
+      await costWindow(server, cluster, client, create.slice(0, WARM_REQUESTS), 201)
+    ).answers.map((text) => (JSON.parse(text) as { threadId: string }).threadId);
     await costWindow(server, cluster, client, message(warmIds), 202, async () => {
       await waitFor(() => countIdle(warmIds).then((idle) => idle === warmIds.length));
     });
@@ -405,12 +409,37 @@ async function costOnServer(
         await waitFor(() => countIdle(ids).then((idle) => idle === ids.length));
       }),
     );
+    // A chat page's stream of an answered thread: open, replay until the answer, close (default
+    // server only: on the HTTP-only one nothing has answered).
+    if (mode !== "HTTP only")
+      row("GET /api/threads/:id/events (replay)", await streamWindow(server, cluster, ids));
     row("GET /api/health (again)", await costWindow(server, cluster, client, health, 200));
     return rows;
   } finally {
     client.close();
     await server.stop();
   }
+}
+
+/** Opens each thread's event stream (COST_CONCURRENCY at once), waits for its answer, closes it. */
+async function streamWindow(server: TestServer, cluster: Cluster, ids: readonly string[]) {
+  const before = cpuNow(server, cluster);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: COST_CONCURRENCY }, async () => {
+      while (next < ids.length) {
+        const id = ids[next] as string;
+        next += 1;
+        const stream = await openReplyStream(server.baseUrl, id);
+        try {
+          await stream.waitForReplies(1, 60_000);
+        } finally {
+          stream.close();
+        }
+      }
+    }),
+  );
+  return cpuSince(before, cpuNow(server, cluster));
 }
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
@@ -453,21 +482,31 @@ export async function runHttpCost(cluster: Cluster, baseline: BaselineResult | n
   } finally {
     await sql.end({ timeout: 5 });
   }
-  const cells: Cell[][] = rows.map((row) => {
-    const bare = rows.find((other) => other.mode === row.mode && other.route === "GET /api/health");
-    return [
-      row.mode,
-      row.route,
-      row.perSecond,
-      row.serverCpuMs,
-      bare ? row.serverCpuMs / bare.serverCpuMs : Number.NaN,
-      row.postgresCpuMs,
-      row.clientCpuMs,
-    ];
-  });
+  // The bare route is measured first and last; the ratio is to the mean of both windows.
+  const bareMs = (mode: string) => {
+    const bare = rows.filter((row) => row.mode === mode && row.route.startsWith("GET /api/health"));
+    return bare.reduce((sum, row) => sum + row.serverCpuMs, 0) / bare.length;
+  };
+  const cells: Cell[][] = rows.map((row) => [
+    row.mode,
+    row.route,
+    row.perSecond,
+    row.serverCpuMs,
+    row.serverCpuMs / bareMs(row.mode),
+    row.postgresCpuMs,
+    row.clientCpuMs,
+  ]);
   printTable(
     "HTTP cost: CPU per request (server: its process tree from /proc; a message's row waits until its thread answered)",
-    ["server", "route", "req/s", "server CPU ms", "× bare route", "Postgres CPU ms", "client CPU ms"],
+    [
+      "server",
+      "route",
+      "req/s",
+      "server CPU ms",
+      "× bare route (mean of both)",
+      "Postgres CPU ms",
+      "client CPU ms",
+    ],
     cells,
   );
   printBaselineBeside("HTTP cost", baseline, (base) => [
