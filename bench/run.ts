@@ -1,10 +1,14 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams,http-load,http-cost,viewers-remote
 // (comma list) runs only some benchmarks. `viewers` and `idle-streams` (bench/viewers.ts) serve the
-// production build: a fan-out watched by 0–100 live viewers, and 1,000 idle event streams. `evals` runs an eval suite of 500 simulated 3-turn
-// conversations against a model answering in 1 s (bench/evals.ts). `providers` runs 500 threads against a local provider that
+// production build: a fan-out watched by 0–100 live viewers, and 1,000 idle event streams; so do
+// `http-load` (500 and 1,000 two-turn conversations with a 1 s model over HTTP) and `http-cost`
+// (server CPU per request of the write routes beside a bare route), in bench/http-load.ts, and
+// `viewers-remote` (bench/viewers-remote.ts: viewers on an app server of a fan-out a worker runs).
+// `evals` runs an eval suite of 500 simulated 3-turn conversations against a model answering in 1 s
+// (bench/evals.ts). `providers` runs 500 threads against a local provider that
 // rate-limits at 50 requests/s (bench/providers.ts). `peers` runs LangGraph.js, deepagents and OpenAI agents-core on
 // the step, throughput and fan-out workloads (bench/peers.ts; installs bench/peers/ on first use). `ui` (the live page) and `canvas` (the studio canvas) serve the production
 // build (`npm run build` first) and drive Chromium (CHROMIUM_PATH); `livetree` bundles the live tree and
@@ -22,6 +26,7 @@ import { runEffects } from "./effects";
 import { runEvals } from "./evals";
 import { section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
+import { runHttpCost, runHttpLoad } from "./http-load";
 import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
 import { runLiveTreeUi } from "./live-tree-ui";
@@ -37,6 +42,7 @@ import { runThroughput } from "./throughput";
 import { runTraces } from "./traces";
 import { runUi } from "./ui";
 import { runIdleStreams, runViewers } from "./viewers";
+import { runRemoteViewers } from "./viewers-remote";
 
 const BASELINE_DATABASE = "bench_baseline";
 const ALL = [
@@ -61,6 +67,9 @@ const ALL = [
   "traces",
   "viewers",
   "idle-streams",
+  "http-load",
+  "http-cost",
+  "viewers-remote",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -164,6 +173,11 @@ async function main(): Promise<void> {
     // Printed by themselves (issue 43): live viewers of a fan-out, and 1,000 idle streams.
     if (only.has("viewers")) await runViewers(cluster, results.baseline);
     if (only.has("idle-streams")) await runIdleStreams(cluster, results.baseline);
+    // Printed by themselves (issue 43): conversations over HTTP, and server CPU per request.
+    if (only.has("http-load")) await runHttpLoad(cluster, results.baseline);
+    if (only.has("http-cost")) await runHttpCost(cluster, results.baseline);
+    // Printed by itself (issue 43): viewers on an app server of a run executed by a worker.
+    if (only.has("viewers-remote")) await runRemoteViewers(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;

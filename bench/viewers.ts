@@ -50,7 +50,7 @@ export interface ViewersResult {
   runs: ViewersRun[];
 }
 
-async function createProject(server: TestServer, definitions: unknown): Promise<string> {
+export async function createProject(server: TestServer, definitions: unknown): Promise<string> {
   const created = await requestJson<{ id: string }>(server.baseUrl, "POST", "/api/projects", {
     name: `bench ${Date.now()} ${Math.random()}`,
     definitions,
@@ -59,7 +59,7 @@ async function createProject(server: TestServer, definitions: unknown): Promise<
   return created.body.id;
 }
 
-async function createThread(server: TestServer, projectId: string, agent: string): Promise<string> {
+export async function createThread(server: TestServer, projectId: string, agent: string): Promise<string> {
   const created = await requestJson<{ threadId: string }>(server.baseUrl, "POST", "/api/threads", {
     project_id: projectId,
     agent_id: agent,
@@ -68,7 +68,7 @@ async function createThread(server: TestServer, projectId: string, agent: string
   return created.body.threadId;
 }
 
-async function settled(sql: postgres.Sql, rootId: string, children: number): Promise<boolean> {
+export async function settled(sql: postgres.Sql, rootId: string, children: number): Promise<boolean> {
   const [row] = await sql<{ reports: number; busy: boolean }[]>`
     SELECT
       (SELECT count(*)::int FROM messages WHERE thread_id = ${rootId} AND subagent_id IS NOT NULL

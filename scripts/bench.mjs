@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the runtime benchmarks (bench/run.ts) against a private Postgres cluster with
 // fsync on, which the benchmark starts and stops itself. Never part of `npm test`.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams (comma list)
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams,http-load,http-cost,viewers-remote (comma list)
 // runs only some benchmarks; `npm run bench:ui` runs the three in Chromium (ui, canvas, livetree) after `npm run build`.
 import { spawn } from "node:child_process";
 
