@@ -59,9 +59,11 @@ describe("status and agent counters", () => {
     let state = applyLiveEvent(initialLiveState(ROOT), step(1, "queued"));
     expect(state.statusCounts).toEqual({ ...EMPTY_STATUS_COUNTS, queued: 1 });
     expect(state.activeThreadsByAgent).toEqual({ worker: 1 });
+    const queued = state;
     state = applyLiveEvent(state, step(2, "running"));
     expect(state.statusCounts).toEqual({ ...EMPTY_STATUS_COUNTS, running: 1 });
-    expect(state.activeThreadsByAgent).toEqual({ worker: 1 });
+    // Still active with the same agent: the counters are the same object (no re-render of the tiles).
+    expect(state.activeThreadsByAgent).toBe(queued.activeThreadsByAgent);
     state = applyLiveEvent(state, step(3, "running", "writer"));
     expect(state.activeThreadsByAgent).toEqual({ writer: 1 });
     state = applyLiveEvent(state, step(4, "idle", "writer"));

@@ -38,14 +38,15 @@ export function selectStreamingMessages(state: LiveState, threadId: string): Str
   });
 }
 
-/** A parent's registry in the server's order (createdAt, then reference). */
+/**
+ * A parent's registry in the server's order (createdAt, then reference). References are the
+ * registry's keys, so two entries never tie on both.
+ */
 export function selectRegistry(state: LiveState, parentId: string): RegistryEntry[] {
   const registry = getEntry(state.registries, parentId);
   if (!registry) return [];
   return [...mapValues(registry.entries)].sort(
-    (left, right) =>
-      left.createdAt - right.createdAt ||
-      (left.reference < right.reference ? -1 : left.reference > right.reference ? 1 : 0),
+    (left, right) => left.createdAt - right.createdAt || (left.reference < right.reference ? -1 : 1),
   );
 }
 
