@@ -59,12 +59,14 @@ function allCallableNames(context: ValidationContext): string[] {
   return [...context.index.tools.keys(), ...context.index.prompts.keys(), ...context.index.agents.keys()];
 }
 
+/** An entry that resolved to something (checkEntry reports unknown ones and stops there). */
+type ResolvedEntry = Exclude<ClassifiedToolEntry, { kind: "unknown" }>;
+
 function checkFieldsFitTarget(
   context: ValidationContext,
-  entry: ClassifiedToolEntry,
+  entry: ResolvedEntry,
   location: EntryLocation,
 ): void {
-  if (entry.kind === "unknown") return;
   const fields = writtenFields(entry.config);
   const label = `Prompt "${location.prompt.name}" tools entry "${entry.name}"`;
   if (entry.kind !== "subagent") {
