@@ -392,6 +392,20 @@ describe("prompt and tool schema rules", () => {
     `);
   });
 
+  it("does not check the args of a builtin tool, which the runtime ignores", () => {
+    expect(
+      only(
+        linesAfter((bundle) => {
+          bundle.tools[0] = {
+            ...bundle.tools[0]!,
+            args: { type: "object", properties: { path: { type: "string" } }, required: ["file"] },
+          } as never;
+        }),
+        "required_property_not_defined",
+      ),
+    ).toEqual([]);
+  });
+
   it("accepts a placeholder anywhere in an http tool's URL, the host included", () => {
     expect(
       linesAfter((bundle) => {
