@@ -72,6 +72,7 @@ describe("persistent map", () => {
   });
 
   it("splits keys whose hashes differ in any one bit within seven 32-way levels", () => {
+    expect(branchDepth(emptyMap().root)).toBe(1);
     for (const [bit, [first, second]] of ONE_BIT_APART.entries()) {
       expect((hashKey(first) ^ hashKey(second)) >>> 0).toBe(2 ** bit);
       const map = mapFromEntries([
@@ -115,6 +116,7 @@ describe("persistent map", () => {
     expect(getEntry(map, first)).toBe("first again");
     expect(getEntry(map, second)).toBe("second");
     expect(hasEntry(map, `${first}x`)).toBe(false);
+    expect(hasEntry(map, first)).toBe(true);
   });
 
   it("hashes with 32-bit FNV-1a (its published test values)", () => {

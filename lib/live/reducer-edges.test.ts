@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   EventScript,
+  messageWire,
   registryEntryWire,
   stateFromFrames,
   T0,
@@ -11,7 +12,13 @@ import {
 } from "../../test/support/live-support";
 import { getEntry } from "./persistent-map";
 import { applyLiveEvent, applyLiveEvents, initialLiveState, recordProblem } from "./reducer";
-import { selectChildIds, selectRegistryTotal, selectStreamingMessages } from "./selectors";
+import {
+  selectChildIds,
+  selectRegistryTotal,
+  selectStreamingMessages,
+  selectTranscript,
+  selectTreeRows,
+} from "./selectors";
 import { EMPTY_STATUS_COUNTS } from "./state";
 
 const ROOT = uuid("edge-root");
@@ -49,6 +56,36 @@ describe("sibling order", () => {
     const state = applyLiveEvents(initialLiveState(ROOT), [first, update]);
     expect(selectChildIds(state, PARENT)).toEqual(["x"]);
     expect(getEntry(state.threads, "x")?.status).toBe("running");
+  });
+});
+
+describe("messages and roots", () => {
+  it("adds a message event to its thread's transcript", () => {
+    const message = messageWire({ id: uuid("edge-message"), seq: 1 });
+    const state = applyLiveEvent(initialLiveState(ROOT), {
+      type: "message",
+      id: 1,
+      threadId: ROOT,
+      message: message as never,
+    });
+    expect(selectTranscript(state, ROOT).map((item) => item.id)).toEqual([message.id]);
+  });
+
+  it("lists several roots' trees in creation order, each with its children", () => {
+    const events = [
+      threadEvent(null, { id: "r-b", created_at: T0 + 1 }),
+      threadEvent(null, { id: "r-a", created_at: T0 }),
+      threadEvent(null, { id: "r-a-child", parent_id: "r-a", root_id: "r-a", created_at: T0 + 2 }),
+    ];
+    const rows = selectTreeRows(applyLiveEvents(initialLiveState(ROOT), events), {
+      defaultExpanded: true,
+      toggled: new Set<string>(),
+    });
+    expect(rows.map((row) => [row.id, row.depth])).toEqual([
+      ["r-a", 0],
+      ["r-a-child", 1],
+      ["r-b", 0],
+    ]);
   });
 });
 

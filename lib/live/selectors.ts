@@ -178,8 +178,8 @@ function walkTreeRows(state: LiveState, expansion: TreeExpansion): TreeRow[] {
   const pending: { id: string; depth: number }[] = [...state.roots].reverse().map((id) => ({ id, depth: 0 }));
   while (pending.length > 0) {
     const { id, depth } = pending.pop()!;
-    const thread = getEntry(state.threads, id);
-    if (!thread) continue;
+    // Roots and children are threads already placed, so they are in `threads`.
+    const thread = getEntry(state.threads, id)!;
     const children = selectChildIds(state, id);
     const expanded = isExpanded(expansion, id);
     rows.push({ id, depth, hasChildren: children.length > 0, expanded, thread });
