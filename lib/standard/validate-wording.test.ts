@@ -101,6 +101,26 @@ describe("tools entry fields and targets", () => {
     `);
   });
 
+  it("names a session binding tool as the target a field has no effect on", () => {
+    expect(
+      only(
+        linesAfter((bundle) => {
+          bundle.prompts[2]!.tools = [
+            "read_file",
+            "list_files",
+            { name: "approve_asset", env: { A: "1" } },
+            "update_asset_status",
+          ] as Entry[];
+        }),
+        "tool_entry_field_ignored",
+      ),
+    ).toMatchInlineSnapshot(`
+      [
+        "warning tool_entry_field_ignored prompts[2].tools[2].env: Prompt "asset_reviewer" tools entry "approve_asset" sets "env", which has no effect because "approve_asset" is a session binding tool of a side using this prompt. Remove it.",
+      ]
+    `);
+  });
+
   it("a field written as undefined (a bundle built in code) is not a field the entry sets", () => {
     const bundle = assetBundle();
     bundle.prompts[0]!.tools = [
@@ -221,6 +241,8 @@ describe("env name roles", () => {
               env: { "a b": "1" },
             },
             { name: "read_file", immediate: { nameEnv: "READ_NAME" } },
+            { name: "list_files", immediate: { scopedEnv: ["LIST_SCOPE"] } },
+            { name: "write_file", immediate: { descriptionEnv: "WRITE_DESCRIPTION" } },
           )(bundle);
           bundle.tools.push({
             name: "weather",
@@ -289,6 +311,26 @@ describe("how a side stops and what its bindings read", () => {
         code,
       ),
     ).toEqual([]);
+  });
+
+  it("lists the arguments a binding could read instead", () => {
+    expect(
+      reviewer((side, bundle) => {
+        bundle.tools.push({
+          name: "report_done",
+          description: "Done.",
+          kind: "http",
+          method: "POST",
+          url: "https://api.example.com/done",
+          args: { type: "object", properties: { summary: { type: "string" }, notes: { type: "string" } } },
+        } as never);
+        side.sessionStop = { name: "report_done", messageProperty: "result" };
+      }, "binding_property_not_in_tool_args"),
+    ).toMatchInlineSnapshot(`
+      [
+        "error binding_property_not_in_tool_args agents[1].sideB.sessionStop.messageProperty: Agent "asset_subagent" side B ("Reviewer") sessionStop reads argument "result" of tool "report_done", but that tool's args do not define "result". Set messageProperty to one of: summary, notes, or add "result" to the tool's args.",
+      ]
+    `);
   });
 
   it("a binding to a tool without arguments: no default to miss, and a property it cannot read", () => {
@@ -390,6 +432,50 @@ describe("prompt and tool schema rules", () => {
         "warning required_property_not_defined tools[3].args.required[0]: Tool "report_done" args require "summary" but do not define it under "properties". Add the property or fix the name (defined: none).",
       ]
     `);
+  });
+
+  it("lists the properties a schema does define when a required one is missing", () => {
+    const properties = { style: { type: "string" }, size: { type: "number" } };
+    expect(
+      only(
+        linesAfter((bundle) => {
+          bundle.prompts[3]!.requiredSchema = { type: "object", properties, required: ["palette"] };
+          bundle.tools.push({
+            name: "report_done",
+            description: "Done.",
+            kind: "http",
+            method: "POST",
+            url: "https://api.example.com/done",
+            args: { type: "object", properties, required: ["palette"] },
+          } as never);
+        }),
+        "required_property_not_defined",
+      ),
+    ).toMatchInlineSnapshot(`
+      [
+        "warning required_property_not_defined prompts[3].requiredSchema.required[0]: Prompt "asset_style_guide"'s requiredSchema requires "palette" but does not define it under "properties". Add the property or fix the name (defined: style, size).",
+        "warning required_property_not_defined tools[3].args.required[0]: Tool "report_done" args require "palette" but do not define it under "properties". Add the property or fix the name (defined: style, size).",
+      ]
+    `);
+  });
+
+  it("fills every placeholder before reading the URL, even one whose name is not valid in a host", () => {
+    expect(
+      only(
+        linesAfter((bundle) => {
+          bundle.tools.push({
+            name: "tenant_api",
+            description: "Tenant API.",
+            kind: "http",
+            method: "GET",
+            url: "https://{tenant id}.example.com/items",
+            args: { type: "object", properties: { "tenant id": { type: "string" } } },
+          } as never);
+        }),
+        "invalid_url",
+        "unknown_url_placeholder",
+      ),
+    ).toEqual([]);
   });
 
   it("does not check the args of a builtin tool, which the runtime ignores", () => {
