@@ -56,8 +56,9 @@ function recountAgents(
 ): Readonly<Record<string, number>> {
   const wasActive = previous !== undefined && isActiveStatus(previous.status);
   const isActive = isActiveStatus(thread.status);
-  // Unchanged unless the thread starts or stops being active, or an active thread changes agent.
-  if (wasActive === isActive && (!isActive || previous?.agent_id === thread.agent_id)) return counts;
+  // Unchanged unless the thread starts or stops being active, or an active thread changes agent
+  // (both active: `wasActive` says there is a previous payload).
+  if (wasActive === isActive && (!isActive || previous!.agent_id === thread.agent_id)) return counts;
   const next: Record<string, number> = { ...counts };
   if (wasActive) {
     const remaining = (next[previous.agent_id] ?? 0) - 1;

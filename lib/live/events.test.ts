@@ -190,6 +190,26 @@ describe("parseSseFrame errors say exactly what is wrong", () => {
     );
   });
 
+  it.each([
+    [
+      "registry",
+      "Malformed registry event: thread_id: Invalid input: expected string, received number; children: Invalid input: expected array, received undefined",
+    ],
+    [
+      "approval",
+      "Malformed approval event: thread_id: Invalid input: expected string, received number; approval: Invalid input: expected object, received undefined",
+    ],
+    [
+      "divergence",
+      "Malformed divergence event: thread_id: Invalid input: expected string, received number; divergence: Invalid input: expected object, received undefined",
+    ],
+  ])("reports a malformed %s payload as an error value, naming its fields", (event, message) => {
+    expect(parseLiveEvent(event, 3, { thread_id: 5 })).toStrictEqual({
+      ok: false,
+      error: { code: "invalid_payload", event, id: 3, message },
+    });
+  });
+
   it("names the telemetry kind whose record is malformed", () => {
     expect(
       parseLiveEvent("telemetry", 8, { thread_id: THREAD, type: "step_started", timestamp: 1, side: "a" }),

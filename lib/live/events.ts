@@ -108,7 +108,7 @@ function describeIssues(error: z.ZodError): string {
 
 function parseEventId(raw: string | null | undefined): EventId | undefined {
   if (raw === undefined || raw === null || raw.trim() === "") return null;
-  return /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+  return /^\d+$/.test(raw.trim()) ? Number(raw) : undefined; // Number() skips the same white space
 }
 
 /** Parses one frame: the `id:` line, the JSON data, then the payload for its event name. */

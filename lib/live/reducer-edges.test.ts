@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   EventScript,
+  messageWire,
   registryEntryWire,
   stateFromFrames,
   T0,
@@ -11,7 +12,13 @@ import {
 } from "../../test/support/live-support";
 import { getEntry } from "./persistent-map";
 import { applyLiveEvent, applyLiveEvents, initialLiveState, recordProblem } from "./reducer";
-import { selectChildIds, selectRegistryTotal, selectStreamingMessages } from "./selectors";
+import {
+  selectChildIds,
+  selectRegistryTotal,
+  selectStreamingMessages,
+  selectTranscript,
+  selectTreeRows,
+} from "./selectors";
 import { EMPTY_STATUS_COUNTS } from "./state";
 
 const ROOT = uuid("edge-root");
@@ -52,6 +59,36 @@ describe("sibling order", () => {
   });
 });
 
+describe("messages and roots", () => {
+  it("adds a message event to its thread's transcript", () => {
+    const message = messageWire({ id: uuid("edge-message"), seq: 1 });
+    const state = applyLiveEvent(initialLiveState(ROOT), {
+      type: "message",
+      id: 1,
+      threadId: ROOT,
+      message: message as never,
+    });
+    expect(selectTranscript(state, ROOT).map((item) => item.id)).toEqual([message.id]);
+  });
+
+  it("lists several roots' trees in creation order, each with its children", () => {
+    const events = [
+      threadEvent(null, { id: "r-b", created_at: T0 + 1 }),
+      threadEvent(null, { id: "r-a", created_at: T0 }),
+      threadEvent(null, { id: "r-a-child", parent_id: "r-a", root_id: "r-a", created_at: T0 + 2 }),
+    ];
+    const rows = selectTreeRows(applyLiveEvents(initialLiveState(ROOT), events), {
+      defaultExpanded: true,
+      toggled: new Set<string>(),
+    });
+    expect(rows.map((row) => [row.id, row.depth])).toEqual([
+      ["r-a", 0],
+      ["r-a-child", 1],
+      ["r-b", 0],
+    ]);
+  });
+});
+
 describe("status and agent counters", () => {
   it("moves a thread's count from status to status, and per agent only while queued or running", () => {
     const step = (id: number, status: string, agent = "worker", at = T0 + id) =>
@@ -59,9 +96,11 @@ describe("status and agent counters", () => {
     let state = applyLiveEvent(initialLiveState(ROOT), step(1, "queued"));
     expect(state.statusCounts).toEqual({ ...EMPTY_STATUS_COUNTS, queued: 1 });
     expect(state.activeThreadsByAgent).toEqual({ worker: 1 });
+    const queued = state;
     state = applyLiveEvent(state, step(2, "running"));
     expect(state.statusCounts).toEqual({ ...EMPTY_STATUS_COUNTS, running: 1 });
-    expect(state.activeThreadsByAgent).toEqual({ worker: 1 });
+    // Still active with the same agent: the counters are the same object (no re-render of the tiles).
+    expect(state.activeThreadsByAgent).toBe(queued.activeThreadsByAgent);
     state = applyLiveEvent(state, step(3, "running", "writer"));
     expect(state.activeThreadsByAgent).toEqual({ writer: 1 });
     state = applyLiveEvent(state, step(4, "idle", "writer"));

@@ -244,6 +244,15 @@ describe("selectRegistry", () => {
       "c",
     ]);
     expect(selectRegistryEntry(registryState, parent, "d")?.createdAt).toBe(T0);
+    // Many entries of one instant: the order is the references', whatever order the map keeps them in.
+    const many = Array.from({ length: 40 }, (_, index) => `ref-${String(index).padStart(2, "0")}`);
+    const manyScript = new EventScript();
+    manyScript.registry(
+      parent,
+      [...many].reverse().map((reference) => entry(reference, T0)),
+    );
+    const manyState = stateFromFrames(parent, manyScript.frames);
+    expect(selectRegistry(manyState, parent).map((item) => item.reference)).toEqual(many);
     expect(selectRegistryEntry(registryState, parent, "e")).toBeUndefined();
   });
 });

@@ -38,14 +38,15 @@ export function selectStreamingMessages(state: LiveState, threadId: string): Str
   });
 }
 
-/** A parent's registry in the server's order (createdAt, then reference). */
+/**
+ * A parent's registry in the server's order (createdAt, then reference). References are the
+ * registry's keys, so two entries never tie on both.
+ */
 export function selectRegistry(state: LiveState, parentId: string): RegistryEntry[] {
   const registry = getEntry(state.registries, parentId);
   if (!registry) return [];
   return [...mapValues(registry.entries)].sort(
-    (left, right) =>
-      left.createdAt - right.createdAt ||
-      (left.reference < right.reference ? -1 : left.reference > right.reference ? 1 : 0),
+    (left, right) => left.createdAt - right.createdAt || (left.reference < right.reference ? -1 : 1),
   );
 }
 
@@ -177,8 +178,8 @@ function walkTreeRows(state: LiveState, expansion: TreeExpansion): TreeRow[] {
   const pending: { id: string; depth: number }[] = [...state.roots].reverse().map((id) => ({ id, depth: 0 }));
   while (pending.length > 0) {
     const { id, depth } = pending.pop()!;
-    const thread = getEntry(state.threads, id);
-    if (!thread) continue;
+    // Roots and children are threads already placed, so they are in `threads`.
+    const thread = getEntry(state.threads, id)!;
     const children = selectChildIds(state, id);
     const expanded = isExpanded(expansion, id);
     rows.push({ id, depth, hasChildren: children.length > 0, expanded, thread });

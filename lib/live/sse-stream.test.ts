@@ -57,6 +57,15 @@ describe("createSseStreamReader", () => {
     ]);
   });
 
+  it("takes the id only from an id line: comments and other fields leave it alone", () => {
+    expect(
+      read([": comment\nretry: 100\nname: x\ndata: a\n\n", "id: 7\n: note\nretry: 5\ndata: b\n\n"]),
+    ).toEqual([
+      { event: "message", data: "a", id: null },
+      { event: "message", data: "b", id: "7" },
+    ]);
+  });
+
   it("forgets a frame's name and id once it is dispatched", () => {
     expect(read(["id: 5\nevent: thread\ndata: a\n\ndata: b\n\n"])).toEqual([
       { event: "thread", data: "a", id: "5" },

@@ -39,7 +39,8 @@ export function createSseStreamReader(onFrame: (frame: SseFrame) => void): SseSt
     push(text: string) {
       buffer += text;
       let start = 0;
-      while (start < buffer.length) {
+      // No loop condition: the search for a line's end stops at the end of the buffer.
+      for (;;) {
         let end = start;
         while (end < buffer.length && buffer.charCodeAt(end) !== LF && buffer.charCodeAt(end) !== CR)
           end += 1;

@@ -67,6 +67,7 @@ describe("statusDetail", () => {
       tone: "problem",
     });
     expect(statusDetail(facts({ status: "running", status_text: "  " }))).toBeNull();
+    expect(statusDetail(facts({ status: "running", status_text: null }))).toBeNull();
     expect(statusDetail(facts({ status: "queued", status_text: " Waiting for a worker " }))).toEqual({
       text: "Waiting for a worker",
       tone: "info",

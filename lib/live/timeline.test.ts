@@ -174,6 +174,10 @@ describe("selectTimeline's axis", () => {
     expect(barPlacement(timeline, bar(8, 14))).toEqual({ left: 0.8, width: 1 - 0.8 });
     expect(barPlacement(timeline, bar(4, 4))).toEqual({ left: 0.4, width: 0 });
     expect(barPlacement(timeline, bar(12, 14))).toEqual({ left: 1.2, width: 0 });
+    // An axis that does not start at 0 (every real one): places are relative to its start.
+    const later = { bars: [], start: 100, end: 110 };
+    expect(barPlacement(later, bar(102, 107))).toEqual({ left: 0.2, width: 0.5 });
+    expect(barPlacement(later, bar(100, 110))).toEqual({ left: 0, width: 1 });
   });
 });
 
@@ -188,6 +192,13 @@ describe("timelineTicks' labels and steps", () => {
     expect(labels(90, 4)).toEqual(["0s", "30s", "1m", "1m 30s"]);
     expect(labels(59, 2)).toEqual(["0s"]);
     expect(labels(60, 2)).toEqual(["0s", "1m"]);
+    const fromNow = { bars: [], start: 1_700_000_000_000_000, end: 1_700_000_090_000_000 };
+    expect(timelineTicks(fromNow, 4).map((tick) => [tick.at, tick.label])).toEqual([
+      [0, "0s"],
+      [1 / 3, "30s"],
+      [2 / 3, "1m"],
+      [1, "1m 30s"],
+    ]);
   });
 
   it("uses the smallest step that fits, counting the start as a tick", () => {

@@ -30,12 +30,11 @@ const MIN_SPAN_MICROSECONDS = 1_000_000;
 export function selectTimeline(rows: readonly TreeRow[], nowMicroseconds: number): Timeline {
   let start = Number.POSITIVE_INFINITY;
   let end = Number.NEGATIVE_INFINITY;
-  const bars: TimelineBar[] = new Array(rows.length);
-  for (let index = 0; index < rows.length; index++) {
-    const { id, depth, thread } = rows[index]!;
+  const bars: TimelineBar[] = [];
+  for (const { id, depth, thread } of rows) {
     const active = isActiveStatus(thread.status);
     const barEnd = Math.max(thread.created_at, active ? nowMicroseconds : workEndedAt(thread));
-    bars[index] = { id, depth, status: thread.status, start: thread.created_at, end: barEnd, active };
+    bars.push({ id, depth, status: thread.status, start: thread.created_at, end: barEnd, active });
     if (thread.created_at < start) start = thread.created_at;
     if (barEnd > end) end = barEnd;
   }

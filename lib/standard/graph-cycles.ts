@@ -12,15 +12,17 @@ export function findCycles(edges: ReadonlyMap<string, readonly string[]>): strin
   const stack: string[] = [];
   const onStack = new Set<string>();
 
+  /** Only called with a node of `edges`; a finished node is not searched again. */
   const visit = (node: string): void => {
+    if (finished.has(node)) return;
     stack.push(node);
     onStack.add(node);
-    for (const next of edges.get(node) ?? []) {
+    for (const next of edges.get(node)!) {
       if (onStack.has(next)) {
         const cycle = stack.slice(stack.indexOf(next));
         const canonical = rotateToSmallest(cycle);
         cycles.set(canonical.join("\u0000"), canonical);
-      } else if (!finished.has(next) && edges.has(next)) {
+      } else if (edges.has(next)) {
         visit(next);
       }
     }
@@ -29,9 +31,7 @@ export function findCycles(edges: ReadonlyMap<string, readonly string[]>): strin
     finished.add(node);
   };
 
-  for (const node of [...edges.keys()].sort()) {
-    if (!finished.has(node)) visit(node);
-  }
+  for (const node of [...edges.keys()].sort()) visit(node);
   return [...cycles.values()].sort((a, b) => (a.join(" ") < b.join(" ") ? -1 : 1));
 }
 

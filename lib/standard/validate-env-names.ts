@@ -5,7 +5,8 @@ import { type PromptToolEntry, toolEntryObject } from "./tool-entry";
 import type { ValidationContext, ValidationRule } from "./validation-context";
 
 function checkEnvName(context: ValidationContext, name: string, path: PathSegment[], role: string): void {
-  if (ENV_NAME_PATTERN.test(name)) return;
+  // Only a string can be a name (RegExp#test would read undefined as the valid name "undefined").
+  if (typeof name === "string" && ENV_NAME_PATTERN.test(name)) return;
   const suggestion = name.replaceAll(/[^A-Za-z0-9_]+/g, "_").replace(/^(?=\d)/, "_");
   context.report(
     "error",

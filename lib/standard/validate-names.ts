@@ -12,11 +12,12 @@ import {
 import type { ValidationContext, ValidationRule } from "./validation-context";
 
 type Collection = "agents" | "prompts" | "models" | "tools";
+/** The kinds that are called by name (models are not). */
+type CallableCollection = Exclude<Collection, "models">;
 
-const SINGULAR: Record<Collection, string> = {
+const SINGULAR: Record<CallableCollection, string> = {
   agents: "agent",
   prompts: "prompt",
-  models: "model",
   tools: "tool",
 };
 
@@ -44,7 +45,7 @@ const duplicateNames: ValidationRule = (context) => {
 
 /** Tools, prompts and agents share one namespace: a prompt's tools entry names one of them. */
 const callableNameConflicts: ValidationRule = (context) => {
-  const owners = new Map<string, Array<{ collection: Collection; index: number }>>();
+  const owners = new Map<string, Array<{ collection: CallableCollection; index: number }>>();
   for (const collection of ["tools", "prompts", "agents"] as const) {
     const seen = new Set<string>();
     context.bundle[collection].forEach((definition, index) => {
@@ -91,7 +92,8 @@ function checkCallableName(
   path: PathSegment[],
   what: string,
 ): void {
-  if (CALLABLE_NAME_PATTERN.test(name)) return;
+  // Only a string can be a name (RegExp#test would read undefined as the valid name "undefined").
+  if (typeof name === "string" && CALLABLE_NAME_PATTERN.test(name)) return;
   context.report(
     "error",
     "invalid_name",
@@ -101,8 +103,8 @@ function checkCallableName(
 }
 
 function suggestCallableName(name: string): string {
+  // Whitespace at either end becomes "_" and is cut with the other underscores there.
   const cleaned = name
-    .trim()
     .replaceAll(/[^A-Za-z0-9_-]+/g, "_")
     .replaceAll(/^_+|_+$/g, "")
     .slice(0, 64);

@@ -59,12 +59,14 @@ function allCallableNames(context: ValidationContext): string[] {
   return [...context.index.tools.keys(), ...context.index.prompts.keys(), ...context.index.agents.keys()];
 }
 
+/** An entry that resolved to something (checkEntry reports unknown ones and stops there). */
+type ResolvedEntry = Exclude<ClassifiedToolEntry, { kind: "unknown" }>;
+
 function checkFieldsFitTarget(
   context: ValidationContext,
-  entry: ClassifiedToolEntry,
+  entry: ResolvedEntry,
   location: EntryLocation,
 ): void {
-  if (entry.kind === "unknown") return;
   const fields = writtenFields(entry.config);
   const label = `Prompt "${location.prompt.name}" tools entry "${entry.name}"`;
   if (entry.kind !== "subagent") {
@@ -156,13 +158,13 @@ function checkSubagentConfig(
       `${label} allows ${resumable.maxInstances} resumable instances, so none could ever be created. Set maxInstances to 1 or more, or leave it out for no cap.`,
     );
   }
-  const receivingSide = resumable.receives_messages === "side_a" ? agent.sideA : agent.sideB;
-  if (receivingSide === undefined) {
+  // Every agent has a side A, so only side B can be missing.
+  if (resumable.receives_messages === "side_b" && agent.sideB === undefined) {
     context.report(
       "error",
       "missing_receiving_side",
       [...location.entryPath, "resumable", "receives_messages"],
-      `${label} sends parent messages to ${resumable.receives_messages}, but agent "${agent.name}" has no ${resumable.receives_messages === "side_a" ? "sideA" : "sideB"}. Use "side_a", or add a sideB to the agent.`,
+      `${label} sends parent messages to side_b, but agent "${agent.name}" has no sideB. Use "side_a", or add a sideB to the agent.`,
     );
   }
 }

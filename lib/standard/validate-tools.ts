@@ -18,12 +18,8 @@ function checkHttpTool(context: ValidationContext, tool: HttpToolDefinition, ind
       `Tool "${tool.name}" URL uses {${placeholder}}, but its args define no "${placeholder}". ${declared.length > 0 ? `Use one of: ${declared.join(", ")}, or add` : "Add"} "${placeholder}" to the tool's args.`,
     );
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(tool.url.replaceAll(/\{[^{}]*\}/g, "placeholder"));
-  } catch {
-    url = undefined;
-  }
+  const filled = tool.url.replaceAll(/\{[^{}]*\}/g, "placeholder");
+  const url = URL.canParse(filled) ? new URL(filled) : undefined;
   if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
     context.report(
       "error",
