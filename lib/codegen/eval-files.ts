@@ -5,10 +5,9 @@
 import { type SuiteBody, SuiteSchema } from "@/lib/contracts/evals";
 import { type Bundle, formatPath, type PathSegment } from "@/lib/standard";
 import { jsonCode, printCode } from "./code-printer";
-import { parseOrReport } from "./read-typescript";
+import { defaultExportValue, parseOrReport } from "./read-typescript";
 import { readJsonValue, UNREADABLE } from "./read-values";
 import { type SourceDiagnostic, SourceReport } from "./source-diagnostics";
-import type { Expression, SourceModule } from "./source-parser";
 import type { ProjectFiles } from "./zip";
 
 export const EVALS_FOLDER = "evals";
@@ -128,7 +127,11 @@ function readSuiteFile(source: string, report: SourceReport, bundle?: Bundle): S
         statement.position,
       );
   if (report.hasErrors()) return undefined;
-  const expression = exportedValue(module, report);
+  const expression = defaultExportValue(
+    module,
+    report,
+    "An eval suite file has exactly one default export: the suite ({ name, agent_id, cases, assertions }).",
+  );
   if (expression === undefined) return undefined;
   const value = readJsonValue(expression, [], report);
   if (value === UNREADABLE) return undefined;
@@ -178,28 +181,4 @@ function checkReferences(suite: SuiteBody, bundle: Bundle, report: SourceReport)
       );
     }
   });
-}
-
-/** The default export (directly, or through a `const` of the file). */
-function exportedValue(module: SourceModule, report: SourceReport): Expression | undefined {
-  const exported = module.statements.filter((statement) => statement.kind === "export-default");
-  if (exported.length !== 1) {
-    report.error(
-      exported.length === 0 ? "unsupported_syntax" : "duplicate_declaration",
-      [],
-      "An eval suite file has exactly one default export: the suite ({ name, agent_id, cases, assertions }).",
-      exported[1]?.position,
-    );
-    return undefined;
-  }
-  const value = exported[0]!.value;
-  if (value.kind !== "identifier") return value;
-  const declaration = module.statements.find(
-    (statement) => statement.kind === "const" && statement.name === value.name,
-  );
-  if (declaration?.kind !== "const") {
-    report.error("unknown_identifier", [], `"${value.name}" is not declared in this file.`, value.position);
-    return undefined;
-  }
-  return declaration.value;
 }

@@ -5,10 +5,16 @@ import type { Bundle, PathSegment } from "@/lib/standard";
 import { type Code, literal, printCode } from "./code-printer";
 import { assignDefinitionIdentifiers, DEFINITION_KINDS, type DefinitionKind } from "./definition-identifiers";
 import { definitionCallKind, readDefinitionCall, readImports } from "./read-definitions";
-import { checkRawBundle, emptyRawBundle, parseOrReport, type ReadBundleResult } from "./read-typescript";
+import {
+  checkRawBundle,
+  defaultExportValue,
+  emptyRawBundle,
+  parseOrReport,
+  type ReadBundleResult,
+} from "./read-typescript";
 import { setProperty, UNREADABLE } from "./read-values";
 import { type SourceDiagnostic, SourceReport } from "./source-diagnostics";
-import type { Expression, SourceModule } from "./source-parser";
+import type { Expression } from "./source-parser";
 import { EXPORT_DEPENDENCY_VERSIONS, SPEC_MODULE_FILES, SPEC_MODULE_FOLDER } from "./spec-module";
 import { definitionFileSource, SPEC_PACKAGE } from "./write-typescript";
 import type { ProjectFiles } from "./zip";
@@ -211,7 +217,11 @@ function readDefinitionFile(
   const module = parseOrReport(source, report);
   if (module === undefined) return undefined;
   const bindings = readImports(module, report);
-  const expression = defaultExportedCall(module, report);
+  const expression = defaultExportValue(
+    module,
+    report,
+    "A definition file has exactly one default export: the define* call.",
+  );
   if (expression === undefined) return undefined;
   const kind = definitionCallKind(expression, bindings);
   const define = DEFINITION_KINDS.find((entry) => entry.kind === file.kind)!.define;
@@ -239,27 +249,4 @@ function readDefinitionFile(
     return undefined;
   }
   return definition;
-}
-
-function defaultExportedCall(module: SourceModule, report: SourceReport): Expression | undefined {
-  const exported = module.statements.filter((statement) => statement.kind === "export-default");
-  if (exported.length !== 1) {
-    report.error(
-      exported.length === 0 ? "unsupported_syntax" : "duplicate_declaration",
-      [],
-      "A definition file has exactly one default export: the define* call.",
-      exported[1]?.position,
-    );
-    return undefined;
-  }
-  const value = exported[0]!.value;
-  if (value.kind !== "identifier") return value;
-  const declaration = module.statements.find(
-    (statement) => statement.kind === "const" && statement.name === value.name,
-  );
-  if (declaration?.kind !== "const") {
-    report.error("unknown_identifier", [], `"${value.name}" is not declared in this file.`, value.position);
-    return undefined;
-  }
-  return declaration.value;
 }

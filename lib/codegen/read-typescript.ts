@@ -236,3 +236,34 @@ function resolveElement(
   declaration.listed = true;
   return declaration.expression;
 }
+
+/**
+ * A file's default export, directly or through a `const` of the file; `expected` says what the one
+ * default export must be (the report's message when there is none, or more than one).
+ */
+export function defaultExportValue(
+  module: SourceModule,
+  report: SourceReport,
+  expected: string,
+): Expression | undefined {
+  const exported = module.statements.filter((statement) => statement.kind === "export-default");
+  if (exported.length !== 1) {
+    report.error(
+      exported.length === 0 ? "unsupported_syntax" : "duplicate_declaration",
+      [],
+      expected,
+      exported[1]?.position,
+    );
+    return undefined;
+  }
+  const value = exported[0]!.value;
+  if (value.kind !== "identifier") return value;
+  const declaration = module.statements.find(
+    (statement) => statement.kind === "const" && statement.name === value.name,
+  );
+  if (declaration?.kind !== "const") {
+    report.error("unknown_identifier", [], `"${value.name}" is not declared in this file.`, value.position);
+    return undefined;
+  }
+  return declaration.value;
+}
