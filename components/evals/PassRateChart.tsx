@@ -3,9 +3,10 @@
 import { formatRate } from "@/lib/evals/describe";
 import type { PassRatePoint } from "@/lib/evals/run-history";
 
-const WIDTH = 320;
-const HEIGHT = 96;
-const PAD = { left: 32, right: 12, top: 10, bottom: 20 };
+// Drawn at its own size (one SVG unit = one CSS pixel), so the 11 px labels stay legible.
+const WIDTH = 384;
+const HEIGHT = 136;
+const PAD = { left: 40, right: 16, top: 12, bottom: 24 };
 
 export function PassRateChart({ points }: { points: readonly PassRatePoint[] }) {
   if (points.length === 0) {
@@ -23,14 +24,16 @@ export function PassRateChart({ points }: { points: readonly PassRatePoint[] }) 
     <figure className="flex flex-col gap-1" data-testid="pass-rate-chart">
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        className="h-24 w-80 text-muted"
+        width={WIDTH}
+        height={HEIGHT}
+        className="max-w-full text-muted"
         role="img"
         aria-label={`Pass rate by version: ${points.map((point) => `version ${point.version} ${formatRate(point.passRate)}`).join(", ")}`}
       >
         {[0, 0.5, 1].map((tick) => (
           <g key={tick}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} stroke="var(--border)" />
-            <text x={PAD.left - 4} y={y(tick) + 3} textAnchor="end" fontSize="9" fill="currentColor">
+            <text x={PAD.left - 4} y={y(tick) + 4} textAnchor="end" fontSize="11" fill="currentColor">
               {tick * 100}%
             </text>
           </g>
@@ -39,7 +42,7 @@ export function PassRateChart({ points }: { points: readonly PassRatePoint[] }) 
         {points.map((point, index) => (
           <g key={point.version}>
             <circle cx={x(index)} cy={y(point.passRate)} r="3" fill="var(--accent)" />
-            <text x={x(index)} y={HEIGHT - 6} textAnchor="middle" fontSize="9" fill="currentColor">
+            <text x={x(index)} y={HEIGHT - 6} textAnchor="middle" fontSize="11" fill="currentColor">
               v{point.version}
             </text>
           </g>
