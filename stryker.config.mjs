@@ -32,5 +32,9 @@ export default {
     "bench",
     "e2e",
   ],
+  // MUTATION_INCREMENTAL=1: reuse the last run's results for mutants whose code and covering tests
+  // did not change (Stryker's incremental mode), so a re-run after new tests only runs what they touch.
+  incremental: process.env.MUTATION_INCREMENTAL === "1",
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
   thresholds: { high: 90, low: 80, break: null },
 };
