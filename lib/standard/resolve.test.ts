@@ -230,3 +230,148 @@ describe("DEFINITION_DEFAULTS", () => {
     expect(DEFINITION_DEFAULTS.variable).toEqual({ required: true, type: "secret" });
   });
 });
+
+// The resolved forms are spread into runtime records and compared by key: a field nobody wrote must
+// be absent, not present with the value undefined (`toStrictEqual` tells the two apart).
+describe("resolved forms leave unwritten optional fields absent", () => {
+  it("a session binding without attachmentsProperty", () => {
+    expect(resolveSessionBinding("done")).toStrictEqual({ name: "done", messageProperty: "message" });
+  });
+
+  it("a side without bindings", () => {
+    expect(resolveSideConfig({ prompt: "p", stopOnResponse: false })).toStrictEqual({
+      prompt: "p",
+      stopOnResponse: false,
+    });
+  });
+
+  it("an agent without side B", () => {
+    expect(resolveAgent({ name: "chat", type: "dual_ai", sideA: { prompt: "p" } })).toStrictEqual({
+      name: "chat",
+      type: "dual_ai",
+      exposeAsTool: false,
+      sideA: { prompt: "p", stopOnResponse: true },
+    });
+  });
+
+  it("a sub-prompt config without the init mappings", () => {
+    expect(resolveSubpromptConfig({ name: "sub" })).toStrictEqual({
+      name: "sub",
+      includeTextResponse: true,
+      includeToolCalls: true,
+      includeErrors: true,
+    });
+  });
+
+  it("a subagent config without init mappings, optional, immediate names or maxInstances", () => {
+    expect(
+      resolveSubagentToolConfig({
+        name: "c",
+        immediate: { scopedEnv: ["A"] },
+        resumable: { receives_messages: "side_b" },
+      }),
+    ).toStrictEqual({
+      name: "c",
+      blocking: true,
+      immediate: { scopedEnv: ["A"] },
+      resumable: { receives_messages: "side_b", parentCommunication: "implicit" },
+    });
+  });
+
+  it("a variable without a description", () => {
+    expect(resolveVariable({ name: "TOKEN" })).toStrictEqual({
+      name: "TOKEN",
+      required: true,
+      type: "secret",
+    });
+  });
+});
+
+describe("resolved forms keep every written field", () => {
+  it("a sub-prompt config keeps both init mappings and every include flag", () => {
+    expect(
+      resolveSubpromptConfig({
+        name: "sub",
+        initUserMessageProperty: "question",
+        initAttachmentsProperty: "files",
+        includeTextResponse: false,
+        includeToolCalls: false,
+        includeErrors: false,
+      }),
+    ).toStrictEqual({
+      name: "sub",
+      initUserMessageProperty: "question",
+      initAttachmentsProperty: "files",
+      includeTextResponse: false,
+      includeToolCalls: false,
+      includeErrors: false,
+    });
+  });
+
+  it("an agent keeps exposeAsTool and its other fields", () => {
+    expect(
+      resolveAgent({
+        name: "chat",
+        exposeAsTool: true,
+        title: "Chat",
+        maxSessionTurns: 3,
+        sideA: { prompt: "p" },
+      }),
+    ).toStrictEqual({
+      name: "chat",
+      title: "Chat",
+      maxSessionTurns: 3,
+      type: "ai_human",
+      exposeAsTool: true,
+      sideA: { prompt: "p", stopOnResponse: true },
+    });
+  });
+
+  it("a side keeps all three bindings", () => {
+    const side = resolveSideConfig({
+      prompt: "p",
+      sessionStop: "stop",
+      sessionFail: "fail",
+      sessionStatus: "status",
+    });
+    expect(side).toStrictEqual({
+      prompt: "p",
+      stopOnResponse: true,
+      sessionStop: { name: "stop", messageProperty: "message" },
+      sessionFail: { name: "fail", messageProperty: "message" },
+      sessionStatus: { name: "status", messageProperty: "message" },
+    });
+  });
+
+  it("a prompt keeps includePastTools", () => {
+    expect(resolvePromptOptions({ ...prompt, includePastTools: true }).includePastTools).toBe(true);
+  });
+
+  it("a tool config without tenvs keeps env, and copies options", () => {
+    const options = { region: "eu", depth: 2 };
+    const resolved = resolvePromptToolConfig({ name: "t", env: { A: "a" }, options });
+    expect(resolved).toStrictEqual({ name: "t", env: { A: "a" }, options: { region: "eu", depth: 2 } });
+    expect(resolved.options).not.toBe(options);
+    expect(resolvePromptToolConfig({ name: "t" })).toStrictEqual({ name: "t", env: {}, options: {} });
+  });
+
+  it("a tool config JSON-encodes non-string tenvs and keeps string ones as written", () => {
+    expect(
+      resolvePromptToolConfig({ name: "t", tenvs: { S: "plain", N: 2, O: { a: [1] }, B: false } }).env,
+    ).toStrictEqual({ S: "plain", N: "2", O: '{"a":[1]}', B: "false" });
+  });
+
+  it("an immediate config keeps both names and copies scopedEnv", () => {
+    const scopedEnv = ["TOKEN"];
+    const immediate = resolveSubagentToolConfig({
+      name: "c",
+      immediate: { nameEnv: "N", descriptionEnv: "D", scopedEnv },
+    }).immediate;
+    expect(immediate).toStrictEqual({ nameEnv: "N", descriptionEnv: "D", scopedEnv: ["TOKEN"] });
+    expect(immediate !== false && immediate.scopedEnv).not.toBe(scopedEnv);
+  });
+
+  it("resumable false stays false", () => {
+    expect(resolveSubagentToolConfig({ name: "c", resumable: false }).resumable).toBe(false);
+  });
+});

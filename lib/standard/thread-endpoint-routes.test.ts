@@ -64,6 +64,39 @@ describe("parseEndpointFile", () => {
     expect(parseEndpointFile("a/[__proto__].ts")).toEqual({ problem: expect.stringMatching(/cannot name/) });
   });
 
+  it("reads a leading dot as part of the name, and only the last module extension", () => {
+    expect(parseEndpointFile(".post.ts")).toMatchObject({ method: "GET", pattern: "/.post" });
+    expect(parseEndpointFile("a.cjs")).toMatchObject({ method: "GET", pattern: "/a" });
+    expect(parseEndpointFile("data.jsonl.ts")).toMatchObject({ method: "GET", pattern: "/data.jsonl" });
+  });
+
+  it("refuses an empty segment and a bracket that does not make a parameter", () => {
+    expect(parseEndpointFile("a//b.ts")).toEqual({ problem: "a path segment is empty" });
+    expect(parseEndpointFile("a/[id]x.ts")).toEqual({
+      problem:
+        '"[id]x" is not a valid segment: write a parameter as [name] (letters, digits and _) or a catch-all as [*]',
+    });
+    expect(parseEndpointFile("a/[id.ts")).toEqual({
+      problem: expect.stringMatching(/"\[id" is not a valid/),
+    });
+    expect(parseEndpointFile("a/id].ts")).toEqual({
+      problem: expect.stringMatching(/"id\]" is not a valid/),
+    });
+    expect(parseEndpointFile("[*]/x.ts")).toEqual({
+      problem: "a catch-all segment [*] must be the last part of the path (a file name)",
+    });
+    expect(parseEndpointFile("[a]/[a].ts")).toEqual({ problem: "the path parameter [a] appears twice" });
+    expect(parseEndpointFile("[__proto__].ts")).toEqual({
+      problem: "[__proto__] cannot name a path parameter",
+    });
+  });
+
+  it("writes a route's shape from its method and segment kinds, with static values", () => {
+    expect(routeShape(route("orders/[id]/[*].post.ts"))).toBe("POST /s:orders/[]/[*]");
+    expect(routeShape(route("index.ts"))).toBe("GET /");
+    expect(routeShape(route("a.ts"))).not.toBe(routeShape(route("b.ts")));
+  });
+
   it("gives routes that answer the same requests the same shape, whatever their parameter names", () => {
     expect(routeShape(route("a/[x].ts"))).toBe(routeShape(route("a/[y].get.ts")));
     expect(routeShape(route("a.ts"))).toBe(routeShape(route("a/index.ts")));
