@@ -141,3 +141,46 @@ describe("AgentDefinition", () => {
     expect(agent.sideB).toEqual({ prompt: "b", sessionStop: { name: "done", messageProperty: "result" } });
   });
 });
+
+describe("agent helpers", () => {
+  it("lists side B after side A when there is one, and reads a written type", () => {
+    const agent = AgentDefinitionSchema.parse({
+      name: "pair",
+      type: "dual_ai",
+      sideA: { prompt: "a" },
+      sideB: { prompt: "b" },
+    });
+    expect(agentSides(agent)).toEqual([
+      { key: "sideA", side: { prompt: "a" } },
+      { key: "sideB", side: { prompt: "b" } },
+    ]);
+    expect(agentType(agent)).toBe("dual_ai");
+  });
+
+  it("lists no binding tool names for a side without bindings, and names a deprecated alias by its current key", () => {
+    expect(sideBindingToolNames(SideConfigSchema.parse({ prompt: "p" }))).toEqual([]);
+    expect(
+      sideBindingToolNames(SideConfigSchema.parse({ prompt: "p", statusTool: { name: "report" } })),
+    ).toEqual(["report"]);
+  });
+
+  it("flags each alias that conflicts, and leaves an alias alone next to another key", () => {
+    const result = SideConfigSchema.safeParse({
+      prompt: "p",
+      endSessionTool: "a",
+      sessionStop: "b",
+      failSessionTool: "c",
+      sessionFail: "d",
+      statusTool: "e",
+    });
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([
+      ["endSessionTool"],
+      ["failSessionTool"],
+    ]);
+    expect(SideConfigSchema.parse({ prompt: "p", endSessionTool: "a", sessionFail: "b" })).toEqual({
+      prompt: "p",
+      sessionStop: "a",
+      sessionFail: "b",
+    });
+  });
+});

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ModelDefinitionSchema, resolveApiKeyEnv, ScriptStepSchema } from "./model";
+import {
+  credentialVariable,
+  DEFAULT_API_KEY_ENV,
+  ModelDefinitionSchema,
+  resolveApiKeyEnv,
+  ScriptStepSchema,
+} from "./model";
 
 const openaiModel = { name: "fast", provider: "openai", model: "gpt-5-mini" };
 
@@ -93,5 +99,26 @@ describe("resolveApiKeyEnv", () => {
     expect(resolveApiKeyEnv(parse({ ...openaiModel, provider: "anthropic" }))).toBe("ANTHROPIC_API_KEY");
     expect(resolveApiKeyEnv(parse({ ...openaiModel, provider: "openai-compatible" }))).toBeUndefined();
     expect(resolveApiKeyEnv(parse({ ...openaiModel, provider: "scripted", apiKeyEnv: "X" }))).toBeUndefined();
+  });
+});
+
+describe("model credentials", () => {
+  it("a named credential wins over apiKeyEnv and is read from its own variable", () => {
+    const model = ModelDefinitionSchema.parse({
+      ...openaiModel,
+      apiKeyEnv: "MY_KEY",
+      apiKeyCredential: "openai",
+    });
+    expect(resolveApiKeyEnv(model)).toBe("tandem-credential:openai");
+    expect(credentialVariable("team key")).toBe("tandem-credential:team key");
+    expect(
+      resolveApiKeyEnv(
+        ModelDefinitionSchema.parse({ ...openaiModel, provider: "scripted", apiKeyCredential: "x" }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it("the usual variables are those of OpenAI and Anthropic only", () => {
+    expect(DEFAULT_API_KEY_ENV).toStrictEqual({ openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" });
   });
 });

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   PromptToolConfigSchema,
   PromptToolEntrySchema,
+  SUBAGENT_ONLY_FIELDS,
   SubagentToolConfigSchema,
   SubpromptConfigSchema,
   toolEntryName,
   toolEntryObject,
+  toolEntryRequiresApproval,
 } from "./tool-entry";
 
 describe("SubpromptConfig", () => {
@@ -86,5 +88,30 @@ describe("PromptToolEntry", () => {
     expect(toolEntryName("search")).toBe("search");
     expect(toolEntryName({ name: "child", blocking: true })).toBe("child");
     expect(toolEntryObject("search")).toEqual({ name: "search" });
+  });
+});
+
+describe("toolEntryRequiresApproval", () => {
+  it("only an object entry with requiresApproval true waits for a human", () => {
+    expect(toolEntryRequiresApproval({ name: "pay", requiresApproval: true })).toBe(true);
+    expect(toolEntryRequiresApproval({ name: "pay", requiresApproval: false })).toBe(false);
+    expect(toolEntryRequiresApproval({ name: "pay" })).toBe(false);
+    expect(toolEntryRequiresApproval("pay")).toBe(false);
+  });
+
+  it("keeps requiresApproval when parsed, and the object form of an object entry as it is", () => {
+    const entry = { name: "pay", requiresApproval: true };
+    expect(PromptToolEntrySchema.parse(entry)).toEqual(entry);
+    expect(toolEntryObject(entry)).toBe(entry);
+  });
+
+  it("lists the subagent-only fields", () => {
+    expect(SUBAGENT_ONLY_FIELDS).toEqual([
+      "blocking",
+      "resumable",
+      "immediate",
+      "optional",
+      "initAgentNameProperty",
+    ]);
   });
 });
