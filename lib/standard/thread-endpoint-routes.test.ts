@@ -106,7 +106,9 @@ describe("parseEndpointFile", () => {
 });
 
 describe("matchEndpoint", () => {
-  const routes = [
+  // Parsed inside each test, never while the tests are collected: a mutant of parseEndpointFile that
+  // throws here would fail the file's import, which the mutation runner does not count as a failure.
+  const routes = () => [
     route("index.ts"),
     route("status.ts"),
     route("archive.post.ts"),
@@ -118,7 +120,7 @@ describe("matchEndpoint", () => {
     route("files/readme.ts"),
     route("[*].put.ts"),
   ];
-  const match = (method: string, path: string) => matchEndpoint(routes, method, split(path));
+  const match = (method: string, path: string) => matchEndpoint(routes(), method, split(path));
   const file = (method: string, path: string) => {
     const found = match(method, path);
     return found.kind === "match" ? [found.route.file, found.params] : found;
@@ -162,7 +164,7 @@ describe("matchEndpoint", () => {
   });
 
   it("answers 405 with every method the path has, and not found for paths nothing matches", () => {
-    const withoutCatchAll = routes.filter((candidate) => candidate.file !== "[*].put.ts");
+    const withoutCatchAll = routes().filter((candidate) => candidate.file !== "[*].put.ts");
     expect(matchEndpoint(withoutCatchAll, "GET", ["archive"])).toEqual({
       kind: "method_not_allowed",
       allow: ["POST"],
@@ -181,14 +183,14 @@ describe("matchEndpoint", () => {
   });
 
   it("does not depend on the order the routes were loaded in", () => {
-    const reversed = [...routes].reverse();
+    const reversed = [...routes()].reverse();
     for (const [method, path] of [
       ["GET", "/orders/recent"],
       ["GET", "/files/readme"],
       ["GET", "/files"],
       ["GET", "/orders/A-7"],
     ] as const) {
-      const a = matchEndpoint(routes, method, split(path));
+      const a = matchEndpoint(routes(), method, split(path));
       const b = matchEndpoint(reversed, method, split(path));
       expect(a.kind === "match" && b.kind === "match" && a.route.file === b.route.file, path).toBe(true);
     }
