@@ -4,8 +4,9 @@ import { asJson, assetBundle, chatBundle } from "../../test/support/spec-fixture
 import { JsonSchemaObjectSchema } from "./json-schema";
 import { ModelDefinitionSchema, ScriptStepSchema } from "./model";
 import { parseBundle } from "./parse-bundle";
-import { PromptPartSchema } from "./prompt";
+import { PromptDefinitionSchema, PromptPartSchema } from "./prompt";
 import { ToolDefinitionSchema } from "./tool";
+import { HandoffConfigSchema, PromptToolConfigSchema, SubagentToolConfigSchema } from "./tool-entry";
 
 const builtinTool = { name: "files", description: "Files.", kind: "builtin", builtin: "fs_read" };
 const toolAdvice =
@@ -206,5 +207,54 @@ describe("deprecated properties' advice", () => {
         /"exposeAsTool" is deprecated\. Every prompt can be called as a tool now, so it has no effect\. Remove it\.$/,
       ),
     ]);
+  });
+});
+
+describe("schema values at their edges", () => {
+  it("a baseURL's protocol is exactly http or https", () => {
+    const model = { name: "m", provider: "openai", model: "gpt" };
+    for (const baseURL of ["xhttps://x.test", "httpsx://x.test"])
+      expect(ModelDefinitionSchema.safeParse({ ...model, baseURL }).success, baseURL).toBe(false);
+  });
+
+  it("every value of the prompt, variable and resumable enums is accepted", () => {
+    const prompt = { name: "p", toolDescription: "P", prompt: "x", model: "m" };
+    for (const effort of ["low", "medium", "high"])
+      expect(PromptDefinitionSchema.safeParse({ ...prompt, reasoning: { effort } }).success, effort).toBe(
+        true,
+      );
+    for (const toolChoice of ["auto", "none", "required"])
+      expect(PromptDefinitionSchema.safeParse({ ...prompt, toolChoice }).success, toolChoice).toBe(true);
+    for (const type of ["text", "secret"])
+      expect(
+        PromptDefinitionSchema.safeParse({ ...prompt, variables: [{ name: "V", type }] }).success,
+        type,
+      ).toBe(true);
+    for (const parentCommunication of ["implicit", "explicit"])
+      expect(
+        SubagentToolConfigSchema.safeParse({
+          name: "c",
+          resumable: { receives_messages: "side_a", parentCommunication },
+        }).success,
+        parentCommunication,
+      ).toBe(true);
+  });
+
+  it("a handoff config keeps its init mappings and needs a name", () => {
+    const config = { name: "human", initUserMessageProperty: "task", initAttachmentsProperty: "files" };
+    expect(HandoffConfigSchema.parse(config)).toEqual(config);
+    expect(HandoffConfigSchema.safeParse({}).success).toBe(false);
+  });
+
+  it("a secret-looking tool option says to pass an env variable's name", () => {
+    expect(PromptToolConfigSchema.safeParse({ name: "t", options: { password: "x" } }).error?.issues).toEqual(
+      [
+        expect.objectContaining({
+          path: ["options", "password"],
+          message:
+            '"password" looks like a literal secret, and definitions are stored and exported in plain text. Put the secret in an env variable and pass its name instead.',
+        }),
+      ],
+    );
   });
 });
