@@ -7,7 +7,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useId, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
-import type { VersionEntry } from "@/lib/api/schemas";
+import type { VersionEntry } from "@/lib/contracts/version";
 import { newCase } from "@/lib/evals/case-json";
 import { describeAssertion, describeUserSide, progressText } from "@/lib/evals/describe";
 import { type EvalCase, type EvalRun, type EvalSuite, EvalSuiteSchema } from "@/lib/evals/eval-shapes";

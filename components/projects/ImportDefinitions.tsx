@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { type ChangeEvent, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import { type ImportDiagnostic, ImportRefusalSchema } from "@/lib/api/schemas";
+import { type ImportDiagnostic, ImportRefusalSchema } from "@/lib/contracts/project";
 // Replaces a project's definitions from a .ts file, a zipped project or a JSON bundle; shows the
 // problems (with line:column) when the import is refused, and reloads the page data when it succeeds.
 import { permission } from "../access/permission";

@@ -1,5 +1,5 @@
 // The problems found in a project's definitions: errors first, each naming where it is.
-import type { ApiDiagnostic } from "@/lib/api/schemas";
+import type { ApiDiagnostic } from "@/lib/contracts/project";
 
 export function ProblemsList({ diagnostics }: { diagnostics: ApiDiagnostic[] }) {
   const sorted = [...diagnostics].sort((a, b) =>

@@ -6,7 +6,7 @@
 // button that opened them when they close, so a keyboard user never lands on the page's body.
 import Link from "next/link";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import type { ProjectSummary } from "@/lib/api/schemas";
+import type { ProjectSummary } from "@/lib/contracts/project";
 import type { ThreadStatus } from "@/lib/contracts/thread";
 import { Gated } from "../access/Gated";
 import { refusal, usePermission } from "../access/permission";

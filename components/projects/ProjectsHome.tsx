@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import type { ProjectSummary } from "@/lib/api/schemas";
+import type { ProjectSummary } from "@/lib/contracts/project";
 import { Button } from "../ui/Button";
 import { ProjectRow } from "./ProjectRow";
 import { warmStudioRoute } from "./warm-studio";

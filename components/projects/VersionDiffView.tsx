@@ -1,6 +1,6 @@
 // What a version added, removed and changed, per kind of definition; for a changed definition, each
 // changed field with its old and new value (long values are shortened, in full on hover).
-import type { VersionDiff } from "@/lib/api/schemas";
+import type { VersionDiff } from "@/lib/contracts/version";
 import { type FieldChange, formatFieldValue } from "@/lib/versions/bundle-diff";
 
 const KINDS = ["agents", "prompts", "models", "tools"] as const;

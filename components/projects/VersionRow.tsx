@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Gated } from "@/components/access/Gated";
 import { refusal, usePermission } from "@/components/access/permission";
 import { createApiClient } from "@/lib/api/client";
-import type { VersionDiff, VersionEntry } from "@/lib/api/schemas";
+import type { VersionDiff, VersionEntry } from "@/lib/contracts/version";
 import { plural } from "@/lib/text/plural";
 import { VersionDiffView } from "./VersionDiffView";
 

@@ -5,7 +5,8 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import { createApiClient } from "@/lib/api/client";
-import type { SavedGraph, VersionEntry } from "@/lib/api/schemas";
+import type { SavedGraph } from "@/lib/contracts/project";
+import type { VersionEntry } from "@/lib/contracts/version";
 import { VersionRow } from "./VersionRow";
 
 const api = createApiClient();

@@ -1,5 +1,5 @@
 // Pure helpers of the import control: the content type a file is sent with, and where a problem is.
-import type { ImportDiagnostic } from "@/lib/api/schemas";
+import type { ImportDiagnostic } from "@/lib/contracts/project";
 
 export const IMPORT_ACCEPT = ".ts,.zip,.json";
 

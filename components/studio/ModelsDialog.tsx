@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/Button";
 import { Dialog, DialogHeader } from "@/components/ui/Dialog";
 import { createApiClient } from "@/lib/api/client";
-import type { ProviderStatus } from "@/lib/api/schemas";
+import type { ProviderStatus } from "@/lib/contracts/server";
 import type { ModelProvider } from "@/lib/standard";
 import {
   DEFAULT_PROVIDER_MODEL,

@@ -6,8 +6,8 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { ApiClient } from "@/lib/api/client";
-import type { ThreadSummary } from "@/lib/api/schemas";
 import { DEFAULT_THREAD_LIST_CONTROLS } from "@/lib/contracts/thread-list-query";
+import type { ThreadSummary } from "@/lib/contracts/thread-requests";
 import { Dialog, DialogHeader } from "../ui/Dialog";
 import { formatCreatedAt } from "./format";
 import { StatusBadge } from "./StatusBadge";

@@ -1,5 +1,5 @@
 // One model call in full: the request's messages with their roles, the tools offered, and the response.
-import type { LoggedToolCall, ModelCallLog } from "@/lib/api/schemas";
+import type { LoggedToolCall, ModelCallLog } from "@/lib/contracts/thread-logs";
 import { plural } from "@/lib/text/plural";
 import { formatJson, messageContentText } from "./inspect-format";
 

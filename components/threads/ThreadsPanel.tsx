@@ -6,13 +6,13 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { ApiError, createApiClient } from "@/lib/api/client";
-import type { ThreadList, ThreadSummary } from "@/lib/api/schemas";
 import {
   controlsFromSearchParams,
   controlsToSearchParams,
   DEFAULT_THREAD_LIST_CONTROLS,
   type ThreadListControls,
 } from "@/lib/contracts/thread-list-query";
+import type { ThreadList, ThreadSummary } from "@/lib/contracts/thread-requests";
 import { statusDetail } from "@/lib/live";
 import { Gated } from "../access/Gated";
 import { permission } from "../access/permission";

@@ -2,6 +2,7 @@
 // style of client.ts: JSON in, zod-parsed JSON out, failures as ApiError with the server's message.
 import type { z } from "zod";
 import type { KeyScope, ProjectRole } from "@/lib/access/roles";
+import { ApiErrorBodySchema } from "@/lib/contracts/server";
 import {
   type AccountSession,
   type AccountUser,
@@ -19,7 +20,6 @@ import {
   UserListSchema,
 } from "./access-schemas";
 import { ApiError } from "./client";
-import { ApiErrorBodySchema } from "./schemas";
 
 /** Without accounts (or on a server that predates them) nobody is signed in and nothing is needed. */
 export const NO_ACCOUNTS: AccountSession = { accounts: false, user: null };

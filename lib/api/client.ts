@@ -1,27 +1,85 @@
 // A small typed client for Tandem's HTTP API, used by the browser UI and usable from scripts.
 import { z } from "zod";
 import { type ProjectActivity, ProjectActivitySchema } from "@/lib/contracts/activity";
-import { type ApprovalView, ApprovalViewSchema } from "@/lib/contracts/approval";
+import {
+  ApprovalDecidedSchema,
+  type ApprovalDecisionSchema,
+  ApprovalListSchema,
+  type ApprovalView,
+} from "@/lib/contracts/approval";
 import { EffectCancelledSchema, EffectListSchema, type EffectView } from "@/lib/contracts/effect";
+import type { CaseFromThreadSchema, RunRequestSchema } from "@/lib/contracts/evals";
 import { type McpServerListing, McpServerListSchema } from "@/lib/contracts/mcp";
+import {
+  type CreateProjectBodySchema,
+  DeletedProjectSchema,
+  type ProjectDetail,
+  ProjectDetailSchema,
+  ProjectListSchema,
+  type ProjectSummary,
+  ProjectSummarySchema,
+  type RenameProjectBodySchema,
+  type SavedGraph,
+  SavedGraphSchema,
+  type SaveGraphBodySchema,
+} from "@/lib/contracts/project";
 import {
   LatestReplayBatchSchema,
   type ManyReplays,
   ManyReplaysSchema,
   type ReplayBatch,
+  type ReplayManyRequestSchema,
+  type ReplayRequestSchema,
   type ReplayStatus,
   ReplayStatusSchema,
   type StartedReplay,
   StartedReplaySchema,
 } from "@/lib/contracts/replay";
-import { ForkedThreadSchema, ThreadDiffSchema, type ThreadDiffWire } from "@/lib/contracts/run-diff";
-import { type RuntimeLoad, runtimeLoadSchema } from "@/lib/contracts/runtime-load";
+import {
+  ForkedThreadSchema,
+  type ForkRequestSchema,
+  ThreadDiffSchema,
+  type ThreadDiffWire,
+} from "@/lib/contracts/run-diff";
+import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
+import {
+  ApiErrorBodySchema,
+  HealthSchema,
+  ProviderListSchema,
+  type ProviderStatus,
+} from "@/lib/contracts/server";
+import {
+  type ThreadFileEntry,
+  ThreadFileEntrySchema,
+  ThreadFileListSchema,
+} from "@/lib/contracts/thread-files";
 import { type ThreadListControls, threadListRequestParams } from "@/lib/contracts/thread-list-query";
+import { type ThreadLogs, ThreadLogsSchema } from "@/lib/contracts/thread-logs";
+import {
+  CreatedThreadSchema,
+  type CreateThreadBodySchema,
+  MessageCountSchema,
+  type PostMessageBodySchema,
+  QueuedMessageSchema,
+  ThreadActionSchema,
+  type ThreadList,
+  ThreadListSchema,
+} from "@/lib/contracts/thread-requests";
+import {
+  type RestoreVersionBodySchema,
+  type VersionDetail,
+  VersionDetailSchema,
+  type VersionDiff,
+  VersionDiffSchema,
+  type VersionEntry,
+  VersionListSchema,
+} from "@/lib/contracts/version";
 import {
   CaseAnswerSchema,
   type EvalCase,
   type EvalRun,
   type EvalSuite,
+  type EvalSuiteSchema,
   RunAnswerSchema,
   type RunComparison,
   RunComparisonSchema,
@@ -30,40 +88,23 @@ import {
   type SuiteListEntry,
   SuiteListSchema,
 } from "@/lib/evals/eval-shapes";
-import {
-  ApiErrorBodySchema,
-  CreatedThreadSchema,
-  type ProjectDetail,
-  ProjectDetailSchema,
-  ProjectListSchema,
-  type ProjectSummary,
-  ProjectSummarySchema,
-  ProviderListSchema,
-  type ProviderStatus,
-  QueuedMessageSchema,
-  type SavedGraph,
-  SavedGraphSchema,
-  ThreadActionSchema,
-  type ThreadFileEntry,
-  ThreadFileEntrySchema,
-  ThreadFileListSchema,
-  type ThreadList,
-  ThreadListSchema,
-  type ThreadLogs,
-  ThreadLogsSchema,
-  type VersionDetail,
-  VersionDetailSchema,
-  type VersionDiff,
-  VersionDiffSchema,
-  type VersionEntry,
-  VersionListSchema,
-} from "./schemas";
+
+/**
+ * A JSON request body as the route's lib/contracts schema takes it (`z.input`): the schema types the
+ * body here and parses it on the server, so the two cannot drift. Sent as written (not parsed here).
+ */
+type BodyOf<Schema extends z.ZodType> = z.input<Schema>;
+
+/** A request body checked against its contract: `body<typeof CreateThreadBodySchema>({ … })`. */
+interface ContractBody {
+  readonly json: unknown;
+}
+
+function body<Schema extends z.ZodType>(json: BodyOf<Schema>): ContractBody {
+  return { json };
+}
 
 /** `/api/threads/:id/fs/<path>` with every path segment encoded (the file's download address). */
-const HealthSchema = z.object({ ok: z.boolean(), load: runtimeLoadSchema.optional() });
-/** The part of `GET /api/threads/:id/messages` a count needs. */
-const MessageCountSchema = z.looseObject({ total: z.number().int().nonnegative() });
-
 export function threadFileUrl(threadId: string, path: string): string {
   const segments = path
     .split("/")
@@ -100,13 +141,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     method: string,
     path: string,
     schema: Schema,
-    body?: unknown,
+    body?: ContractBody,
   ): Promise<z.output<Schema>> {
     return send(
       method,
       path,
       schema,
-      body === undefined ? undefined : { contentType: "application/json", data: JSON.stringify(body) },
+      body === undefined ? undefined : { contentType: "application/json", data: JSON.stringify(body.json) },
     );
   }
 
@@ -158,17 +199,33 @@ export function createApiClient(options: ApiClientOptions = {}) {
       list: async (): Promise<ProjectSummary[]> =>
         (await request("GET", "/api/projects", ProjectListSchema)).projects,
       create: (name: string): Promise<ProjectSummary> =>
-        request("POST", "/api/projects", ProjectSummarySchema, { name }),
+        request(
+          "POST",
+          "/api/projects",
+          ProjectSummarySchema,
+          body<typeof CreateProjectBodySchema>({ name }),
+        ),
       get: (id: string): Promise<ProjectDetail> =>
         request("GET", `/api/projects/${encodeURIComponent(id)}`, ProjectDetailSchema),
       rename: (id: string, name: string): Promise<ProjectSummary> =>
-        request("PATCH", `/api/projects/${encodeURIComponent(id)}`, ProjectSummarySchema, { name }),
+        request(
+          "PATCH",
+          `/api/projects/${encodeURIComponent(id)}`,
+          ProjectSummarySchema,
+          body<typeof RenameProjectBodySchema>({ name }),
+        ),
       /** Saves the canvas as a new version; rejects with status 409 when `baseVersion` is stale. */
-      saveGraph: (id: string, graph: unknown, baseVersion: number | null): Promise<SavedGraph> =>
-        request("PUT", `/api/projects/${encodeURIComponent(id)}/graph`, SavedGraphSchema, {
-          graph,
-          base_version: baseVersion ?? undefined,
-        }),
+      saveGraph: (
+        id: string,
+        graph: BodyOf<typeof SaveGraphBodySchema>["graph"],
+        baseVersion: number | null,
+      ): Promise<SavedGraph> =>
+        request(
+          "PUT",
+          `/api/projects/${encodeURIComponent(id)}/graph`,
+          SavedGraphSchema,
+          body<typeof SaveGraphBodySchema>({ graph, base_version: baseVersion ?? undefined }),
+        ),
       /** Replaces the definitions from TypeScript, a zip or a JSON bundle; 422 carries diagnostics. */
       importDefinitions: (id: string, data: BodyInit, contentType: string): Promise<SavedGraph> =>
         send("POST", `/api/projects/${encodeURIComponent(id)}/import`, SavedGraphSchema, {
@@ -176,7 +233,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
           data,
         }),
       remove: async (id: string): Promise<void> => {
-        await request("DELETE", `/api/projects/${encodeURIComponent(id)}`, ApiErrorBodySchema.partial());
+        await request("DELETE", `/api/projects/${encodeURIComponent(id)}`, DeletedProjectSchema);
       },
     },
     versions: {
@@ -204,7 +261,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
           "POST",
           `/api/projects/${encodeURIComponent(projectId)}/versions/${version}/restore`,
           SavedGraphSchema,
-          baseVersion === undefined ? {} : { base_version: baseVersion },
+          body<typeof RestoreVersionBodySchema>(
+            baseVersion === undefined ? {} : { base_version: baseVersion },
+          ),
         ),
     },
     runtime: {
@@ -235,17 +294,27 @@ export function createApiClient(options: ApiClientOptions = {}) {
           ThreadListSchema,
         ),
       create: (input: { projectId: string; agentId: string; message?: string }) =>
-        request("POST", "/api/threads", CreatedThreadSchema, {
-          project_id: input.projectId,
-          agent_id: input.agentId,
-          ...(input.message ? { message: input.message } : {}),
-        }),
+        request(
+          "POST",
+          "/api/threads",
+          CreatedThreadSchema,
+          body<typeof CreateThreadBodySchema>({
+            project_id: input.projectId,
+            agent_id: input.agentId,
+            ...(input.message ? { message: input.message } : {}),
+          }),
+        ),
       /** Queues a message; `attachments` are paths of files already in the thread's filesystem. */
       postMessage: (threadId: string, content: string, attachments: readonly string[] = []) =>
-        request("POST", `/api/threads/${encodeURIComponent(threadId)}/messages`, QueuedMessageSchema, {
-          content,
-          ...(attachments.length > 0 ? { attachments } : {}),
-        }),
+        request(
+          "POST",
+          `/api/threads/${encodeURIComponent(threadId)}/messages`,
+          QueuedMessageSchema,
+          body<typeof PostMessageBodySchema>({
+            content,
+            ...(attachments.length > 0 ? { attachments: [...attachments] } : {}),
+          }),
+        ),
       stop: (threadId: string) =>
         request("POST", `/api/threads/${encodeURIComponent(threadId)}/stop`, ThreadActionSchema),
       terminate: (threadId: string) =>
@@ -255,26 +324,39 @@ export function createApiClient(options: ApiClientOptions = {}) {
         request("GET", `/api/threads/${encodeURIComponent(threadId)}/logs`, ThreadLogsSchema),
       /** A new thread with this one's history up to a message (`replace`: before it, `content` instead). */
       fork: (threadId: string, input: { atMessageId: string; content?: string; replace?: boolean }) =>
-        request("POST", `/api/threads/${encodeURIComponent(threadId)}/fork`, ForkedThreadSchema, {
-          at_message_id: input.atMessageId,
-          ...(input.content !== undefined ? { content: input.content } : {}),
-          ...(input.replace ? { replace: true } : {}),
-        }),
+        request(
+          "POST",
+          `/api/threads/${encodeURIComponent(threadId)}/fork`,
+          ForkedThreadSchema,
+          body<typeof ForkRequestSchema>({
+            at_message_id: input.atMessageId,
+            ...(input.content !== undefined ? { content: input.content } : {}),
+            ...(input.replace ? { replace: true } : {}),
+          }),
+        ),
       /** A new root thread re-running this one's inputs, answered from its recorded model calls. */
       replay: (threadId: string, fromVersion: "same" | "latest"): Promise<StartedReplay> =>
-        request("POST", `/api/threads/${encodeURIComponent(threadId)}/replay`, StartedReplaySchema, {
-          from_version: fromVersion,
-        }),
+        request(
+          "POST",
+          `/api/threads/${encodeURIComponent(threadId)}/replay`,
+          StartedReplaySchema,
+          body<typeof ReplayRequestSchema>({ from_version: fromVersion }),
+        ),
       /** Replays several runs of a project (the given ones, or its latest finished root runs). */
       replayMany: (
         projectId: string,
         input: { limit?: number; fromVersion: "same" | "latest"; threadIds?: string[] },
       ): Promise<ManyReplays> =>
-        request("POST", `/api/projects/${encodeURIComponent(projectId)}/replays`, ManyReplaysSchema, {
-          from_version: input.fromVersion,
-          ...(input.limit !== undefined ? { limit: input.limit } : {}),
-          ...(input.threadIds ? { thread_ids: input.threadIds } : {}),
-        }),
+        request(
+          "POST",
+          `/api/projects/${encodeURIComponent(projectId)}/replays`,
+          ManyReplaysSchema,
+          body<typeof ReplayManyRequestSchema>({
+            from_version: input.fromVersion,
+            ...(input.limit !== undefined ? { limit: input.limit } : {}),
+            ...(input.threadIds ? { thread_ids: input.threadIds } : {}),
+          }),
+        ),
       /** The project's latest "Replay runs" batch with each replay's progress; null before the first. */
       latestReplayBatch: async (projectId: string): Promise<ReplayBatch | null> =>
         (
@@ -357,27 +439,41 @@ export function createApiClient(options: ApiClientOptions = {}) {
           .suites,
       get: async (projectId: string, suiteId: string): Promise<EvalSuite> =>
         (await request("GET", evalSuitePath(projectId, suiteId), SuiteAnswerSchema)).suite,
+      /**
+       * A new suite. Suites go as the editor holds them (`EvalSuiteSchema`, lenient): the server
+       * checks them with `SuiteSchema` of lib/contracts/evals.ts and names each wrong field.
+       */
       create: async (projectId: string, suite: EvalSuite): Promise<EvalSuite> =>
         (
           await request(
             "POST",
             `/api/projects/${encodeURIComponent(projectId)}/evals`,
             SuiteAnswerSchema,
-            suite,
+            body<typeof EvalSuiteSchema>(suite),
           )
         ).suite,
       /** Replaces the suite (its cases keep their ids when they are sent with them). */
       save: async (projectId: string, suiteId: string, suite: EvalSuite): Promise<EvalSuite> =>
-        (await request("PUT", evalSuitePath(projectId, suiteId), SuiteAnswerSchema, suite)).suite,
+        (
+          await request(
+            "PUT",
+            evalSuitePath(projectId, suiteId),
+            SuiteAnswerSchema,
+            body<typeof EvalSuiteSchema>(suite),
+          )
+        ).suite,
       remove: async (projectId: string, suiteId: string): Promise<void> => {
         await request("DELETE", evalSuitePath(projectId, suiteId), z.unknown());
       },
       /** A new case of the suite from a thread's user turns. */
       caseFromThread: async (projectId: string, suiteId: string, threadId: string): Promise<EvalCase> =>
         (
-          await request("POST", `${evalSuitePath(projectId, suiteId)}/cases/from-thread`, CaseAnswerSchema, {
-            thread_id: threadId,
-          })
+          await request(
+            "POST",
+            `${evalSuitePath(projectId, suiteId)}/cases/from-thread`,
+            CaseAnswerSchema,
+            body<typeof CaseFromThreadSchema>({ thread_id: threadId }),
+          )
         ).case,
       /** Starts a run (the latest saved version unless `version` is given). */
       run: async (
@@ -385,7 +481,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
         suiteId: string,
         input: { version?: number; repetitions?: number },
       ): Promise<EvalRun> =>
-        (await request("POST", `${evalSuitePath(projectId, suiteId)}/runs`, RunAnswerSchema, input)).run,
+        (
+          await request(
+            "POST",
+            `${evalSuitePath(projectId, suiteId)}/runs`,
+            RunAnswerSchema,
+            body<typeof RunRequestSchema>(input),
+          )
+        ).run,
       /** The suite's runs, newest first, without their results. */
       runs: async (projectId: string, suiteId: string): Promise<EvalRun[]> =>
         (await request("GET", `${evalSuitePath(projectId, suiteId)}/runs`, RunListSchema)).runs,
@@ -435,14 +538,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
       /** Approve (optionally with edited arguments) or deny with a reason; 409 once decided. */
       decide: async (
         approvalId: string,
-        decision: { decision: "approve" | "deny"; args?: unknown; reason?: string },
+        decision: BodyOf<typeof ApprovalDecisionSchema>,
       ): Promise<ApprovalView> =>
         (
           await request(
             "POST",
             `/api/approvals/${encodeURIComponent(approvalId)}`,
             ApprovalDecidedSchema,
-            decision,
+            body<typeof ApprovalDecisionSchema>(decision),
           )
         ).approval,
     },
@@ -451,8 +554,5 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
 const evalSuitePath = (projectId: string, suiteId: string) =>
   `/api/projects/${encodeURIComponent(projectId)}/evals/${encodeURIComponent(suiteId)}`;
-
-const ApprovalListSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
-const ApprovalDecidedSchema = z.object({ approval: ApprovalViewSchema });
 
 export type ApiClient = ReturnType<typeof createApiClient>;

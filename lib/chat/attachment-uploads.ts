@@ -2,9 +2,12 @@
 // thread's filesystem (PUT with If-None-Match: *, so nothing is ever overwritten), and a taken name
 // moves on to "name (2).ext", "name (3).ext"… The message then refers to the files by path.
 
+import { MAX_ATTACHMENTS_PER_MESSAGE } from "@/lib/contracts/thread-requests";
+
 export const UPLOADS_DIRECTORY = "/uploads";
-/** The server takes at most this many attachments per message (runtime/store/attachments.ts). */
-export const MAX_ATTACHMENTS_PER_MESSAGE = 20;
+/** The server takes at most this many attachments per message (declared with the message body). */
+export { MAX_ATTACHMENTS_PER_MESSAGE };
+
 const MAX_NAME_CHARACTERS = 255;
 const MAX_NAME_ATTEMPTS = 50;
 

@@ -46,6 +46,12 @@ export const AccountLoginBodySchema = z.object({
 });
 export type AccountLoginBody = z.infer<typeof AccountLoginBodySchema>;
 
+/** POST /api/auth/login without accounts, behind TANDEM_API_TOKEN: the token itself. */
+export const TokenLoginBodySchema = z.object({
+  token: z.string().max(4096),
+  next: z.string().max(2048).optional(),
+});
+
 /** POST /api/users (admins). */
 export const CreateUserBodySchema = z.object({
   email,

@@ -42,6 +42,17 @@ export const ApprovalListQuerySchema = z.object({
   state: ApprovalStateSchema.optional(),
 });
 
+/** `GET /api/approvals?project_id=&state=`: a project's approvals (the project-wide inbox). */
+export const ProjectApprovalListQuerySchema = ApprovalListQuerySchema.extend({
+  project_id: z.string().min(1),
+});
+
+/** What both approval lists answer, oldest first. */
+export const ApprovalListSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
+
+/** What `POST /api/approvals/:id` answers: the approval as decided. */
+export const ApprovalDecidedSchema = z.object({ approval: ApprovalViewSchema });
+
 /** The `approval` event payload: the approval as it is now (requested, or decided). */
 export const ApprovalPayloadSchema = z.object({
   thread_id: z.string().min(1),

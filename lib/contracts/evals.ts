@@ -169,6 +169,12 @@ export type RunRequest = z.infer<typeof RunRequestSchema>;
 
 export const CaseFromThreadSchema = z.object({ thread_id: nonEmpty("thread_id") });
 
+/** `GET /api/eval-runs/compare?a=&b=`: the two runs compared case by case. */
+export const EvalRunCompareQuerySchema = z.object({
+  a: z.string({ error: "a is required (an eval run id)" }).trim().min(1, "a is required (an eval run id)"),
+  b: z.string({ error: "b is required (an eval run id)" }).trim().min(1, "b is required (an eval run id)"),
+});
+
 export const EVAL_RUN_STATUSES = ["running", "done", "failed", "cancelled"] as const;
 export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
 

@@ -9,6 +9,16 @@ export const ReplayRequestSchema = z.object({
 });
 export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
 
+/**
+ * `POST /api/projects/:id/replays`: replay these runs, or without ids the latest `limit` finished
+ * root runs that are not replays themselves (the body is optional).
+ */
+export const ReplayManyRequestSchema = z.object({
+  thread_ids: z.array(z.string().min(1)).min(1).max(50).optional(),
+  limit: z.number().int().min(1).max(50).default(20),
+  from_version: z.enum(["same", "latest"]).default("latest"),
+});
+
 /** Why a replayed call went to the real model. */
 export const DIVERGENCE_REASONS = ["request_changed", "model_changed", "no_recording"] as const;
 

@@ -1,8 +1,22 @@
 // The wire shapes of fork and diff (API.md "Replay, fork and diff"): what `POST
-// /api/threads/:id/fork` and `GET /api/threads/diff` answer, parsed by the browser (lib/api). The
+// /api/threads/:id/fork` and `GET /api/threads/diff` take and answer, parsed by the browser (lib/api). The
 // server builds them in runtime/services/thread-fork.ts and thread-diff.ts with lib/runs/run-diff.ts.
 import { z } from "zod";
 import { ThreadViewSchema, UsageSchema } from "./thread";
+
+/** `POST /api/threads/:id/fork`: cut at a message, optionally followed (or replaced) by `content`. */
+export const ForkRequestSchema = z.object({
+  at_message_id: z.string({ error: "at_message_id is required (a message id)" }).min(1),
+  content: z.string({ error: "content must be a string" }).optional(),
+  /** Tandem extension: copy the history before the message, and `content` takes its place. */
+  replace: z.boolean({ error: "replace must be a boolean" }).optional(),
+});
+
+/** `GET /api/threads/diff?a=&b=`: the two threads to align. */
+export const ThreadDiffQuerySchema = z.object({
+  a: z.string({ error: "a is required (a thread id)" }).trim().min(1, "a is required (a thread id)"),
+  b: z.string({ error: "b is required (a thread id)" }).trim().min(1, "b is required (a thread id)"),
+});
 
 export const ForkedThreadSchema = z.object({
   threadId: z.string().min(1),

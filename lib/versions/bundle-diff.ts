@@ -1,5 +1,6 @@
 // Pure comparison of two definitions bundles by definition name, per kind, and of a changed
 // definition field by field (which properties changed, from what to what).
+import type { FieldChange } from "@/lib/contracts/version";
 
 export const DEFINITION_KINDS = ["agents", "prompts", "models", "tools"] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
@@ -9,16 +10,8 @@ export type ComparableBundle = Partial<Record<DefinitionKind, readonly NamedDefi
 
 export type NamesByKind = Record<DefinitionKind, string[]>;
 
-/**
- * One changed property of a definition: its path ("sideA.prompt", "tools"), the value before and the
- * value after. An absent `before` means the property was added, an absent `after` that it was removed.
- * Objects are compared property by property; arrays and other values as a whole.
- */
-export interface FieldChange {
-  path: string;
-  before?: unknown;
-  after?: unknown;
-}
+/** One changed property of a definition (declared on the wire: lib/contracts/version.ts). */
+export type { FieldChange };
 
 /** The field changes of every changed definition, by kind and name. */
 export type FieldChangesByKind = Record<DefinitionKind, Record<string, FieldChange[]>>;

@@ -4,42 +4,17 @@
 // `hooks/<file>.ts`, default-exporting what these functions return. Definitions only ever name a
 // module id; the server never runs code sent by a browser.
 //
-// This file has no server imports on purpose: extension modules import it directly.
+// This file has no server imports on purpose: extension modules import it directly (the message
+// model and FileRecord are type-only imports of the wire contracts in lib/contracts).
 import { z } from "zod";
+import type { AttachmentRef, MessageView } from "@/lib/contracts/message";
+import type { FileRecord } from "@/lib/contracts/thread-files";
 
 export type Side = "a" | "b";
 
-/** The spec's message model, as the API shows it (tool_calls JSON-encoded). */
-export interface Message {
-  id: string;
-  seq: number;
-  role: "system" | "user" | "assistant" | "tool";
-  side: Side | null;
-  content: string | null;
-  name: string | null;
-  tool_calls: string | null;
-  tool_call_id: string | null;
-  tool_status: "success" | "error" | null;
-  parent_id: string | null;
-  depth: number;
-  silent: boolean;
-  metadata: Record<string, unknown>;
-  subagent_id: string | null;
-  attachments: AttachmentRef[];
-  created_at: number;
-}
-
-export interface AttachmentRef {
-  id: string;
-  type: "file";
-  path: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  width?: number;
-  height?: number;
-  description?: string;
-}
+/** The spec's message model, as the API shows it (tool_calls JSON-encoded): lib/contracts/message.ts. */
+export type Message = MessageView;
+export type { AttachmentRef, FileRecord };
 
 /** A file a tool returns inline; the runtime stores it under /attachments/ in the thread filesystem. */
 export interface ToolAttachment {
@@ -81,15 +56,6 @@ export type LLMMessage =
       toolCalls?: { id: string; name: string; args: unknown }[];
     }
   | { role: "tool"; toolCallId: string; toolName: string; content: string; isError?: boolean };
-
-export interface FileRecord {
-  path: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  isDirectory: boolean;
-  metadata: Record<string, unknown>;
-}
 
 export interface SubagentRegistryEntry {
   reference: string;

@@ -5,6 +5,7 @@
 // attachment leaves nothing behind.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { MAX_ATTACHMENTS_PER_MESSAGE } from "@/lib/contracts/thread-requests";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { InvalidInputError } from "../errors";
 import { createThreadFile, type FileRecord, readThreadFile, statThreadFile } from "./file-store";
@@ -12,7 +13,7 @@ import type { AttachmentRef, Side, StoredMessage } from "./messages";
 import { normaliseThreadPath } from "./thread-paths";
 
 export const ATTACHMENTS_DIRECTORY = "/attachments";
-export const MAX_ATTACHMENTS_PER_MESSAGE = 20;
+export { MAX_ATTACHMENTS_PER_MESSAGE };
 
 /** An attachment as the API accepts it, once parsed at the edge (uploads decoded from base64). */
 export type AttachmentInput =

@@ -1,17 +1,11 @@
 // The per-thread filesystem (spec Threads: File System), stored in Postgres. Paths are normalised
 // and can never leave the thread's own tree.
+import type { FileRecord } from "@/lib/contracts/thread-files";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { normaliseThreadPath } from "./thread-paths";
 import { nowMicroseconds } from "./thread-row";
 
-export interface FileRecord {
-  path: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  isDirectory: boolean;
-  metadata: Record<string, unknown>;
-}
+export type { FileRecord };
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 

@@ -3,7 +3,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import type { MessageViewSchema } from "@/lib/contracts/message";
+import type { MessageView, MessageViewSchema } from "@/lib/contracts/message";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "./messages";
 import { nowMicroseconds } from "./thread-row";
@@ -235,9 +235,7 @@ export async function readHistory(db: SqlExecutor, threadId: string, maxDepth = 
   return rows.map((row) => toStoredMessage(row as Record<string, unknown>));
 }
 
-export interface MessageView extends Omit<StoredMessage, "tool_calls" | "prompt"> {
-  tool_calls: string | null;
-}
+export type { MessageView };
 
 export function toMessageView(message: StoredMessage): MessageView {
   const { prompt: _prompt, tool_calls, ...rest } = message;

@@ -1,8 +1,9 @@
 // The runtime's view of stored messages (the spec's message model plus side and sequence) and the
 // thread's execution state between steps.
 import { z } from "zod";
+import { MessageSideSchema, type MessageView } from "@/lib/contracts/message";
 
-export const SideSchema = z.enum(["a", "b"]);
+export const SideSchema = MessageSideSchema;
 export type Side = z.infer<typeof SideSchema>;
 
 export const StoredToolCallSchema = z.object({
@@ -12,39 +13,13 @@ export const StoredToolCallSchema = z.object({
 });
 export type StoredToolCall = z.infer<typeof StoredToolCallSchema>;
 
-export const AttachmentRefSchema = z.object({
-  id: z.string(),
-  type: z.literal("file"),
-  path: z.string(),
-  name: z.string(),
-  mimeType: z.string(),
-  size: z.number(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  description: z.string().optional(),
-});
-export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
+export { type AttachmentRef, AttachmentRefSchema } from "@/lib/contracts/message";
 
-export interface StoredMessage {
-  id: string;
-  seq: number;
-  role: "system" | "user" | "assistant" | "tool";
-  /** Which side wrote it: "a", "b", or null for input from outside (a human, a parent, a hook). */
-  side: Side | null;
-  content: string | null;
-  name: string | null;
+/** A message as stored: the message model with its tool calls parsed and the prompt that wrote it. */
+export type StoredMessage = Omit<MessageView, "tool_calls"> & {
   tool_calls: StoredToolCall[] | null;
-  tool_call_id: string | null;
-  tool_status: "success" | "error" | null;
-  parent_id: string | null;
-  depth: number;
-  silent: boolean;
-  metadata: Record<string, unknown>;
-  subagent_id: string | null;
-  attachments: AttachmentRef[];
   prompt: string | null;
-  created_at: number;
-}
+};
 
 export const ExecutionStateSchema = z.object({
   currentSide: SideSchema,

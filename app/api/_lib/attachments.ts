@@ -1,7 +1,8 @@
 // The `attachments` field of message bodies (POST /api/threads, POST /api/threads/:id/messages):
 // each item is a path in the thread's filesystem (a string or { path, description? }) or an upload
 // { name, mimeType, data (base64), description?, width?, height? }. Uploads are decoded and paths
-// normalised here; whether a path exists is checked when the message is stored.
+// normalised here; whether a path exists is checked when the message is stored. The bodies around
+// it are declared in lib/contracts/thread-requests.ts; `withServerAttachments` puts this in them.
 import { z } from "zod";
 import {
   type AttachmentInput,
@@ -106,3 +107,11 @@ export const AttachmentInputsSchema = z
     MAX_ATTACHMENTS_PER_MESSAGE,
     `at most ${MAX_ATTACHMENTS_PER_MESSAGE} attachments per message (the body size limit applies too)`,
   );
+
+/**
+ * A message body of lib/contracts (its `attachments` the wire shape a client writes) whose
+ * attachments are parsed with the rules above: paths normalised, uploads decoded, names checked.
+ */
+export function withServerAttachments<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
+  return schema.extend({ attachments: AttachmentInputsSchema.optional() });
+}

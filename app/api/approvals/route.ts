@@ -1,17 +1,14 @@
 // GET /api/approvals?project_id=&state= — a project's tool approvals (the project-wide inbox), oldest
 // first; `state` keeps one state's (pending, approved, denied, cancelled).
-import { z } from "zod";
-import { ApprovalStateSchema } from "@/lib/contracts/approval";
+import { ProjectApprovalListQuerySchema } from "@/lib/contracts/approval";
 import { getRuntime } from "@/runtime/runtime";
 import { handle } from "../_lib/http";
 
 export const dynamic = "force-dynamic";
 
-const Query = z.object({ project_id: z.string().min(1), state: ApprovalStateSchema.optional() });
-
 export const GET = handle(async (request: Request) => {
   const params = new URL(request.url).searchParams;
-  const query = Query.parse({
+  const query = ProjectApprovalListQuerySchema.parse({
     project_id: params.get("project_id") ?? undefined,
     state: params.get("state") ?? undefined,
   });

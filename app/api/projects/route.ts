@@ -1,16 +1,9 @@
 // GET /api/projects — list; POST /api/projects — create from a name, definitions and/or a graph.
-import { z } from "zod";
-import { GraphSchema } from "@/lib/graph";
+import { CreateProjectBodySchema } from "@/lib/contracts/project";
 import { currentPrincipal, getRuntime } from "@/runtime/runtime";
 import { handle, readJson } from "../_lib/http";
 
 export const dynamic = "force-dynamic";
-
-const CreateProjectBody = z.object({
-  name: z.string({ error: "name is required (a string)" }),
-  definitions: z.unknown().optional(),
-  graph: GraphSchema.optional(),
-});
 
 export const GET = handle(async () => {
   const runtime = await getRuntime();
@@ -23,7 +16,7 @@ export const GET = handle(async () => {
 });
 
 export const POST = handle(async (request: Request) => {
-  const body = await readJson(request, CreateProjectBody);
+  const body = await readJson(request, CreateProjectBodySchema);
   const runtime = await getRuntime();
   const project = await runtime.projects.create(body);
   // The creator becomes its owner.

@@ -1,37 +1,17 @@
 // POST /api/threads — start a thread of an agent (pinned to the project's current version);
 // GET /api/threads — list threads (filters: project_id, parent_id, roots_only, status, agent_id, q;
-// paging: limit, offset), parsed by the schema shared with the threads list (lib/api/thread-list-query).
-import { z } from "zod";
+// paging: limit, offset), parsed by the schema shared with the threads list (lib/contracts/thread-list-query); the
+// body schema is lib/contracts/thread-requests.
 import { parseThreadListQuery } from "@/lib/contracts/thread-list-query";
+import { CreateThreadBodySchema } from "@/lib/contracts/thread-requests";
 import { ForbiddenError } from "@/runtime/errors";
 import { currentPrincipal, getRuntime } from "@/runtime/runtime";
-import { AttachmentInputsSchema } from "../_lib/attachments";
+import { withServerAttachments } from "../_lib/attachments";
 import { handle, readJson } from "../_lib/http";
 
 export const dynamic = "force-dynamic";
 
-const EnvSchema = z
-  .record(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "env names are letters, digits and underscores"),
-    z.string(),
-  )
-  .optional();
-
-const CreateThreadBody = z.object({
-  project_id: z.string({ error: "project_id is required" }),
-  agent_id: z.string({ error: "agent_id is required (an agent name)" }).min(1),
-  message: z.string().optional(),
-  initial_messages: z
-    .array(
-      z.object({ role: z.enum(["user", "assistant"]), content: z.string(), silent: z.boolean().optional() }),
-    )
-    .max(1000)
-    .optional(),
-  /** Attached to `message`, written into the new thread's filesystem under /attachments/. */
-  attachments: AttachmentInputsSchema.optional(),
-  env: EnvSchema,
-  name: z.string().max(200).optional(),
-});
+const CreateThreadBody = withServerAttachments(CreateThreadBodySchema);
 
 export const POST = handle(async (request: Request) => {
   const body = await readJson(request, CreateThreadBody);

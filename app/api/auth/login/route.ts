@@ -4,8 +4,7 @@
 // token's session cookie, as before. Both as JSON (answered with JSON) or as the /login form
 // (application/x-www-form-urlencoded, answered with a 303 redirect). Cookies are HttpOnly and
 // SameSite=Strict.
-import { z } from "zod";
-import { AccountLoginBodySchema } from "@/lib/contracts/access";
+import { AccountLoginBodySchema, TokenLoginBodySchema } from "@/lib/contracts/access";
 import { getRuntime } from "@/runtime/runtime";
 import {
   configuredApiToken,
@@ -17,8 +16,6 @@ import { handle, jsonError, parseJsonBody, readBodyText } from "../../_lib/http"
 import { clientAddress, isCrossSiteRequest, isHttps, sessionCookie } from "../../_lib/session";
 
 export const dynamic = "force-dynamic";
-
-const TokenLoginBody = z.object({ token: z.string().max(4096), next: z.string().max(2048).optional() });
 
 export const POST = handle(
   async (request: Request) => {
@@ -64,7 +61,7 @@ export const POST = handle(
       }
     }
 
-    const body = TokenLoginBody.parse(fields);
+    const body = TokenLoginBodySchema.parse(fields);
     const expected = configuredApiToken();
     if (!expected) {
       return isForm ? redirect(next) : Response.json({ ok: true, token_required: false });

@@ -1,20 +1,15 @@
 // GET /api/eval-runs/compare?a=:runId&b=:runId — two runs case by case: fixed, regressed or the same,
 // with each side's pass and score (API.md "Evaluations"). A static segment: Next resolves it before
 // the sibling [runId] route.
-import { z } from "zod";
+import { EvalRunCompareQuerySchema } from "@/lib/contracts/evals";
 import { getRuntime } from "@/runtime/runtime";
 import { handle } from "../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
-const CompareQuery = z.object({
-  a: z.string({ error: "a is required (an eval run id)" }).trim().min(1, "a is required (an eval run id)"),
-  b: z.string({ error: "b is required (an eval run id)" }).trim().min(1, "b is required (an eval run id)"),
-});
-
 export const GET = handle(async (request: Request) => {
   const url = new URL(request.url);
-  const query = CompareQuery.parse({
+  const query = EvalRunCompareQuerySchema.parse({
     a: url.searchParams.get("a") ?? undefined,
     b: url.searchParams.get("b") ?? undefined,
   });

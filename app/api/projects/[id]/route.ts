@@ -1,13 +1,11 @@
 // GET /api/projects/:id — the current version; PATCH — rename; DELETE — remove with all versions.
-import { z } from "zod";
+import { RenameProjectBodySchema } from "@/lib/contracts/project";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, readJson } from "../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
-
-const RenameProjectBody = z.object({ name: z.string({ error: "name is required (a string)" }) });
 
 export const GET = handle(async (_request: Request, context: Context) => {
   const { id } = await context.params;
@@ -17,7 +15,7 @@ export const GET = handle(async (_request: Request, context: Context) => {
 
 export const PATCH = handle(async (request: Request, context: Context) => {
   const { id } = await context.params;
-  const body = await readJson(request, RenameProjectBody);
+  const body = await readJson(request, RenameProjectBodySchema);
   const runtime = await getRuntime();
   return Response.json(await runtime.projects.rename(id, body.name));
 });

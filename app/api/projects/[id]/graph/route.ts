@@ -1,6 +1,5 @@
 // PUT /api/projects/:id/graph — save the canvas as a new version; 409 when base_version is stale.
-import { z } from "zod";
-import { GraphSchema } from "@/lib/graph";
+import { SaveGraphBodySchema } from "@/lib/contracts/project";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, readJson } from "../../../_lib/http";
 
@@ -8,14 +7,9 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-const SaveGraphBody = z.object({
-  graph: GraphSchema,
-  base_version: z.number().int().min(1).optional(),
-});
-
 export const PUT = handle(async (request: Request, context: Context) => {
   const { id } = await context.params;
-  const body = await readJson(request, SaveGraphBody);
+  const body = await readJson(request, SaveGraphBodySchema);
   const runtime = await getRuntime();
   return Response.json(await runtime.projects.saveGraph(id, body.graph, body.base_version));
 });

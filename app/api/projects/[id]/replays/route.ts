@@ -4,7 +4,7 @@
 // `{ batch_id, replays: [{ source, threadId }], skipped: [{ thread_id, reason }] }`.
 // GET /api/projects/:id/replays — the latest such batch, each replay with its progress:
 // `{ batch: { id, from_version, created_at, state, replays: [{ source, threadId, status }], skipped } | null }`.
-import { z } from "zod";
+import { ReplayManyRequestSchema } from "@/lib/contracts/replay";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, parseJsonBody, readBodyText } from "../../../_lib/http";
 
@@ -12,15 +12,9 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-const ReplaysBody = z.object({
-  thread_ids: z.array(z.string().min(1)).min(1).max(50).optional(),
-  limit: z.number().int().min(1).max(50).default(20),
-  from_version: z.enum(["same", "latest"]).default("latest"),
-});
-
 export const POST = handle(async (request: Request, context: Context) => {
   const { id } = await context.params;
-  const body = ReplaysBody.parse(parseJsonBody(await readBodyText(request)) ?? {});
+  const body = ReplayManyRequestSchema.parse(parseJsonBody(await readBodyText(request)) ?? {});
   const runtime = await getRuntime();
   const started = await runtime.replays.replayMany(id, {
     ...(body.thread_ids ? { threadIds: body.thread_ids } : {}),

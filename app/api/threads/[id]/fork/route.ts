@@ -1,7 +1,7 @@
 // POST /api/threads/:id/fork — a new root thread holding this one's history up to a message, and its
 // files, optionally followed by a new user message (API.md "Replay, fork and diff";
 // runtime/services/thread-fork.ts says what is copied and where the cut may fall).
-import { z } from "zod";
+import { ForkRequestSchema } from "@/lib/contracts/run-diff";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, readJson } from "../../../_lib/http";
 
@@ -9,16 +9,9 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-const ForkBody = z.object({
-  at_message_id: z.string({ error: "at_message_id is required (a message id)" }).min(1),
-  content: z.string({ error: "content must be a string" }).optional(),
-  /** Tandem extension: copy the history before the message, and `content` takes its place. */
-  replace: z.boolean({ error: "replace must be a boolean" }).optional(),
-});
-
 export const POST = handle(async (request: Request, context: Context) => {
   const { id } = await context.params;
-  const body = await readJson(request, ForkBody);
+  const body = await readJson(request, ForkRequestSchema);
   const runtime = await getRuntime();
   const forked = await runtime.forks.fork(id, {
     atMessageId: body.at_message_id,

@@ -1,19 +1,14 @@
 // GET /api/threads/:id/messages — chronological top-level messages (?depth=N adds sub-prompt ones); POST — queue a message (202 after commit; a `traceparent` header puts a new run in the caller's trace).
-import { z } from "zod";
+import { PostMessageBodySchema } from "@/lib/contracts/thread-requests";
 import { getRuntime } from "@/runtime/runtime";
-import { AttachmentInputsSchema } from "../../../_lib/attachments";
+import { withServerAttachments } from "../../../_lib/attachments";
 import { handle, integerParam, readJson } from "../../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-const PostMessageBody = z.object({
-  content: z.string({ error: "content is required (a string)" }),
-  role: z.enum(["user", "assistant"]).optional(),
-  silent: z.boolean().optional(),
-  attachments: AttachmentInputsSchema.optional(),
-});
+const PostMessageBody = withServerAttachments(PostMessageBodySchema);
 
 export const GET = handle(async (request: Request, context: Context) => {
   const { id } = await context.params;

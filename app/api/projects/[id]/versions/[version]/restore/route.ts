@@ -1,6 +1,7 @@
 // POST /api/projects/:id/versions/:version/restore — saves that version's graph as a NEW version;
 // 409 when base_version is stale (like PUT …/graph). History is never rewritten.
-import { z } from "zod";
+import type { z } from "zod";
+import { RestoreVersionBodySchema } from "@/lib/contracts/version";
 import { getRuntime } from "@/runtime/runtime";
 import { handle, parseJsonBody, readBodyText } from "../../../../../_lib/http";
 import { parseVersion } from "../../version-param";
@@ -9,12 +10,10 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string; version: string }> };
 
-const RestoreBody = z.object({ base_version: z.number().int().min(1).optional() });
-
 /** The body is optional: empty means no base version check. */
-async function readRestoreBody(request: Request): Promise<z.output<typeof RestoreBody>> {
+async function readRestoreBody(request: Request): Promise<z.output<typeof RestoreVersionBodySchema>> {
   const body = parseJsonBody(await readBodyText(request));
-  return body === undefined ? {} : RestoreBody.parse(body);
+  return body === undefined ? {} : RestoreVersionBodySchema.parse(body);
 }
 
 export const POST = handle(async (request: Request, context: Context) => {
