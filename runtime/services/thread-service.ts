@@ -53,8 +53,8 @@ import {
   threadForStepStatement,
   toThreadForStep,
 } from "../store/thread-store";
-import { findRunTrace, type RunTraceStart, runTraceInsert, startRunTrace } from "../store/thread-traces";
-import { markRunnable, workNotificationStatement } from "../store/thread-wake";
+import { deferRunTraceInsert, findRunTrace, type RunTraceStart, startRunTrace } from "../store/thread-traces";
+import { deferWorkNotification, markRunnable } from "../store/thread-wake";
 import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 import {
@@ -266,14 +266,8 @@ export class ThreadService {
         for (const message of inputs) await enqueueDeferred(tx, id, await payloadOf(message));
         await appendEvents(tx, [threadEvent(thread)]);
       }
-      if (runTrace) {
-        const statement = runTraceInsert(id, runTrace);
-        await tx.defer(statement.text, statement.params);
-      }
-      if (startsNow && !take) {
-        const notification = workNotificationStatement(id);
-        await tx.defer(notification.text, notification.params);
-      }
+      if (runTrace) await deferRunTraceInsert(tx, id, runTrace);
+      if (startsNow && !take) await deferWorkNotification(tx, id);
       // The row's version for the first step: returned by the insert when the creation was one
       // statement and its message was stored with it (createRunningThread), else read back.
       committed = await tx.commit(take ? [threadForStepStatement(id)] : [], {
