@@ -113,7 +113,7 @@ function drainOnSignals(runtime: Runtime, drainMs: number): void {
             .catch((error: unknown) => console.error("[tandem] sending the last metrics failed:", error)),
         ]),
       )
-      .then(() => runtime.database.close())
+      .then(() => runtime.closeDatabase())
       .catch((error: unknown) => console.error("[tandem] shutdown failed:", error))
       .finally(() => process.exit(0));
   };

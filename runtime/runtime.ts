@@ -6,6 +6,7 @@
 import { type ParkedCacheLimits, ParkedCaches } from "./engine/parked-caches";
 import { parkedHere } from "./engine/parked-here";
 import "server-only";
+import { type DatabaseConfig, describeDatabase } from "@/lib/db/config";
 import { type Database, getDatabase } from "@/lib/db/database";
 import { credentialVariable, type ModelDefinition } from "@/lib/standard";
 import { EffectRunner } from "./effects/effect-runner";
@@ -40,6 +41,7 @@ import { ThreadForkService } from "./services/thread-fork";
 import { ThreadReplayService } from "./services/thread-replay";
 import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
+import { pingDatabase } from "./store/database-ping";
 import { DefinitionsCache } from "./store/definitions";
 import { findThread } from "./store/thread-store";
 import { EnvRequestService } from "./subagents/env-requests";
@@ -60,8 +62,20 @@ const PARKED_CACHE_LIMITS = { entries: 8_192, bytes: 64 * 1024 ** 2 };
  */
 const SPAWNED_CACHE_LIMITS = { entries: 10_000, bytes: 32 * 1024 ** 2 };
 
+/** Which database a runtime runs on, for GET /api/health (never its credentials). */
+export interface DatabaseInfo {
+  kind: DatabaseConfig["kind"];
+  /** Where it is, its URL's password redacted (describeDatabase). */
+  description: string;
+}
+
 export interface Runtime {
-  readonly database: Database;
+  /** Resolves once the database answers a trivial statement; rejects when it cannot be reached. */
+  ping(): Promise<void>;
+  /** Which database this runtime uses (GET /api/health). */
+  databaseInfo(): DatabaseInfo;
+  /** Closes the database connections (the last step of a process's shutdown). */
+  closeDatabase(): Promise<void>;
   readonly projects: ProjectService;
   readonly threads: ThreadService;
   readonly events: EventHub;
@@ -300,7 +314,9 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
     });
   }
   return {
-    database,
+    ping: () => pingDatabase(database.sql),
+    databaseInfo: () => ({ kind: database.config.kind, description: describeDatabase(database.config) }),
+    closeDatabase: () => database.close(),
     projects: new ProjectService(
       database,
       async () => new Set((await extensions()).registry.mcp.serverIds()),

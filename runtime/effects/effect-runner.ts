@@ -18,6 +18,7 @@ import {
   claimDueEffects,
   EFFECTS_CHANNEL,
   endEffectRun,
+  handBackRunningEffects,
   msUntilNextEffect,
   renewEffectLeases,
 } from "../store/effect-store";
@@ -96,19 +97,9 @@ export class EffectRunner {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
     if (left.length > 0) {
-      await this.deps.db
-        .query(
-          `WITH handed AS (
-             UPDATE scheduled_effects SET status = 'scheduled', attempts = GREATEST(attempts - 1, 0),
-               lease_owner = NULL, lease_expires_at = NULL
-             WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'running' RETURNING id
-           )
-           SELECT pg_notify($3, id::text) FROM handed`,
-          [left, this.owner, EFFECTS_CHANNEL],
-        )
-        .catch((error: unknown) =>
-          this.log(`handing effects back failed (their leases expire): ${errorText(error)}`),
-        );
+      await handBackRunningEffects(this.deps.db, { ids: left, owner: this.owner }).catch((error: unknown) =>
+        this.log(`handing effects back failed (their leases expire): ${errorText(error)}`),
+      );
       for (const id of left) this.running.delete(id);
     }
     return { finished: before - left.length, handedBack: left.length };

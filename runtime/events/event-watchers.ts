@@ -14,6 +14,13 @@
 // streams are told to re-read (`onRestored`).
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import {
+  deleteExpiredEventWatchers,
+  deleteWatcherRows,
+  registerEventWatcher,
+  renewEventWatchers,
+  unregisterEventWatcher,
+} from "../store/event-watcher-rows";
 
 export const WATCH_TTL_SECONDS = 300;
 export const WATCH_HEARTBEAT_MS = 60_000;
@@ -99,12 +106,13 @@ export class EventWatchers {
   async renew(): Promise<void> {
     const roots = this.watchedRoots();
     if (roots.length > 0) {
-      const renewed = await this.db.query<{ root_id: string }>(
-        `UPDATE event_watchers SET expires_at = now() + make_interval(secs => $2)
-         WHERE watcher = $1 AND root_id = ANY($3::uuid[]) RETURNING root_id`,
-        [this.watcherId, WATCH_TTL_SECONDS, roots],
+      const present = new Set(
+        await renewEventWatchers(this.db, {
+          rootIds: roots,
+          watcher: this.watcherId,
+          ttlSeconds: WATCH_TTL_SECONDS,
+        }),
       );
-      const present = new Set(renewed.map((row) => row.root_id));
       for (const rootId of roots) {
         const root = this.roots.get(rootId);
         if (present.has(rootId) || !root) continue;
@@ -118,7 +126,7 @@ export class EventWatchers {
         this.options.onRestored?.(rootId);
       }
     }
-    await this.db.query("DELETE FROM event_watchers WHERE expires_at < now()");
+    await deleteExpiredEventWatchers(this.db);
   }
 
   /** Stops the heartbeat and deletes this process's rows. */
@@ -129,32 +137,20 @@ export class EventWatchers {
     for (const root of this.roots.values()) if (root.releaseTimer) clearTimeout(root.releaseTimer);
     this.roots.clear();
     await Promise.allSettled(this.removals.values());
-    await this.db.query("DELETE FROM event_watchers WHERE watcher = $1", [this.watcherId]);
+    await deleteWatcherRows(this.db, this.watcherId);
   }
 
   private async register(rootId: string): Promise<void> {
     if (this.closed) throw new Error("The live event hub is closed.");
     // The root's event lock (the one appendEvents' commits hold while they check for watchers),
     // held until this statement commits.
-    await this.db.query(
-      `WITH locked AS MATERIALIZED (
-         SELECT pg_advisory_xact_lock(hashtextextended('tandem_events:' || $1::uuid::text, 0)))
-       INSERT INTO event_watchers (root_id, watcher, expires_at)
-       SELECT $1::uuid, $2, now() + make_interval(secs => $3) FROM locked
-       ON CONFLICT (root_id, watcher) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
-      [rootId, this.watcherId, WATCH_TTL_SECONDS],
-    );
+    await registerEventWatcher(this.db, { rootId, watcher: this.watcherId, ttlSeconds: WATCH_TTL_SECONDS });
   }
 
   private remove(rootId: string, registered: Promise<void>): void {
     const previous = this.removals.get(rootId) ?? Promise.resolve();
     const removal = Promise.all([previous, registered.catch(() => undefined)])
-      .then(() =>
-        this.db.query("DELETE FROM event_watchers WHERE root_id = $1 AND watcher = $2", [
-          rootId,
-          this.watcherId,
-        ]),
-      )
+      .then(() => unregisterEventWatcher(this.db, { rootId, watcher: this.watcherId }))
       .then(
         () => undefined,
         (error: unknown) => this.options.onError?.(error),

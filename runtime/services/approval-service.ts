@@ -18,6 +18,7 @@ import {
   toApprovalView,
 } from "../store/approval-store";
 import { appendEvents, type NewEvent } from "../store/event-log";
+import { projectExists } from "../store/project-activity";
 import { threadEvent } from "../store/thread-events";
 import { apply } from "../store/thread-lifecycle";
 import { findSubtreeIds, findThread, lockThread, notifyWork } from "../store/thread-store";
@@ -41,8 +42,7 @@ export class ApprovalService {
   /** A project's approvals (the inbox), oldest first. */
   async listForProject(projectId: string, state?: ApprovalState): Promise<ApprovalView[]> {
     if (!isUuid(projectId)) throw new NotFoundError("Project", projectId);
-    const [project] = await this.db.query("SELECT 1 FROM projects WHERE id = $1", [projectId]);
-    if (!project) throw new NotFoundError("Project", projectId);
+    if (!(await projectExists(this.db, projectId))) throw new NotFoundError("Project", projectId);
     return (await listProjectApprovals(this.db, projectId, state, PROJECT_LIST_LIMIT)).map(toApprovalView);
   }
 

@@ -9,12 +9,13 @@ import { type IdMap, remapIds, remapJson, remapNullable } from "@/lib/runs/fork-
 import { UnprocessableError } from "../errors";
 import type { NewEvent } from "../store/event-log";
 import { copyFilesOfThreads } from "../store/file-store";
+import { descendantsOfSpawns, lockThreadsForShare } from "../store/fork-source-reads";
 import { insertMessageCopies, readHistories } from "../store/message-store";
 import type { StoredMessage } from "../store/messages";
 import { addModelCallCounts, type ModelCallCounts } from "../store/model-call-counts";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { copyThreads, isCopyableStatus } from "../store/thread-lifecycle";
-import { THREAD_COLUMNS, type ThreadRow, toThreadRow } from "../store/thread-row";
+import type { ThreadRow } from "../store/thread-row";
 import { type EnvRequest, envRequestsOf, insertEnvRequestCopies } from "../subagents/env-request-store";
 import {
   insertInvocationCopies,
@@ -53,21 +54,9 @@ export async function readSubtree(
     callIds.has(request.call_id),
   );
   const spawnKeys = new Set([...callIds, ...rootRequests.map((request) => `env-request:${request.id}`)]);
-  const found = await tx.query<{ id: string }>(
-    `WITH RECURSIVE tree AS (
-       SELECT s.child_id AS id FROM subagents s WHERE s.parent_id = $1 AND s.spawn_call_id = ANY($2::text[])
-       UNION ALL SELECT t.id FROM threads t JOIN tree ON t.parent_id = tree.id
-     ) SELECT id FROM tree`,
-    [sourceId, [...spawnKeys]],
-  );
-  if (found.length === 0) return { ...empty, envRequests: rootRequests };
-  const ids = found.map((row) => String(row.id));
-  const locked = (
-    await tx.query<Record<string, unknown>>(
-      `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`,
-      [ids],
-    )
-  ).map(toThreadRow);
+  const ids = await descendantsOfSpawns(tx, { parentId: sourceId, spawnKeys: [...spawnKeys] });
+  if (ids.length === 0) return { ...empty, envRequests: rootRequests };
+  const locked = await lockThreadsForShare(tx, ids);
   const active = locked.filter((thread) => !isCopyableStatus(thread.status));
   if (active.length > 0)
     throw new UnprocessableError(

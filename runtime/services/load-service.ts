@@ -5,15 +5,7 @@ import type { RuntimeLoad } from "@/lib/contracts/runtime-load";
 import type { SqlClient } from "@/lib/db/sql-client";
 import { modelCallsInFlight } from "../models/in-flight";
 import type { Scheduler } from "../scheduler/scheduler";
-
-// Waiting and running as the scheduler's claim sees them (runnable, not terminated; a lease that has
-// expired counts as waiting: the next claim takes it over).
-const LOAD_SQL = `SELECT
-    count(*) FILTER (WHERE lease_expires_at IS NULL OR lease_expires_at < now())::int AS waiting,
-    min(queued_since) FILTER (WHERE lease_expires_at IS NULL OR lease_expires_at < now()) AS oldest_queued_since,
-    count(*) FILTER (WHERE lease_expires_at >= now())::int AS running,
-    (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS now_us
-  FROM threads WHERE runnable AND terminated_at IS NULL`;
+import { readThreadLoad } from "../store/thread-load";
 
 export class LoadService {
   constructor(
@@ -22,18 +14,16 @@ export class LoadService {
   ) {}
 
   async read(): Promise<RuntimeLoad> {
-    const [row] = await this.sql.query<Record<string, unknown>>(LOAD_SQL);
-    const oldest = row?.oldest_queued_since;
-    const nowUs = Number(row?.now_us ?? Date.now() * 1000);
+    const load = await readThreadLoad(this.sql);
     const calls = modelCallsInFlight();
     return {
       threads: {
-        waiting: Number(row?.waiting ?? 0),
+        waiting: load.waiting,
         oldest_waiting_ms:
-          oldest === null || oldest === undefined
+          load.oldestQueuedSince === null
             ? null
-            : Math.max(0, Math.round((nowUs - Number(oldest)) / 1000)),
-        running: Number(row?.running ?? 0),
+            : Math.max(0, Math.round((load.nowUs - load.oldestQueuedSince) / 1000)),
+        running: load.running,
       },
       this_process: {
         running: this.scheduler.inFlight,

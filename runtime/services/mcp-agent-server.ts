@@ -15,6 +15,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { type AgentDefinition, resolveSubagentToolConfig } from "@/lib/standard";
 import { NotFoundError } from "../errors";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
+import { currentProjectVersion } from "../store/eval-store";
 import { childInputFromArgs, type SubagentBranch, subagentToolSchema } from "../subagents/branches";
 import { checkJsonSchema, formatSchemaIssues } from "../tools/json-schema-check";
 import { isUuid } from "./project-service";
@@ -89,13 +90,9 @@ export class McpAgentServer {
     projectId: string,
   ): Promise<{ agents: AgentDefinition[]; definitions: LoadedDefinitions }> {
     if (!isUuid(projectId)) throw new NotFoundError("Project", projectId);
-    const rows = await this.deps.db.query<{ current_version: number }>(
-      "SELECT current_version FROM projects WHERE id = $1",
-      [projectId],
-    );
-    const project = rows[0];
-    if (!project) throw new NotFoundError("Project", projectId);
-    const definitions = await this.deps.definitions.load(projectId, Number(project.current_version));
+    const version = await currentProjectVersion(this.deps.db, projectId);
+    if (version === null) throw new NotFoundError("Project", projectId);
+    const definitions = await this.deps.definitions.load(projectId, version);
     if (!definitions) throw new NotFoundError("Project", projectId);
     const agents = definitions.bundle.agents.filter((agent) => agent.exposeAsTool === true);
     return { agents, definitions };

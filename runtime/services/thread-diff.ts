@@ -6,6 +6,7 @@ import type { SqlClient } from "@/lib/db/sql-client";
 import { diffRuns, type RunDiff, type RunMessage, type RunTree } from "@/lib/runs/run-diff";
 import { NotFoundError } from "../errors";
 import type { StoredToolCall } from "../store/messages";
+import { modelCallTotalsOf, runThreadRows, spawnLinksOf, topLevelMessageRows } from "../store/run-diff-reads";
 import { isUuid } from "./project-service";
 
 /** A run's size limit for a diff: beyond it the answer would be too large to read anyway. */
@@ -51,33 +52,14 @@ export class ThreadDiffService {
   /** A run: its thread tree with top-level messages and children in spawn order, and its totals. */
   async load(rootId: string): Promise<LoadedRun> {
     if (!isUuid(rootId)) throw new NotFoundError("Thread", rootId);
-    const threads = await this.sql.query<Record<string, unknown>>(
-      `WITH RECURSIVE subtree AS (
-         SELECT id, parent_id, 0 AS level FROM threads WHERE id = $1
-         UNION ALL SELECT t.id, t.parent_id, s.level + 1 FROM threads t JOIN subtree s ON t.parent_id = s.id
-       )
-       SELECT t.id, t.parent_id, t.project_id, t.agent_name, t.name, t.status, t.input_tokens, t.output_tokens,
-              t.cost_usd, t.created_at, t.updated_at, t.finished_at
-       FROM subtree s JOIN threads t ON t.id = s.id ORDER BY s.level LIMIT ${MAX_THREADS}`,
-      [rootId],
-    );
+    const threads = await runThreadRows(this.sql, { rootId, limit: MAX_THREADS });
     const root = threads[0];
     if (!root) throw new NotFoundError("Thread", rootId);
     const ids = threads.map((thread) => String(thread.id));
     const [messageRows, links, calls] = await Promise.all([
-      this.sql.query<Record<string, unknown>>(
-        `SELECT id, thread_id, seq, role, side, content, name, tool_calls, tool_call_id, tool_status, silent, attachments
-         FROM messages WHERE thread_id = ANY($1::uuid[]) AND depth = 0 ORDER BY thread_id, seq LIMIT ${MAX_MESSAGES}`,
-        [ids],
-      ),
-      this.sql.query<{ child_id: string; parent_id: string; spawn_call_id: string; created_at: unknown }>(
-        "SELECT child_id, parent_id, spawn_call_id, created_at FROM subagents WHERE parent_id = ANY($1::uuid[])",
-        [ids],
-      ),
-      this.sql.query<{ count: unknown; latency: unknown }>(
-        "SELECT count(*)::int AS count, COALESCE(sum(latency_ms), 0)::bigint AS latency FROM model_calls WHERE thread_id = ANY($1::uuid[])",
-        [ids],
-      ),
+      topLevelMessageRows(this.sql, { threadIds: ids, limit: MAX_MESSAGES }),
+      spawnLinksOf(this.sql, ids),
+      modelCallTotalsOf(this.sql, ids),
     ]);
     const messagesOf = new Map<string, RunMessage[]>(ids.map((id) => [id, []]));
     for (const row of messageRows) messagesOf.get(String(row.thread_id))?.push(toRunMessage(row));
@@ -137,8 +119,8 @@ export class ThreadDiffService {
         threads: threads.length,
         usage: usage([root]),
         subtree_usage: usage(threads),
-        model_calls: Number(calls[0]?.count ?? 0),
-        model_latency_ms: Number(calls[0]?.latency ?? 0),
+        model_calls: calls.count,
+        model_latency_ms: calls.latencyMs,
         duration_ms: Math.max(0, Math.round((endedAt - createdAt) / 1000)),
       },
     };

@@ -22,14 +22,15 @@ import { randomUUID } from "node:crypto";
 import type { ManyReplays, ReplayBatch, ReplayRequest, ReplayStatus } from "@/lib/contracts/replay";
 import { DivergenceSchema } from "@/lib/contracts/replay";
 import type { Database } from "@/lib/db/database";
-import type { SqlExecutor } from "@/lib/db/sql-client";
 import { derivedRunName } from "@/lib/runs/run-names";
 import { isTandemError, NotFoundError, UnprocessableError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import type { DefinitionsCache } from "../store/definitions";
-import { appendEvents, type NewEvent } from "../store/event-log";
+import { currentProjectVersion } from "../store/eval-store";
+import { appendEvents, firstEventBatch, type NewEvent } from "../store/event-log";
 import { enqueue } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
+import { projectExists } from "../store/project-activity";
 import {
   insertReplayBatch,
   latestReplayBatch,
@@ -39,7 +40,15 @@ import {
 import { externalInputsOf, replayPayload } from "../store/replay-inputs";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
-import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
+import {
+  firstInputMessageId,
+  insertReplayRoot,
+  isReplayThread,
+  latestReplayableRoots,
+  replayProgressRows,
+  replayRootOf,
+} from "../store/thread-replays";
+import { type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
 import { findThread } from "../store/thread-store";
 import { isUuid } from "./project-service";
 import { runnableVersion } from "./runnable-version";
@@ -73,12 +82,9 @@ export class ThreadReplayService {
         { root_id: source.root_id },
         "replay_needs_root",
       );
-    const [project] = await sql.query<{ current_version: number }>(
-      "SELECT current_version FROM projects WHERE id = $1",
-      [source.project_id],
-    );
-    if (!project) throw new NotFoundError("Project", source.project_id);
-    const version = input.from_version === "same" ? source.project_version : Number(project.current_version);
+    const currentVersion = await currentProjectVersion(sql, source.project_id);
+    if (currentVersion === null) throw new NotFoundError("Project", source.project_id);
+    const version = input.from_version === "same" ? source.project_version : currentVersion;
     const agentName = (await this.firstAgentOf(source.id)) ?? source.agent_name;
     if (input.from_version !== "same" && !(await this.versionHasAgent(source.project_id, version, agentName)))
       throw new UnprocessableError(
@@ -137,11 +143,12 @@ export class ThreadReplayService {
         ...new Set(inputs.flat().flatMap((entry) => entry.attachments.map((file) => file.path))),
       ];
       if (paths.length > 0) await copyFilesBetweenThreads(tx, source.id, id, paths, { skipMissing: true });
-      await tx.query(
-        `INSERT INTO thread_replays (thread_id, root_id, source_thread_id, from_version, inputs, inputs_posted, created_at)
-         VALUES ($1, $1, $2, $3, $4::text::jsonb, 1, $5)`,
-        [id, source.id, input.from_version, JSON.stringify(inputs), nowMicroseconds()],
-      );
+      await insertReplayRoot(tx, {
+        threadId: id,
+        sourceThreadId: source.id,
+        fromVersion: input.from_version,
+        inputs,
+      });
       for (const entry of inputs[0]!) await enqueue(tx, id, replayPayload(entry));
       await appendEvents(tx, firstInput ? copyEvents : [threadEvent(created)]);
       return created;
@@ -167,22 +174,9 @@ export class ThreadReplayService {
     input: { threadIds?: string[]; limit: number; fromVersion: ReplayRequest["from_version"] },
   ): Promise<ManyReplays> {
     const sql = this.database.sql;
-    if (
-      !isUuid(projectId) ||
-      (await sql.query("SELECT 1 FROM projects WHERE id = $1", [projectId])).length === 0
-    )
+    if (!isUuid(projectId) || !(await projectExists(sql, projectId)))
       throw new NotFoundError("Project", projectId);
-    const ids =
-      input.threadIds ??
-      (
-        await sql.query<{ id: string }>(
-          `SELECT t.id FROM threads t
-            WHERE t.project_id = $1 AND t.parent_id IS NULL AND t.status IN ('idle', 'completed', 'failed', 'stopped')
-              AND NOT EXISTS (SELECT 1 FROM thread_replays r WHERE r.thread_id = t.id)
-            ORDER BY t.created_at DESC, t.id LIMIT $2`,
-          [projectId, input.limit],
-        )
-      ).map((row) => String(row.id));
+    const ids = input.threadIds ?? (await latestReplayableRoots(sql, { projectId, limit: input.limit }));
     const batchId = randomUUID();
     await insertReplayBatch(sql, { id: batchId, projectId, fromVersion: input.fromVersion });
     const started: ManyReplays["replays"] = [];
@@ -226,10 +220,7 @@ export class ThreadReplayService {
    */
   async latestBatch(projectId: string): Promise<ReplayBatch | null> {
     const sql = this.database.sql;
-    if (
-      !isUuid(projectId) ||
-      (await sql.query("SELECT 1 FROM projects WHERE id = $1", [projectId])).length === 0
-    )
+    if (!isUuid(projectId) || !(await projectExists(sql, projectId)))
       throw new NotFoundError("Project", projectId);
     const batch = await latestReplayBatch(sql, projectId);
     if (!batch) return null;
@@ -263,12 +254,8 @@ export class ThreadReplayService {
     const sql = this.database.sql;
     const source = isUuid(rootId) ? await findThread(sql, rootId) : null;
     if (!source) return null;
-    const [project] = await sql.query<{ current_version: number }>(
-      "SELECT current_version FROM projects WHERE id = $1",
-      [source.project_id],
-    );
-    if (!project) return null;
-    const latestVersion = Number(project.current_version);
+    const latestVersion = await currentProjectVersion(sql, source.project_id);
+    if (latestVersion === null) return null;
     const agentId = (await this.firstAgentOf(source.id)) ?? source.agent_name;
     return {
       latestVersion,
@@ -284,44 +271,18 @@ export class ThreadReplayService {
 
   async isReplay(threadId: string): Promise<boolean> {
     if (!isUuid(threadId)) return false;
-    const rows = await this.database.sql.query("SELECT 1 FROM thread_replays WHERE thread_id = $1", [
-      threadId,
-    ]);
-    return rows.length > 0;
+    return isReplayThread(this.database.sql, threadId);
   }
 
   async status(threadId: string): Promise<ReplayStatus> {
     const sql = this.database.sql;
-    const [own] = isUuid(threadId)
-      ? await sql.query<{ root_id: string }>("SELECT root_id FROM thread_replays WHERE thread_id = $1", [
-          threadId,
-        ])
-      : [];
-    if (!own) {
+    const rootId = isUuid(threadId) ? await replayRootOf(sql, threadId) : null;
+    if (rootId === null) {
       if (isUuid(threadId) && (await findThread(sql, threadId)))
         throw new NotFoundError("Replay", `thread ${threadId} is not a replay`);
       throw new NotFoundError("Thread", threadId);
     }
-    const rootId = String(own.root_id);
-    const [root, divergences, calls] = await Promise.all([
-      sql.query<Record<string, unknown>>(
-        `SELECT source_thread_id, from_version, inputs, inputs_posted, finished_at,
-                (SELECT count(*)::int FROM threads WHERE root_id = $1) AS threads
-           FROM thread_replays WHERE thread_id = $1`,
-        [rootId],
-      ),
-      sql.query<{ divergence: unknown }>(
-        "SELECT divergence FROM thread_replays WHERE root_id = $1 AND divergence IS NOT NULL",
-        [rootId],
-      ),
-      sql.query<{ replayed: number; live: number }>(
-        `SELECT count(*) FILTER (WHERE m.replayed_from IS NOT NULL)::int AS replayed,
-                count(*) FILTER (WHERE m.replayed_from IS NULL)::int AS live
-           FROM model_calls m JOIN threads t ON t.id = m.thread_id WHERE t.root_id = $1`,
-        [rootId],
-      ),
-    ]);
-    const replay = root[0];
+    const { root: replay, divergences, calls } = await replayProgressRows(sql, rootId);
     if (!replay) throw new NotFoundError("Replay", rootId);
     const inputs = json(replay.inputs) as unknown[];
     const finishedAt = replay.finished_at === null ? null : Number(replay.finished_at);
@@ -332,10 +293,10 @@ export class ThreadReplayService {
       state: finishedAt === null ? "running" : "finished",
       inputs_total: inputs.length,
       inputs_posted: Number(replay.inputs_posted),
-      calls: { replayed: Number(calls[0]?.replayed ?? 0), live: Number(calls[0]?.live ?? 0) },
+      calls,
       threads: Number(replay.threads),
       divergences: divergences
-        .map((row) => DivergenceSchema.parse(json(row.divergence)))
+        .map((divergence) => DivergenceSchema.parse(json(divergence)))
         .sort((left, right) => left.at - right.at),
       finished_at: finishedAt,
     };
@@ -343,11 +304,7 @@ export class ThreadReplayService {
 
   /** The agent a root started with: its first event batch is its creation, with its thread event. */
   private async firstAgentOf(rootId: string): Promise<string | null> {
-    const [first] = await this.database.sql.query<{ batch: unknown }>(
-      "SELECT batch FROM events WHERE root_id = $1 ORDER BY id LIMIT 1",
-      [rootId],
-    );
-    const batch = json(first?.batch) as
+    const batch = json(await firstEventBatch(this.database.sql, rootId)) as
       | { thread_id?: string; type?: string; data?: { agent_id?: unknown } }[]
       | null;
     const created = Array.isArray(batch)
@@ -355,17 +312,4 @@ export class ThreadReplayService {
       : undefined;
     return typeof created?.data?.agent_id === "string" ? created.data.agent_id : null;
   }
-}
-
-/** The id of the message the first external input posted to `threadId` became (its drain stored it). */
-async function firstInputMessageId(sql: SqlExecutor, threadId: string): Promise<string | null> {
-  const [first] = await sql.query<{ message_id: string | null }>(
-    `SELECT payload->>'messageId' AS message_id FROM inbox_items
-      WHERE thread_id = $1 AND consumed_at IS NOT NULL
-        AND (payload->>'external' = 'true' OR payload->>'fromHuman' = 'true')
-        AND EXISTS (SELECT 1 FROM messages m WHERE m.thread_id = $1 AND m.id::text = payload->>'messageId')
-      ORDER BY seq LIMIT 1`,
-    [threadId],
-  );
-  return first?.message_id ?? null;
 }

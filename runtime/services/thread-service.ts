@@ -40,6 +40,7 @@ import {
   TransitionRefusedError,
   terminate,
 } from "../store/thread-lifecycle";
+import { forkSourceName, subtreeUsage } from "../store/thread-reads";
 import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
 import {
   findThread,
@@ -51,9 +52,9 @@ import {
   threadForStepAfterUpdate,
   threadForStepStatement,
   toThreadForStep,
-  WORK_CHANNEL,
 } from "../store/thread-store";
-import { findRunTrace, type RunTraceStart, runTraceInsert, startRunTrace } from "../store/thread-traces";
+import { deferRunTraceInsert, findRunTrace, type RunTraceStart, startRunTrace } from "../store/thread-traces";
+import { deferWorkNotification, markRunnable } from "../store/thread-wake";
 import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 import {
@@ -265,11 +266,8 @@ export class ThreadService {
         for (const message of inputs) await enqueueDeferred(tx, id, await payloadOf(message));
         await appendEvents(tx, [threadEvent(thread)]);
       }
-      if (runTrace) {
-        const statement = runTraceInsert(id, runTrace);
-        await tx.defer(statement.text, statement.params);
-      }
-      if (startsNow && !take) await tx.defer("SELECT pg_notify($1, $2)", [WORK_CHANNEL, id]);
+      if (runTrace) await deferRunTraceInsert(tx, id, runTrace);
+      if (startsNow && !take) await deferWorkNotification(tx, id);
       // The row's version for the first step: returned by the insert when the creation was one
       // statement and its message was stored with it (createRunningThread), else read back.
       committed = await tx.commit(take ? [threadForStepStatement(id)] : [], {
@@ -307,7 +305,7 @@ export class ThreadService {
         const row = await lockThread(tx, id);
         if (!row || row.terminated_at !== null) return;
         if (await hasPendingInput(tx, id)) {
-          await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [id]);
+          await markRunnable(tx, id);
           await notifyWork(tx, id);
         }
       });
@@ -328,22 +326,11 @@ export class ThreadService {
   async get(id: string): Promise<ThreadView & { subtree_usage: ThreadView["usage"] }> {
     const row = await this.require(id);
     const children = await registryOf(this.sql, id);
-    const [usage] = await this.sql.query<Record<string, unknown>>(
-      `WITH RECURSIVE subtree AS (
-         SELECT id, input_tokens, output_tokens, cost_usd FROM threads WHERE id = $1
-         UNION ALL SELECT t.id, t.input_tokens, t.output_tokens, t.cost_usd FROM threads t JOIN subtree s ON t.parent_id = s.id
-       ) SELECT COALESCE(sum(input_tokens), 0)::bigint AS input_tokens, COALESCE(sum(output_tokens), 0)::bigint AS output_tokens,
-                COALESCE(sum(cost_usd), 0)::float8 AS cost_usd FROM subtree`,
-      [id],
-    );
+    const usage = await subtreeUsage(this.sql, id);
     return {
       ...toThreadView(row, children),
       forked_from: await forkOrigin(this.sql, row),
-      subtree_usage: {
-        input_tokens: Number(usage?.input_tokens ?? 0),
-        output_tokens: Number(usage?.output_tokens ?? 0),
-        cost_usd: Number(usage?.cost_usd ?? 0),
-      },
+      subtree_usage: usage,
     };
   }
 
@@ -627,15 +614,10 @@ export class ThreadService {
 async function forkOrigin(sql: SqlExecutor, row: ThreadRow): Promise<ThreadView["forked_from"]> {
   const link = toThreadView(row).forked_from ?? null;
   if (!link) return null;
-  const [source] = await sql.query<Record<string, unknown>>(
-    `SELECT COALESCE(t.name, t.agent_name) AS name,
-       (SELECT count(*)::int FROM messages n WHERE n.thread_id = t.id AND n.depth = 0 AND NOT n.silent AND n.seq <= m.seq) AS number
-     FROM threads t LEFT JOIN messages m ON m.thread_id = t.id AND m.id = $2::uuid WHERE t.id = $1::uuid`,
-    [link.thread_id, link.message_id],
-  );
+  const source = await forkSourceName(sql, { threadId: link.thread_id, messageId: link.message_id });
   if (!source) return link;
-  const number = source.number === null || source.number === undefined ? null : Number(source.number);
-  return { ...link, thread_name: String(source.name), message_number: number && number > 0 ? number : null };
+  const number = source.messageNumber;
+  return { ...link, thread_name: source.name, message_number: number && number > 0 ? number : null };
 }
 
 /** A new run's trace: in the caller's trace under its span, else a new trace. */

@@ -236,3 +236,22 @@ export async function cancelClaimedEffect(
   );
   return rows.length > 0;
 }
+
+/**
+ * Hands this process's running effects back at shutdown: scheduled again, due as they were, their
+ * interrupted attempt not counted, and every runner told (one statement; a NOTIFY per effect).
+ */
+export async function handBackRunningEffects(
+  db: SqlExecutor,
+  { ids, owner }: { ids: readonly string[]; owner: string },
+): Promise<void> {
+  await db.query(
+    `WITH handed AS (
+       UPDATE scheduled_effects SET status = 'scheduled', attempts = GREATEST(attempts - 1, 0),
+         lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'running' RETURNING id
+     )
+     SELECT pg_notify($3, id::text) FROM handed`,
+    [ids, owner, EFFECTS_CHANNEL],
+  );
+}

@@ -122,3 +122,12 @@ export async function readEventsAfter(
   }
   return { events, complete: rows.length < limit };
 }
+
+/** The first event batch of a root's log (its creation), as the driver returned it; undefined when none. */
+export async function firstEventBatch(db: SqlExecutor, rootId: string): Promise<unknown> {
+  const [first] = await db.query<{ batch: unknown }>(
+    "SELECT batch FROM events WHERE root_id = $1 ORDER BY id LIMIT 1",
+    [rootId],
+  );
+  return first?.batch;
+}

@@ -44,6 +44,16 @@ export function runTraceInsert(
   };
 }
 
+/** Records a new thread's first run in its creating transaction, sent with the commit (deferred). */
+export async function deferRunTraceInsert(
+  tx: SqlExecutor,
+  threadId: string,
+  run: RunTraceStart,
+): Promise<void> {
+  const statement = runTraceInsert(threadId, run);
+  await tx.defer(statement.text, statement.params);
+}
+
 export async function findRunTrace(db: SqlExecutor, threadId: string): Promise<RunTrace | null> {
   const rows = await db.query<Record<string, unknown>>(
     "SELECT trace_id, parent_span_id, span_id, started_at, ended FROM thread_traces WHERE thread_id = $1",

@@ -2,7 +2,6 @@
 // open when TANDEM_API_TOKEN is set, so load balancers and orchestrators can probe it without the
 // token; an unauthenticated caller then learns only `{ ok }`, not which database is behind it nor
 // its load. The same once accounts exist, for a caller without a session or key. `load` is the backpressure: threads waiting and running, model calls in flight.
-import { describeDatabase } from "@/lib/db/config";
 import { getRuntime } from "@/runtime/runtime";
 import { authoriseRequest } from "@/runtime/security/api-token";
 import { handle } from "../_lib/http";
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = handle(
   async (request: Request) => {
     const runtime = await getRuntime();
-    await runtime.database.sql.query("SELECT 1");
+    await runtime.ping();
     if (!authoriseRequest(request.headers).ok) return Response.json({ ok: true });
     // With accounts, only a signed-in caller (or a key) learns more than `{ ok }`.
     if (await runtime.access.accountsOn()) {
@@ -21,10 +20,7 @@ export const GET = handle(
     }
     return Response.json({
       ok: true,
-      database: {
-        kind: runtime.database.config.kind,
-        description: describeDatabase(runtime.database.config),
-      },
+      database: runtime.databaseInfo(),
       load: await runtime.load.read(),
     });
   },
