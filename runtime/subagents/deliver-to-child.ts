@@ -6,10 +6,10 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import { appendEvents } from "../store/event-log";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { insertInvocation, registryEvent, type SubagentLink, setLinkStatus } from "../store/registry-store";
 import { apply, isActive, isAwaitingApproval } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
 import { lockThread, updateThread } from "../store/thread-store";
-import { insertInvocation, registryEvent, type SubagentLink, setLinkStatus } from "./registry-store";
 import { ParentGoneError } from "./spawn-child";
 
 export interface DeliveryRequest {
