@@ -4,6 +4,10 @@
 import type { RegistryEntry } from "@/lib/contracts/events";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { NewEvent } from "./event-log";
+import {
+  type InvocationOutcome,
+  settleOpenInvocations as settleInvocationsOfChild,
+} from "./invocation-lifecycle";
 import type { ThreadRow } from "./thread-row";
 
 export interface SubagentLink {
@@ -152,13 +156,7 @@ export async function countActiveThreads(db: SqlExecutor): Promise<number> {
   return Number(rows[0]?.count ?? 0);
 }
 
-export async function setLinkStatus(tx: SqlExecutor, childId: string, status: string, now: number) {
-  await tx.defer("UPDATE subagents SET status = $2, updated_at = $3 WHERE child_id = $1", [
-    childId,
-    status,
-    now,
-  ]);
-}
+export { setLinkStatus } from "./registry-lifecycle";
 
 /**
  * A `registry` event on the parent: the whole registry while it has at most this many entries, then
@@ -198,7 +196,7 @@ export interface SubagentInvocation {
   parent_id: string;
   call_id: string;
   blocking: boolean;
-  status: "pending" | "completed" | "failed" | "stopped" | "terminated";
+  status: "pending" | InvocationOutcome;
   result: string | null;
   attachments: unknown[];
   created_at: number;
@@ -269,18 +267,15 @@ export async function findInvocation(
 export async function settleOpenInvocations(
   tx: SqlExecutor,
   childId: string,
-  outcome: { status: SubagentInvocation["status"]; result: string; attachments: unknown[] },
+  outcome: { status: InvocationOutcome; result: string; attachments: unknown[] },
   now: number,
   all = false,
 ): Promise<SubagentInvocation[]> {
-  const rows = await tx.query<Record<string, unknown>>(
-    `UPDATE subagent_invocations i SET status = $2, result = $3, attachments = $4::text::jsonb, finished_at = $5
-     WHERE i.child_id = $1 AND i.finished_at IS NULL
-       AND ($6 OR NOT EXISTS (
-         SELECT 1 FROM inbox_items b
-         WHERE b.idempotency_key = 'subagent-message:' || i.parent_id || ':' || i.call_id AND b.consumed_at IS NULL))
-     RETURNING ${INVOCATION_COLUMNS}`,
-    [childId, outcome.status, outcome.result, JSON.stringify(outcome.attachments), now, all],
+  const rows = await settleInvocationsOfChild<Record<string, unknown>>(
+    tx,
+    childId,
+    { ...outcome, now },
+    { all, returning: INVOCATION_COLUMNS },
   );
   return rows.map(toInvocation).sort((left, right) => left.created_at - right.created_at);
 }

@@ -23,7 +23,9 @@ import {
   insertInboxItemDeferred,
   insertInboxItemUnlessTerminated,
 } from "../store/inbox";
+import { settleInvocation } from "../store/invocation-lifecycle";
 import type { AttachmentRef } from "../store/messages";
+import { setRegistryStatus } from "../store/registry-lifecycle";
 import {
   FULL_REGISTRY_EVENT_LIMIT,
   findInvocation,
@@ -32,7 +34,6 @@ import {
   type SubagentInvocation,
   type SubagentLink,
   type SubagentRegistryEntry,
-  setLinkStatus,
   settleOpenInvocations,
 } from "../store/registry-store";
 import { threadEvent } from "../store/thread-events";
@@ -137,14 +138,14 @@ async function settleInvocations(
     // changes no row.
     [link, , settled] = await Promise.all([
       findLinkOfChild(tx, child.id),
-      setLinkStatus(tx, child.id, status, now),
+      setRegistryStatus(tx, { childId: child.id, transition: "report", status, now }),
       settleOpenInvocations(tx, child.id, { status, result: text, attachments }, now, all),
     ]);
     if (!link) return [];
   } else {
     link = await findLinkOfChild(tx, child.id);
     if (!link) return [];
-    await setLinkStatus(tx, child.id, status, now);
+    await setRegistryStatus(tx, { childId: child.id, transition: "report", status, now });
     attachments = await copyFilesBetweenThreads(tx, child.id, link.parent_id, attachmentPaths.slice(0, 20), {
       skipMissing: true,
     });
@@ -253,12 +254,8 @@ async function settleOneOffChild(
   const status = outcomeStatus(outcome);
   const text = reportText(child.id, outcome);
   const parentId = route.link.parent_id;
-  await setLinkStatus(tx, child.id, status, now);
-  await tx.defer(
-    `UPDATE subagent_invocations SET status = $2, result = $3, attachments = $4::text::jsonb, finished_at = $5
-     WHERE id = $1 AND finished_at IS NULL`,
-    [route.invocationId, status, text, "[]", now],
-  );
+  await setRegistryStatus(tx, { childId: child.id, transition: "report", status, now });
+  await settleInvocation(tx, route.invocationId, { status, result: text, attachments: [], now });
   await insertInboxItemDeferred(
     tx,
     parentId,
