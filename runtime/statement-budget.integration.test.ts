@@ -12,7 +12,7 @@ import { createIsolatedDatabaseConfig } from "@/test/support/database";
 import { instrumentDatabase } from "@/test/support/instrumented-database";
 import { openTestDatabase, testDatabaseBackends } from "../test/support/open-database";
 import { createRuntime, type Runtime } from "./runtime";
-import { CLAIM_STATEMENT } from "./scheduler/claim";
+import { CLAIM_STATEMENT } from "./store/thread-scheduling";
 import { WORK_CHANNEL } from "./store/thread-store";
 
 const TURNS = 5; // 10 steps

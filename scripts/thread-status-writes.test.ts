@@ -1,7 +1,9 @@
-// Guards the thread lifecycle (runtime/store/thread-lifecycle.ts): no product code but that module
-// (and the row writer it calls, thread-store.ts) writes `threads.status`, `user_stopped` or
-// `terminated_at`, in TypeScript or in SQL, and no migration trigger writes the status. A new writer
-// fails this test; move it into a transition of the lifecycle table instead.
+// Guards the lifecycles of runtime/store/: no product code but the thread lifecycle
+// (thread-lifecycle.ts, and the row writer it calls, thread-store.ts) writes `threads.status`,
+// `user_stopped` or `terminated_at`, in TypeScript or in SQL, and no migration trigger writes the
+// status; `runnable` and the lease are written only there and by the scheduling transitions
+// (thread-scheduling.ts); each other status column only by its own lifecycle module and that table's
+// row writer (COLUMN_GUARDS). A new writer fails this test; move it into a named transition instead.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,6 +14,66 @@ const repo = path.resolve(import.meta.dirname, "..");
 const SCANNED = ["app", "components", "lib", "runtime", "scripts"];
 /** The lifecycle and the row writer it calls. */
 const ALLOWED = new Set(["runtime/store/thread-lifecycle.ts", "runtime/store/thread-store.ts"]);
+/**
+ * The other guarded columns: per table, the columns and the only files that may write them in SQL.
+ * `pending`: writers in files other helpers are converting, each with the transition it should call;
+ * the test fails when one of them no longer writes (remove it here) as well as on any new writer.
+ */
+const COLUMN_GUARDS: {
+  table: string;
+  columns: string[];
+  writers: string[];
+  pending: Record<string, string>;
+}[] = [
+  {
+    table: "threads",
+    columns: ["runnable", "lease_owner", "lease_expires_at"],
+    writers: [...ALLOWED, "runtime/store/thread-scheduling.ts"],
+    pending: {
+      "runtime/services/thread-service.ts": "wakeThread (store/thread-scheduling)",
+      "runtime/engine/step/replay-gate.ts": "parkUntilInput (store/thread-scheduling)",
+    },
+  },
+  {
+    table: "subagents",
+    columns: ["status"],
+    writers: ["runtime/store/registry-lifecycle.ts"],
+    pending: {},
+  },
+  {
+    table: "subagent_invocations",
+    columns: ["status"],
+    writers: ["runtime/store/invocation-lifecycle.ts"],
+    pending: {},
+  },
+  {
+    table: "scheduled_effects",
+    columns: ["status"],
+    writers: ["runtime/store/effect-lifecycle.ts", "runtime/store/effect-store.ts"],
+    pending: { "runtime/effects/effect-runner.ts": "handBack (store/effect-lifecycle, in effect-store)" },
+  },
+  {
+    table: "tool_approvals",
+    columns: ["state"],
+    writers: ["runtime/store/approval-lifecycle.ts", "runtime/store/approval-store.ts"],
+    pending: {},
+  },
+];
+
+/** The columns of `columns` that SQL in `source` sets on rows of `table` (UPDATE … SET). */
+function columnWritesIn(source: string, table: string, columns: readonly string[]): string[] {
+  const found: string[] = [];
+  const update = new RegExp(
+    `UPDATE\\s+"?${table}"?\\s[\\s\\S]*?(?=\\bWHERE\\b|\\bRETURNING\\b|\`|;|$)`,
+    "gi",
+  );
+  const column = new RegExp(`(?<![\\w.])"?(${columns.join("|")})"?\\s*=(?!=)`, "gi");
+  for (const match of source.matchAll(update)) {
+    for (const set of match[0].matchAll(column)) found.push(`UPDATE ${table} sets ${set[1]}`);
+  }
+  return found;
+}
+
 /** What only the lifecycle may call: the status-writing forms of the row writer. */
 const STATUS_WRITERS =
   /\b(updateThreadStatus|updateLockedThreadStatus|insertThreadRows|insertThreadCopyRows|StatusWrite)\b/;
@@ -90,6 +152,61 @@ describe("thread status writes", () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it("finds the writes of the other guarded columns (the probes)", () => {
+    expect(
+      columnWritesIn("UPDATE threads SET runnable = true WHERE id = $1", "threads", ["runnable"]),
+    ).toEqual(["UPDATE threads sets runnable"]);
+    expect(
+      columnWritesIn(
+        "UPDATE threads SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1",
+        "threads",
+        ["runnable", "lease_owner", "lease_expires_at"],
+      ),
+    ).toHaveLength(2);
+    expect(
+      columnWritesIn(
+        "UPDATE subagent_invocations i SET status = $2, result = $3 WHERE i.id = $1",
+        "subagent_invocations",
+        ["status"],
+      ),
+    ).toHaveLength(1);
+    expect(
+      columnWritesIn("UPDATE tool_approvals SET state = 'denied' WHERE id = $1", "tool_approvals", ["state"]),
+    ).toHaveLength(1);
+    // Not writes: reads, other tables, the WHERE.
+    expect(columnWritesIn("SELECT id FROM threads WHERE runnable = true", "threads", ["runnable"])).toEqual(
+      [],
+    );
+    expect(
+      columnWritesIn("UPDATE eval_runs SET lease_owner = $1 WHERE id = $2", "threads", ["lease_owner"]),
+    ).toEqual([]);
+    expect(
+      columnWritesIn("UPDATE threads SET message_seq = $2 WHERE id = $1 AND runnable = true", "threads", [
+        "runnable",
+      ]),
+    ).toEqual([]);
+  });
+
+  for (const guard of COLUMN_GUARDS) {
+    it(`has no writer of ${guard.table}.${guard.columns.join(" / ")} outside its lifecycle (${guard.writers.join(", ")})`, async () => {
+      const offenders: Record<string, string> = {};
+      for (const folder of SCANNED) {
+        for (const file of await sourceFiles(folder)) {
+          if (guard.writers.includes(file)) continue;
+          const writes = columnWritesIn(
+            await readFile(path.join(repo, file), "utf8"),
+            guard.table,
+            guard.columns,
+          );
+          if (writes.length > 0) offenders[file] = guard.pending[file] ?? writes.join("; ");
+        }
+      }
+      expect(offenders, "each writer left is pending its switch to the named transition").toEqual(
+        guard.pending,
+      );
+    });
+  }
 
   it("has no migration trigger that writes a thread's status", async () => {
     const folder = path.join(repo, "prisma", "migrations");

@@ -1,6 +1,6 @@
 // The payloads of the event stream (API.md "Events (SSE)"), declared once: the runtime builds its
 // events with these types (runtime/store/thread-events.ts, runtime/store/event-log.ts,
-// runtime/subagents/registry-store.ts) and the browser parses them with these schemas
+// runtime/store/registry-store.ts) and the browser parses them with these schemas
 // (lib/live/events.ts). The `thread` and `message` payloads are the views of thread.ts and message.ts.
 import { z } from "zod";
 import { MessageViewSchema } from "./message";

@@ -21,8 +21,15 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@/lib/db/database";
 import type { StepOutcome, StepRunner } from "../engine/step-runner";
 import type { LocalTake } from "../store/local-take";
+import {
+  type Claimed,
+  claimOverdueThreads,
+  claimRunnableThreads,
+  releaseLease,
+  renewLeases,
+  repairLostWakeups,
+} from "../store/thread-scheduling";
 import { ABORT_CHANNEL, WORK_CHANNEL } from "../store/thread-store";
-import { type Claimed, claimRunnableThreads } from "./claim";
 import { PeerSchedulers } from "./peer-schedulers";
 import { queuedLimitReason, runLimitReason, SCHEDULER_DEFAULTS } from "./settings";
 import { StepSlots, withStepSlot } from "./step-slots";
@@ -161,15 +168,7 @@ export class Scheduler {
 
   /** Makes runnable the threads whose input waits with nobody to wake them (see lostWakeupGraceMs). */
   async repairLostWakeups(): Promise<number> {
-    const rows = await this.database.sql.query<{ id: string }>(
-      `UPDATE threads SET runnable = true
-       WHERE id IN (SELECT thread_id FROM inbox_items WHERE consumed_at IS NULL AND created_at < $1)
-         AND NOT runnable AND NOT user_stopped AND terminated_at IS NULL
-         AND COALESCE(execution -> 'blockedOn', 'null'::jsonb) = 'null'::jsonb
-       RETURNING id`,
-      [(Date.now() - this.lostWakeupGraceMs) * 1000],
-    );
-    return rows.length;
+    return repairLostWakeups(this.database.sql, this.lostWakeupGraceMs);
   }
 
   async start(): Promise<void> {
@@ -402,28 +401,14 @@ export class Scheduler {
    */
   private async failOverdueQueued(): Promise<void> {
     const leasedAt = performance.now();
-    const rows = await this.database.sql.query<{ id: string }>(
-      `UPDATE threads SET lease_owner = $1, lease_expires_at = now() + ($2 || ' milliseconds')::interval
-       WHERE id IN (
-         SELECT id FROM threads
-         WHERE runnable AND terminated_at IS NULL
-           AND ((lease_owner IS NULL AND queued_since < $3)
-             OR (lease_owner IS NOT NULL AND lease_expires_at < now() - ($4 || ' milliseconds')::interval))
-           AND NOT (id = ANY($5::uuid[]))
-         LIMIT 20
-         FOR NO KEY UPDATE SKIP LOCKED
-       )
-       RETURNING id`,
-      [
-        this.owner,
-        String(this.leaseMs),
-        (Date.now() - this.maxQueuedMs) * 1000,
-        String(this.maxQueuedMs),
-        [...this.running.keys()],
-      ],
-    );
-    for (const row of rows)
-      void this.runThread({ id: row.id, runStartedAt: null, read: null }, leasedAt, "queued_too_long");
+    const overdue = await claimOverdueThreads(this.database.sql, {
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      maxQueuedMs: this.maxQueuedMs,
+      exclude: [...this.running.keys()],
+    });
+    for (const id of overdue)
+      void this.runThread({ id, runStartedAt: null, read: null }, leasedAt, "queued_too_long");
   }
 
   /**
@@ -453,24 +438,11 @@ export class Scheduler {
     });
     for (const [id] of sent) this.runners.get(id)?.leaseRenewing(settled);
     try {
-      const rows = await this.database.schedulerSql.query<{
-        id: string;
-        before: string | null;
-        after: string | null;
-      }>(
-        `WITH unlocked AS (
-           SELECT id, xmin::text AS before FROM threads
-           WHERE id = ANY($1::uuid[]) AND lease_owner = $2 FOR NO KEY UPDATE SKIP LOCKED
-         ), renewed AS (
-           UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
-           WHERE id IN (SELECT id FROM unlocked) RETURNING id, xmin::text AS after
-         )
-         SELECT renewed.id, unlocked.before, renewed.after FROM renewed JOIN unlocked ON unlocked.id = renewed.id
-         UNION ALL
-         SELECT id, NULL, NULL FROM threads
-          WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND id NOT IN (SELECT id FROM unlocked)`,
-        [sent.map(([id]) => id), this.owner, String(this.leaseMs)],
-      );
+      const rows = await renewLeases(this.database.schedulerSql, {
+        owner: this.owner,
+        leaseMs: this.leaseMs,
+        threadIds: sent.map(([id]) => id),
+      });
       held = new Set(rows.map((row) => row.id));
       // The runs' copies of their rows stay exact: only the lease's expiry changed.
       const controllers = new Map(sent);
@@ -494,14 +466,7 @@ export class Scheduler {
 
   /** Hands a thread back and tells every scheduler, so another process can take it at once. */
   private async releaseLease(threadId: string): Promise<void> {
-    await this.database.sql.query(
-      `WITH released AS (
-         UPDATE threads SET lease_owner = NULL, lease_expires_at = NULL
-         WHERE id = $1 AND lease_owner = $2 RETURNING id, runnable
-       )
-       SELECT pg_notify($3, id::text) FROM released WHERE runnable`,
-      [threadId, this.owner, WORK_CHANNEL],
-    );
+    await releaseLease(this.database.sql, { threadId, owner: this.owner });
   }
 
   private async runThread(claimed: Claimed, leasedAt: number, expire?: "queued_too_long"): Promise<void> {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { ApprovalState, ApprovalView } from "@/lib/contracts/approval";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import { APPROVAL_STATE } from "./approval-lifecycle";
 import type { NewEvent } from "./event-log";
 import { nowMicroseconds, type ThreadRow } from "./thread-row";
 
@@ -202,11 +203,11 @@ export async function setApprovalDecision(
   const rows = await tx.query<Record<string, unknown>>(
     `WITH decided AS (
        UPDATE tool_approvals SET state = $2, decided_args = $3::text::jsonb, reason = $4, decided_at = $5
-       WHERE id = $1 AND state = 'pending' RETURNING *)
+       WHERE id = $1 AND ${APPROVAL_STATE.fromSql("decide")} RETURNING *)
      SELECT ${COLUMNS} FROM decided a JOIN threads t ON t.id = a.thread_id`,
     [
       id,
-      decision.state,
+      APPROVAL_STATE.target("decide", decision.state),
       decision.decidedArgs === null || decision.decidedArgs === undefined
         ? null
         : JSON.stringify(decision.decidedArgs),
@@ -225,8 +226,9 @@ export async function cancelPendingApprovals(
   if (threadIds.length === 0) return [];
   const rows = await tx.query<Record<string, unknown>>(
     `WITH cancelled AS (
-       UPDATE tool_approvals SET state = 'cancelled', reason = 'The thread was terminated.', decided_at = $2
-       WHERE thread_id = ANY($1::uuid[]) AND state = 'pending' RETURNING *)
+       UPDATE tool_approvals SET state = '${APPROVAL_STATE.target("cancelForTermination", "cancelled")}',
+         reason = 'The thread was terminated.', decided_at = $2
+       WHERE thread_id = ANY($1::uuid[]) AND ${APPROVAL_STATE.fromSql("cancelForTermination")} RETURNING *)
      SELECT ${COLUMNS} FROM cancelled a JOIN threads t ON t.id = a.thread_id`,
     [[...threadIds], nowMicroseconds()],
   );

@@ -6,6 +6,7 @@
 // its lease (it stalled past it and another process took the effect) records nothing.
 import type { EffectStatus } from "@/lib/contracts/effect";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import { EFFECT_STATUS } from "./effect-lifecycle";
 import { ThreadTerminatedError } from "./queue-input";
 
 /** Committing a new effect NOTIFYs this channel, so every runner looks at its next due time. */
@@ -118,9 +119,9 @@ export async function cancelEffect(
 ): Promise<"cancelled" | "started" | "not_found"> {
   const rows = await db.query<{ cancelled: boolean }>(
     `WITH cancelled AS (
-       UPDATE scheduled_effects SET status = 'cancelled', finished_at = ${NOW_US},
+       UPDATE scheduled_effects SET status = '${EFFECT_STATUS.target("cancel", "cancelled")}', finished_at = ${NOW_US},
          lease_owner = NULL, lease_expires_at = NULL
-       WHERE thread_id = $1 AND id = $2 AND status = 'scheduled'
+       WHERE thread_id = $1 AND id = $2 AND ${EFFECT_STATUS.fromSql("cancel")}
        RETURNING id
      )
      SELECT EXISTS (SELECT 1 FROM cancelled) AS cancelled
@@ -146,7 +147,7 @@ export async function claimDueEffects(
   limit: number,
 ): Promise<ClaimedEffect[]> {
   const rows = await db.query(
-    `UPDATE scheduled_effects SET status = 'running', attempts = attempts + 1, lease_owner = $1,
+    `UPDATE scheduled_effects SET status = '${EFFECT_STATUS.target("claim", "running")}', attempts = attempts + 1, lease_owner = $1,
        lease_expires_at = now() + ($2 || ' milliseconds')::interval, started_at = ${NOW_US}
      WHERE id IN (
        SELECT id FROM scheduled_effects
@@ -207,16 +208,21 @@ export async function endEffectRun(
   const rows =
     "retryInMs" in outcome
       ? await db.query(
-          `UPDATE scheduled_effects SET status = 'scheduled', error = $3, run_at = ${NOW_US} + $4::bigint * 1000,
-             lease_owner = NULL, lease_expires_at = NULL
-           WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING id`,
+          `UPDATE scheduled_effects SET status = '${EFFECT_STATUS.target("retry", "scheduled")}', error = $3,
+             run_at = ${NOW_US} + $4::bigint * 1000, lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = $1 AND lease_owner = $2 AND ${EFFECT_STATUS.fromSql("retry")} RETURNING id`,
           [id, owner, outcome.error, Math.round(outcome.retryInMs)],
         )
       : await db.query(
           `UPDATE scheduled_effects SET status = $3, error = $4, finished_at = ${NOW_US},
              lease_owner = NULL, lease_expires_at = NULL
-           WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING id`,
-          [id, owner, outcome.status, outcome.status === "failed" ? outcome.error : null],
+           WHERE id = $1 AND lease_owner = $2 AND ${EFFECT_STATUS.fromSql("finish")} RETURNING id`,
+          [
+            id,
+            owner,
+            EFFECT_STATUS.target("finish", outcome.status),
+            outcome.status === "failed" ? outcome.error : null,
+          ],
         );
   return rows.length > 0;
 }
@@ -229,9 +235,9 @@ export async function cancelClaimedEffect(
   reason: string,
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE scheduled_effects SET status = 'cancelled', error = $3, finished_at = ${NOW_US},
-       lease_owner = NULL, lease_expires_at = NULL
-     WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING id`,
+    `UPDATE scheduled_effects SET status = '${EFFECT_STATUS.target("cancelClaimed", "cancelled")}', error = $3,
+       finished_at = ${NOW_US}, lease_owner = NULL, lease_expires_at = NULL
+     WHERE id = $1 AND lease_owner = $2 AND ${EFFECT_STATUS.fromSql("cancelClaimed")} RETURNING id`,
     [id, owner, reason],
   );
   return rows.length > 0;

@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { type InboxItem, type InboxMessagePayload, toInboxItem } from "./inbox-item";
 import { nowMicroseconds } from "./thread-row";
-import { notifyWork, STALE_THREAD_MESSAGE } from "./thread-store";
+import { wakeThread } from "./thread-scheduling";
+import { STALE_THREAD_MESSAGE } from "./thread-store";
 
 export { type InboxItem, type InboxMessagePayload, InboxMessagePayloadSchema } from "./inbox-item";
 
@@ -110,8 +111,7 @@ export async function enqueue(
 ): Promise<InboxItem | null> {
   const item = await insertInboxItem(tx, threadId, payload, idempotencyKey);
   if (!item) return null;
-  await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [threadId]);
-  await notifyWork(tx, threadId);
+  await wakeThread(tx, threadId);
   return item;
 }
 

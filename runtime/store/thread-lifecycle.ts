@@ -689,3 +689,17 @@ export function lifecycleTableMarkdown(): string {
   }
   return lines.join("\n");
 }
+
+// The scheduling transitions (`runnable` and the lease without a status change) are part of the
+// lifecycle; their table and SQL are in thread-scheduling.ts.
+export {
+  claimOverdueThreads,
+  claimRunnableThreads,
+  parkUntilInput,
+  releaseLease,
+  renewLeases,
+  repairLostWakeups,
+  SCHEDULING_TRANSITIONS,
+  wakeParent,
+  wakeThread,
+} from "./thread-scheduling";

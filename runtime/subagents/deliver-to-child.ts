@@ -6,10 +6,11 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import { appendEvents } from "../store/event-log";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { setRegistryStatus } from "../store/registry-lifecycle";
+import { insertInvocation, registryEvent, type SubagentLink } from "../store/registry-store";
 import { apply, isActive, isAwaitingApproval } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
 import { lockThread, updateThread } from "../store/thread-store";
-import { insertInvocation, registryEvent, type SubagentLink, setLinkStatus } from "./registry-store";
 import { ParentGoneError } from "./spawn-child";
 
 export interface DeliveryRequest {
@@ -63,7 +64,7 @@ export async function deliverToChild(tx: SqlExecutor, request: DeliveryRequest):
     },
     `subagent-message:${link.parent_id}:${request.callId}`,
   );
-  await setLinkStatus(tx, child.id, "running", now);
+  await setRegistryStatus(tx, { childId: child.id, transition: "deliver", status: "running", now });
   await appendEvents(tx, [
     await registryEvent(tx, { id: link.parent_id, root_id: child.root_id }, [child.id]),
   ]);

@@ -6,11 +6,16 @@ import { randomUUID } from "node:crypto";
 import type { SqlClient } from "@/lib/db/sql-client";
 import { NotFoundError, UnprocessableError } from "../errors";
 import type { DefinitionsCache } from "../store/definitions";
+import {
+  type EnvRequest,
+  findEnvRequest,
+  lockEnvRequestChild,
+  resolveEnvRequest,
+} from "../store/env-request-store";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { nowMicroseconds } from "../store/thread-row";
 import { findThread, lockThread } from "../store/thread-store";
 import { envLookup, handedDownEnv, missingChildVariables, type SubagentBranch } from "./branches";
-import { type EnvRequest, findEnvRequest } from "./env-request-store";
 import { spawnChild } from "./spawn-child";
 
 export interface EnvRequestView {
@@ -70,11 +75,8 @@ export class EnvRequestService {
       );
     }
     const childId = await this.db.transaction(async (tx) => {
-      const locked = await tx.query<{ resolved_at: unknown; child_id: string | null }>(
-        "SELECT resolved_at, child_id FROM subagent_env_requests WHERE id = $1 FOR UPDATE",
-        [request.id],
-      );
-      if (locked[0]?.child_id) return locked[0].child_id;
+      const bootedChild = await lockEnvRequestChild(tx, request.id);
+      if (bootedChild) return bootedChild;
       const link = await spawnChild(tx, {
         parentId,
         branch: context.branch,
@@ -88,11 +90,11 @@ export class EnvRequestService {
         waits: false,
         scopedEnv,
       });
-      await tx.query("UPDATE subagent_env_requests SET child_id = $2, resolved_at = $3 WHERE id = $1", [
-        request.id,
-        link.child_id,
-        nowMicroseconds(),
-      ]);
+      await resolveEnvRequest(tx, {
+        requestId: request.id,
+        childId: link.child_id,
+        resolvedAt: nowMicroseconds(),
+      });
       const parent = await lockThread(tx, parentId);
       if (parent && parent.terminated_at === null) {
         await queueThreadInput(

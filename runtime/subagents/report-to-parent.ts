@@ -23,13 +23,9 @@ import {
   insertInboxItemDeferred,
   insertInboxItemUnlessTerminated,
 } from "../store/inbox";
+import { settleInvocation } from "../store/invocation-lifecycle";
 import type { AttachmentRef } from "../store/messages";
-import { threadEvent } from "../store/thread-events";
-import { wakeForReport } from "../store/thread-lifecycle";
-import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
-import { lockThread, notifyWork, WORK_CHANNEL } from "../store/thread-store";
-import type { ToolExecution } from "../tools/tool-execution";
-import { type ChildOutcome, outcomeStatus, reportText } from "./branches";
+import { setRegistryStatus } from "../store/registry-lifecycle";
 import {
   FULL_REGISTRY_EVENT_LIMIT,
   findInvocation,
@@ -38,9 +34,16 @@ import {
   type SubagentInvocation,
   type SubagentLink,
   type SubagentRegistryEntry,
-  setLinkStatus,
   settleOpenInvocations,
-} from "./registry-store";
+} from "../store/registry-store";
+import { threadEvent } from "../store/thread-events";
+import { wakeForReport } from "../store/thread-lifecycle";
+import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
+import { wakeThread } from "../store/thread-scheduling";
+import { lockThread } from "../store/thread-store";
+import { isToolCallAnswered } from "../store/tool-call-answers";
+import type { ToolExecution } from "../tools/tool-execution";
+import { type ChildOutcome, outcomeStatus, reportText } from "./branches";
 
 /** How the report goes; see `reportToParent`. */
 export interface ReportOptions {
@@ -135,14 +138,14 @@ async function settleInvocations(
     // changes no row.
     [link, , settled] = await Promise.all([
       findLinkOfChild(tx, child.id),
-      setLinkStatus(tx, child.id, status, now),
+      setRegistryStatus(tx, { childId: child.id, transition: "report", status, now }),
       settleOpenInvocations(tx, child.id, { status, result: text, attachments }, now, all),
     ]);
     if (!link) return [];
   } else {
     link = await findLinkOfChild(tx, child.id);
     if (!link) return [];
-    await setLinkStatus(tx, child.id, status, now);
+    await setRegistryStatus(tx, { childId: child.id, transition: "report", status, now });
     attachments = await copyFilesBetweenThreads(tx, child.id, link.parent_id, attachmentPaths.slice(0, 20), {
       skipMissing: true,
     });
@@ -193,13 +196,14 @@ async function settleBlocking(
   const reported = [];
   let wake = false;
   for (const invocation of settled) {
-    if (invocation.blocking && !(await callAnswered(tx, parent.id, invocation.call_id))) wake = true;
+    if (
+      invocation.blocking &&
+      !(await isToolCallAnswered(tx, { threadId: parent.id, callId: invocation.call_id }))
+    )
+      wake = true;
     else reported.push(invocation);
   }
-  if (wake) {
-    await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [parent.id]);
-    await notifyWork(tx, parent.id);
-  }
+  if (wake) await wakeThread(tx, parent.id);
   if (reported.length === 0 || link.parent_communication !== "implicit") return [];
   return queueReport(tx, parent.id, {
     content: text,
@@ -250,12 +254,8 @@ async function settleOneOffChild(
   const status = outcomeStatus(outcome);
   const text = reportText(child.id, outcome);
   const parentId = route.link.parent_id;
-  await setLinkStatus(tx, child.id, status, now);
-  await tx.defer(
-    `UPDATE subagent_invocations SET status = $2, result = $3, attachments = $4::text::jsonb, finished_at = $5
-     WHERE id = $1 AND finished_at IS NULL`,
-    [route.invocationId, status, text, "[]", now],
-  );
+  await setRegistryStatus(tx, { childId: child.id, transition: "report", status, now });
+  await settleInvocation(tx, route.invocationId, { status, result: text, attachments: [], now });
   await insertInboxItemDeferred(
     tx,
     parentId,
@@ -367,29 +367,5 @@ async function queueReport(
   return woken?.applied ? [threadEvent(woken.row)] : [];
 }
 
-async function callAnswered(tx: SqlExecutor, threadId: string, callId: string): Promise<boolean> {
-  const rows = await tx.query(
-    "SELECT 1 FROM messages WHERE thread_id = $1 AND role = 'tool' AND tool_call_id = $2 LIMIT 1",
-    [threadId, callId],
-  );
-  return rows.length > 0;
-}
-
-/**
- * After the report committed: makes the parent runnable (not while a user stop parks its input) and
- * wakes schedulers. One short statement; its row lock lasts only that statement. If the process dies
- * between the commit and this, the scheduler's poll finds the waiting input (repairLostWakeups).
- *
- * A parent that is running (leased) is written too, though it is runnable already: its step may be
- * committing a park whose snapshot was taken before the report committed (`runnable = EXISTS (input)`
- * then reads false). The new row version fails that commit's version check, and the locked commit it
- * falls back to sees the report and stays runnable. Without it, the report waited for the poll.
- */
-export async function wakeParent(db: SqlExecutor, parentId: string): Promise<void> {
-  await db.query(
-    `UPDATE threads SET runnable = true
-     WHERE id = $1 AND (NOT runnable OR lease_owner IS NOT NULL) AND NOT user_stopped AND terminated_at IS NULL
-     RETURNING CASE WHEN lease_owner IS NULL THEN pg_notify($2, $1::text) END`,
-    [parentId, WORK_CHANNEL],
-  );
-}
+/** After the report committed: the parent is woken by the `wakeParent` scheduling transition. */
+export { wakeParent } from "../store/thread-scheduling";

@@ -10,12 +10,24 @@ import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import type { BundleIndex } from "@/lib/standard";
 import { InvalidInputError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
+import { insertChildReplays, replaySourcesOf } from "../store/child-replays";
+import { createEnvRequest, findEnvRequestByCall } from "../store/env-request-store";
 import { appendEvents, type NewEvent } from "../store/event-log";
 import type { LeaseTo } from "../store/local-take";
 import { insertFirstMessages, type NewMessage } from "../store/message-store";
 import type { StoredMessage } from "../store/messages";
 import { initialExecutionState } from "../store/messages";
 import { ThreadTerminatedError } from "../store/queue-input";
+import {
+  countActiveChildren,
+  countActiveThreads,
+  findLinkBySpawnCall,
+  insertInvocations,
+  insertLinks,
+  registryEvent,
+  type SubagentLink,
+} from "../store/registry-store";
+import { lockParentForSpawn, spawnBatchCounts } from "../store/spawn-reads";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { spawnThreads } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
@@ -30,17 +42,6 @@ import {
   missingChildVariables,
   type SubagentBranch,
 } from "./branches";
-import { createEnvRequest, findEnvRequestByCall } from "./env-request-store";
-import {
-  countActiveChildren,
-  countActiveThreads,
-  findLinkBySpawnCall,
-  insertInvocations,
-  insertLinks,
-  registryEvent,
-  type SubagentLink,
-} from "./registry-store";
-import { insertChildReplays, replaySourcesOf } from "./replay-children";
 import { type OneOffReportRoute, oneOffReportRoute } from "./report-to-parent";
 
 export interface SpawnRequest {
@@ -93,26 +94,19 @@ export async function spawnChildren(
   /** The first `count` children are leased to this process, which runs them (`local-take.ts`). */
   lease?: LeaseTo & { count: number },
 ): Promise<SpawnedChildren> {
-  // FOR SHARE: a concurrent terminate of the parent waits for this commit and then sees the children.
-  const parents = await tx.query<Record<string, unknown>>(
-    "SELECT id, root_id, depth, project_id, project_version, terminated_at, execution->>'replayOf' AS replay_of FROM threads WHERE id = $1 FOR SHARE",
-    [parentId],
-  );
-  const parent = parents[0];
+  const parent = await lockParentForSpawn(tx, parentId);
   if (!parent) throw new ParentGoneError(`Thread ${parentId} no longer exists.`);
-  if (parent.terminated_at !== null && parent.terminated_at !== undefined) {
-    throw new ThreadTerminatedError(parentId, Number(parent.terminated_at));
-  }
+  if (parent.terminatedAt !== null) throw new ThreadTerminatedError(parentId, parent.terminatedAt);
   const now = nowMicroseconds();
-  const rootId = String(parent.root_id);
+  const rootId = parent.rootId;
   const childIds = requests.map(() => randomUUID());
   // In a replay, each child follows its counterpart in the source tree.
   const replayOf =
-    typeof parent.replay_of === "string"
+    parent.replayOf !== null
       ? await replaySourcesOf(
           tx,
           parentId,
-          parent.replay_of,
+          parent.replayOf,
           requests.map((request) => ({ callId: request.callId, toolName: request.branch.name })),
         )
       : null;
@@ -120,12 +114,12 @@ export async function spawnChildren(
     tx,
     requests.map((request, index) => ({
       id: childIds[index]!,
-      projectId: String(parent.project_id),
-      projectVersion: Number(parent.project_version),
+      projectId: parent.projectId,
+      projectVersion: parent.projectVersion,
       agentName: request.branch.agent.name,
       parentId,
       rootId,
-      depth: Number(parent.depth) + 1,
+      depth: parent.depth + 1,
       name: request.instanceName,
       // The child starts running (`spawn`) with its first message stored (side A's turn from seq 1),
       // so its first step has nothing to drain: one transaction less per child, same durability.
@@ -472,23 +466,17 @@ export async function spawnOneOffBatch(
   lease?: LeaseTo & { count: number },
 ): Promise<(SpawnedChildren & { routes: Map<string, OneOffReportRoute | null> }) | null> {
   const callIds = requests.map((request) => request.callId);
-  const [counts] = await tx.query<Record<string, number>>(
-    `SELECT (SELECT count(*)::int FROM threads WHERE parent_id = $1 AND status IN ('queued', 'running')) AS children,
-              (SELECT count(*)::int FROM threads WHERE status IN ('queued', 'running')) AS everywhere,
-              (SELECT count(*)::int FROM subagents WHERE parent_id = $1 AND spawn_call_id = ANY($2)) AS spawned,
-              (SELECT count(*)::int FROM subagent_env_requests WHERE parent_id = $1 AND call_id = ANY($2)) AS deferred`,
-    [parentId, callIds],
-  );
+  const counts = await spawnBatchCounts(tx, { parentId, callIds });
   if (
     !counts ||
-    Number(counts.spawned) > 0 ||
-    Number(counts.deferred) > 0 ||
-    Number(counts.children) + requests.length > limits.maxActiveChildren ||
-    Number(counts.everywhere) + requests.length > limits.maxActiveThreads
+    counts.spawned > 0 ||
+    counts.deferred > 0 ||
+    counts.children + requests.length > limits.maxActiveChildren ||
+    counts.everywhere + requests.length > limits.maxActiveThreads
   )
     return null;
   const spawned = await spawnChildren(tx, parentId, requests, lease);
-  const siblings = Number(counts.children) + spawned.links.length;
+  const siblings = counts.children + spawned.links.length;
   const routes = new Map(
     spawned.links.map((link) => [
       link.child_id,

@@ -1,5 +1,12 @@
 import { InvalidInputError } from "../errors";
 import { ThreadTerminatedError } from "../store/queue-input";
+import {
+  findInvocation,
+  findLinkBySpawnCall,
+  listLinks,
+  liveInstances,
+  type SubagentLink,
+} from "../store/registry-store";
 import type { ToolExecution } from "../tools/tool-execution";
 import {
   childInputFromArgs,
@@ -9,13 +16,6 @@ import {
   type SubagentBranch,
 } from "./branches";
 import { deliverToChild } from "./deliver-to-child";
-import {
-  findInvocation,
-  findLinkBySpawnCall,
-  listLinks,
-  liveInstances,
-  type SubagentLink,
-} from "./registry-store";
 import { blockingCallAnswer } from "./report-to-parent";
 import { failure, type SpawnCallContext, spawnForCall, startedResult } from "./spawn-child";
 

@@ -1,5 +1,5 @@
 // Factories for realistic wire events (the shapes runtime/store/thread-events.ts and
-// runtime/subagents/registry-store.ts send, extra fields included) and a plain-object snapshot of
+// runtime/store/registry-store.ts send, extra fields included) and a plain-object snapshot of
 // the live state for equality checks. Test-only.
 import type { SseFrame } from "../../lib/live/events";
 import { hashKey, mapEntries } from "../../lib/live/persistent-map";

@@ -4,7 +4,7 @@
 // child with no counterpart (its parent diverged and spawned more) is not a replay: a real model
 // answers it. The followed children get their thread_replays rows in the spawn's transaction.
 import type { SqlExecutor } from "@/lib/db/sql-client";
-import { nowMicroseconds } from "../store/thread-row";
+import { nowMicroseconds } from "./thread-row";
 
 interface SourceChild {
   child_id: string;

@@ -1,4 +1,4 @@
-// The claim statement (runtime/scheduler/claim.ts) on each backend: which threads it takes, in
+// The claim statement (`claim` in runtime/store/thread-scheduling.ts) on each backend: which threads it takes, in
 // which order, and that it reads waiting threads from the queued_since index even when the table's
 // statistics have not caught up with a burst of new threads (a fan-out), instead of reading and
 // sorting every runnable thread on each claim.
@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { openTestDatabase, testDatabaseBackends } from "@/test/support/open-database";
 import { insertTestProject, newRootThread } from "@/test/support/thread-rows";
-import { spawnThreads } from "../store/thread-lifecycle";
-import { CLAIM_STATEMENT, claimRunnableThreads } from "./claim";
+import { spawnThreads } from "./thread-lifecycle";
+import { CLAIM_STATEMENT, claimRunnableThreads } from "./thread-scheduling";
 
 const WAITING = 400;
 
