@@ -38,22 +38,29 @@ export async function countModelCalls(
   return count;
 }
 
+/** One model call as its log records it. */
+export interface ModelCallLog {
+  side: Side;
+  modelName: string;
+  messages: ModelCallRequest["messages"];
+  catalog: ToolCatalog;
+  /** The call's result; null when it failed (then `error` says why). */
+  result: ModelCallResult | null;
+  error: string | null;
+  startedAt: number;
+  /** In a replay: the recorded call that answered this one. */
+  replayedFrom: string | null;
+}
+
 /** Logs one model call (its result, or the error it failed with) in the step's transaction. */
 export async function logModelCall(
   ctx: RunnerContext,
   tx: SqlExecutor,
   /** The thread's row in this commit: its project and agent are logged with the call (the dashboard). */
   thread: Pick<ThreadRow, "id" | "project_id" | "agent_name">,
-  side: Side,
-  modelName: string,
-  messages: ModelCallRequest["messages"],
-  catalog: ToolCatalog,
-  result: ModelCallResult | null,
-  error: string | null,
-  startedAt: number,
-  /** In a replay: the recorded call that answered this one. */
-  replayedFrom: string | null = null,
+  call: ModelCallLog,
 ): Promise<void> {
+  const { side, modelName, messages, catalog, result, error, startedAt, replayedFrom } = call;
   const id = randomUUID();
   const threadId = thread.id;
   const cache = ctx.memory.cache(threadId);

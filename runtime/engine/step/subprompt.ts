@@ -122,18 +122,16 @@ export async function runSubprompt(
     },
   }));
   await ctx.commits.commit(threadId, async (tx, current) => {
-    await logModelCall(
-      ctx,
-      tx,
-      current,
-      active.side,
-      prompt.model,
+    await logModelCall(ctx, tx, current, {
+      side: active.side,
+      modelName: prompt.model,
       messages,
       catalog,
       result,
-      null,
+      error: null,
       startedAt,
-    );
+      replayedFrom: null,
+    });
     await ctx.commits.insert(tx, threadId, [
       {
         role: "assistant",

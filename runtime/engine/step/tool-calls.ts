@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
+import type { ApprovalRow } from "../../store/approval-store";
 import { appendEvents, type NewEvent } from "../../store/event-log";
 import type { NewMessage } from "../../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
@@ -135,46 +136,9 @@ async function runToolCall(
       : ran;
   if (abortSignal.aborted) return "aborted";
   crashPoint("before_tool_commit", active.agent.name);
-  // An approved or denied call's span starts when the approval was asked for: the human's wait is
-  // part of the call, marked by its two events.
   const approval = verdict.kind === "approved" || verdict.kind === "denied" ? verdict.approval : null;
   const span = (status: string, result?: string) =>
-    recordToolSpan(ctx.trace, {
-      threadId,
-      toolCallId: call.id,
-      toolName: call.function.name,
-      startMs: (approval ? Math.min(approval.requested_at, startedAt) : startedAt) / 1000,
-      status,
-      arguments: call.function.arguments,
-      ...(result !== undefined ? { result } : {}),
-      events: [
-        ...(approval
-          ? [
-              {
-                name: "tandem.approval.requested",
-                timeMs: approval.requested_at / 1000,
-                attributes: { "tandem.approval.id": approval.id },
-              },
-              {
-                name: "tandem.approval.decided",
-                timeMs: (approval.decided_at ?? startedAt) / 1000,
-                attributes: { "tandem.approval.id": approval.id, "tandem.approval.decision": approval.state },
-              },
-            ]
-          : []),
-        ...(executed.status === "success" && typeof handoffTarget(executed) === "string"
-          ? [
-              {
-                name: "tandem.handoff",
-                attributes: {
-                  "tandem.handoff.from": active.agent.name,
-                  "tandem.handoff.to": handoffTarget(executed)!,
-                },
-              },
-            ]
-          : []),
-      ],
-    });
+    recordToolSpan(ctx.trace, toolSpanOf(ctx, { call, executed, approval, startedAt, status, result }));
   if (executed.pending) {
     // A blocking subagent call waits for its child: its span ends here, the child's run nests under it.
     const outcome = await ctx.commits.commit(threadId, (tx, row) => parkOnChild(ctx, tx, row, call.id));
@@ -221,6 +185,58 @@ async function runToolCall(
   return committed.outcome;
 }
 
+/** One call's span as it ends: the call, how it ran, and the approval it waited for (if any). */
+interface ToolSpanInput {
+  call: StoredToolCall;
+  executed: ToolExecution;
+  approval: ApprovalRow | null;
+  startedAt: number;
+  status: string;
+  result: string | undefined;
+}
+
+/**
+ * The span of one call. An approved or denied call's span starts when the approval was asked for:
+ * the human's wait is part of the call, marked by its two events.
+ */
+function toolSpanOf(ctx: StepContext, input: ToolSpanInput): Parameters<typeof recordToolSpan>[1] {
+  const { call, executed, approval, startedAt } = input;
+  const target = executed.status === "success" ? handoffTarget(executed) : undefined;
+  return {
+    threadId: ctx.threadId,
+    toolCallId: call.id,
+    toolName: call.function.name,
+    startMs: (approval ? Math.min(approval.requested_at, startedAt) : startedAt) / 1000,
+    status: input.status,
+    arguments: call.function.arguments,
+    ...(input.result !== undefined ? { result: input.result } : {}),
+    events: [
+      ...(approval
+        ? [
+            {
+              name: "tandem.approval.requested",
+              timeMs: approval.requested_at / 1000,
+              attributes: { "tandem.approval.id": approval.id },
+            },
+            {
+              name: "tandem.approval.decided",
+              timeMs: (approval.decided_at ?? startedAt) / 1000,
+              attributes: { "tandem.approval.id": approval.id, "tandem.approval.decision": approval.state },
+            },
+          ]
+        : []),
+      ...(typeof target === "string"
+        ? [
+            {
+              name: "tandem.handoff",
+              attributes: { "tandem.handoff.from": ctx.active.agent.name, "tandem.handoff.to": target },
+            },
+          ]
+        : []),
+    ],
+  };
+}
+
 /** A call's result as its commit stores it. */
 interface ToolResultCommit {
   call: StoredToolCall;
@@ -247,7 +263,7 @@ async function commitToolResult(
   state: { current: StoredMessage },
   result: ToolResultCommit,
 ): Promise<{ created: StoredMessage[]; outcome: StepOutcome | null }> {
-  const { active, catalog, ext } = ctx;
+  const { active } = ctx;
   const { call, executed, execution, draft } = result;
   const promptName = active.sideConfig.prompt;
   let row = lockedRow;
@@ -255,17 +271,7 @@ async function commitToolResult(
     row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
   }
   const created: StoredMessage[] = [];
-  if (!draft) {
-    // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
-    const kept = (state.current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
-    await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
-      kept.length > 0 ? JSON.stringify(kept) : null,
-      state.current.id,
-    ]);
-    state.current = { ...state.current, tool_calls: kept.length > 0 ? kept : null };
-    await ctx.commits.changedHistory(tx, row.id);
-  }
-  const current = state.current;
+  if (!draft) await dropCallFromHistory(ctx, tx, row.id, state, call);
   const stoppedResults = result.remaining.map((open) => ({
     role: "tool" as const,
     side: active.side,
@@ -316,10 +322,57 @@ async function commitToolResult(
     ]);
     return { created, outcome: null };
   }
+  const outcome = await decideAfterLastCall(ctx, tx, row, {
+    assistant: state.current,
+    stored,
+    events,
+    statusChange,
+  });
+  return { created, outcome };
+}
+
+/** after_tool_call_* returned null: the call leaves history and nothing is stored for it. */
+async function dropCallFromHistory(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  threadId: string,
+  state: { current: StoredMessage },
+  call: StoredToolCall,
+): Promise<void> {
+  const kept = (state.current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
+  await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
+    kept.length > 0 ? JSON.stringify(kept) : null,
+    state.current.id,
+  ]);
+  state.current = { ...state.current, tool_calls: kept.length > 0 ? kept : null };
+  await ctx.commits.changedHistory(tx, threadId);
+}
+
+/** What the last call's commit decides from: the reply, the results it stored, its events so far. */
+interface LastCallCommit {
+  assistant: StoredMessage;
+  stored: StoredMessage[];
+  events: NewEvent[];
+  statusChange: ThreadChanges;
+}
+
+/**
+ * The step's decision in its last call's commit: the stop rules over every call's result, the
+ * reply completed by a stop tool's response, then a handoff, or the step finished (decide).
+ */
+async function decideAfterLastCall(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  row: ThreadRow,
+  last: LastCallCommit,
+): Promise<StepOutcome> {
+  const { active, catalog, ext } = ctx;
+  const { assistant: current, events, statusChange } = last;
   // The stop evaluation needs every call's result: from memory when this run stored them
   // all, else read (after a crash, earlier results come from an earlier run).
   const executedCalls =
-    executedCallsKnown(current, [...ext.history, ...stored]) ?? (await executedCallsOf(tx, row.id, current));
+    executedCallsKnown(current, [...ext.history, ...last.stored]) ??
+    (await executedCallsOf(tx, row.id, current));
   const decision = evaluateStop(
     { text: current.content ?? "", toolCalls: executedCalls },
     { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
@@ -338,16 +391,15 @@ async function commitToolResult(
   const handoff = executedCalls.filter((entry) => entry.status === "success" && entry.handoffTo).at(-1);
   if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
     await applyHandoff(ctx, tx, row, handoff, catalog, events, statusChange);
-    return { created, outcome: "continue" };
+    return "continue";
   }
-  const outcome = await finishStep(
+  return finishStep(
     ctx,
     tx,
     row,
     { ...active, execution: row.execution, decision, control: ext.control, extra: statusChange },
     events,
   );
-  return { created, outcome };
 }
 
 /** A subagent tool call of the active prompt (spec §7): spawn, message, or wait for a result. */
