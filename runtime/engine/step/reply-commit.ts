@@ -13,6 +13,7 @@ import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
+import { insertToolRunsDeferred } from "../../store/tool-runs";
 import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
 import { evaluateStop } from "../stop-rules";
 import type { ExecutionControl } from "../thread-state";
@@ -20,7 +21,7 @@ import { executeToolCall, type ToolExecution } from "../tool-executor";
 import { finishStep } from "./decide";
 import { afterCreate, beforeCreate } from "./hooks";
 import { logModelCall } from "./model-calls";
-import { countStep, executedCallRecord, insertToolRuns, replyToolCalls } from "./tool-call-records";
+import { countStep, executedCallRecord, replyToolCalls } from "./tool-call-records";
 import { EMPTY_RESPONSE_RESULT, type StepContext, type StepOutcome } from "./types";
 
 /** A model call's reply, as the model turn hands it over. */
@@ -260,7 +261,7 @@ async function commitReplyWithResults(
     step.logModelCall(),
     ctx.commits.insert(tx, row.id, [reply, ...results]),
   ]);
-  await insertToolRuns(
+  await insertToolRunsDeferred(
     tx,
     row,
     answered.map(({ call, execution: result }) => ({

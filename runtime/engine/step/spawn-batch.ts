@@ -11,6 +11,7 @@ import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent } from "../../store/thread-events";
 import { nowMicroseconds } from "../../store/thread-row";
 import { findThread } from "../../store/thread-store";
+import { insertToolRunsDeferred } from "../../store/tool-runs";
 import { envLookup, type SubagentBranch } from "../../subagents/branches";
 import {
   DEFAULT_SUBAGENT_LIMITS,
@@ -22,7 +23,7 @@ import {
 import { recordToolSpan } from "../run-trace";
 import type { ToolCatalog } from "../tool-catalog";
 import { ThreadTerminated } from "./errors";
-import { insertToolRuns, safeJson } from "./tool-call-records";
+import { safeJson } from "./tool-call-records";
 import type { StepContext } from "./types";
 
 export interface SpawnBatchItem {
@@ -144,7 +145,7 @@ export async function commitSpawnBatch(
           ...(execution.metadata ? { metadata: execution.metadata } : {}),
         })),
       );
-      await insertToolRuns(
+      await insertToolRunsDeferred(
         tx,
         row,
         results.map(({ call, execution }) => ({

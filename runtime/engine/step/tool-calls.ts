@@ -6,11 +6,13 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
 import type { ApprovalRow } from "../../store/approval-store";
 import { appendEvents, type NewEvent } from "../../store/event-log";
+import { setMessageContent, setMessageToolCalls } from "../../store/message-edits";
 import type { NewMessage } from "../../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent, threadEvent } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { findThread, type ThreadChanges, updateLockedThread, updateThread } from "../../store/thread-store";
+import { insertToolRunDeferred } from "../../store/tool-runs";
 import { envLookup } from "../../subagents/branches";
 import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../subagents/spawn-child";
@@ -283,22 +285,14 @@ async function commitToolResult(
   }));
   // Independent statements go out together (pipelined on one connection, run in this order).
   const [, stored] = await Promise.all([
-    tx.defer(
-      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at, project_id)
-             VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9, $10)`,
-      [
-        randomUUID(),
-        row.id,
-        call.id,
-        call.function.name,
-        JSON.stringify(executed.args ?? null),
-        executed.status,
-        executed.content,
-        result.startedAt,
-        nowMicroseconds(),
-        row.project_id,
-      ],
-    ),
+    insertToolRunDeferred(tx, row, {
+      toolCallId: call.id,
+      name: call.function.name,
+      args: executed.args,
+      status: executed.status,
+      result: executed.content,
+      startedAt: result.startedAt,
+    }),
     ctx.commits.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
   ]);
   created.push(...stored);
@@ -340,10 +334,7 @@ async function dropCallFromHistory(
   call: StoredToolCall,
 ): Promise<void> {
   const kept = (state.current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
-  await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
-    kept.length > 0 ? JSON.stringify(kept) : null,
-    state.current.id,
-  ]);
+  await setMessageToolCalls(tx, state.current.id, kept.length > 0 ? kept : null);
   state.current = { ...state.current, tool_calls: kept.length > 0 ? kept : null };
   await ctx.commits.changedHistory(tx, threadId);
 }
@@ -384,7 +375,7 @@ async function decideAfterLastCall(
   ) {
     // The extracted outcome is the side's message: the other side's next request must see it.
     const completed = { ...current, content: decision.responseText };
-    await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [decision.responseText, current.id]);
+    await setMessageContent(tx, current.id, decision.responseText);
     ctx.commits.replaced(row.id, completed);
     events.push(messageEvent(row, completed));
   }
