@@ -231,20 +231,9 @@ async function commitReplyWithResults(
   },
 ): Promise<{ toolsPending: false; outcome: StepOutcome; created: StoredMessage[] }> {
   const { active } = ctx;
-  const promptName = active.sideConfig.prompt;
   const startedAt = nowMicroseconds();
   const execution = countStep(row.execution, active.side);
-  const results: NewMessage[] = answered.map(({ call, execution: result }) => ({
-    id: randomUUID(),
-    role: "tool" as const,
-    side: active.side,
-    content: result.content,
-    name: call.function.name,
-    tool_call_id: call.id,
-    tool_status: result.status,
-    prompt: promptName,
-    ...(result.metadata ? { metadata: result.metadata } : {}),
-  }));
+  const results = bindingResultMessages(ctx, answered);
   const executedCalls = answered.map(({ call, execution: result }) =>
     executedCallRecord(call, result.status, result.metadata),
   );
@@ -284,14 +273,7 @@ async function commitReplyWithResults(
       messageEvent(row, toolMessages[index]!),
     ]),
   ];
-  const statusText = answered.findLast(({ execution: result }) => result.statusText !== undefined)?.execution
-    .statusText;
-  const statusChange: ThreadChanges = statusText !== undefined ? { statusText } : {};
-  if (statusText !== undefined && row.parent_id) {
-    // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
-    await setLinkStatus(tx, row.id, statusText || "running", nowMicroseconds());
-    events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
-  }
+  const statusChange = await bindingStatusChange(tx, row, answered, events);
   const outcome = await finishStep(
     ctx,
     tx,
@@ -300,4 +282,40 @@ async function commitReplyWithResults(
     events,
   );
   return { toolsPending: false, outcome, created: stored };
+}
+
+/** The tool messages of calls answered at once, as runTools would have stored them. */
+function bindingResultMessages(ctx: StepContext, answered: readonly AnsweredCall[]): NewMessage[] {
+  const { active } = ctx;
+  return answered.map(({ call, execution: result }) => ({
+    id: randomUUID(),
+    role: "tool" as const,
+    side: active.side,
+    content: result.content,
+    name: call.function.name,
+    tool_call_id: call.id,
+    tool_status: result.status,
+    prompt: active.sideConfig.prompt,
+    ...(result.metadata ? { metadata: result.metadata } : {}),
+  }));
+}
+
+/**
+ * The status text the last sessionStatus call set (none: no change); for a child, its parent's
+ * registry entry shows it (spec §7.10), with the registry event added to `events`.
+ */
+async function bindingStatusChange(
+  tx: SqlExecutor,
+  row: ThreadRow,
+  answered: readonly AnsweredCall[],
+  events: NewEvent[],
+): Promise<ThreadChanges> {
+  const statusText = answered.findLast(({ execution: result }) => result.statusText !== undefined)?.execution
+    .statusText;
+  if (statusText === undefined) return {};
+  if (row.parent_id) {
+    await setLinkStatus(tx, row.id, statusText || "running", nowMicroseconds());
+    events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+  }
+  return { statusText };
 }

@@ -30,6 +30,7 @@ import {
   type ToolExecution,
 } from "../tool-executor";
 import {
+  type ApprovalVerdict,
   approvalVerdict,
   approvedCall,
   approvedMetadata,
@@ -99,8 +100,7 @@ async function runToolCall(
   calls: StoredToolCall[],
   index: number,
 ): Promise<StepOutcome | null> {
-  const { active, catalog, ext, abortSignal, threadId } = ctx;
-  const assistant = state.current;
+  const { active, ext, abortSignal, threadId } = ctx;
   const asked = calls[index]!;
   // A call that needs a human's approval runs once approved, is answered once denied, else parks.
   const verdict = await approvalVerdict(ctx, asked);
@@ -109,33 +109,12 @@ async function runToolCall(
   const promptName = active.sideConfig.prompt;
   const startedAt = nowMicroseconds();
   const toolMessageId = randomUUID();
-  // Work that takes time (code, HTTP and built-in tools, sub-prompts) is announced before it
-  // runs, so live views show it running; instant runtime tools announce with their result.
-  const announced = verdict.kind !== "denied" && announcesStart(catalog.entries.get(call.function.name));
-  if (announced) {
-    await appendEvents(ctx.db, [
-      telemetryEvent(
-        { id: threadId, root_id: ctx.rootId },
-        { type: "tool_started", tool: call.function.name },
-      ),
-    ]);
-  }
-  const ran =
-    verdict.kind === "denied"
-      ? deniedExecution(call, verdict.approval)
-      : await executeToolCall(call, {
-          threadId,
-          db: ctx.db,
-          catalog,
-          abortSignal,
-          ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
-          runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
-          runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, assistant.id),
-        });
-  const executed: ToolExecution =
-    verdict.kind === "approved"
-      ? { ...ran, metadata: { ...ran.metadata, ...approvedMetadata(verdict.approval) } }
-      : ran;
+  const { executed, announced } = await executeCall(ctx, {
+    call,
+    verdict,
+    toolMessageId,
+    spawnGroupId: state.current.id,
+  });
   if (abortSignal.aborted) return "aborted";
   crashPoint("before_tool_commit", active.agent.name);
   const approval = verdict.kind === "approved" || verdict.kind === "denied" ? verdict.approval : null;
@@ -149,19 +128,7 @@ async function runToolCall(
   }
   const execution = await afterToolHooks(ext, promptName, call, executed);
   const draft =
-    execution &&
-    (await beforeCreate(ext, promptName, {
-      id: toolMessageId,
-      role: "tool",
-      side: active.side,
-      content: execution.content,
-      name: call.function.name,
-      tool_call_id: call.id,
-      tool_status: execution.status,
-      prompt: promptName,
-      ...(execution.metadata ? { metadata: execution.metadata } : {}),
-      ...(execution.attachments ? { attachments: execution.attachments } : {}),
-    }));
+    execution && (await beforeCreate(ext, promptName, toolMessageOf(ctx, toolMessageId, call, execution)));
   // After a stop request the remaining calls are answered as stopped and the run ends here.
   const remaining = ext.control.stopRequested ? calls.slice(index + 1) : [];
   const isLast = index === calls.length - 1 || ext.control.stopRequested;
@@ -185,6 +152,75 @@ async function runToolCall(
   ext.history.push(...committed.created);
   await afterCreate(ext, promptName, committed.created);
   return committed.outcome;
+}
+
+/** A call about to run: as approved (or asked), its verdict, and the ids its work hangs under. */
+interface CallToExecute {
+  call: StoredToolCall;
+  verdict: Exclude<ApprovalVerdict, { kind: "wait" }>;
+  /** The tool message the result will be (a sub-prompt's messages nest under it). */
+  toolMessageId: string;
+  /** The reply whose calls these are (the spawn group of children it spawns). */
+  spawnGroupId: string;
+}
+
+/**
+ * Runs the call (a denied one is answered without running), announcing its start first when it
+ * may take a while: live views show it running; instant runtime tools announce with their result.
+ */
+async function executeCall(
+  ctx: StepContext,
+  input: CallToExecute,
+): Promise<{ executed: ToolExecution; announced: boolean }> {
+  const { active, catalog, ext, abortSignal, threadId } = ctx;
+  const { call, verdict, toolMessageId } = input;
+  const promptName = active.sideConfig.prompt;
+  const announced = verdict.kind !== "denied" && announcesStart(catalog.entries.get(call.function.name));
+  if (announced) {
+    await appendEvents(ctx.db, [
+      telemetryEvent(
+        { id: threadId, root_id: ctx.rootId },
+        { type: "tool_started", tool: call.function.name },
+      ),
+    ]);
+  }
+  if (verdict.kind === "denied") return { executed: deniedExecution(call, verdict.approval), announced };
+  const ran = await executeToolCall(call, {
+    threadId,
+    db: ctx.db,
+    catalog,
+    abortSignal,
+    ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
+    runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
+    runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, input.spawnGroupId),
+  });
+  const executed: ToolExecution =
+    verdict.kind === "approved"
+      ? { ...ran, metadata: { ...ran.metadata, ...approvedMetadata(verdict.approval) } }
+      : ran;
+  return { executed, announced };
+}
+
+/** The tool message of a call's result (after its hooks), as before_create_message sees it. */
+function toolMessageOf(
+  ctx: StepContext,
+  id: string,
+  call: StoredToolCall,
+  execution: ToolExecution,
+): NewMessage {
+  const promptName = ctx.active.sideConfig.prompt;
+  return {
+    id,
+    role: "tool",
+    side: ctx.active.side,
+    content: execution.content,
+    name: call.function.name,
+    tool_call_id: call.id,
+    tool_status: execution.status,
+    prompt: promptName,
+    ...(execution.metadata ? { metadata: execution.metadata } : {}),
+    ...(execution.attachments ? { attachments: execution.attachments } : {}),
+  };
 }
 
 /** One call's span as it ends: the call, how it ran, and the approval it waited for (if any). */
