@@ -39,6 +39,9 @@ function withNote(content: string, note: string): string {
   return content ? `${content}\n\n${note}` : note;
 }
 
+// Long (~110 lines) on purpose: a pure, single pass over the history that decides visibility,
+// roles per side, images and tool-call pairing together; its rules depend on each other's state
+// (offered and answered calls, the turn's start).
 export function assembleContext(input: AssembleContextInput): ModelMessage[] {
   const { actingSide, turnStartSeq, options } = input;
   const visible = input.messages.filter(

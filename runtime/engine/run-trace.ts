@@ -72,7 +72,10 @@ function writeRunSpan(threadId: string, ended: EndedRun): void {
   });
 }
 
-/** A model call's `chat` span. */
+/**
+ * A model call's `chat` span. Long (~80 lines) on purpose: the attribute list of the OpenTelemetry
+ * GenAI conventions written out once, in order; runs only while traces are exported.
+ */
 export function recordChatSpan(
   run: RunTrace | null,
   call: {

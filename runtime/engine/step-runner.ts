@@ -1,37 +1,30 @@
 // One step of one thread (spec runtime §3), as a short sequence of transactions so that a crash
-// re-runs at most the model call or the tool call in flight. This file is the orchestration; each
-// phase is a module under ./step/ (docs/runtime.md "The step cycle"):
-//   1. drain input: the inbox into messages; a new turn starts for the side it addresses (drain-input)
-//   2. model turn: context assembled → one model call, text streamed as ephemeral chunks (model-turn)
-//   3. the reply committed with its model-call log, usage and counters (reply-commit)
-//   4. tool calls one at a time in returned order, each result committed (tool-calls), with
-//      sub-prompts (subprompt) and batches of one-off spawns (spawn-batch); the last commit also
-//      decides and finishes the step — continue, switch side, hand off, park (decide, handoff, park)
-// Every commit checks that this process still holds the thread's lease and that it is not terminated
-// (ThreadCommitter).
+// re-runs at most the model call or the tool call in flight. This file is the orchestration: the
+// method `step` runs the phases in order — start and drain input, prepare, model turn, reply
+// commit, tool calls; the decision closes the last commit — each a module under ./step/ that
+// returns to it (docs/runtime.md "The step cycle"). Every commit checks that this process still
+// holds the thread's lease and that it is not terminated (ThreadCommitter).
 
 import { crashPoint } from "../faults";
 import type { StoredMessage } from "../store/messages";
 import { findThreadForStep, type ThreadForStep } from "../store/thread-store";
-import { envLookup, subagentBranches } from "../subagents/branches";
+import { subagentBranches } from "../subagents/branches";
 import { type Metrics, metrics } from "../telemetry/metrics";
 import { tracing } from "../telemetry/tracing";
 import { endRunIfSettled, type RunTrace, runTraceForStep } from "./run-trace";
-import { activeSide, catalogFor } from "./step/active-side";
-import { invocationEnded, parkOnChild } from "./step/blocked-call";
 import { drainInput } from "./step/drain-input";
 import { LeaseLost, StoppedByUser, ThreadTerminated } from "./step/errors";
-import { afterCreate, runCreatedHooks, stepExtensions } from "./step/hooks";
 import { startImmediate } from "./step/immediate";
 import { modelTurn } from "./step/model-turn";
 import { parkThread } from "./step/park";
-import { parkForReplayInput, replayDrainPlan } from "./step/replay-gate";
+import { prepareStep } from "./step/prepare-step";
+import { commitReply, type ModelReply, type ReplyCommitResult } from "./step/reply-commit";
 import { RunMemory } from "./step/run-memory";
+import { startStep } from "./step/start-step";
 import { ThreadCommitter } from "./step/thread-committer";
 import { unansweredToolCalls } from "./step/tool-call-records";
 import { runTools } from "./step/tool-calls";
 import type { RunnerContext, StepContext, StepOutcome, StepRunnerDependencies } from "./step/types";
-import { mcpServersOf } from "./tool-catalog";
 
 export { messageEvent, threadEvent } from "../store/thread-events";
 export { unansweredToolCalls } from "./step/tool-call-records";
@@ -202,110 +195,67 @@ export class StepRunner {
     }
   }
 
+  /**
+   * One step, phase by phase in this order; each phase returns to this method, which picks the next
+   * (a phase that ended the step returns its outcome):
+   *   1. start: the thread read; parked on an unreported blocking call or a replay's next input,
+   *      else its input drained into messages (step/start-step, drain-input, replay-gate, blocked-call)
+   *   2. preparation: active side, hooks and extensions, tool catalog (step/prepare-step)
+   *   3. calls left unanswered (a crash, a stop, a blocking call answered) run first → 7
+   *   4. a prompt's immediate subagent calls, when it first becomes active → 7 (step/immediate)
+   *   5. model turn: context, one model call streamed (step/model-turn)
+   *   6. reply commit: the reply with its call log and counters; decided here when no call is left
+   *      to run (step/reply-commit)
+   *   7. tool calls in order, each result committed, with sub-prompts and one-off spawn batches
+   *      (step/tool-calls, subprompt, spawn-batch, approval-gate)
+   * The decision — continue, switch side, hand off, or park (step/decide, handoff, park) — closes
+   * the commit of phase 6 or of phase 7's last call, inside that transaction, so that the reply or
+   * result and what it decided are one commit.
+   */
   private async step(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     const ctx = this.ctx;
-    const { commits } = ctx;
-    // Definitions are read before any transaction: on PGlite (one connection) a query outside the
-    // open transaction would wait for it forever.
-    const found = commits.takeSnapshot(threadId) ?? (await findThreadForStep(ctx.db, threadId));
-    if (!found) return "terminated";
-    commits.expect(found);
-    const current = found.row;
-    ctx.memory.restoreParked(current);
-    // Messages stored with the run started (no drain): announced below like drained input.
-    const createdWith = ctx.memory.takeUnannounced(threadId);
-    const definitions = await ctx.deps.definitions.load(current.project_id, current.project_version);
-    // Waiting for a blocking subagent call: park (input waits too) until its child reports; once it
-    // has, answer the call first, before new input is drained.
-    const blockedOn = current.execution.blockedOn;
-    if (blockedOn && !(await invocationEnded(ctx.db, current.id, blockedOn.callId))) {
-      return commits.commit(threadId, (tx, row) => parkOnChild(ctx, tx, row, blockedOn.callId), {
-        allowUserStopped: true,
-      });
-    }
-    // Mid-run with no new input (the common case), there is nothing to drain: skip that transaction.
-    // The step's commit still checks lease, termination and user stop under the row lock.
-    const midRun =
-      (!found.hasInput || blockedOn !== null) &&
-      current.status === "running" &&
-      !current.user_stopped &&
-      current.terminated_at === null &&
-      current.lease_owner === ctx.deps.leaseOwner;
-    // A replayed thread drains what the source drained at this point (runtime/engine/step/replay-gate.ts).
-    const plan = !midRun && current.execution.replayOf ? await replayDrainPlan(ctx.db, current) : null;
-    if (plan?.kind === "wait") {
-      return commits.commit(
-        threadId,
-        async (tx, row) => {
-          await parkForReplayInput(tx, row, () => parkThread(ctx, tx, row, null, {}));
-          return "parked" as const;
-        },
-        { allowUserStopped: true },
-      );
-    }
-    const only = plan?.kind === "take" ? plan.ids : null;
-    const deferred =
-      plan?.kind === "defer" &&
-      current.status === "running" &&
-      !current.user_stopped &&
-      current.terminated_at === null &&
-      current.lease_owner === ctx.deps.leaseOwner;
-    const started =
-      midRun || deferred
-        ? { kind: "run" as const, row: current, drained: [] }
-        : await commits.commit(
-            threadId,
-            (tx, row, read) => drainInput(ctx, tx, row, definitions, read, only),
-            {
-              allowUserStopped: true,
-              speculate: true,
-              readBack: true,
-            },
-          );
-    if (started.kind === "parked") return "parked";
-    const row = started.row;
-    const active = await activeSide(ctx.deps.definitions, row);
-    if (typeof active === "string") {
-      await commits.commit(threadId, (tx, current) =>
-        parkThread(ctx, tx, current, "failSession", { failure: active, stopReason: active }),
-      );
-      return "parked";
-    }
-    const history = await ctx.memory.historyOf(row);
-    const prompt = active.definitions.index.prompts.get(active.sideConfig.prompt)?.definition;
-    if (!prompt) return "parked"; // activeSide checked it
-    const ext = await stepExtensions(ctx, row, active, history, abortSignal);
-    await afterCreate(ext, prompt.name, [...createdWith, ...started.drained]);
-    // A spawned child runs its after_thread_created hooks before its first step, once.
-    if (await runCreatedHooks(ctx, row, ext, prompt.name)) return "continue"; // the next step reads what they wrote
-    const threadEnv = envLookup(row.env, row.scoped_env, active.agent.env, prompt.env);
-    await ext.registry?.mcp.prepare(mcpServersOf(prompt, active.definitions.index));
-    const catalog = catalogFor(prompt, active, ext, threadEnv);
-    const step: StepContext = {
-      ...ctx,
-      threadId: row.id,
-      rootId: row.root_id,
-      active,
-      catalog,
-      ext,
+    const started = await startStep(ctx, threadId); // 1
+    if (started.kind === "ended") return started.outcome;
+    const prepared = await prepareStep(ctx, {
+      row: started.row,
+      announce: started.announce,
       abortSignal,
-      trace: this.runTraces.get(row.id) ?? null,
-    };
-
-    // Tool calls left unanswered (a crash, a stop, a blocking call answered): run them first.
-    const pending = unansweredToolCalls(history, active.side);
+      trace: this.runTraces.get(started.row.id) ?? null,
+    }); // 2
+    if (prepared.kind === "ended") return prepared.outcome;
+    const { step, row, prompt, history } = prepared;
+    const pending = unansweredToolCalls(history, step.active.side); // 3
     if (pending) return runTools(step, pending.message, pending.calls);
-
-    const branches = subagentBranches(prompt, active.definitions.index, threadEnv);
+    const branches = subagentBranches(prompt, step.active.definitions.index, prepared.threadEnv);
     if (!row.execution.immediateDone.includes(prompt.name)) {
-      const immediate = await startImmediate(ctx, row, active, prompt.name, branches, history, threadEnv);
+      const immediate = await startImmediate(
+        ctx,
+        row,
+        step.active,
+        prompt.name,
+        branches,
+        history,
+        prepared.threadEnv,
+      ); // 4
       if (immediate) {
-        ext.history.push(immediate.message);
+        step.ext.history.push(immediate.message);
         return runTools(step, immediate.message, immediate.calls);
       }
     }
-
     if (abortSignal.aborted) return "aborted";
-    return modelTurn(step, row, prompt, history, branches);
+    const turn = await modelTurn(step, { row, prompt, history, branches }); // 5
+    if (turn.kind === "ended") return turn.outcome;
+    const committed = await this.commitReplyOf(step, turn.reply); // 6
+    if (committed.kind === "decided") return committed.outcome;
+    return runTools(step, committed.assistant, committed.calls); // 7
+  }
+
+  /** Phase 6; the reply's chunk buffer ends once its commit is done, or failed. */
+  private async commitReplyOf(step: StepContext, reply: ModelReply): Promise<ReplyCommitResult> {
+    try {
+      return await commitReply(step, reply);
+    } finally {
+      this.ctx.deps.endMessage?.(reply.assistantId);
+    }
   }
 }

@@ -30,6 +30,7 @@ import {
   readThreadFile,
   writeThreadFile,
 } from "../store/file-store";
+import { deleteMessageWithResults, rewriteMessage } from "../store/message-edits";
 import {
   bumpMessageSeq,
   findMessageById,
@@ -237,10 +238,7 @@ class ThreadStateImpl implements ThreadState {
         ...(changes.silent !== undefined ? { silent: changes.silent } : {}),
         ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
       };
-      await tx.query(
-        "UPDATE messages SET content = $1, silent = $2, metadata = $3::text::jsonb WHERE thread_id = $4 AND id = $5",
-        [next.content, next.silent, JSON.stringify(next.metadata), row.id, messageId],
-      );
+      await rewriteMessage(tx, row.id, next);
       await bumpMessageSeq(tx, row.id);
       await appendEvents(tx, [messageEvent(row, next)]);
       return next;
@@ -258,10 +256,7 @@ class ThreadStateImpl implements ThreadState {
       if (!current) return false;
       // Tool results of the message's calls go with it (spec: cascade-deleted).
       const callIds = (current.tool_calls ?? []).map((call) => call.id);
-      await tx.query(
-        "DELETE FROM messages WHERE thread_id = $1 AND (id = $2 OR (role = 'tool' AND tool_call_id = ANY($3::text[])))",
-        [row.id, messageId, callIds],
-      );
+      await deleteMessageWithResults(tx, row.id, messageId, callIds);
       await bumpMessageSeq(tx, row.id);
       return true;
     });

@@ -100,6 +100,9 @@ function toolSchema(tool: ToolDefinition, codeToolSchemas?: CodeToolSchemas): Re
   return installed ?? (tool.args as Record<string, unknown> | undefined) ?? EMPTY_OBJECT_SCHEMA;
 }
 
+// Long (~150 lines) on purpose: one pass that offers the prompt's tools (MCP ones included), its
+// handoffs, session bindings and subagent branches in the reference runtime's order; each section
+// fills the same specs list and entry map, and split apart they would pass both around.
 export function buildToolCatalog(
   prompt: PromptDefinition,
   side: ResolvedSideConfig,

@@ -5,6 +5,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { LoadedDefinitions } from "../../store/definitions";
 import { appendEvents } from "../../store/event-log";
 import { consumeInboxItems, drainInbox, drainInboxItems, type InboxItem } from "../../store/inbox";
+import { hasHumanInputWaiting } from "../../store/inbox-reads";
 import type { ExecutionState, Side, StoredMessage } from "../../store/messages";
 import { messageEvent, threadEvent } from "../../store/thread-events";
 import { startRun } from "../../store/thread-lifecycle";
@@ -72,11 +73,7 @@ export async function drainInput(
   only: readonly string[] | null = null,
 ): Promise<Drained> {
   if (row.user_stopped) {
-    const human = await tx.query(
-      "SELECT 1 FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL AND (payload->>'fromHuman')::boolean LIMIT 1",
-      [row.id],
-    );
-    if (human.length === 0) {
+    if (!(await hasHumanInputWaiting(tx, row.id))) {
       await parkThread(ctx, tx, row, null, {});
       return { kind: "parked" };
     }

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { ModelCallRequest, ModelCallResult } from "../../models/types";
 import type { Side } from "../../store/messages";
+import { countSuccessfulModelCalls, insertModelCallDeferred } from "../../store/model-calls";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { encodeRequest } from "../request-log";
 import type { ToolCatalog } from "../tool-catalog";
@@ -29,13 +30,23 @@ export async function countModelCalls(
     counts.set(key, copied);
     return copied;
   }
-  const rows = await ctx.db.query<{ count: number }>(
-    "SELECT count(*)::int AS count FROM model_calls WHERE thread_id = $1 AND side = $2 AND model_name = $3 AND error IS NULL",
-    [threadId, side, modelName],
-  );
-  const count = copied + Number(rows[0]?.count ?? 0);
+  const count = copied + (await countSuccessfulModelCalls(ctx.db, threadId, side, modelName));
   counts.set(key, count);
   return count;
+}
+
+/** One model call as its log records it. */
+export interface ModelCallLog {
+  side: Side;
+  modelName: string;
+  messages: ModelCallRequest["messages"];
+  catalog: ToolCatalog;
+  /** The call's result; null when it failed (then `error` says why). */
+  result: ModelCallResult | null;
+  error: string | null;
+  startedAt: number;
+  /** In a replay: the recorded call that answered this one. */
+  replayedFrom: string | null;
 }
 
 /** Logs one model call (its result, or the error it failed with) in the step's transaction. */
@@ -44,16 +55,9 @@ export async function logModelCall(
   tx: SqlExecutor,
   /** The thread's row in this commit: its project and agent are logged with the call (the dashboard). */
   thread: Pick<ThreadRow, "id" | "project_id" | "agent_name">,
-  side: Side,
-  modelName: string,
-  messages: ModelCallRequest["messages"],
-  catalog: ToolCatalog,
-  result: ModelCallResult | null,
-  error: string | null,
-  startedAt: number,
-  /** In a replay: the recorded call that answered this one. */
-  replayedFrom: string | null = null,
+  call: ModelCallLog,
 ): Promise<void> {
+  const { side, modelName, messages, catalog, result, error, startedAt, replayedFrom } = call;
   const id = randomUUID();
   const threadId = thread.id;
   const cache = ctx.memory.cache(threadId);
@@ -64,30 +68,27 @@ export async function logModelCall(
     const counted = cache.modelCalls.get(memoryKey);
     if (counted !== undefined) cache.modelCalls.set(memoryKey, counted + 1);
   }
-  await tx.defer(
-    `INSERT INTO model_calls (id, thread_id, side, model_name, answered_by, provider_model_id, request, response, error,
-         input_tokens, output_tokens, cost_usd, latency_ms, created_at, replayed_from, project_id, agent_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::text::json, $8::text::json, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-    [
-      id,
-      threadId,
-      side,
-      modelName,
-      result?.modelName ?? null,
-      result?.providerModelId ?? null,
-      JSON.stringify(encoded.stored),
-      result ? JSON.stringify({ text: result.text, toolCalls: result.toolCalls, usage: result.usage }) : null,
-      error,
-      result?.usage.inputTokens ?? 0,
-      result?.usage.outputTokens ?? 0,
-      result?.costUsd ?? 0,
-      result?.latencyMs ?? Math.round((nowMicroseconds() - startedAt) / 1000),
-      startedAt,
-      replayedFrom,
-      thread.project_id,
-      thread.agent_name,
-    ],
-  );
+  await insertModelCallDeferred(tx, {
+    id,
+    threadId,
+    side,
+    modelName,
+    answeredBy: result?.modelName ?? null,
+    providerModelId: result?.providerModelId ?? null,
+    request: JSON.stringify(encoded.stored),
+    response: result
+      ? JSON.stringify({ text: result.text, toolCalls: result.toolCalls, usage: result.usage })
+      : null,
+    error,
+    inputTokens: result?.usage.inputTokens ?? 0,
+    outputTokens: result?.usage.outputTokens ?? 0,
+    costUsd: result?.costUsd ?? 0,
+    latencyMs: result?.latencyMs ?? Math.round((nowMicroseconds() - startedAt) / 1000),
+    createdAt: startedAt,
+    replayedFrom,
+    projectId: thread.project_id,
+    agentName: thread.agent_name,
+  });
 }
 
 /** The model layer's message plus the last provider error it wraps, so users see the real cause. */

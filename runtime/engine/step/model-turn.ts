@@ -1,6 +1,6 @@
 // Model turn: the system prompt and context for the active prompt (after its hooks), one model
-// call with its text streamed as ephemeral chunks, then the reply handed to `commitReply`. A failed
-// call fails the thread, logged with its error.
+// call with its text streamed as ephemeral chunks; the reply goes back to the step runner, which
+// hands it to the reply commit. A failed call fails the thread, logged with its error.
 import { randomUUID } from "node:crypto";
 import { type PromptDefinition, resolvePromptOptions } from "@/lib/standard";
 import type { LLMMessage, Message } from "../../extensions/define";
@@ -19,8 +19,8 @@ import { recordChatSpan } from "../run-trace";
 import { countModelCalls, describeModelFailure, logModelCall } from "./model-calls";
 import { announcingWaits } from "./model-waits";
 import { parkThread } from "./park";
-import { replayAnswer } from "./replay-answer";
-import { commitReply } from "./reply-commit";
+import { type ReplayAnswer, replayAnswer } from "./replay-answer";
+import type { ModelReply } from "./reply-commit";
 import type { StepContext, StepOutcome } from "./types";
 
 /** The request for the model: the rendered system prompt and the context the side sees. */
@@ -100,138 +100,184 @@ async function buildRequestMessages(
   return messages;
 }
 
-/** One model call for the active prompt, and its reply committed (then its tools run). */
-export async function modelTurn(
-  ctx: StepContext,
-  row: ThreadRow,
-  prompt: PromptDefinition,
-  history: StoredMessage[],
-  branches: readonly SubagentBranch[],
-): Promise<StepOutcome> {
+/**
+ * What a model turn leaves the step runner: the reply to commit, or the step's outcome when the
+ * call failed (the thread failed, committed here) or the step was aborted.
+ */
+export type ModelTurnResult = { kind: "reply"; reply: ModelReply } | { kind: "ended"; outcome: StepOutcome };
+
+/** What the model turn needs beside the step: the thread, its active prompt, history and branches. */
+export interface ModelTurnInput {
+  row: ThreadRow;
+  prompt: PromptDefinition;
+  history: StoredMessage[];
+  branches: readonly SubagentBranch[];
+}
+
+/** The call as the turn makes it: its request, the chunk buffer's message id, and where it is logged. */
+interface TurnCall {
+  row: ThreadRow;
+  prompt: PromptDefinition;
+  options: ReturnType<typeof resolvePromptOptions>;
+  messages: ModelCallRequest["messages"];
+  assistantId: string;
+  telemetry: ModelTelemetry[];
+  startedAt: number;
+  replay: ReplayAnswer;
+}
+
+/**
+ * One model call for the active prompt. A reply is handed back with its chunk buffer still open
+ * (the runner ends it once the reply commit is done); otherwise the buffer ends here.
+ */
+export async function modelTurn(ctx: StepContext, input: ModelTurnInput): Promise<ModelTurnResult> {
+  const { row, prompt, history, branches } = input;
   const { active, catalog, abortSignal } = ctx;
   const options = resolvePromptOptions(prompt);
   const messages = await buildRequestMessages(ctx, row, prompt, options, history, branches);
   const assistantId = randomUUID();
-  const telemetry: ModelTelemetry[] = [];
   const scriptedCallIndex = await countModelCalls(ctx, row, active.side, prompt.model);
   const startedAt = nowMicroseconds();
   // A replayed thread's calls are answered from the recording while its requests still match.
   const replay = await replayAnswer(ctx, row, active.side, prompt.model, { messages, tools: catalog.specs });
-  const replayedFrom = replay.kind === "live" ? null : replay.sourceCallId;
+  const turn: TurnCall = { row, prompt, options, messages, assistantId, telemetry: [], startedAt, replay };
   // Late subscribers are replayed this message's chunks until it is persisted (or never will be).
+  let handedOver = false;
   try {
     let result: ModelCallResult;
     crashPoint("before_model_call", active.agent.name);
     try {
-      if (replay.kind === "recorded_failure") throw new Error(replay.error.replace(/^Error: /, ""));
-      if (replay.kind === "recorded") {
-        result = replay.result;
-        if (result.text !== "")
-          ctx.deps.publishChunk?.({
-            rootId: row.root_id,
-            threadId: row.id,
-            messageId: assistantId,
-            chunk: result.text,
-            side: active.side,
-          });
-      } else
-        result = await ctx.deps.callModel(
-          prompt.model,
-          active.definitions.bundle.models,
-          {
-            messages,
-            tools: catalog.specs,
-            toolChoice: options.toolChoice,
-            parallelToolCalls: options.parallelToolCalls,
-            ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
-            abortSignal,
-            scriptedCallIndex,
-            onTextDelta: (chunk) =>
-              ctx.deps.publishChunk?.({
-                rootId: row.root_id,
-                threadId: row.id,
-                messageId: assistantId,
-                chunk,
-                side: active.side,
-              }),
-          },
-          {
-            onTelemetry: announcingWaits(ctx, row, (event) => telemetry.push(event)),
-            projectId: row.project_id,
-          },
-        );
+      result = await callOrReplay(ctx, turn, scriptedCallIndex);
     } catch (error) {
-      if (abortSignal.aborted) return "aborted";
-      const reason = `Error: ${describeModelFailure(error)}`;
-      if (ctx.trace) {
-        const model = active.definitions.bundle.models?.find((entry) => entry.name === prompt.model);
-        recordChatSpan(ctx.trace, {
-          threadId: row.id,
-          provider: model?.provider ?? "unknown",
-          model: model?.model ?? prompt.model,
-          startMs: startedAt / 1000,
-          messages,
-          result: null,
-          error: reason,
-          ...(replay.kind === "live" && replay.divergence ? { divergence: replay.divergence } : {}),
-        });
-      }
-      await ctx.commits.commit(row.id, async (tx, current) => {
-        await logModelCall(
-          ctx,
-          tx,
-          current,
-          active.side,
-          prompt.model,
-          messages,
-          catalog,
-          null,
-          reason,
-          startedAt,
-          replayedFrom,
-        );
-        return parkThread(
-          ctx,
-          tx,
-          current,
-          "failSession",
-          { failure: reason, stopReason: reason },
-          telemetryEvents(current, telemetry),
-        );
-      });
-      return "parked";
+      if (abortSignal.aborted) return { kind: "ended", outcome: "aborted" };
+      await failTurn(ctx, turn, `Error: ${describeModelFailure(error)}`);
+      return { kind: "ended", outcome: "parked" };
     }
-    if (abortSignal.aborted) return "aborted";
+    if (abortSignal.aborted) return { kind: "ended", outcome: "aborted" };
     crashPoint("after_model_call", active.agent.name);
-    if (ctx.trace)
-      recordChatSpan(ctx.trace, {
-        threadId: row.id,
-        provider: result.provider,
-        model: result.providerModelId,
-        startMs: startedAt / 1000,
-        messages,
-        result,
-        ...(replay.kind === "live" && replay.divergence ? { divergence: replay.divergence } : {}),
-      });
-
-    // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
-    const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
-    const unique: ModelCallResult = {
-      ...result,
-      toolCalls: result.toolCalls.map((call) =>
-        usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
-      ),
-    };
-    return commitReply(ctx, {
-      modelName: prompt.model,
-      requestMessages: messages,
-      result: unique,
-      assistantId,
-      telemetry,
-      startedAt,
-      ...(replayedFrom ? { replayedFrom } : {}),
-    });
+    recordTurnSpan(ctx, turn, result, null);
+    handedOver = true;
+    return { kind: "reply", reply: replyOf(turn, history, result) };
   } finally {
-    ctx.deps.endMessage?.(assistantId);
+    if (!handedOver) ctx.deps.endMessage?.(assistantId);
   }
+}
+
+/** The model's answer: from the recording while a replay matches, else a live call streaming chunks. */
+async function callOrReplay(
+  ctx: StepContext,
+  turn: TurnCall,
+  scriptedCallIndex: number,
+): Promise<ModelCallResult> {
+  const { active, catalog, abortSignal } = ctx;
+  const { row, prompt, options, replay, assistantId } = turn;
+  const publish = (chunk: string) =>
+    ctx.deps.publishChunk?.({
+      rootId: row.root_id,
+      threadId: row.id,
+      messageId: assistantId,
+      chunk,
+      side: active.side,
+    });
+  if (replay.kind === "recorded_failure") throw new Error(replay.error.replace(/^Error: /, ""));
+  if (replay.kind === "recorded") {
+    if (replay.result.text !== "") publish(replay.result.text);
+    return replay.result;
+  }
+  return ctx.deps.callModel(
+    prompt.model,
+    active.definitions.bundle.models,
+    {
+      messages: turn.messages,
+      tools: catalog.specs,
+      toolChoice: options.toolChoice,
+      parallelToolCalls: options.parallelToolCalls,
+      ...(prompt.reasoning ? { reasoning: prompt.reasoning } : {}),
+      abortSignal,
+      scriptedCallIndex,
+      onTextDelta: publish,
+    },
+    {
+      onTelemetry: announcingWaits(ctx, row, (event) => turn.telemetry.push(event)),
+      projectId: row.project_id,
+    },
+  );
+}
+
+/** The call's chat span while traces are exported: its result, or the error it failed with. */
+function recordTurnSpan(
+  ctx: StepContext,
+  turn: TurnCall,
+  result: ModelCallResult | null,
+  error: string | null,
+): void {
+  if (!ctx.trace) return;
+  const { row, prompt, replay } = turn;
+  const model = result
+    ? null
+    : ctx.active.definitions.bundle.models?.find((entry) => entry.name === prompt.model);
+  recordChatSpan(ctx.trace, {
+    threadId: row.id,
+    provider: result ? result.provider : (model?.provider ?? "unknown"),
+    model: result ? result.providerModelId : (model?.model ?? prompt.model),
+    startMs: turn.startedAt / 1000,
+    messages: turn.messages,
+    result,
+    ...(error !== null ? { error } : {}),
+    ...(replay.kind === "live" && replay.divergence ? { divergence: replay.divergence } : {}),
+  });
+}
+
+/** A failed call fails the thread: the call logged with its error, the thread parked as failed. */
+async function failTurn(ctx: StepContext, turn: TurnCall, reason: string): Promise<void> {
+  const { active, catalog } = ctx;
+  recordTurnSpan(ctx, turn, null, reason);
+  await ctx.commits.commit(turn.row.id, async (tx, current) => {
+    await logModelCall(ctx, tx, current, {
+      side: active.side,
+      modelName: turn.prompt.model,
+      messages: turn.messages,
+      catalog,
+      result: null,
+      error: reason,
+      startedAt: turn.startedAt,
+      replayedFrom: replayedFromOf(turn.replay),
+    });
+    return parkThread(
+      ctx,
+      tx,
+      current,
+      "failSession",
+      { failure: reason, stopReason: reason },
+      telemetryEvents(current, turn.telemetry),
+    );
+  });
+}
+
+/** The reply as the reply commit takes it; tool-call ids made unique within the thread. */
+function replyOf(turn: TurnCall, history: readonly StoredMessage[], result: ModelCallResult): ModelReply {
+  const { assistantId } = turn;
+  // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
+  const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
+  const unique: ModelCallResult = {
+    ...result,
+    toolCalls: result.toolCalls.map((call) =>
+      usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
+    ),
+  };
+  const replayedFrom = replayedFromOf(turn.replay);
+  return {
+    modelName: turn.prompt.model,
+    requestMessages: turn.messages,
+    result: unique,
+    assistantId,
+    telemetry: turn.telemetry,
+    startedAt: turn.startedAt,
+    ...(replayedFrom ? { replayedFrom } : {}),
+  };
+}
+
+/** In a replay, the recorded call that answered (model_calls.replayed_from); else null. */
+function replayedFromOf(replay: ReplayAnswer): string | null {
+  return replay.kind === "live" ? null : replay.sourceCallId;
 }

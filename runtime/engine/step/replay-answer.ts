@@ -10,8 +10,9 @@ import { compareRequests, type RequestDifference } from "@/lib/runs/replay-match
 import type { ModelCallResult, ModelToolCall, ModelUsage } from "../../models/types";
 import { appendEvents } from "../../store/event-log";
 import type { Side } from "../../store/messages";
+import { recordedCallsOf } from "../../store/model-calls";
+import { recordDivergenceOnce, replayCallState, replayPairsOf } from "../../store/replay-progress";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
-import type { RecordedCall } from "./replay-recordings";
 import type { StepContext } from "./types";
 
 export type ReplayAnswer =
@@ -34,20 +35,11 @@ export async function replayAnswer(
 ): Promise<ReplayAnswer> {
   const sourceId = row.execution.replayOf;
   if (!sourceId) return { kind: "live" };
-  const [state] = await ctx.db.query<{ diverged: boolean; made: number }>(
-    `SELECT divergence IS NOT NULL AS diverged,
-            (SELECT count(*)::int FROM model_calls WHERE thread_id = $1 AND side = $2) AS made
-       FROM thread_replays WHERE thread_id = $1`,
-    [row.id, side],
-  );
+  const state = await replayCallState(ctx.db, row.id, side);
   if (!state || state.diverged) return { kind: "live" };
-  const callIndex = Number(state.made);
+  const callIndex = state.made;
   const recording = await ctx.memory.replayRecordings.covering(sourceId, side, callIndex, () =>
-    ctx.db.query<RecordedCall>(
-      `SELECT id, model_name, answered_by, provider_model_id, request, response, error, latency_ms
-         FROM model_calls WHERE thread_id = $1 AND side = $2 ORDER BY created_at, id`,
-      [sourceId, side],
-    ),
+    recordedCallsOf(ctx.db, sourceId, side),
   );
   const call = recording.calls[callIndex];
   const diverge = (reason: DivergenceWire["reason"], difference: RequestDifference | null) =>
@@ -106,10 +98,7 @@ const HAS_UUID = new RegExp(UUID.source, "i");
 async function inReplayIds(ctx: StepContext, rootId: string, response: unknown): Promise<unknown> {
   const text = JSON.stringify(response);
   if (!HAS_UUID.test(text)) return response;
-  const rows = await ctx.db.query<{ thread_id: string; source_thread_id: string }>(
-    "SELECT thread_id, source_thread_id FROM thread_replays WHERE root_id = $1",
-    [rootId],
-  );
+  const rows = await replayPairsOf(ctx.db, rootId);
   const replayIdOf = new Map(
     rows.map((entry) => [String(entry.source_thread_id).toLowerCase(), String(entry.thread_id)]),
   );
@@ -126,11 +115,7 @@ async function recordDivergence(
   divergence: DivergenceWire,
 ): Promise<DivergenceWire | null> {
   return ctx.db.transaction(async (tx) => {
-    const updated = await tx.query(
-      "UPDATE thread_replays SET divergence = $2::text::jsonb WHERE thread_id = $1 AND divergence IS NULL RETURNING thread_id",
-      [row.id, JSON.stringify(divergence)],
-    );
-    if (updated.length === 0) return null;
+    if (!(await recordDivergenceOnce(tx, row.id, divergence))) return null;
     await appendEvents(tx, [
       { rootId: row.root_id, threadId: row.id, type: "divergence", data: { thread_id: row.id, divergence } },
     ]);

@@ -10,6 +10,13 @@
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { withNumberedIds } from "@/lib/runs/replay-match";
 import { type InboxMessagePayload, InboxMessagePayloadSchema } from "../../store/inbox-item";
+import { drainedInputOf, waitingInputOf } from "../../store/inbox-reads";
+import {
+  anyThreadWorking,
+  modelCallStartsOf,
+  replayDrainState,
+  replayPairsOf,
+} from "../../store/replay-progress";
 import type { ThreadRow } from "../../store/thread-row";
 
 export type ReplayDrainPlan =
@@ -40,33 +47,14 @@ function identity(payload: InboxMessagePayload, childOf: (id: string) => string)
 export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<ReplayDrainPlan> {
   const sourceId = row.execution.replayOf;
   if (!sourceId) return ALL;
-  const [state] = await db.query<{ diverged: boolean; drains: number; calls: number }>(
-    `SELECT divergence IS NOT NULL AS diverged,
-            (SELECT count(DISTINCT consumed_at)::int FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL) AS drains,
-            (SELECT count(*)::int FROM model_calls WHERE thread_id = $1 AND side IN ('a', 'b')) AS calls
-       FROM thread_replays WHERE thread_id = $1`,
-    [row.id],
-  );
+  const state = await replayDrainState(db, row.id);
   if (!state || state.diverged) return ALL;
-  const pendingInput = () =>
-    db.query<{ id: string; payload: unknown }>(
-      "SELECT id, payload FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NULL ORDER BY seq",
-      [row.id],
-    );
+  const pendingInput = () => waitingInputOf(db, row.id);
   const [sourceItems, pending, followers, sourceCalls] = await Promise.all([
-    db.query<{ payload: unknown; consumed_at: string | number }>(
-      "SELECT payload, consumed_at FROM inbox_items WHERE thread_id = $1 AND consumed_at IS NOT NULL ORDER BY consumed_at, seq",
-      [sourceId],
-    ),
+    drainedInputOf(db, sourceId),
     pendingInput(),
-    db.query<{ thread_id: string; source_thread_id: string }>(
-      "SELECT thread_id, source_thread_id FROM thread_replays WHERE root_id = $1",
-      [row.root_id],
-    ),
-    db.query<{ created_at: string | number }>(
-      "SELECT created_at FROM model_calls WHERE thread_id = $1 AND side IN ('a', 'b')",
-      [sourceId],
-    ),
+    replayPairsOf(db, row.root_id),
+    modelCallStartsOf(db, sourceId),
   ]);
   const groups: { at: number; payloads: unknown[] }[] = [];
   for (const item of sourceItems) {
@@ -96,12 +84,7 @@ export async function replayDrainPlan(db: SqlExecutor, row: ThreadRow): Promise<
     .filter((key) => key.startsWith("report:"))
     .map((key) => key.slice("report:".length));
   if (children.length === 0 || children.length < first.missing.length) return ALL;
-  const working = await db.query(
-    `SELECT 1 FROM threads WHERE id::text = ANY($1::text[]) AND terminated_at IS NULL
-        AND (runnable OR status IN ('queued', 'running', 'waiting_approval')) LIMIT 1`,
-    [children],
-  );
-  if (working.length > 0) return { kind: "wait" };
+  if (await anyThreadWorking(db, children)) return { kind: "wait" };
   // None of them works now, but one may have ended (its report committed with its end) after the
   // input above was read: read it again. What is still missing then will not come.
   const again = planFor(wanted, await pendingInput());

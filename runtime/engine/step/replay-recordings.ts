@@ -4,18 +4,10 @@
 // with n calls reads the recording about once, not n times (the O(n²) reads it used to make). A call
 // beyond what was read (a source that was still running) reads again. Bounded: least recently used
 // sides are dropped first.
+import type { RecordedCall } from "../../store/model-calls";
 import { type LoggedRequest, resolveRequests } from "../request-log";
 
-export interface RecordedCall {
-  id: string;
-  model_name: string;
-  answered_by: string | null;
-  provider_model_id: string | null;
-  request: unknown;
-  response: unknown;
-  error: string | null;
-  latency_ms: number;
-}
+export type { RecordedCall };
 
 export interface SideRecording {
   calls: readonly RecordedCall[];

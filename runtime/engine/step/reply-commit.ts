@@ -1,6 +1,7 @@
 // The model's reply committed: the assistant message, its model-call log, usage and step counters
 // in one transaction. A reply without tool calls is decided there too; a reply whose calls are all
-// session bindings is committed with their results (one commit); other calls run in `runTools`.
+// session bindings is committed with their results (one commit); other calls go back to the step
+// runner, which runs them (tool-calls).
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
@@ -12,6 +13,7 @@ import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
+import { insertToolRunsDeferred } from "../../store/tool-runs";
 import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
 import { evaluateStop } from "../stop-rules";
 import type { ExecutionControl } from "../thread-state";
@@ -19,8 +21,7 @@ import { executeToolCall, type ToolExecution } from "../tool-executor";
 import { finishStep } from "./decide";
 import { afterCreate, beforeCreate } from "./hooks";
 import { logModelCall } from "./model-calls";
-import { countStep, executedCallRecord, insertToolRuns, replyToolCalls } from "./tool-call-records";
-import { runTools } from "./tool-calls";
+import { countStep, executedCallRecord, replyToolCalls } from "./tool-call-records";
 import { EMPTY_RESPONSE_RESULT, type StepContext, type StepOutcome } from "./types";
 
 /** A model call's reply, as the model turn hands it over. */
@@ -37,8 +38,16 @@ export interface ModelReply {
 
 type AnsweredCall = { call: StoredToolCall; execution: ToolExecution };
 
-/** Commits the reply (and decides, when nothing is left to run), then runs its tool calls. */
-export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<StepOutcome> {
+/**
+ * What the reply commit leaves the step runner: the step's outcome when the commit decided it, or
+ * the stored assistant message whose tool calls are still to run.
+ */
+export type ReplyCommitResult =
+  | { kind: "decided"; outcome: StepOutcome }
+  | { kind: "tools"; assistant: StoredMessage; calls: StoredToolCall[] };
+
+/** Commits the reply (and decides, when nothing is left to run); its tool calls are left to run. */
+export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<ReplyCommitResult> {
   const { active, catalog, ext, threadId } = ctx;
   const { result, assistantId, telemetry } = reply;
   const empty = result.text.trim() === "" && result.toolCalls.length === 0;
@@ -63,19 +72,16 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
     costUsd: result.costUsd,
   };
   const logCall = (tx: SqlExecutor, thread: ThreadRow) =>
-    logModelCall(
-      ctx,
-      tx,
-      thread,
-      active.side,
-      reply.modelName,
-      reply.requestMessages,
+    logModelCall(ctx, tx, thread, {
+      side: active.side,
+      modelName: reply.modelName,
+      messages: reply.requestMessages,
       catalog,
       result,
-      null,
-      reply.startedAt,
-      reply.replayedFrom ?? null,
-    );
+      error: null,
+      startedAt: reply.startedAt,
+      replayedFrom: reply.replayedFrom ?? null,
+    });
   const committed = await ctx.commits.commit(
     threadId,
     async (tx, row) => {
@@ -86,55 +92,13 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
           usage,
           control: ext.control,
         });
-      // Independent statements go out together (pipelined on one connection, run in this order).
-      const [, inserted] = await Promise.all([
-        logCall(tx, row),
-        ctx.commits.insert(tx, row.id, [
-          draft,
-          ...(empty
-            ? [
-                {
-                  role: "tool" as const,
-                  side: active.side,
-                  content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
-                  name: "invalid_assistant_response",
-                  tool_call_id: toolCalls[0]!.id,
-                  tool_status: "error" as const,
-                },
-              ]
-            : []),
-        ]),
-      ]);
-      const [assistant, ...extra] = inserted;
-      const execution = countStep(row.execution, active.side);
-      const events: NewEvent[] = [
-        ...telemetryEvents(row, telemetry),
-        telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
-        messageEvent(row, assistant!),
-        ...extra.map((message) => messageEvent(row, message)),
-      ];
-      if (toolCalls.length > 0 && !empty) {
-        const updated = await updateLockedThread(
-          tx,
-          row,
-          ctx.commits.withMessageSeq(row.id, { execution, usage }),
-        );
-        await appendEvents(tx, [...events, threadEvent(updated)]);
-        return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
-      }
-      // An empty reply never ends a turn by response, but maxSteps still applies to it.
-      const decision = evaluateStop(
-        { text: empty ? "" : (draft.content ?? ""), toolCalls: [] },
-        { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
-      );
-      const outcome = await finishStep(
-        ctx,
-        tx,
-        row,
-        { ...active, execution, decision, control: ext.control, usage },
-        events,
-      );
-      return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
+      return commitReplyAlone(ctx, tx, row, draft, {
+        logModelCall: () => logCall(tx, row),
+        telemetry,
+        usage,
+        empty,
+        toolCalls,
+      });
     },
     {
       // Nothing after this commit can change the thread: no hooks, and no calls left to run.
@@ -147,8 +111,85 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
   if (answered) crashPoint("after_tool_commit", active.agent.name);
   ext.history.push(...committed.created);
   await afterCreate(ext, active.sideConfig.prompt, committed.created);
-  if (!committed.toolsPending) return committed.outcome;
-  return runTools(ctx, committed.assistant, toolCalls);
+  if (!committed.toolsPending) return { kind: "decided", outcome: committed.outcome };
+  return { kind: "tools", assistant: committed.assistant, calls: toolCalls };
+}
+
+/** What the reply's commit stores beside the reply: its call log, telemetry, usage and calls. */
+interface ReplyAlone {
+  logModelCall: () => Promise<void>;
+  telemetry: ModelTelemetry[];
+  usage: NonNullable<ThreadChanges["usage"]>;
+  /** The reply was empty (no text, no calls): a rejection is stored with it. */
+  empty: boolean;
+  toolCalls: StoredToolCall[];
+}
+
+/**
+ * The reply committed on its own: its calls left to run (the thread's counters updated), or, with
+ * none, the step decided in the same transaction.
+ */
+async function commitReplyAlone(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  row: ThreadRow,
+  draft: NewMessage,
+  step: ReplyAlone,
+): Promise<
+  | { toolsPending: true; assistant: StoredMessage; created: StoredMessage[] }
+  | { toolsPending: false; outcome: StepOutcome; created: StoredMessage[] }
+> {
+  const { active, ext } = ctx;
+  const { empty, toolCalls, telemetry, usage } = step;
+  // Independent statements go out together (pipelined on one connection, run in this order).
+  const [, inserted] = await Promise.all([
+    step.logModelCall(),
+    ctx.commits.insert(tx, row.id, [
+      draft,
+      ...(empty
+        ? [
+            {
+              role: "tool" as const,
+              side: active.side,
+              content: `Failed to execute tool: ${EMPTY_RESPONSE_RESULT}`,
+              name: "invalid_assistant_response",
+              tool_call_id: toolCalls[0]!.id,
+              tool_status: "error" as const,
+            },
+          ]
+        : []),
+    ]),
+  ]);
+  const [assistant, ...extra] = inserted;
+  const execution = countStep(row.execution, active.side);
+  const events: NewEvent[] = [
+    ...telemetryEvents(row, telemetry),
+    telemetryEvent(row, { type: "step_started", step: execution.stepCount, side: active.side }),
+    messageEvent(row, assistant!),
+    ...extra.map((message) => messageEvent(row, message)),
+  ];
+  if (toolCalls.length > 0 && !empty) {
+    const updated = await updateLockedThread(
+      tx,
+      row,
+      ctx.commits.withMessageSeq(row.id, { execution, usage }),
+    );
+    await appendEvents(tx, [...events, threadEvent(updated)]);
+    return { toolsPending: true as const, assistant: assistant!, created: [assistant!] };
+  }
+  // An empty reply never ends a turn by response, but maxSteps still applies to it.
+  const decision = evaluateStop(
+    { text: empty ? "" : (draft.content ?? ""), toolCalls: [] },
+    { side: active.side, sideConfig: active.sideConfig, turnSteps: execution.turnSteps },
+  );
+  const outcome = await finishStep(
+    ctx,
+    tx,
+    row,
+    { ...active, execution, decision, control: ext.control, usage },
+    events,
+  );
+  return { toolsPending: false as const, outcome, created: [assistant!, ...extra] };
 }
 
 /**
@@ -190,20 +231,9 @@ async function commitReplyWithResults(
   },
 ): Promise<{ toolsPending: false; outcome: StepOutcome; created: StoredMessage[] }> {
   const { active } = ctx;
-  const promptName = active.sideConfig.prompt;
   const startedAt = nowMicroseconds();
   const execution = countStep(row.execution, active.side);
-  const results: NewMessage[] = answered.map(({ call, execution: result }) => ({
-    id: randomUUID(),
-    role: "tool" as const,
-    side: active.side,
-    content: result.content,
-    name: call.function.name,
-    tool_call_id: call.id,
-    tool_status: result.status,
-    prompt: promptName,
-    ...(result.metadata ? { metadata: result.metadata } : {}),
-  }));
+  const results = bindingResultMessages(ctx, answered);
   const executedCalls = answered.map(({ call, execution: result }) =>
     executedCallRecord(call, result.status, result.metadata),
   );
@@ -220,7 +250,7 @@ async function commitReplyWithResults(
     step.logModelCall(),
     ctx.commits.insert(tx, row.id, [reply, ...results]),
   ]);
-  await insertToolRuns(
+  await insertToolRunsDeferred(
     tx,
     row,
     answered.map(({ call, execution: result }) => ({
@@ -243,14 +273,7 @@ async function commitReplyWithResults(
       messageEvent(row, toolMessages[index]!),
     ]),
   ];
-  const statusText = answered.findLast(({ execution: result }) => result.statusText !== undefined)?.execution
-    .statusText;
-  const statusChange: ThreadChanges = statusText !== undefined ? { statusText } : {};
-  if (statusText !== undefined && row.parent_id) {
-    // sessionStatus of a child: the parent's registry entry shows it (spec §7.10).
-    await setLinkStatus(tx, row.id, statusText || "running", nowMicroseconds());
-    events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
-  }
+  const statusChange = await bindingStatusChange(tx, row, answered, events);
   const outcome = await finishStep(
     ctx,
     tx,
@@ -259,4 +282,40 @@ async function commitReplyWithResults(
     events,
   );
   return { toolsPending: false, outcome, created: stored };
+}
+
+/** The tool messages of calls answered at once, as runTools would have stored them. */
+function bindingResultMessages(ctx: StepContext, answered: readonly AnsweredCall[]): NewMessage[] {
+  const { active } = ctx;
+  return answered.map(({ call, execution: result }) => ({
+    id: randomUUID(),
+    role: "tool" as const,
+    side: active.side,
+    content: result.content,
+    name: call.function.name,
+    tool_call_id: call.id,
+    tool_status: result.status,
+    prompt: active.sideConfig.prompt,
+    ...(result.metadata ? { metadata: result.metadata } : {}),
+  }));
+}
+
+/**
+ * The status text the last sessionStatus call set (none: no change); for a child, its parent's
+ * registry entry shows it (spec §7.10), with the registry event added to `events`.
+ */
+async function bindingStatusChange(
+  tx: SqlExecutor,
+  row: ThreadRow,
+  answered: readonly AnsweredCall[],
+  events: NewEvent[],
+): Promise<ThreadChanges> {
+  const statusText = answered.findLast(({ execution: result }) => result.statusText !== undefined)?.execution
+    .statusText;
+  if (statusText === undefined) return {};
+  if (row.parent_id) {
+    await setLinkStatus(tx, row.id, statusText || "running", nowMicroseconds());
+    events.push(await registryEvent(tx, { id: row.parent_id, root_id: row.root_id }, [row.id]));
+  }
+  return { statusText };
 }

@@ -3,18 +3,21 @@
 // The spawning itself (requests, limits, the children's rows) is `spawnOneOffBatch` in
 // runtime/subagents/spawn-child.ts; this phase stores the calls' results beside it.
 
+import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { HookRunner } from "../../extensions/hook-runner";
 import { crashPoint } from "../../faults";
 import { appendEvents } from "../../store/event-log";
 import { takeUpTo } from "../../store/local-take";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent } from "../../store/thread-events";
-import { nowMicroseconds } from "../../store/thread-row";
+import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { findThread } from "../../store/thread-store";
+import { insertToolRunsDeferred } from "../../store/tool-runs";
 import { envLookup, type SubagentBranch } from "../../subagents/branches";
 import {
   DEFAULT_SUBAGENT_LIMITS,
   oneOffSpawnRequests,
+  type SubagentLimits,
   spawnOneOffBatch,
   startedResult,
 } from "../../subagents/spawn-child";
@@ -22,7 +25,7 @@ import {
 import { recordToolSpan } from "../run-trace";
 import type { ToolCatalog } from "../tool-catalog";
 import { ThreadTerminated } from "./errors";
-import { insertToolRuns, safeJson } from "./tool-call-records";
+import { safeJson } from "./tool-call-records";
 import type { StepContext } from "./types";
 
 export interface SpawnBatchItem {
@@ -98,7 +101,7 @@ export async function commitSpawnBatch(
   assistant: StoredMessage,
   batch: readonly SpawnBatchItem[],
 ): Promise<CommittedSpawnBatch> {
-  const { active, ext, threadId } = ctx;
+  const { active, threadId } = ctx;
   const parent = await findThread(ctx.db, threadId);
   if (!parent) throw new ThreadTerminated();
   const promptName = active.sideConfig.prompt;
@@ -123,49 +126,7 @@ export async function commitSpawnBatch(
     ? { owner: takes[0].owner, leaseMs: takes[0].leaseMs, count: takes.length }
     : undefined;
   const created = await ctx.commits
-    .commit(threadId, async (tx, row) => {
-      const spawned = await spawnOneOffBatch(tx, row.id, requests, limits, lease);
-      if (!spawned) return null;
-      const results = spawned.links.map((link, index) => ({
-        call: batch[index]!.call,
-        execution: startedResult(link, "started", batch[index]!.args),
-      }));
-      const stored = await ctx.commits.insert(
-        tx,
-        row.id,
-        results.map(({ call, execution }) => ({
-          role: "tool" as const,
-          side: active.side,
-          content: execution.content,
-          name: call.function.name,
-          tool_call_id: call.id,
-          tool_status: execution.status,
-          prompt: promptName,
-          ...(execution.metadata ? { metadata: execution.metadata } : {}),
-        })),
-      );
-      await insertToolRuns(
-        tx,
-        row,
-        results.map(({ call, execution }) => ({
-          toolCallId: call.id,
-          name: call.function.name,
-          args: execution.args,
-          status: execution.status,
-          result: execution.content,
-          startedAt,
-        })),
-      );
-      await appendEvents(tx, [
-        ...results.flatMap(({ call }) => [
-          telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
-          telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: "success" }),
-        ]),
-        ...stored.map((message) => messageEvent(row, message)),
-        ...spawned.events,
-      ]);
-      return { stored, firstMessages: spawned.firstMessages, routes: spawned.routes, taken: spawned.taken };
-    })
+    .commit(threadId, (tx, row) => commitSpawned(ctx, tx, row, { batch, requests, limits, lease, startedAt }))
     .catch((error: unknown) => {
       for (const take of takes) take.cancel();
       throw error;
@@ -174,8 +135,91 @@ export async function commitSpawnBatch(
     for (const take of takes) take.cancel();
     return NOTHING_COMMITTED;
   }
-  // A child's first run (likely in this process) then starts without reading its history, and
-  // a one-off child reports without reading its registry row.
+  rememberSpawned(ctx, created, batch, startedAt);
+  let started = false;
+  return {
+    answered: created.stored.length,
+    // After their caches: a taken child's first step may start at once.
+    start() {
+      if (started) return;
+      started = true;
+      for (const [index, take] of takes.entries()) {
+        const child = created.taken[index];
+        if (child) take.run({ id: child.row.id, runStartedAt: null, read: child });
+        else take.cancel();
+      }
+    },
+  };
+}
+
+/** What the batch's transaction spawns: the calls, their spawn requests, and the lease of local takes. */
+interface SpawnCommit {
+  batch: readonly SpawnBatchItem[];
+  requests: NonNullable<ReturnType<typeof oneOffSpawnRequests>>;
+  limits: SubagentLimits;
+  lease: Parameters<typeof spawnOneOffBatch>[4];
+  startedAt: number;
+}
+
+/** The batch's transaction: its children spawned, each call's result, tool run and events stored. */
+async function commitSpawned(ctx: StepContext, tx: SqlExecutor, row: ThreadRow, commit: SpawnCommit) {
+  const { active } = ctx;
+  const { batch, startedAt } = commit;
+  const promptName = active.sideConfig.prompt;
+  const spawned = await spawnOneOffBatch(tx, row.id, commit.requests, commit.limits, commit.lease);
+  if (!spawned) return null;
+  const results = spawned.links.map((link, index) => ({
+    call: batch[index]!.call,
+    execution: startedResult(link, "started", batch[index]!.args),
+  }));
+  const stored = await ctx.commits.insert(
+    tx,
+    row.id,
+    results.map(({ call, execution }) => ({
+      role: "tool" as const,
+      side: active.side,
+      content: execution.content,
+      name: call.function.name,
+      tool_call_id: call.id,
+      tool_status: execution.status,
+      prompt: promptName,
+      ...(execution.metadata ? { metadata: execution.metadata } : {}),
+    })),
+  );
+  await insertToolRunsDeferred(
+    tx,
+    row,
+    results.map(({ call, execution }) => ({
+      toolCallId: call.id,
+      name: call.function.name,
+      args: execution.args,
+      status: execution.status,
+      result: execution.content,
+      startedAt,
+    })),
+  );
+  await appendEvents(tx, [
+    ...results.flatMap(({ call }) => [
+      telemetryEvent(row, { type: "tool_started", tool: call.function.name }),
+      telemetryEvent(row, { type: "tool_completed", tool: call.function.name, status: "success" }),
+    ]),
+    ...stored.map((message) => messageEvent(row, message)),
+    ...spawned.events,
+  ]);
+  return { stored, firstMessages: spawned.firstMessages, routes: spawned.routes, taken: spawned.taken };
+}
+
+/**
+ * After the batch's commit: a child's first run (likely in this process) starts without reading its
+ * history, a one-off child reports without reading its registry row; the calls' spans go out.
+ */
+function rememberSpawned(
+  ctx: StepContext,
+  created: NonNullable<Awaited<ReturnType<typeof commitSpawned>>>,
+  batch: readonly SpawnBatchItem[],
+  startedAt: number,
+): void {
+  const { ext, threadId } = ctx;
   for (const [childId, first] of created.firstMessages) {
     const report = created.routes.get(childId);
     ctx.deps.spawnedCaches?.park(childId, {
@@ -195,18 +239,4 @@ export async function commitSpawnBatch(
       status: "success",
       arguments: call.function.arguments,
     });
-  let started = false;
-  return {
-    answered: created.stored.length,
-    // After their caches: a taken child's first step may start at once.
-    start() {
-      if (started) return;
-      started = true;
-      for (const [index, take] of takes.entries()) {
-        const child = created.taken[index];
-        if (child) take.run({ id: child.row.id, runStartedAt: null, read: child });
-        else take.cancel();
-      }
-    },
-  };
 }

@@ -5,11 +5,11 @@ import { randomUUID } from "node:crypto";
 import { resolvePromptOptions, resolveSideConfig, resolveSubpromptConfig } from "@/lib/standard";
 import type { ModelCallRequest, ModelCallResult } from "../../models/types";
 import type { StoredToolCall } from "../../store/messages";
-import { nowMicroseconds } from "../../store/thread-row";
+import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { findThread, updateThread } from "../../store/thread-store";
 import { renderPromptContent } from "../prompt-render";
 import { assembleSubpromptResult, type SubpromptCall } from "../subprompt-result";
-import { buildToolCatalog, type CatalogEntry, mcpServersOf } from "../tool-catalog";
+import { buildToolCatalog, type CatalogEntry, mcpServersOf, type ToolCatalog } from "../tool-catalog";
 import { errorContent, executeToolCall, type ToolExecution } from "../tool-executor";
 import { NESTED_APPROVAL_REFUSED } from "./approval-gate";
 import { toolExtensions } from "./hooks";
@@ -17,16 +17,28 @@ import { countModelCalls, logModelCall } from "./model-calls";
 import { announcingWaits } from "./model-waits";
 import { MAX_SUBPROMPT_DEPTH, type StepContext } from "./types";
 
+type SubpromptEntry = Extract<CatalogEntry, { kind: "subprompt" }>;
+
+/** A sub-prompt being run: its prompt, where its messages nest, its tools and result options. */
+interface NestedRun {
+  prompt: SubpromptEntry["prompt"];
+  options: ReturnType<typeof resolveSubpromptConfig>;
+  catalog: ToolCatalog;
+  /** Stored on each of its messages: its depth and the tool message it nests under. */
+  nested: { depth: number; parent_id: string };
+  promptPath: string[];
+}
+
 /** Runs the sub-prompt `entry` with `args` under the tool message `parentMessageId`. */
 export async function runSubprompt(
   ctx: StepContext,
-  entry: Extract<CatalogEntry, { kind: "subprompt" }>,
+  entry: SubpromptEntry,
   args: Record<string, unknown>,
   parentMessageId: string,
   depth: number,
   parentPath: string[],
 ): Promise<ToolExecution> {
-  const { active, ext, abortSignal, threadId } = ctx;
+  const { active, ext, threadId } = ctx;
   if (depth > MAX_SUBPROMPT_DEPTH) {
     return {
       status: "error",
@@ -34,16 +46,7 @@ export async function runSubprompt(
       args,
     };
   }
-  const config = entry.config;
-  const options = resolveSubpromptConfig({
-    name: entry.name,
-    ...(config.initUserMessageProperty !== undefined
-      ? { initUserMessageProperty: config.initUserMessageProperty }
-      : {}),
-    ...(config.includeTextResponse !== undefined ? { includeTextResponse: config.includeTextResponse } : {}),
-    ...(config.includeToolCalls !== undefined ? { includeToolCalls: config.includeToolCalls } : {}),
-    ...(config.includeErrors !== undefined ? { includeErrors: config.includeErrors } : {}),
-  });
+  const options = subpromptOptions(entry);
   const prompt = entry.prompt;
   const definitions = active.definitions;
   const row = await findThread(ctx.db, threadId);
@@ -53,20 +56,13 @@ export async function runSubprompt(
     findPrompt: (name) => definitions.index.prompts.get(name)?.definition,
     resolveEnv: (name) => env[name],
   });
-  const initValue = options.initUserMessageProperty ? args[options.initUserMessageProperty] : undefined;
-  const initText =
-    initValue === undefined || initValue === null
-      ? null
-      : typeof initValue === "string"
-        ? initValue
-        : JSON.stringify(initValue);
+  const initText = initTextOf(options, args);
   const nested = { depth, parent_id: parentMessageId };
   if (initText !== null) {
     await ctx.commits.commit(threadId, (tx) =>
       ctx.commits.insert(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
     );
   }
-  const promptPath = [...parentPath, prompt.name];
   await ext.registry?.mcp.prepare(mcpServersOf(prompt, definitions.index));
   const catalog = buildToolCatalog(
     prompt,
@@ -76,7 +72,7 @@ export async function runSubprompt(
     undefined,
     (serverId) => ext.registry?.mcp.cachedTools(serverId),
   );
-  const promptOptions = resolvePromptOptions(prompt);
+  const run: NestedRun = { prompt, options, catalog, nested, promptPath: [...parentPath, prompt.name] };
   const messages: ModelCallRequest["messages"] = [
     { role: "system", content: system },
     ...(initText !== null ? [{ role: "user" as const, content: initText }] : []),
@@ -84,27 +80,7 @@ export async function runSubprompt(
   const startedAt = nowMicroseconds();
   let result: ModelCallResult;
   try {
-    result = await ctx.deps.callModel(
-      prompt.model,
-      definitions.bundle.models,
-      {
-        messages,
-        tools: catalog.specs,
-        toolChoice: promptOptions.toolChoice,
-        parallelToolCalls: promptOptions.parallelToolCalls,
-        abortSignal,
-        scriptedCallIndex: await countModelCalls(
-          ctx,
-          row ?? (await findThread(ctx.db, threadId))!,
-          active.side,
-          prompt.model,
-        ),
-      },
-      {
-        onTelemetry: announcingWaits(ctx, { id: threadId, root_id: ctx.rootId }, () => {}),
-        ...(row ? { projectId: row.project_id } : {}),
-      },
-    );
+    result = await callSubpromptModel(ctx, run, messages, row);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -121,19 +97,94 @@ export async function runSubprompt(
       arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
     },
   }));
-  await ctx.commits.commit(threadId, async (tx, current) => {
-    await logModelCall(
-      ctx,
-      tx,
-      current,
-      active.side,
-      prompt.model,
+  await commitSubpromptReply(ctx, run, { messages, result, toolCalls, startedAt });
+  const calls = await runNestedCalls(ctx, run, toolCalls);
+  const assembled = assembleSubpromptResult(result.text, calls, options);
+  return { status: assembled.status, content: assembled.content, args };
+}
+
+/** The sub-prompt's result options as its tool configures them. */
+function subpromptOptions(entry: SubpromptEntry): ReturnType<typeof resolveSubpromptConfig> {
+  const config = entry.config;
+  return resolveSubpromptConfig({
+    name: entry.name,
+    ...(config.initUserMessageProperty !== undefined
+      ? { initUserMessageProperty: config.initUserMessageProperty }
+      : {}),
+    ...(config.includeTextResponse !== undefined ? { includeTextResponse: config.includeTextResponse } : {}),
+    ...(config.includeToolCalls !== undefined ? { includeToolCalls: config.includeToolCalls } : {}),
+    ...(config.includeErrors !== undefined ? { includeErrors: config.includeErrors } : {}),
+  });
+}
+
+/** The user message the sub-prompt starts from: the argument its init property names (none: null). */
+function initTextOf(
+  options: ReturnType<typeof resolveSubpromptConfig>,
+  args: Record<string, unknown>,
+): string | null {
+  const initValue = options.initUserMessageProperty ? args[options.initUserMessageProperty] : undefined;
+  if (initValue === undefined || initValue === null) return null;
+  return typeof initValue === "string" ? initValue : JSON.stringify(initValue);
+}
+
+/** The sub-prompt's one model call (the scripted index counted as for the side's own calls). */
+async function callSubpromptModel(
+  ctx: StepContext,
+  run: NestedRun,
+  messages: ModelCallRequest["messages"],
+  row: ThreadRow | null,
+): Promise<ModelCallResult> {
+  const { active, abortSignal, threadId } = ctx;
+  const { prompt, catalog } = run;
+  const promptOptions = resolvePromptOptions(prompt);
+  return ctx.deps.callModel(
+    prompt.model,
+    active.definitions.bundle.models,
+    {
       messages,
+      tools: catalog.specs,
+      toolChoice: promptOptions.toolChoice,
+      parallelToolCalls: promptOptions.parallelToolCalls,
+      abortSignal,
+      scriptedCallIndex: await countModelCalls(
+        ctx,
+        row ?? (await findThread(ctx.db, threadId))!,
+        active.side,
+        prompt.model,
+      ),
+    },
+    {
+      onTelemetry: announcingWaits(ctx, { id: threadId, root_id: ctx.rootId }, () => {}),
+      ...(row ? { projectId: row.project_id } : {}),
+    },
+  );
+}
+
+/** The sub-prompt's reply committed under its tool message, with its call log and usage. */
+async function commitSubpromptReply(
+  ctx: StepContext,
+  run: NestedRun,
+  reply: {
+    messages: ModelCallRequest["messages"];
+    result: ModelCallResult;
+    toolCalls: StoredToolCall[];
+    startedAt: number;
+  },
+): Promise<void> {
+  const { active, threadId } = ctx;
+  const { prompt, catalog, nested } = run;
+  const { result, toolCalls } = reply;
+  await ctx.commits.commit(threadId, async (tx, current) => {
+    await logModelCall(ctx, tx, current, {
+      side: active.side,
+      modelName: prompt.model,
+      messages: reply.messages,
       catalog,
       result,
-      null,
-      startedAt,
-    );
+      error: null,
+      startedAt: reply.startedAt,
+      replayedFrom: null,
+    });
     await ctx.commits.insert(tx, threadId, [
       {
         role: "assistant",
@@ -156,6 +207,16 @@ export async function runSubprompt(
       }),
     );
   });
+}
+
+/** The sub-prompt's calls run in order, each result committed under its tool message. */
+async function runNestedCalls(
+  ctx: StepContext,
+  run: NestedRun,
+  toolCalls: readonly StoredToolCall[],
+): Promise<SubpromptCall[]> {
+  const { active, ext, abortSignal, threadId } = ctx;
+  const { prompt, catalog, options, nested, promptPath } = run;
   const calls: SubpromptCall[] = [];
   for (const call of toolCalls) {
     if (abortSignal.aborted) break;
@@ -174,7 +235,7 @@ export async function runSubprompt(
           abortSignal,
           ...toolExtensions(ctx, threadId, ext, prompt.name, promptPath),
           runSubprompt: (inner, innerArgs) =>
-            runSubprompt(ctx, inner, innerArgs, messageId, depth + 1, promptPath),
+            runSubprompt(ctx, inner, innerArgs, messageId, nested.depth + 1, promptPath),
         });
     const content =
       execution.status === "error" && options.includeErrors && !execution.content.startsWith("Error: ")
@@ -202,6 +263,5 @@ export async function runSubprompt(
       content,
     });
   }
-  const assembled = assembleSubpromptResult(result.text, calls, options);
-  return { status: assembled.status, content: assembled.content, args };
+  return calls;
 }

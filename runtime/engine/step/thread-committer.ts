@@ -6,6 +6,7 @@
 import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
+import { nextMessageSeq, writeMessageSeqDeferred } from "../../store/message-seq";
 import {
   bumpMessageSeq,
   insertMessages,
@@ -331,7 +332,7 @@ export class ThreadCommitter {
   private async flushMessageSeq(tx: SqlExecutor): Promise<void> {
     const owed = this.numbering.takeFlush();
     if (!owed) return;
-    await tx.defer("UPDATE threads SET message_seq = $2 WHERE id = $1", [owed.threadId, owed.messageSeq]);
+    await writeMessageSeqDeferred(tx, owed.threadId, owed.messageSeq);
   }
 
   /**
@@ -357,10 +358,6 @@ export class ThreadCommitter {
   async nextSeq(tx: SqlExecutor, threadId: string): Promise<number> {
     const known = this.numbering.nextSeq();
     if (known !== null) return known;
-    const [{ next }] = (await tx.query<{ next: number }>(
-      "SELECT message_seq + 1 AS next FROM threads WHERE id = $1",
-      [threadId],
-    )) as [{ next: number }];
-    return Number(next);
+    return nextMessageSeq(tx, threadId);
   }
 }

@@ -1,10 +1,7 @@
-// Pure helpers over a step's tool calls and their results: which calls still lack results, what
-// the stop rules see of executed calls, the step counters, and the tool_runs rows of several calls.
-import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { ModelCallResult } from "../../models/types";
+import { toolResultsAfter } from "../../store/message-edits";
 import type { ExecutionState, Side, StoredMessage, StoredToolCall } from "../../store/messages";
-import { nowMicroseconds } from "../../store/thread-row";
 import type { ExecutedToolCall } from "../stop-rules";
 import type { CatalogEntry } from "../tool-catalog";
 
@@ -96,14 +93,7 @@ export async function executedCallsOf(
   threadId: string,
   assistant: StoredMessage,
 ): Promise<ExecutedCallRecord[]> {
-  const results = await tx.query<{
-    tool_call_id: string;
-    tool_status: "success" | "error";
-    metadata: unknown;
-  }>(
-    "SELECT tool_call_id, tool_status, metadata FROM messages WHERE thread_id = $1 AND role = 'tool' AND depth = 0 AND seq > $2",
-    [threadId, assistant.seq],
-  );
+  const results = await toolResultsAfter(tx, threadId, assistant.seq);
   const byId = new Map(results.map((result) => [result.tool_call_id, result]));
   return (assistant.tool_calls ?? []).map((call) => {
     const result = byId.get(call.id);
@@ -144,45 +134,5 @@ export function announcesStart(entry: CatalogEntry | undefined): boolean {
     entry.kind === "tool" ||
     entry.kind === "subprompt" ||
     (entry.kind === "binding" && entry.tool !== undefined)
-  );
-}
-
-/** Tool runs of several calls in one statement. */
-export async function insertToolRuns(
-  tx: SqlExecutor,
-  /** The step's thread row: the runs name its project (the dashboard reads by it). */
-  thread: { id: string; project_id: string },
-  runs: readonly {
-    toolCallId: string;
-    name: string;
-    args: unknown;
-    status: string;
-    result: string;
-    startedAt: number;
-  }[],
-): Promise<void> {
-  if (runs.length === 0) return;
-  const finishedAt = nowMicroseconds();
-  const values: unknown[] = [];
-  const rows = runs.map((run, index) => {
-    values.push(
-      randomUUID(),
-      thread.id,
-      run.toolCallId,
-      run.name,
-      JSON.stringify(run.args ?? null),
-      run.status,
-      run.result,
-      run.startedAt,
-      finishedAt,
-      thread.project_id,
-    );
-    const p = (offset: number) => `$${index * 10 + offset}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}::text::jsonb, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`;
-  });
-  await tx.defer(
-    `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at, project_id)
-     VALUES ${rows.join(", ")}`,
-    values as never[],
   );
 }

@@ -4,12 +4,15 @@
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
+import type { ApprovalRow } from "../../store/approval-store";
 import { appendEvents, type NewEvent } from "../../store/event-log";
+import { setMessageContent, setMessageToolCalls } from "../../store/message-edits";
 import type { NewMessage } from "../../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
 import { messageEvent, telemetryEvent, threadEvent } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { findThread, type ThreadChanges, updateLockedThread, updateThread } from "../../store/thread-store";
+import { insertToolRunDeferred } from "../../store/tool-runs";
 import { envLookup } from "../../subagents/branches";
 import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../subagents/spawn-child";
@@ -27,6 +30,7 @@ import {
   type ToolExecution,
 } from "../tool-executor";
 import {
+  type ApprovalVerdict,
   approvalVerdict,
   approvedCall,
   approvedMetadata,
@@ -96,8 +100,7 @@ async function runToolCall(
   calls: StoredToolCall[],
   index: number,
 ): Promise<StepOutcome | null> {
-  const { active, catalog, ext, abortSignal, threadId } = ctx;
-  const assistant = state.current;
+  const { active, ext, abortSignal, threadId } = ctx;
   const asked = calls[index]!;
   // A call that needs a human's approval runs once approved, is answered once denied, else parks.
   const verdict = await approvalVerdict(ctx, asked);
@@ -106,75 +109,17 @@ async function runToolCall(
   const promptName = active.sideConfig.prompt;
   const startedAt = nowMicroseconds();
   const toolMessageId = randomUUID();
-  // Work that takes time (code, HTTP and built-in tools, sub-prompts) is announced before it
-  // runs, so live views show it running; instant runtime tools announce with their result.
-  const announced = verdict.kind !== "denied" && announcesStart(catalog.entries.get(call.function.name));
-  if (announced) {
-    await appendEvents(ctx.db, [
-      telemetryEvent(
-        { id: threadId, root_id: ctx.rootId },
-        { type: "tool_started", tool: call.function.name },
-      ),
-    ]);
-  }
-  const ran =
-    verdict.kind === "denied"
-      ? deniedExecution(call, verdict.approval)
-      : await executeToolCall(call, {
-          threadId,
-          db: ctx.db,
-          catalog,
-          abortSignal,
-          ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
-          runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
-          runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, assistant.id),
-        });
-  const executed: ToolExecution =
-    verdict.kind === "approved"
-      ? { ...ran, metadata: { ...ran.metadata, ...approvedMetadata(verdict.approval) } }
-      : ran;
+  const { executed, announced } = await executeCall(ctx, {
+    call,
+    verdict,
+    toolMessageId,
+    spawnGroupId: state.current.id,
+  });
   if (abortSignal.aborted) return "aborted";
   crashPoint("before_tool_commit", active.agent.name);
-  // An approved or denied call's span starts when the approval was asked for: the human's wait is
-  // part of the call, marked by its two events.
   const approval = verdict.kind === "approved" || verdict.kind === "denied" ? verdict.approval : null;
   const span = (status: string, result?: string) =>
-    recordToolSpan(ctx.trace, {
-      threadId,
-      toolCallId: call.id,
-      toolName: call.function.name,
-      startMs: (approval ? Math.min(approval.requested_at, startedAt) : startedAt) / 1000,
-      status,
-      arguments: call.function.arguments,
-      ...(result !== undefined ? { result } : {}),
-      events: [
-        ...(approval
-          ? [
-              {
-                name: "tandem.approval.requested",
-                timeMs: approval.requested_at / 1000,
-                attributes: { "tandem.approval.id": approval.id },
-              },
-              {
-                name: "tandem.approval.decided",
-                timeMs: (approval.decided_at ?? startedAt) / 1000,
-                attributes: { "tandem.approval.id": approval.id, "tandem.approval.decision": approval.state },
-              },
-            ]
-          : []),
-        ...(executed.status === "success" && typeof handoffTarget(executed) === "string"
-          ? [
-              {
-                name: "tandem.handoff",
-                attributes: {
-                  "tandem.handoff.from": active.agent.name,
-                  "tandem.handoff.to": handoffTarget(executed)!,
-                },
-              },
-            ]
-          : []),
-      ],
-    });
+    recordToolSpan(ctx.trace, toolSpanOf(ctx, { call, executed, approval, startedAt, status, result }));
   if (executed.pending) {
     // A blocking subagent call waits for its child: its span ends here, the child's run nests under it.
     const outcome = await ctx.commits.commit(threadId, (tx, row) => parkOnChild(ctx, tx, row, call.id));
@@ -183,19 +128,7 @@ async function runToolCall(
   }
   const execution = await afterToolHooks(ext, promptName, call, executed);
   const draft =
-    execution &&
-    (await beforeCreate(ext, promptName, {
-      id: toolMessageId,
-      role: "tool",
-      side: active.side,
-      content: execution.content,
-      name: call.function.name,
-      tool_call_id: call.id,
-      tool_status: execution.status,
-      prompt: promptName,
-      ...(execution.metadata ? { metadata: execution.metadata } : {}),
-      ...(execution.attachments ? { attachments: execution.attachments } : {}),
-    }));
+    execution && (await beforeCreate(ext, promptName, toolMessageOf(ctx, toolMessageId, call, execution)));
   // After a stop request the remaining calls are answered as stopped and the run ends here.
   const remaining = ext.control.stopRequested ? calls.slice(index + 1) : [];
   const isLast = index === calls.length - 1 || ext.control.stopRequested;
@@ -219,6 +152,127 @@ async function runToolCall(
   ext.history.push(...committed.created);
   await afterCreate(ext, promptName, committed.created);
   return committed.outcome;
+}
+
+/** A call about to run: as approved (or asked), its verdict, and the ids its work hangs under. */
+interface CallToExecute {
+  call: StoredToolCall;
+  verdict: Exclude<ApprovalVerdict, { kind: "wait" }>;
+  /** The tool message the result will be (a sub-prompt's messages nest under it). */
+  toolMessageId: string;
+  /** The reply whose calls these are (the spawn group of children it spawns). */
+  spawnGroupId: string;
+}
+
+/**
+ * Runs the call (a denied one is answered without running), announcing its start first when it
+ * may take a while: live views show it running; instant runtime tools announce with their result.
+ */
+async function executeCall(
+  ctx: StepContext,
+  input: CallToExecute,
+): Promise<{ executed: ToolExecution; announced: boolean }> {
+  const { active, catalog, ext, abortSignal, threadId } = ctx;
+  const { call, verdict, toolMessageId } = input;
+  const promptName = active.sideConfig.prompt;
+  const announced = verdict.kind !== "denied" && announcesStart(catalog.entries.get(call.function.name));
+  if (announced) {
+    await appendEvents(ctx.db, [
+      telemetryEvent(
+        { id: threadId, root_id: ctx.rootId },
+        { type: "tool_started", tool: call.function.name },
+      ),
+    ]);
+  }
+  if (verdict.kind === "denied") return { executed: deniedExecution(call, verdict.approval), announced };
+  const ran = await executeToolCall(call, {
+    threadId,
+    db: ctx.db,
+    catalog,
+    abortSignal,
+    ...toolExtensions(ctx, threadId, ext, promptName, [promptName]),
+    runSubprompt: (entry, args) => runSubprompt(ctx, entry, args, toolMessageId, 1, [promptName]),
+    runSubagent: (entry, args, callId) => runSubagentCall(ctx, entry, args, callId, input.spawnGroupId),
+  });
+  const executed: ToolExecution =
+    verdict.kind === "approved"
+      ? { ...ran, metadata: { ...ran.metadata, ...approvedMetadata(verdict.approval) } }
+      : ran;
+  return { executed, announced };
+}
+
+/** The tool message of a call's result (after its hooks), as before_create_message sees it. */
+function toolMessageOf(
+  ctx: StepContext,
+  id: string,
+  call: StoredToolCall,
+  execution: ToolExecution,
+): NewMessage {
+  const promptName = ctx.active.sideConfig.prompt;
+  return {
+    id,
+    role: "tool",
+    side: ctx.active.side,
+    content: execution.content,
+    name: call.function.name,
+    tool_call_id: call.id,
+    tool_status: execution.status,
+    prompt: promptName,
+    ...(execution.metadata ? { metadata: execution.metadata } : {}),
+    ...(execution.attachments ? { attachments: execution.attachments } : {}),
+  };
+}
+
+/** One call's span as it ends: the call, how it ran, and the approval it waited for (if any). */
+interface ToolSpanInput {
+  call: StoredToolCall;
+  executed: ToolExecution;
+  approval: ApprovalRow | null;
+  startedAt: number;
+  status: string;
+  result: string | undefined;
+}
+
+/**
+ * The span of one call. An approved or denied call's span starts when the approval was asked for:
+ * the human's wait is part of the call, marked by its two events.
+ */
+function toolSpanOf(ctx: StepContext, input: ToolSpanInput): Parameters<typeof recordToolSpan>[1] {
+  const { call, executed, approval, startedAt } = input;
+  const target = executed.status === "success" ? handoffTarget(executed) : undefined;
+  return {
+    threadId: ctx.threadId,
+    toolCallId: call.id,
+    toolName: call.function.name,
+    startMs: (approval ? Math.min(approval.requested_at, startedAt) : startedAt) / 1000,
+    status: input.status,
+    arguments: call.function.arguments,
+    ...(input.result !== undefined ? { result: input.result } : {}),
+    events: [
+      ...(approval
+        ? [
+            {
+              name: "tandem.approval.requested",
+              timeMs: approval.requested_at / 1000,
+              attributes: { "tandem.approval.id": approval.id },
+            },
+            {
+              name: "tandem.approval.decided",
+              timeMs: (approval.decided_at ?? startedAt) / 1000,
+              attributes: { "tandem.approval.id": approval.id, "tandem.approval.decision": approval.state },
+            },
+          ]
+        : []),
+      ...(typeof target === "string"
+        ? [
+            {
+              name: "tandem.handoff",
+              attributes: { "tandem.handoff.from": ctx.active.agent.name, "tandem.handoff.to": target },
+            },
+          ]
+        : []),
+    ],
+  };
 }
 
 /** A call's result as its commit stores it. */
@@ -247,7 +301,7 @@ async function commitToolResult(
   state: { current: StoredMessage },
   result: ToolResultCommit,
 ): Promise<{ created: StoredMessage[]; outcome: StepOutcome | null }> {
-  const { active, catalog, ext } = ctx;
+  const { active } = ctx;
   const { call, executed, execution, draft } = result;
   const promptName = active.sideConfig.prompt;
   let row = lockedRow;
@@ -255,17 +309,7 @@ async function commitToolResult(
     row = await updateThread(tx, row.id, { execution: { ...row.execution, blockedOn: null } });
   }
   const created: StoredMessage[] = [];
-  if (!draft) {
-    // after_tool_call_* returned null: the call leaves history and nothing is stored for it.
-    const kept = (state.current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
-    await tx.query("UPDATE messages SET tool_calls = $1::text::jsonb WHERE id = $2", [
-      kept.length > 0 ? JSON.stringify(kept) : null,
-      state.current.id,
-    ]);
-    state.current = { ...state.current, tool_calls: kept.length > 0 ? kept : null };
-    await ctx.commits.changedHistory(tx, row.id);
-  }
-  const current = state.current;
+  if (!draft) await dropCallFromHistory(ctx, tx, row.id, state, call);
   const stoppedResults = result.remaining.map((open) => ({
     role: "tool" as const,
     side: active.side,
@@ -277,22 +321,14 @@ async function commitToolResult(
   }));
   // Independent statements go out together (pipelined on one connection, run in this order).
   const [, stored] = await Promise.all([
-    tx.defer(
-      `INSERT INTO tool_runs (id, thread_id, tool_call_id, name, args, status, result, started_at, finished_at, project_id)
-             VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9, $10)`,
-      [
-        randomUUID(),
-        row.id,
-        call.id,
-        call.function.name,
-        JSON.stringify(executed.args ?? null),
-        executed.status,
-        executed.content,
-        result.startedAt,
-        nowMicroseconds(),
-        row.project_id,
-      ],
-    ),
+    insertToolRunDeferred(tx, row, {
+      toolCallId: call.id,
+      name: call.function.name,
+      args: executed.args,
+      status: executed.status,
+      result: executed.content,
+      startedAt: result.startedAt,
+    }),
     ctx.commits.insert(tx, row.id, [...(draft ? [draft] : []), ...stoppedResults]),
   ]);
   created.push(...stored);
@@ -316,10 +352,54 @@ async function commitToolResult(
     ]);
     return { created, outcome: null };
   }
+  const outcome = await decideAfterLastCall(ctx, tx, row, {
+    assistant: state.current,
+    stored,
+    events,
+    statusChange,
+  });
+  return { created, outcome };
+}
+
+/** after_tool_call_* returned null: the call leaves history and nothing is stored for it. */
+async function dropCallFromHistory(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  threadId: string,
+  state: { current: StoredMessage },
+  call: StoredToolCall,
+): Promise<void> {
+  const kept = (state.current.tool_calls ?? []).filter((entry) => entry.id !== call.id);
+  await setMessageToolCalls(tx, state.current.id, kept.length > 0 ? kept : null);
+  state.current = { ...state.current, tool_calls: kept.length > 0 ? kept : null };
+  await ctx.commits.changedHistory(tx, threadId);
+}
+
+/** What the last call's commit decides from: the reply, the results it stored, its events so far. */
+interface LastCallCommit {
+  assistant: StoredMessage;
+  stored: StoredMessage[];
+  events: NewEvent[];
+  statusChange: ThreadChanges;
+}
+
+/**
+ * The step's decision in its last call's commit: the stop rules over every call's result, the
+ * reply completed by a stop tool's response, then a handoff, or the step finished (decide).
+ */
+async function decideAfterLastCall(
+  ctx: StepContext,
+  tx: SqlExecutor,
+  row: ThreadRow,
+  last: LastCallCommit,
+): Promise<StepOutcome> {
+  const { active, catalog, ext } = ctx;
+  const { assistant: current, events, statusChange } = last;
   // The stop evaluation needs every call's result: from memory when this run stored them
   // all, else read (after a crash, earlier results come from an earlier run).
   const executedCalls =
-    executedCallsKnown(current, [...ext.history, ...stored]) ?? (await executedCallsOf(tx, row.id, current));
+    executedCallsKnown(current, [...ext.history, ...last.stored]) ??
+    (await executedCallsOf(tx, row.id, current));
   const decision = evaluateStop(
     { text: current.content ?? "", toolCalls: executedCalls },
     { side: active.side, sideConfig: active.sideConfig, turnSteps: row.execution.turnSteps },
@@ -331,23 +411,22 @@ async function commitToolResult(
   ) {
     // The extracted outcome is the side's message: the other side's next request must see it.
     const completed = { ...current, content: decision.responseText };
-    await tx.query("UPDATE messages SET content = $1 WHERE id = $2", [decision.responseText, current.id]);
+    await setMessageContent(tx, current.id, decision.responseText);
     ctx.commits.replaced(row.id, completed);
     events.push(messageEvent(row, completed));
   }
   const handoff = executedCalls.filter((entry) => entry.status === "success" && entry.handoffTo).at(-1);
   if (handoff && decision.kind !== "session_completed" && decision.kind !== "session_failed") {
     await applyHandoff(ctx, tx, row, handoff, catalog, events, statusChange);
-    return { created, outcome: "continue" };
+    return "continue";
   }
-  const outcome = await finishStep(
+  return finishStep(
     ctx,
     tx,
     row,
     { ...active, execution: row.execution, decision, control: ext.control, extra: statusChange },
     events,
   );
-  return { created, outcome };
 }
 
 /** A subagent tool call of the active prompt (spec §7): spawn, message, or wait for a result. */
