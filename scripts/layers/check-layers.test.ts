@@ -188,6 +188,35 @@ function ranked(name: string): RankedLayer {
   return layer;
 }
 
+/** Import forms the layer rules read: type-only and multi-line imports count like any other. */
+const FORM_PROBES: Record<string, { source: string; specifier: string; reported: boolean }> = {
+  "runtime/store/deep/er/type-upward.ts": {
+    source: 'import type { StepRunner } from "../../../engine/step-runner";\nexport type R = StepRunner;\n',
+    specifier: "../../../engine/step-runner",
+    reported: true,
+  },
+  "runtime/tools/deep/er/multi-line.ts": {
+    source: 'import {\n  a,\n  type B,\n} from "@/runtime/subagents/spawn-child";\nexport const c: B = a;\n',
+    specifier: "@/runtime/subagents/spawn-child",
+    reported: true,
+  },
+  "lib/graph/deep/er/re-export.ts": {
+    source: 'export * from "../../../codegen/project-files";\n',
+    specifier: "../../../codegen/project-files",
+    reported: true,
+  },
+  "lib/studio/deep/er/dynamic.ts": {
+    source: 'export const load = () => import("../../../../runtime/store/thread-store");\n',
+    specifier: "../../../../runtime/store/thread-store",
+    reported: true,
+  },
+  "runtime/engine/deep/er/commented.ts": {
+    source: '// import { x } from "@/runtime/services/thread-service";\nexport const y = 1;\n',
+    specifier: "@/runtime/services/thread-service",
+    reported: false,
+  },
+};
+
 let root = "";
 let problems: LayerCheckProblem[] = [];
 
@@ -197,7 +226,7 @@ beforeAll(async () => {
   for (const [file, specifiers] of IMPORTS) {
     files[file] = specifiers.map((s, i) => `import * as m${i} from "${s}";\nexport { m${i} };\n`).join("");
   }
-  for (const [file, { source }] of Object.entries(SQL_PROBES)) files[file] = source;
+  for (const [file, { source }] of Object.entries({ ...SQL_PROBES, ...FORM_PROBES })) files[file] = source;
   for (const [file, source] of Object.entries(files)) {
     await mkdir(path.join(root, path.dirname(file)), { recursive: true });
     await writeFile(path.join(root, file), source);
@@ -262,6 +291,15 @@ describe("layer check: the boundaries the project relies on", () => {
     const [, relative] = bothForms(probeFile("runtime/store/", "probe-hand"), "runtime/engine/step-runner");
     expect(relative).toBe("../../../engine/step-runner");
   });
+
+  it.each(Object.entries(FORM_PROBES))(
+    "reads the imports of %s",
+    (file, { specifier, reported: expected }) => {
+      expect(reported(file, specifier), JSON.stringify(problems.filter((p) => p.file === file))).toBe(
+        expected,
+      );
+    },
+  );
 
   it("reports a file that belongs to no layer", () => {
     expect(problems.some((p) => p.file === "stray/nowhere.ts" && p.message.includes("no layer"))).toBe(true);
