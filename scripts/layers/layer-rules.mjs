@@ -93,7 +93,7 @@ export function layerProblem(edge) {
 /** What the SQL rule says about one import edge: a message, or null. */
 export function sqlImportProblem(edge) {
   if (!isSqlClientImport(edge) || !isCheckedForSql(edge.from) || mayUseDatabase(edge.from)) return null;
-  return `imports the SQL client's values from ${edge.specifier}: only runtime/store/ and lib/db/ do (a type needs only `import type`)`;
+  return `imports the SQL client's values from ${edge.specifier}: only runtime/store/ and lib/db/ do (a type needs only "import type")`;
 }
 
 /** True when an edge is a value import of something that opens or runs SQL. */
