@@ -5,9 +5,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
 
-/** Folders never read: build output, generated code, data and the bench's own npm package. */
+/** Folders never read: build output, generated code, data, reports and the bench's own npm package. */
 const SKIPPED =
-  /(^|\/)(node_modules|\.next|\.data|\.git|\.stryker-tmp|lib\/db\/generated|bench\/peers|test-results|playwright-report|e2e-artifacts)(\/|$)/;
+  /^(\.next|\.data|\.git|\.stryker-tmp|lib\/db\/generated|bench\/peers|test-results|playwright-report|e2e-artifacts|reports|coverage)(\/|$)|(^|\/)node_modules(\/|$)/;
 
 /** The specifier of every `import type …`/`export type … from` statement (erased by esbuild). */
 const TYPE_ONLY_STATEMENT =
