@@ -96,7 +96,8 @@ function chromiumPath() {
 }
 
 const stages = {
-  lint: () => run("npx", ["biome", "check", "."]),
+  // `npm run lint`: Biome, then the layer rules of scripts/layers/layer-list.mjs.
+  lint: () => run("npm", ["run", "--silent", "lint"]),
   typecheck: () => run("npx", ["tsc", "--noEmit", "-p", "."]),
   unit: () => vitestStage("unit"),
   // scripts/build.mjs: `next build` plus the source stamp the integration suite checks the build against.

@@ -2,7 +2,6 @@
 // filters: action, actor, from, to, and the `before` cursor of the next page), and the labels of
 // its entries. Pure, so the page and its tests agree. The action choices are the policy table's
 // audit actions (policy.ts), the only ones ever written for a project.
-import type { AuditEntry } from "@/lib/api/access-schemas";
 import { POLICY } from "./policy";
 
 export const AUDIT_WINDOWS = {
@@ -83,7 +82,17 @@ export function auditQuery(
   return query;
 }
 
-export function actorLabel(entry: AuditEntry): string {
+/** Who wrote an audit entry, as the page reads it (lib/api/access-schemas parses the response). */
+export interface AuditEntryActor {
+  type: "user" | "key";
+  id: string | null;
+  name?: string | null;
+}
+
+export function actorLabel(entry: {
+  readonly actor: AuditEntryActor | null;
+  readonly [field: string]: unknown;
+}): string {
   if (!entry.actor) return "system";
   const name = entry.actor.name || entry.actor.id || "unknown";
   return entry.actor.type === "key" ? `key ${name}` : name;

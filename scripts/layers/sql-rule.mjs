@@ -1,0 +1,74 @@
+// Only runtime/store/ and lib/db/ talk to the database (issue 44): they alone import the SQL client's
+// values and write SQL. SQL mostly flows through a `db`/`tx` object handed in as a parameter (typed by
+// a type-only import of lib/db), so the import rule alone cannot see it: the second rule finds SQL
+// text (a string that starts with a statement, or a clause only SQL has) in product code.
+// STILL_ALLOWED lists today's offenders while they move; shrink it as each file moves, never grow it.
+
+/** Folders whose files may use the database directly. */
+export const DATABASE_HOMES = ["runtime/store/", "lib/db/"];
+
+/** Value imports that hand out a database connection: the drivers, Prisma, and lib/db except config. */
+export const SQL_CLIENT_PACKAGES = [
+  "postgres",
+  "pg",
+  "@electric-sql/pglite",
+  "@prisma/client",
+  "@prisma/adapter-pg",
+  "pglite-prisma-adapter",
+];
+/** Repository modules under a database home that are no SQL client (configuration, read from env). */
+export const NOT_SQL_CLIENT = ["lib/db/config"];
+
+/** Product folders checked for SQL (tests, benches and scripts set up databases on purpose). */
+export const PRODUCT_FOLDERS = ["app/", "components/", "lib/", "runtime/"];
+
+/** Files still allowed to import the SQL client or write SQL while they move to runtime/store/. */
+export const STILL_ALLOWED = [
+  "app/api/health/route.ts", // moving to runtime/store (issue 44)
+  "runtime/runtime.ts", // moving to runtime/store (issue 44)
+  "runtime/effects/effect-runner.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/drain-input.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/model-calls.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/replay-answer.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/replay-gate.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/thread-committer.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/tool-call-records.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/step/tool-calls.ts", // moving to runtime/store (issue 44)
+  "runtime/engine/thread-state.ts", // moving to runtime/store (issue 44)
+  "runtime/events/event-watchers.ts", // moving to runtime/store (issue 44)
+  "runtime/scheduler/claim.ts", // moving to runtime/store (issue 44)
+  "runtime/scheduler/scheduler.ts", // moving to runtime/store (issue 44)
+  "runtime/services/approval-service.ts", // moving to runtime/store (issue 44)
+  "runtime/services/fork-subtree.ts", // moving to runtime/store (issue 44)
+  "runtime/services/load-service.ts", // moving to runtime/store (issue 44)
+  "runtime/services/mcp-agent-server.ts", // moving to runtime/store (issue 44)
+  "runtime/services/thread-diff.ts", // moving to runtime/store (issue 44)
+  "runtime/services/thread-queries.ts", // moving to runtime/store (issue 44)
+  "runtime/services/thread-replay.ts", // moving to runtime/store (issue 44)
+  "runtime/services/thread-service.ts", // moving to runtime/store (issue 44)
+  "runtime/subagents/env-request-store.ts", // moving to runtime/store (issue 44)
+  "runtime/subagents/env-requests.ts", // moving to runtime/store (issue 44)
+  "runtime/subagents/registry-store.ts", // moving to runtime/store (issue 44)
+  "runtime/subagents/replay-children.ts", // moving to runtime/store (issue 44)
+  "runtime/subagents/report-to-parent.ts", // moving to runtime/store (issue 44)
+  "runtime/subagents/spawn-child.ts", // moving to runtime/store (issue 44)
+];
+
+/** A string that starts with an SQL statement (a verb and more: not the tag name "SELECT"), or an SQL-only clause. */
+const SQL_TEXT =
+  /["'`]\s*(?:SELECT|INSERT\s+INTO|UPDATE\s+\w+|DELETE\s+FROM|WITH\s+\w+\s+AS|NOTIFY|LISTEN|LOCK\s+TABLE|TRUNCATE)\s+[^"'`\s]|\b(?:INSERT\s+INTO|DELETE\s+FROM|ON\s+CONFLICT|FOR\s+UPDATE|SKIP\s+LOCKED|RETURNING\s+[\w*]|pg_notify|pg_advisory\w*)\b/;
+
+/** True when `source` (comments stripped) carries SQL text. */
+export function hasSqlText(source) {
+  return SQL_TEXT.test(source);
+}
+
+/** True when `file` may talk to the database directly. */
+export function isDatabaseHome(file) {
+  return DATABASE_HOMES.some((home) => file.startsWith(home));
+}
+
+/** True when `file` is product code that the SQL rule applies to (not a test). */
+export function isCheckedForSql(file) {
+  return PRODUCT_FOLDERS.some((folder) => file.startsWith(folder)) && !/\.(test|spec)\.[cm]?tsx?$/.test(file);
+}
