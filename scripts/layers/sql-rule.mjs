@@ -24,34 +24,10 @@ export const PRODUCT_FOLDERS = ["app/", "components/", "lib/", "runtime/"];
 
 /** Files still allowed to import the SQL client or write SQL while they move to runtime/store/. */
 export const STILL_ALLOWED = [
-  "app/api/health/route.ts", // moving to runtime/store (issue 44)
   "runtime/runtime.ts", // moving to runtime/store (issue 44)
-  "runtime/effects/effect-runner.ts", // moving to runtime/store (issue 44)
-  "runtime/engine/step/drain-input.ts", // moving to runtime/store (issue 44)
-  "runtime/engine/step/model-calls.ts", // moving to runtime/store (issue 44)
-  "runtime/engine/step/replay-answer.ts", // moving to runtime/store (issue 44)
   "runtime/engine/step/replay-gate.ts", // moving to runtime/store (issue 44)
   "runtime/engine/step/thread-committer.ts", // moving to runtime/store (issue 44)
-  "runtime/engine/step/tool-call-records.ts", // moving to runtime/store (issue 44)
-  "runtime/engine/step/tool-calls.ts", // moving to runtime/store (issue 44)
-  "runtime/engine/thread-state.ts", // moving to runtime/store (issue 44)
-  "runtime/events/event-watchers.ts", // moving to runtime/store (issue 44)
-  "runtime/scheduler/claim.ts", // moving to runtime/store (issue 44)
-  "runtime/scheduler/scheduler.ts", // moving to runtime/store (issue 44)
-  "runtime/services/approval-service.ts", // moving to runtime/store (issue 44)
-  "runtime/services/fork-subtree.ts", // moving to runtime/store (issue 44)
-  "runtime/services/load-service.ts", // moving to runtime/store (issue 44)
-  "runtime/services/mcp-agent-server.ts", // moving to runtime/store (issue 44)
-  "runtime/services/thread-diff.ts", // moving to runtime/store (issue 44)
-  "runtime/services/thread-queries.ts", // moving to runtime/store (issue 44)
-  "runtime/services/thread-replay.ts", // moving to runtime/store (issue 44)
   "runtime/services/thread-service.ts", // moving to runtime/store (issue 44)
-  "runtime/subagents/env-request-store.ts", // moving to runtime/store (issue 44)
-  "runtime/subagents/env-requests.ts", // moving to runtime/store (issue 44)
-  "runtime/subagents/registry-store.ts", // moving to runtime/store (issue 44)
-  "runtime/subagents/replay-children.ts", // moving to runtime/store (issue 44)
-  "runtime/subagents/report-to-parent.ts", // moving to runtime/store (issue 44)
-  "runtime/subagents/spawn-child.ts", // moving to runtime/store (issue 44)
 ];
 
 /** A string that starts with an SQL statement (a verb and more: not the tag name "SELECT"), or an SQL-only clause. */

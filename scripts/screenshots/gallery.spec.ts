@@ -459,9 +459,9 @@ function shotsWrittenElsewhere(): Shot[] {
     .readFileSync(readme, "utf8")
     .split("\n")
     .flatMap((line) => {
-      const match = entry.exec(line);
-      if (!match || ours.has(match[2]) || !fs.existsSync(path.join(OUT, match[2]))) return [];
-      return [{ title: match[1], file: match[2] }];
+      const [, title, file] = entry.exec(line) ?? [];
+      if (!title || !file || ours.has(file) || !fs.existsSync(path.join(OUT, file))) return [];
+      return [{ title, file }];
     });
 }
 
