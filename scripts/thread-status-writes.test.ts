@@ -30,7 +30,7 @@ const COLUMN_GUARDS: {
     columns: ["runnable", "lease_owner", "lease_expires_at"],
     writers: [...ALLOWED, "runtime/store/thread-scheduling.ts"],
     pending: {
-      "runtime/services/thread-service.ts": "wakeThread (store/thread-scheduling)",
+      "runtime/store/thread-wake.ts": "wakeThread (store/thread-scheduling)",
       "runtime/engine/step/replay-gate.ts": "parkUntilInput (store/thread-scheduling)",
     },
   },
@@ -50,7 +50,7 @@ const COLUMN_GUARDS: {
     table: "scheduled_effects",
     columns: ["status"],
     writers: ["runtime/store/effect-lifecycle.ts", "runtime/store/effect-store.ts"],
-    pending: { "runtime/effects/effect-runner.ts": "handBack (store/effect-lifecycle, in effect-store)" },
+    pending: {},
   },
   {
     table: "tool_approvals",
