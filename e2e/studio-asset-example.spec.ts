@@ -53,7 +53,7 @@ test("builds the spec's asset example from an empty project with UI actions only
   await page.getByLabel("New project name").fill(projectName);
   await page.getByRole("button", { name: "Create project" }).click();
   // A new project opens in the studio.
-  await expect(page).toHaveURL(/\/studio$/);
+  await expect(page).toHaveURL(/\/studio$/, { timeout: 20_000 });
   const id = /projects\/([^/]+)\/studio/.exec(page.url())?.[1] ?? "";
   await expect(page.locator(".react-flow__node")).toHaveCount(0);
 

@@ -231,6 +231,18 @@ async function shownLabels(page: Page) {
   );
 }
 
+/** Each label's form (full, short, hidden…) by edge id. */
+async function labelForms(page: Page): Promise<Record<string, string>> {
+  return page.locator("[data-testid=edge-label]").evaluateAll((elements) =>
+    Object.fromEntries(
+      elements.map((element) => [
+        (element as HTMLElement).dataset.edgeId ?? "",
+        (element as HTMLElement).dataset.form ?? "",
+      ]),
+    ),
+  );
+}
+
 function overlaps(labels: Awaited<ReturnType<typeof shownLabels>>): string[] {
   const found: string[] = [];
   for (const [index, a] of labels.entries())
@@ -250,8 +262,12 @@ test("hovering or selecting any label never stacks it on another, in every templ
       // Each shown label is hovered where it sits with nothing hovered (the pointer moves away in between).
       const resting = await shownLabels(page);
       expect(overlaps(resting), where).toEqual([]);
+      const restingForms = await labelForms(page);
       for (const box of resting) {
         await page.mouse.move(2, 2);
+        // Every label is back in its resting form before the next is hovered: on a loaded machine the
+        // one hovered before may still be drawn in full, over the spot the pointer goes to next.
+        await expect.poll(() => labelForms(page), `${where}, at rest before ${box.id}`).toEqual(restingForms);
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         await expect(page.locator(`[data-testid=edge-label][data-edge-id="${box.id}"]`)).toHaveAttribute(
           "data-form",

@@ -16,7 +16,7 @@ async function createProjectThroughUi(page: Page, name: string): Promise<string>
   await page.getByLabel("New project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
   // A new project opens in the studio; these tests start from its page.
-  await expect(page).toHaveURL(/\/projects\/[^/]+\/studio$/);
+  await expect(page).toHaveURL(/\/projects\/[^/]+\/studio$/, { timeout: 20_000 });
   const id = /projects\/([^/?#]+)/.exec(page.url())?.[1] ?? "";
   await page.goto(`/projects/${id}`);
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
