@@ -87,7 +87,7 @@ describe.each(testDatabaseBackends())("the eval runner's statements on %s", (bac
     expect(calledAtOnce).toBe(true);
   });
 
-  it("reads a case's thread once per turn (and once at its start) and its outcome in one statement", async () => {
+  it("reads a case's thread (and conversation) once per turn, once at its start, and its outcome in one statement", async () => {
     const suite = await runtime.evals.create(projectId, {
       name: "runner",
       agent_id: "chat",
@@ -131,6 +131,8 @@ describe.each(testDatabaseBackends())("the eval runner's statements on %s", (bac
     // Cases this process started have no earlier try: their simulated user's calls are logged, and the
     // log is not searched for an earlier answer before each one (a resumed case does: the faults suite).
     expect(count(statements, "SELECT answered_by, provider_model_id"), ran).toBe(0);
+    // The simulated user's view of the conversation comes with the read that found the thread resting.
+    expect(count(statements, "SELECT role, content FROM messages"), ran).toBe(0);
     expect(count(statements, "INSERT INTO model_calls"), ran).toBeGreaterThanOrEqual(CASES * TURNS);
   });
 });

@@ -33,10 +33,10 @@ import { crashPoint } from "../faults";
 import type { ModelCallRequest, ModelCallResult } from "../models";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
 import {
+  type CaseThreadState,
   caseThreadEnd,
   caseThreadState,
   claimOrphanRuns,
-  conversationOf,
   currentProjectVersion,
   deleteSuite,
   EVAL_CALL_SIDES,
@@ -791,19 +791,22 @@ export class EvalService {
       // as this runner posts them (nobody else posts to a case's thread while its run drives it).
       const posted = fresh ? [] : await this.userTurns(threadId);
       for (;;) {
-        const status = await watch.settle();
+        // A simulated user with turns left reads the conversation next: read with the thread's state.
+        const simulated = "simulated_user" in input && posted.length < input.simulated_user.max_turns;
+        const rested = await watch.settle({ conversation: simulated });
         if (signal.aborted) return null;
-        if (ENDED.has(status)) break;
+        if (ENDED.has(rested.status)) break;
         let next: string | null = null;
         if ("messages" in input) next = input.messages[posted.length] ?? null;
         else
-          next = await this.simulatedTurn(
-            input.simulated_user,
+          next = await this.simulatedTurn({
+            user: input.simulated_user,
             loaded,
-            threadId,
             posted,
-            this.caseThread(run, threadId),
-          );
+            thread: this.caseThread(run, threadId),
+            // Read with the state whenever turns are left (and not needed when none are).
+            conversation: rested.conversation ?? [],
+          });
         if (next === null) break;
         await this.deps.threads.postMessage(threadId, { content: next });
         posted.push(next);
@@ -938,7 +941,7 @@ export class EvalService {
   /**
    * Watches a case's thread for its whole conversation (one subscription to its tree's events, not
    * one per turn): `settle()` waits until the thread rests with nothing left to take in and answers
-   * its status. While the thread runs in this process it reads nothing and waits for that run to end
+   * its state (with its conversation, when asked, read in the same statement). While the thread runs in this process it reads nothing and waits for that run to end
    * (the scheduler says when): its commits' events are not news. Otherwise it reads the thread (one
    * statement) when the tree's events wake it, and after SETTLE_POLL_MS without any; wakes during a
    * read cost one more read, not one each.
@@ -970,19 +973,19 @@ export class EvalService {
         if (until === "woken") wake = done;
         else if (runsHere) cancelRunEnd = runsHere.whenRunEnds(threadId, done);
       });
-    const settle = async (): Promise<string> => {
+    const settle = async (read: { conversation: boolean }): Promise<CaseThreadState> => {
       for (;;) {
         if (!signal.aborted && runsHere?.isRunning(threadId)) {
           await pause("run_ended");
           continue;
         }
         woken = false;
-        const thread = await caseThreadState(this.deps.sql, threadId);
+        const thread = await caseThreadState(this.deps.sql, threadId, read);
         if (!thread) throw new Error(`the case's thread ${threadId} is gone`);
-        if (signal.aborted) return thread.status;
+        if (signal.aborted) return thread;
         // Resting with nothing left to take in: a message just posted may still wait in the inbox (or
         // be taken by this process) while the row still reads idle.
-        if (RESTING.has(thread.status) && !thread.runnable && !thread.pendingInput) return thread.status;
+        if (RESTING.has(thread.status) && !thread.runnable && !thread.pendingInput) return thread;
         if (woken || runsHere?.isRunning(threadId)) continue;
         await pause("woken");
       }
@@ -1000,16 +1003,23 @@ export class EvalService {
    * with the roles swapped (the agent's replies as its user's turns); null when it is done (its turns
    * used up, an empty reply, or one containing `stop`). Its N-th call in a case is scripted call N.
    */
-  private async simulatedTurn(
-    user: SimulatedUser,
-    loaded: LoadedDefinitions,
-    threadId: string,
-    posted: readonly string[],
-    thread: CaseThread,
-  ): Promise<string | null> {
+  private async simulatedTurn({
+    user,
+    loaded,
+    posted,
+    thread,
+    conversation,
+  }: {
+    user: SimulatedUser;
+    loaded: LoadedDefinitions;
+    posted: readonly string[];
+    thread: CaseThread;
+    /** The root's visible conversation as the thread rested (read with its state). */
+    conversation: NonNullable<CaseThreadState["conversation"]>;
+  }): Promise<string | null> {
     const turnsSoFar = posted.length;
     if (turnsSoFar >= user.max_turns) return null;
-    const messages = await conversationOf(this.deps.sql, threadId);
+    const messages = conversation;
     const swapped: ModelCallRequest["messages"] = [
       {
         role: "system",

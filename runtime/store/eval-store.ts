@@ -659,32 +659,45 @@ export async function finishedRunsOfProject(
 export async function caseThreadState(
   db: SqlExecutor,
   threadId: string,
-): Promise<{ status: string; runnable: boolean; pendingInput: boolean } | null> {
-  const [row] = await db.query<{ status: string; runnable: boolean; pending_input: boolean }>(
+  options: { conversation?: boolean } = {},
+): Promise<CaseThreadState | null> {
+  // The root's visible conversation (its user and assistant messages, not silent, in order), read in
+  // the same statement when asked: a simulated user reads it next whenever the thread rests.
+  const [row] = await db.query<{
+    status: string;
+    runnable: boolean;
+    pending_input: boolean;
+    conversation?: unknown;
+  }>(
     `SELECT t.status, t.runnable,
-       EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = t.id AND i.consumed_at IS NULL) AS pending_input
+       EXISTS (SELECT 1 FROM inbox_items i WHERE i.thread_id = t.id AND i.consumed_at IS NULL) AS pending_input${
+         options.conversation
+           ? `,
+       COALESCE((SELECT json_agg(json_build_object('role', m.role, 'content', m.content) ORDER BY m.seq)
+         FROM messages m WHERE m.thread_id = t.id AND m.depth = 0 AND m.silent = false
+           AND m.role IN ('user', 'assistant')), '[]'::json) AS conversation`
+           : ""
+       }
      FROM threads t WHERE t.id = $1`,
     [threadId],
   );
-  return row
-    ? {
-        status: String(row.status),
-        runnable: row.runnable === true,
-        pendingInput: row.pending_input === true,
-      }
-    : null;
+  if (!row) return null;
+  return {
+    status: String(row.status),
+    runnable: row.runnable === true,
+    pendingInput: row.pending_input === true,
+    ...(options.conversation
+      ? { conversation: json<CaseThreadState["conversation"]>(row.conversation) }
+      : {}),
+  };
 }
 
-/** A root's own visible conversation (its user and assistant messages, not silent), in order. */
-export async function conversationOf(
-  db: SqlExecutor,
-  threadId: string,
-): Promise<{ role: "user" | "assistant"; content: string | null }[]> {
-  return db.query<{ role: "user" | "assistant"; content: string | null }>(
-    `SELECT role, content FROM messages
-     WHERE thread_id = $1 AND depth = 0 AND silent = false AND role IN ('user', 'assistant') ORDER BY seq`,
-    [threadId],
-  );
+/** Whether a case's thread rests (`caseThreadState`), and its conversation when asked for. */
+export interface CaseThreadState {
+  status: string;
+  runnable: boolean;
+  pendingInput: boolean;
+  conversation?: { role: "user" | "assistant"; content: string | null }[];
 }
 
 export interface CaseThreadEnd {
@@ -702,7 +715,7 @@ export interface CaseThreadEnd {
 
 /**
  * Everything a case's verdict reads of its thread, in one statement: status and end, the usage of
- * its tree, its conversation (`conversationOf`), the tool calls and subagents of its tree
+ * its tree, its conversation (as `caseThreadState` reads it), the tool calls and subagents of its tree
  * (`toolCallsOfTree`, `subagentsOfTree`) and its posted user turns (`postedUserTurns`).
  */
 export async function caseThreadEnd(db: SqlExecutor, threadId: string): Promise<CaseThreadEnd | null> {
