@@ -294,6 +294,7 @@ interface ToolResultCommit {
 }
 
 /** The transaction of one call's result (and, for the last call, the step's decision). */
+// One function: the transaction reads top to bottom; splitting it would hide the order of its writes.
 async function commitToolResult(
   ctx: StepContext,
   tx: SqlExecutor,
