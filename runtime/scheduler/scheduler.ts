@@ -529,6 +529,7 @@ export class Scheduler {
       if (this.notifiedWhileRunning.delete(threadId) || this.atCapacity) this.wake();
     }
   }
+
   /**
    * The run's time limits: what is overdue already (`expire`, or its deadline passed), and a timer
    * that marks it overdue and aborts it at its deadline (null: no deadline, or overdue already).
