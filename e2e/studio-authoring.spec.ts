@@ -233,14 +233,16 @@ async function shownLabels(page: Page) {
 
 /** Each label's form (full, short, hidden…) by edge id. */
 async function labelForms(page: Page): Promise<Record<string, string>> {
-  return page.locator("[data-testid=edge-label]").evaluateAll((elements) =>
-    Object.fromEntries(
-      elements.map((element) => [
-        (element as HTMLElement).dataset.edgeId ?? "",
-        (element as HTMLElement).dataset.form ?? "",
-      ]),
-    ),
-  );
+  return page
+    .locator("[data-testid=edge-label]")
+    .evaluateAll((elements) =>
+      Object.fromEntries(
+        elements.map((element) => [
+          (element as HTMLElement).dataset.edgeId ?? "",
+          (element as HTMLElement).dataset.form ?? "",
+        ]),
+      ),
+    );
 }
 
 function overlaps(labels: Awaited<ReturnType<typeof shownLabels>>): string[] {

@@ -7,7 +7,7 @@ import { type ParkedCacheLimits, ParkedCaches } from "./engine/parked-caches";
 import { parkedHere } from "./engine/parked-here";
 import "server-only";
 import { type DatabaseConfig, describeDatabase } from "@/lib/db/config";
-import { type Database, getDatabase } from "@/lib/db/database";
+import type { Database } from "@/lib/db/database";
 import { credentialVariable, type ModelDefinition } from "@/lib/standard";
 import { EffectRunner } from "./effects/effect-runner";
 import { effectSettingsFromEnv } from "./effects/settings";
@@ -43,6 +43,7 @@ import { ThreadService } from "./services/thread-service";
 import { storeToolAttachments } from "./store/attachments";
 import { pingDatabase } from "./store/database-ping";
 import { DefinitionsCache } from "./store/definitions";
+import { processDatabase } from "./store/process-database";
 import { findThread } from "./store/thread-store";
 import { EnvRequestService } from "./subagents/env-requests";
 import { ParentWaker } from "./subagents/parent-waker";
@@ -375,7 +376,7 @@ export function createRuntime(database: Database, options: RuntimeOptions = {}):
 
 export function getRuntime(): Promise<Runtime> {
   const holder = globalThis as RuntimeGlobal;
-  holder.__tandemRuntime ??= getDatabase()
+  holder.__tandemRuntime ??= processDatabase()
     .then(createRuntime)
     .catch((error: unknown) => {
       holder.__tandemRuntime = undefined;

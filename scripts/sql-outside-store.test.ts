@@ -1,8 +1,8 @@
 // Guards the data layer (issue 44: runtime/store/ is the only code that talks to the database): no
 // SQL text and no call of the SQL client's query in the folders whose SQL has moved into named store
-// operations — the routes and pages (app/), the facade and the process entry, services, live events
-// and scheduled effects. A new statement there fails this test; write it as a function in
-// runtime/store/ and call that. (The engine, subagents and scheduler join GUARDED once theirs moves.)
+// operations — the routes and pages (app/), the facade and the process entry, services, live events,
+// scheduled effects, the engine, subagents and the scheduler. A new statement there fails this test;
+// write it as a function in runtime/store/ and call that.
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,9 @@ const GUARDED = [
   "runtime/services",
   "runtime/events",
   "runtime/effects",
+  "runtime/engine",
+  "runtime/scheduler",
+  "runtime/subagents",
 ];
 
 async function sourceFiles(entry: string): Promise<string[]> {

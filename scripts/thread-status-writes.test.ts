@@ -29,10 +29,7 @@ const COLUMN_GUARDS: {
     table: "threads",
     columns: ["runnable", "lease_owner", "lease_expires_at"],
     writers: [...ALLOWED, "runtime/store/thread-scheduling.ts"],
-    pending: {
-      "runtime/store/thread-wake.ts": "wakeThread (store/thread-scheduling)",
-      "runtime/engine/step/replay-gate.ts": "parkUntilInput (store/thread-scheduling)",
-    },
+    pending: {},
   },
   {
     table: "subagents",

@@ -1,9 +1,10 @@
 // The shared pieces of the live stream (sse-frames.ts): an event encoded once into its SSE frame,
 // pages joined into one write, the tree's buffer of recent frames (what a joining viewer is served
 // from, and where it must read the log instead), and the subtree index that replaces a query per
-// event with a set lookup.
+// event with a set lookup; and the live streams' settings read from the environment (watch.ts).
 import { describe, expect, it } from "vitest";
 import {
+  concatBytes,
   concatFrames,
   type EncodedFrame,
   encodeChunk,
@@ -11,6 +12,7 @@ import {
   FrameBuffer,
   SubtreeIndex,
 } from "./sse-frames";
+import { watchSettingsFromEnv } from "./watch";
 
 const decoder = new TextDecoder();
 const frame = (id: number, threadId = "t", size = 0): EncodedFrame =>
@@ -139,5 +141,25 @@ describe("SubtreeIndex", () => {
     index.learn(threadEvent("c", "b"));
     expect(outer.ids.has("c")).toBe(true);
     expect(inner.ids.has("c")).toBe(true);
+  });
+});
+
+describe("concatBytes", () => {
+  it("joins parts in order, and hands a single part back as it is", () => {
+    const one = new Uint8Array([1, 2]);
+    expect(concatBytes([one])).toBe(one);
+    expect([...concatBytes([one, new Uint8Array([]), new Uint8Array([3])])]).toEqual([1, 2, 3]);
+  });
+});
+
+describe("watchSettingsFromEnv", () => {
+  it("reads the coalescing window (default 10 ms, 0 turns it off) and refuses a bad one by name", () => {
+    expect(watchSettingsFromEnv({}).coalesceMs).toBe(10);
+    expect(watchSettingsFromEnv({ TANDEM_SSE_COALESCE_MS: "0" }).coalesceMs).toBe(0);
+    expect(watchSettingsFromEnv({ TANDEM_SSE_COALESCE_MS: " 25 " }).coalesceMs).toBe(25);
+    for (const bad of ["-1", "1001", "2.5", "soon"])
+      expect(() => watchSettingsFromEnv({ TANDEM_SSE_COALESCE_MS: bad })).toThrow(
+        `TANDEM_SSE_COALESCE_MS must be a whole number, 0–1000; got "${bad}".`,
+      );
   });
 });

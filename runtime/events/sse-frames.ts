@@ -42,6 +42,20 @@ export const HELLO_BYTES = encoder.encode("retry: 1000\n: connected\n\n");
 export const KEEP_ALIVE_BYTES = encoder.encode(": keep-alive\n\n");
 
 /** The frames' bytes back to back: one write for a whole page of events. */
+/** Byte arrays back to back, in one array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
+}
+
 export function concatFrames(frames: readonly EncodedFrame[]): Uint8Array {
   if (frames.length === 1) return (frames[0] as EncodedFrame).bytes;
   let length = 0;

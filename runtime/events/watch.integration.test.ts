@@ -172,6 +172,38 @@ describe.each(testDatabaseBackends())("the shared live feed on %s", (backend) =>
     watch.close();
   });
 
+  it("writes a burst of commits to each viewer in fewer writes than commits (coalesced), the same bytes to all", async () => {
+    const root = randomUUID();
+    const writesWithEvents = (viewer: ReturnType<typeof reader>) =>
+      viewer.chunks.filter((chunk) => decoder.decode(chunk).includes("id: ")).length;
+    // Coalescing off: each commit's page is its own write.
+    const eager = watchWith({ coalesceMs: 0 });
+    const one = reader(await eager.open({ rootId: root, threadId: root, after: 0 }));
+    for (let commit = 0; commit < 6; commit += 1) {
+      await append(root, 2);
+      await one.until((commit + 1) * 2);
+    }
+    expect(writesWithEvents(one)).toBe(6);
+    eager.close();
+    // A window longer than the burst: the six commits reach each viewer in at most two writes.
+    const coalescing = watchWith({ coalesceMs: 400 });
+    const after = (await loggedIds(root))[11] as number;
+    const viewers = await Promise.all(
+      [0, 1, 2].map(async () => reader(await coalescing.open({ rootId: root, threadId: root, after }))),
+    );
+    for (let commit = 0; commit < 6; commit += 1) await append(root, 2);
+    const expected = (await loggedIds(root)).slice(12);
+    expect(expected).toHaveLength(12);
+    await Promise.all(viewers.map((viewer) => viewer.until(12)));
+    for (const viewer of viewers) {
+      expect(viewer.ids).toEqual(expected);
+      expect(writesWithEvents(viewer)).toBeLessThanOrEqual(2);
+    }
+    const last = (viewer: ReturnType<typeof reader>) => viewer.chunks[viewer.chunks.length - 1];
+    expect(new Set(viewers.map(last)).size).toBe(1);
+    coalescing.close();
+  });
+
   it("ends the tree's subscription with its last viewer", async () => {
     const root = randomUUID();
     const watch = watchWith();

@@ -17,11 +17,17 @@
 // next write (its queue dropped) and the client reconnects with Last-Event-ID, losing nothing; a
 // viewer catching up from the log reads its next page only once its client took half of that.
 // Keep-alives and the quiet-tree re-read (an event whose NOTIFY was lost) run on one timer for all.
+//
+// Coalescing: what a feed has for its live streams (pages it read, token chunks) is held for
+// `coalesceMs` (one timer for all feeds) and then written in order as one write per stream — the
+// same bytes to every stream that wants the same things — so a busy tree costs each viewer one
+// write per window, not one per commit and per token.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { readEventsAfter, type StoredEvent } from "../store/event-log";
 import { findSubtreeIds } from "../store/thread-store";
 import type { ChunkEvent, EventHub } from "./event-hub";
 import {
+  concatBytes,
   concatFrames,
   type EncodedFrame,
   encodeChunk,
@@ -41,12 +47,15 @@ export interface WatchSettings {
   highWaterBytes: number;
   /** The recent frames each watched tree keeps in memory for viewers that join or reconnect. */
   buffer: FrameBufferLimits;
+  /** A feed's live writes within this window go out as one write per stream (0: each at once). */
+  coalesceMs: number;
 }
 
 export const WATCH_DEFAULTS: WatchSettings = {
   keepAliveMs: 15_000,
   highWaterBytes: 4 * 1024 * 1024,
   buffer: { frames: 4_096, bytes: 8 * 1024 * 1024 },
+  coalesceMs: 10,
 };
 
 /** Events read from the log per query, by a feed or by a viewer catching up. */
@@ -68,8 +77,9 @@ function wholeNumber(
 }
 
 /**
- * TANDEM_SSE_KEEP_ALIVE_MS (50–300000, default 15000) and TANDEM_SSE_HIGH_WATER_BYTES (4096–1 GiB,
- * default 4 MiB). A bad value throws, naming the variable (the stream's request fails with it logged).
+ * TANDEM_SSE_KEEP_ALIVE_MS (50–300000, default 15000), TANDEM_SSE_HIGH_WATER_BYTES (4096–1 GiB,
+ * default 4 MiB) and TANDEM_SSE_COALESCE_MS (0–1000, default 10). A bad value throws, naming the
+ * variable (the stream's request fails with it logged).
  */
 export function watchSettingsFromEnv(env: Record<string, string | undefined>): WatchSettings {
   return {
@@ -82,6 +92,7 @@ export function watchSettingsFromEnv(env: Record<string, string | undefined>): W
       1024 ** 3,
     ),
     buffer: WATCH_DEFAULTS.buffer,
+    coalesceMs: wholeNumber(env, "TANDEM_SSE_COALESCE_MS", WATCH_DEFAULTS.coalesceMs, 0, 1_000),
   };
 }
 
@@ -167,6 +178,68 @@ class Connection {
   }
 }
 
+/** A live write a feed holds for the coalescing window: a page of frames, or a token chunk. */
+type LiveItem = { frames: EncodedFrame[] } | { chunk: ChunkEvent; bytes: Uint8Array | null };
+
+/** One page's bytes for the live streams: shared by every whole-tree stream and per subtree. */
+class PageParts {
+  private readonly first: number;
+  private readonly last: number;
+  private whole: Uint8Array | null = null;
+  private readonly bySubtree = new Map<Subtree, Uint8Array | null>();
+
+  constructor(private readonly frames: EncodedFrame[]) {
+    this.first = (frames[0] as EncodedFrame).id;
+    this.last = (frames[frames.length - 1] as EncodedFrame).id;
+  }
+
+  /** What this page adds for the connection (null: nothing), moving its cursor past the page. */
+  bytesFor(connection: Connection, feed: TreeFeed): Uint8Array | null {
+    if (connection.cursor >= this.last) return null;
+    let bytes: Uint8Array | null;
+    if (connection.cursor < this.first) {
+      if (connection.subtree === null) bytes = this.whole ??= concatFrames(this.frames);
+      else if (this.bySubtree.has(connection.subtree)) bytes = this.bySubtree.get(connection.subtree) ?? null;
+      else {
+        bytes = feed.select(this.frames, connection, this.first - 1);
+        this.bySubtree.set(connection.subtree, bytes);
+      }
+    } else bytes = feed.select(this.frames, connection, connection.cursor);
+    connection.cursor = this.last;
+    return bytes;
+  }
+}
+
+/** Writes a window's parts to streams as one write each: streams with the same parts share the bytes. */
+class SharedWrites {
+  private readonly partIds = new Map<Uint8Array, number>();
+  private readonly joined = new Map<string, Uint8Array>();
+
+  send(connection: Connection, parts: Uint8Array[]): void {
+    if (parts.length === 0) return;
+    if (parts.length === 1) {
+      connection.send(parts[0] as Uint8Array);
+      return;
+    }
+    const key = parts.map((part) => this.idOf(part)).join(",");
+    let bytes = this.joined.get(key);
+    if (!bytes) {
+      bytes = concatBytes(parts);
+      this.joined.set(key, bytes);
+    }
+    connection.send(bytes);
+  }
+
+  private idOf(part: Uint8Array): number {
+    let id = this.partIds.get(part);
+    if (id === undefined) {
+      id = this.partIds.size;
+      this.partIds.set(part, id);
+    }
+    return id;
+  }
+}
+
 class TreeFeed {
   readonly live = new Set<Connection>();
   readonly joining = new Set<Connection>();
@@ -180,6 +253,8 @@ class TreeFeed {
   private pending = false;
   private closed = false;
   private unsubscribe: (() => void) | null = null;
+  /** Live writes held until the coalescing window ends (LiveWatch.coalesce), in order. */
+  private held: LiveItem[] = [];
 
   constructor(
     readonly rootId: string,
@@ -257,48 +332,70 @@ class TreeFeed {
       this.buffer.push(frame);
     }
     this.cursor = (frames[frames.length - 1] as EncodedFrame).id;
-    this.dispatch(frames);
+    this.hold({ frames });
   }
 
-  /** Writes a page of frames to the live streams: one shared chunk per whole tree and per subtree. */
-  private dispatch(frames: EncodedFrame[]): void {
-    const first = (frames[0] as EncodedFrame).id;
-    const last = (frames[frames.length - 1] as EncodedFrame).id;
-    let whole: Uint8Array | null = null;
-    const bySubtree = new Map<Subtree, Uint8Array | null>();
-    for (const connection of this.live) {
-      if (connection.cursor >= last) continue;
-      let bytes: Uint8Array | null;
-      if (connection.cursor < first) {
-        if (connection.subtree === null) bytes = whole ??= concatFrames(frames);
-        else {
-          bytes = bySubtree.get(connection.subtree) ?? null;
-          if (!bySubtree.has(connection.subtree)) {
-            bytes = this.select(frames, connection, first - 1);
-            bySubtree.set(connection.subtree, bytes);
-          }
-        }
-      } else bytes = this.select(frames, connection, connection.cursor);
-      connection.cursor = last;
-      if (bytes) connection.send(bytes);
+  /** Holds a live write for the coalescing window (or writes it at once when coalescing is off). */
+  private hold(item: LiveItem): void {
+    this.held.push(item);
+    if (this.held.length === 1 && !this.owner.coalesce(this)) this.flush();
+  }
+
+  /** The window ended: the held writes go out in order, one write per stream. */
+  flush(): void {
+    if (this.held.length === 0) return;
+    const items = this.held;
+    this.held = [];
+    if (this.closed) return;
+    this.dispatch(items);
+  }
+
+  /**
+   * Writes the window's pages and chunks to the streams, in order, one write each. Each part is
+   * encoded once and shared (a page per whole tree and per subtree, a chunk), and streams whose parts
+   * are the same get the very same bytes.
+   */
+  private dispatch(items: LiveItem[]): void {
+    const pages = items.map((item) => ("frames" in item ? new PageParts(item.frames) : null));
+    const shared = new SharedWrites();
+    for (const connection of this.live)
+      shared.send(connection, this.partsFor(connection, items, pages, true));
+    for (const connection of this.joining)
+      shared.send(connection, this.partsFor(connection, items, pages, false));
+  }
+
+  /** The window's parts one stream gets, in order: pages for a live stream, chunks it wants. */
+  private partsFor(
+    connection: Connection,
+    items: LiveItem[],
+    pages: (PageParts | null)[],
+    live: boolean,
+  ): Uint8Array[] {
+    const parts: Uint8Array[] = [];
+    for (const [index, item] of items.entries()) {
+      const page = pages[index];
+      if (page) {
+        // A joining stream gets the pages from the buffer when it attaches.
+        const bytes = live ? page.bytesFor(connection, this) : null;
+        if (bytes) parts.push(bytes);
+      } else if ("chunk" in item && connection.chunks && connection.wants(item.chunk.threadId)) {
+        item.bytes ??= encodeChunk(item.chunk);
+        parts.push(item.bytes);
+      }
     }
+    return parts;
   }
 
   /** The frames after `cursor` that the connection wants, back to back (null: none). */
-  private select(frames: EncodedFrame[], connection: Connection, cursor: number): Uint8Array | null {
+  select(frames: EncodedFrame[], connection: Connection, cursor: number): Uint8Array | null {
     const wanted = frames.filter((frame) => frame.id > cursor && connection.wants(frame.threadId));
     return wanted.length > 0 ? concatFrames(wanted) : null;
   }
 
   /** A token chunk goes to every stream of the tree, also those still catching up (as before). */
   private chunk(chunk: ChunkEvent): void {
-    let bytes: Uint8Array | null = null;
-    for (const connections of [this.live, this.joining])
-      for (const connection of connections) {
-        if (!connection.chunks || !connection.wants(chunk.threadId)) continue;
-        bytes ??= encodeChunk(chunk);
-        connection.send(bytes);
-      }
+    if (this.live.size === 0 && this.joining.size === 0) return;
+    this.hold({ chunk, bytes: null });
   }
 
   /**
@@ -331,6 +428,7 @@ class TreeFeed {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.held = [];
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.owner.dropFeed(this);
@@ -342,6 +440,9 @@ export class LiveWatch {
   private readonly connections = new Set<Connection>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private cachedSettings: WatchSettings | null = null;
+  /** Feeds holding live writes until the coalescing window ends, and that window's timer. */
+  private readonly holding = new Set<TreeFeed>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly deps: WatchDependencies) {}
 
@@ -450,10 +551,33 @@ export class LiveWatch {
     }
   }
 
+  /**
+   * @internal Holds a feed's live writes until the window ends (answers true), or answers false when
+   * coalescing is off (the feed writes at once).
+   */
+  coalesce(feed: TreeFeed): boolean {
+    const windowMs = this.settings().coalesceMs;
+    if (windowMs <= 0) return false;
+    this.holding.add(feed);
+    this.flushTimer ??= setTimeout(() => this.flushHeld(), windowMs);
+    return true;
+  }
+
+  /** The window ended: every feed writes what it held, one write per stream. */
+  private flushHeld(): void {
+    this.flushTimer = null;
+    const holding = [...this.holding];
+    this.holding.clear();
+    for (const feed of holding) feed.flush();
+  }
+
   /** Ends every stream (shutdown): clients reconnect elsewhere with Last-Event-ID. */
   close(): void {
     for (const connection of [...this.connections]) connection.end();
     this.stopTimer();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.holding.clear();
   }
 
   /** @internal */

@@ -128,5 +128,9 @@ describe.each(testDatabaseBackends())("the eval runner's statements on %s", (bac
     expect(count(statements, "WITH RECURSIVE subtree AS"), ran).toBe(CASES);
     // The user turns posted are kept by the runner, not read back per turn.
     expect(count(statements, "SELECT payload->>'content' AS content FROM inbox_items"), ran).toBe(0);
+    // Cases this process started have no earlier try: their simulated user's calls are logged, and the
+    // log is not searched for an earlier answer before each one (a resumed case does: the faults suite).
+    expect(count(statements, "SELECT answered_by, provider_model_id"), ran).toBe(0);
+    expect(count(statements, "INSERT INTO model_calls"), ran).toBeGreaterThanOrEqual(CASES * TURNS);
   });
 });

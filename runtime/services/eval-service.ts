@@ -222,6 +222,31 @@ function runView(run: RunRow, results: readonly ResultRow[]): EvalRun {
 }
 
 /** A message's text as the transcript shows it. */
+/** A call answered before, as the caller gets it: its text and usage, no tool calls (the log keeps none). */
+function asLoggedAnswer(answer: {
+  text: string;
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  modelName: string;
+  providerModelId?: string | null;
+  latencyMs: number;
+}): ModelCallResult {
+  return {
+    text: answer.text,
+    toolCalls: [],
+    usage: {
+      inputTokens: answer.usage.inputTokens,
+      outputTokens: answer.usage.outputTokens,
+      cachedInputTokens: 0,
+    },
+    costUsd: answer.costUsd,
+    modelName: answer.modelName,
+    providerModelId: answer.providerModelId ?? "",
+    provider: "",
+    latencyMs: answer.latencyMs,
+  };
+}
+
 function line(role: string, content: string | null): string {
   return `${role}: ${content ?? ""}`;
 }
@@ -230,6 +255,11 @@ export class EvalService {
   private readonly leaseMs: number;
   /** Runs this process drives, with the signal that stops their driving. */
   private readonly driving = new Map<string, AbortController>();
+  /**
+   * The simulated user's and judge's answers of the cases this process created, by thread and request
+   * (`callKey`): such a case has no earlier try, so its log need not be read before each call.
+   */
+  private readonly answeredHere = new Map<string, Map<string, ModelCallResult>>();
   private readonly emitter = new EventEmitter();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -728,6 +758,32 @@ export class EvalService {
       }
     }
     createdAt ??= (await findThread(this.deps.sql, threadId))?.created_at;
+    if (fresh) this.answeredHere.set(threadId, new Map());
+    try {
+      return await this.driveCase(
+        run,
+        loaded,
+        item,
+        repetition,
+        threadId,
+        { fresh, createdAt, started },
+        signal,
+      );
+    } finally {
+      this.answeredHere.delete(threadId);
+    }
+  }
+
+  /** Talks a case's conversation to its end and checks it; null when the run stopped. */
+  private async driveCase(
+    run: RunRow,
+    loaded: LoadedDefinitions,
+    item: EvalCase,
+    repetition: number,
+    threadId: string,
+    { fresh, createdAt, started }: { fresh: boolean; createdAt: number | undefined; started: number },
+    signal: AbortSignal,
+  ): Promise<EvalCaseResult | null> {
     const input = item.input;
     const watch = await this.watchCase(threadId, signal);
     try {
@@ -758,8 +814,8 @@ export class EvalService {
     const outcome = await this.outcome(threadId, createdAt ? createdAt / 1000 : started);
     const verdict = await checkAssertions([...run.plan.assertions, ...item.assertions], outcome, {
       judge: (model, rubric, caseOutcome) =>
-        this.judge(loaded, model, rubric, caseOutcome, item, this.caseThread(run, threadId!)),
-      code: (module, caseOutcome) => this.codeCheck(module, caseOutcome, threadId!, item.name),
+        this.judge(loaded, model, rubric, caseOutcome, item, this.caseThread(run, threadId)),
+      code: (module, caseOutcome) => this.codeCheck(module, caseOutcome, threadId, item.name),
     });
     // The simulated user's and the judge's calls are the case's too (logged on its thread, every try).
     const own = await evalCallUsage(this.deps.sql, threadId);
@@ -797,18 +853,15 @@ export class EvalService {
     request: ModelCallRequest,
   ): Promise<ModelCallResult> {
     const logged = { messages: request.messages, tools: request.tools };
-    const earlier = await loggedEvalAnswer(this.deps.sql, thread.id, side, model, logged);
-    if (earlier)
-      return {
-        text: earlier.text,
-        toolCalls: [],
-        usage: { ...earlier.usage, cachedInputTokens: 0 },
-        costUsd: earlier.costUsd,
-        modelName: earlier.modelName,
-        providerModelId: earlier.providerModelId ?? "",
-        provider: "",
-        latencyMs: earlier.latencyMs,
-      };
+    // A case created here answers from memory (no earlier try can have logged it); a resumed one reads its log.
+    const answered = this.answeredHere.get(thread.id);
+    const key = `${side}\u0000${model}\u0000${JSON.stringify(logged)}`;
+    const earlier = answered
+      ? answered.get(key)
+      : await loggedEvalAnswer(this.deps.sql, thread.id, side, model, logged).then((row) =>
+          row ? asLoggedAnswer(row) : undefined,
+        );
+    if (earlier) return earlier;
     const startedAt = nowMicroseconds();
     const log = (result: ModelCallResult | null, error: string | null) =>
       logEvalModelCall(this.deps.sql, randomUUID(), {
@@ -828,6 +881,7 @@ export class EvalService {
       throw error;
     }
     await log(answer, null);
+    answered?.set(key, asLoggedAnswer(answer));
     crashPoint("after_eval_call", thread.agent_name);
     return answer;
   }

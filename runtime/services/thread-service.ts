@@ -4,7 +4,6 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { ThreadListFilter } from "@/lib/contracts/thread-list-query";
 import type { Database } from "@/lib/db/database";
-import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import type { AgentDefinition } from "@/lib/standard";
 import type { ParkedHere } from "../engine/parked-here";
@@ -26,10 +25,11 @@ import {
 import { insertMessagesAfter, readMessages, toMessageView } from "../store/message-store";
 import { initialExecutionState, type StoredMessage } from "../store/messages";
 import {
-  isProjectVersionChangedError,
-  ProjectVersions,
-  projectVersionCheck,
-} from "../store/project-versions";
+  commitReadingThreadBack,
+  type LazyTransaction,
+  threadCreationTransaction,
+} from "../store/one-statement-commits";
+import { isProjectVersionChangedError, ProjectVersions } from "../store/project-versions";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
 import { registryOf } from "../store/registry-store";
 import { messageEvent, threadEvent } from "../store/thread-events";
@@ -43,19 +43,17 @@ import {
 } from "../store/thread-lifecycle";
 import { forkSourceName, subtreeUsage } from "../store/thread-reads";
 import { nowMicroseconds, type ThreadRow, type ThreadView, toThreadView } from "../store/thread-row";
+import { wakeThread } from "../store/thread-scheduling";
 import {
   findThread,
   lockThread,
   type NewThread,
   notifyAbort,
-  notifyWork,
   subtreeIdsDeepestFirst,
-  threadForStepAfterUpdate,
-  threadForStepStatement,
-  toThreadForStep,
+  type ThreadForStep,
 } from "../store/thread-store";
 import { deferRunTraceInsert, findRunTrace, type RunTraceStart, startRunTrace } from "../store/thread-traces";
-import { deferWorkNotification, markRunnable } from "../store/thread-wake";
+import { deferWorkNotification } from "../store/thread-wake";
 import { reportToParent } from "../subagents/report-to-parent";
 import {
   parseTraceparent,
@@ -97,6 +95,46 @@ export interface CreateThreadInput {
   traceparent?: string | null;
 }
 
+/** What `ThreadService.create` answers. */
+export interface CreatedThread {
+  threadId: string;
+  agent_id: string;
+  thread: ThreadView;
+  trace_id: string | null;
+}
+
+/** One message a new thread is created with (`first`: the request's `message`, which carries the attachments). */
+interface CreationInput {
+  role: "user" | "assistant";
+  content: string;
+  silent?: boolean;
+  first?: boolean;
+}
+
+/** A thread creation as planned (`ThreadService.planCreation`) before it is written. */
+interface ThreadCreation {
+  /** The creation's transaction: one statement when it can be (`threadCreationTransaction`). */
+  tx: LazyTransaction;
+  thread: NewThread;
+  agent: AgentDefinition;
+  inputs: CreationInput[];
+  attachments: AttachmentInput[];
+  /** Inserted runnable: it has input and no after_thread_created hook runs first. */
+  startsNow: boolean;
+  /** Room in this process's scheduler: the thread is leased to it as it is inserted. */
+  take: LocalTake | null;
+  /** Its one message is stored with it and its run started (`insertWithFirstMessage`). */
+  storedWithIt: boolean;
+  runTrace: RunTraceStart | null;
+}
+
+/** What writing a creation left: the row, the message stored with it, the row read back for its first step. */
+interface WrittenCreation {
+  thread: ThreadRow;
+  storedFirst: StoredMessage | undefined;
+  read: ThreadForStep | null;
+}
+
 export class ThreadService {
   constructor(
     private readonly database: Database,
@@ -121,9 +159,7 @@ export class ThreadService {
     return this.database.sql;
   }
 
-  async create(
-    input: CreateThreadInput,
-  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView; trace_id: string | null }> {
+  async create(input: CreateThreadInput): Promise<CreatedThread> {
     const attachments = input.attachments ?? [];
     if (attachments.length > 0 && input.message === undefined) {
       throw new InvalidInputError(
@@ -173,18 +209,14 @@ export class ThreadService {
   }
 
   /** Creates the thread pinned to `version`, checking in the same statement that it is current. */
-  private async createAt(
-    input: CreateThreadInput,
-    version: number,
-  ): Promise<{ threadId: string; agent_id: string; thread: ThreadView; trace_id: string | null }> {
-    const attachments = input.attachments ?? [];
+  private async createAt(input: CreateThreadInput, version: number): Promise<CreatedThread> {
     const { definitions, agent } = await runnableVersion(
       this.definitions,
       input.projectId,
       version,
       input.agentName,
     );
-    const inputs: { role: "user" | "assistant"; content: string; silent?: boolean; first?: boolean }[] = [
+    const inputs: CreationInput[] = [
       ...(input.initialMessages ?? []),
       ...(input.message !== undefined
         ? [{ role: "user" as const, content: input.message, first: true }]
@@ -193,6 +225,30 @@ export class ThreadService {
     const id = randomUUID();
     // An after_thread_created hook runs before execution: the thread is not runnable until it ran.
     const deferred = (await this.afterThreadCreated?.declared(agent, definitions)) ?? false;
+    const creation = this.planCreation({ input, version, agent, inputs, id, deferred });
+    const { thread, storedFirst, read } = await this.writeCreation(creation);
+    // Leased to this process: it runs here, from the row read back (or read by its first step).
+    creation.take?.run({ id, runStartedAt: null, read, ...(storedFirst ? { announce: [storedFirst] } : {}) });
+    if (deferred) await this.runAfterThreadCreated(id);
+    return {
+      threadId: id,
+      agent_id: agent.name,
+      thread: toThreadView(thread),
+      trace_id: creation.runTrace?.traceId ?? null,
+    };
+  }
+
+  /** How a new thread goes out: its row, its transaction, whether it starts here and how. */
+  private planCreation(plan: {
+    input: CreateThreadInput;
+    version: number;
+    agent: AgentDefinition;
+    inputs: CreationInput[];
+    id: string;
+    deferred: boolean;
+  }): ThreadCreation {
+    const { input, version, agent, inputs, id, deferred } = plan;
+    const attachments = input.attachments ?? [];
     // Input and no hook to run first: the thread is inserted runnable, its inputs and the wake-up go
     // out with it.
     const startsNow = inputs.length > 0 && !deferred;
@@ -200,11 +256,15 @@ export class ThreadService {
     // out as one statement (LazyTransaction), which may share a group commit with other threads'
     // commits. Several inputs (one table written twice) or attachments (read) make it an ordinary
     // transaction, with the same outcome.
-    const tx = new LazyTransaction(this.sql, [projectVersionCheck(input.projectId, version)], `${id}/${id}`);
+    const tx = threadCreationTransaction(this.sql, {
+      threadId: id,
+      projectId: input.projectId,
+      projectVersion: version,
+    });
     // Room here: the thread is leased to this process as it is inserted (no NOTIFY) and its first
     // step starts right after the commit, from the row read back in the same round trip.
     const take = startsNow ? this.takeLocally() : null;
-    const newThread: NewThread = {
+    const thread: NewThread = {
       id,
       projectId: input.projectId,
       projectVersion: version,
@@ -216,84 +276,83 @@ export class ThreadService {
       execution: initialExecutionState(),
       env: input.env ?? {},
     };
-    const payloadOf = async (message: (typeof inputs)[number]): Promise<InboxMessagePayload> => ({
-      role: message.role,
-      content: message.content,
-      attachments: message.first ? await storeAttachments(tx, id, attachments) : [],
-      silent: message.silent ?? false,
-      metadata: {},
-      fromHuman: message.role === "user",
-      messageId: randomUUID(),
-      external: true,
-    });
     // One message without attachments, and this process runs the thread: the message is stored with
     // it and its run started, as a drain would (docs/runtime.md "A thread created with its first
     // message stored"), so its first step goes straight to the model.
     const storedWithIt = take !== null && inputs.length === 1 && attachments.length === 0;
     // Traces out: the run's trace, stored with the thread (runtime/store/thread-traces.ts).
     const runTrace = tracing().enabled ? newRunTrace(parseTraceparent(input.traceparent)) : null;
-    let thread: ThreadRow;
-    // The message stored with the thread, which its first step announces to after_create_message.
-    let storedFirst: StoredMessage | undefined;
-    let committed: Awaited<ReturnType<LazyTransaction["commit"]>>;
+    return { tx, thread, agent, inputs, attachments, startsNow, take, storedWithIt, runTrace };
+  }
+
+  /**
+   * Writes the creation and commits it (the first step's row read back when this process runs the
+   * thread); on a failure nothing is written and the room taken here is given back.
+   */
+  private async writeCreation(creation: ThreadCreation): Promise<WrittenCreation> {
+    const { tx, thread, startsNow, take, storedWithIt, runTrace } = creation;
     try {
-      if (take && storedWithIt) {
-        const payload = await payloadOf(inputs[0]!);
-        const isHumanChat = isHumanChatAgent(agent.type);
-        const execution = runStartedBy(newThread.execution, isHumanChat, payload.role, payload.fromHuman, 1);
-        thread = await createRunningThread(tx, { ...newThread, execution, messageSeq: 1 }, take);
-        const [first] = await insertMessagesAfter(tx, id, 0, [
-          {
-            id: payload.messageId,
-            role: payload.role,
-            side: inputSide(payload.role, isHumanChat),
-            content: payload.content,
-            silent: payload.silent,
-            metadata: payload.metadata,
-            attachments: payload.attachments,
-          },
-        ]);
-        await recordConsumedDeferred(tx, id, payload, first!.created_at);
-        storedFirst = first;
-        // Before the commit, after which the first step starts: it finds its history here.
-        this.createdWith(id, [first!]);
-        await appendEvents(tx, [threadEvent(thread), messageEvent(thread, first!)]);
-      } else {
-        // Before the commit, whose NOTIFY may start the thread's first run at once: that run then
-        // finds the (empty) history here. A failed creation leaves an entry nobody takes, soon dropped.
-        this.createdWith(id, []);
-        thread = await createThread(tx, newThread, inputs.length > 0, startsNow, take ?? undefined);
-        for (const message of inputs) await enqueueDeferred(tx, id, await payloadOf(message));
-        await appendEvents(tx, [threadEvent(thread)]);
-      }
-      if (runTrace) await deferRunTraceInsert(tx, id, runTrace);
-      if (startsNow && !take) await deferWorkNotification(tx, id);
+      const written =
+        take && storedWithIt
+          ? await this.insertWithFirstMessage(creation, take)
+          : await this.insertWithQueuedInput(creation);
+      if (runTrace) await deferRunTraceInsert(tx, thread.id, runTrace);
+      if (startsNow && !take) await deferWorkNotification(tx, thread.id);
       // The row's version for the first step: returned by the insert when the creation was one
       // statement and its message was stored with it (createRunningThread), else read back.
-      committed = await tx.commit(take ? [threadForStepStatement(id)] : [], {
-        returnedInsteadOfAfter: storedWithIt,
+      const read = await commitReadingThreadBack(tx, thread.id, {
+        read: take !== null,
+        fromReturning: storedWithIt,
       });
+      return { ...written, read };
     } catch (error) {
       take?.cancel();
       await tx.rollback(error);
       throw error;
     }
-    if (take) {
-      // Leased to this process: it runs here, from the row read back (or read by its first step).
-      const returned = committed.returned?.[0];
-      const known = committed.returnedFrom?.describes as ThreadRow | undefined;
-      const raw = committed.after[0]?.[0];
-      const read =
-        returned && known ? threadForStepAfterUpdate(known, returned) : raw ? toThreadForStep(raw) : null;
-      take.run({ id, runStartedAt: null, read, ...(storedFirst ? { announce: [storedFirst] } : {}) });
-    }
-    if (deferred) await this.runAfterThreadCreated(id);
-    return {
-      threadId: id,
-      agent_id: agent.name,
-      thread: toThreadView(thread),
-      trace_id: runTrace?.traceId ?? null,
-    };
+  }
+
+  /** The thread inserted running and leased to this process, its one message stored with it. */
+  private async insertWithFirstMessage(
+    creation: ThreadCreation,
+    take: LocalTake,
+  ): Promise<Omit<WrittenCreation, "read">> {
+    const { tx, thread: newThread, agent } = creation;
+    const id = newThread.id;
+    const payload = await inboxPayload(creation, creation.inputs[0]!);
+    const isHumanChat = isHumanChatAgent(agent.type);
+    const execution = runStartedBy(newThread.execution, isHumanChat, payload.role, payload.fromHuman, 1);
+    const thread = await createRunningThread(tx, { ...newThread, execution, messageSeq: 1 }, take);
+    const [first] = await insertMessagesAfter(tx, id, 0, [
+      {
+        id: payload.messageId,
+        role: payload.role,
+        side: inputSide(payload.role, isHumanChat),
+        content: payload.content,
+        silent: payload.silent,
+        metadata: payload.metadata,
+        attachments: payload.attachments,
+      },
+    ]);
+    await recordConsumedDeferred(tx, id, payload, first!.created_at);
+    // Before the commit, after which the first step starts: it finds its history here.
+    this.createdWith(id, [first!]);
+    await appendEvents(tx, [threadEvent(thread), messageEvent(thread, first!)]);
+    // The message stored with the thread, which its first step announces to after_create_message.
+    return { thread, storedFirst: first };
+  }
+
+  /** The thread inserted with its inputs queued in its inbox (none, or more to drain). */
+  private async insertWithQueuedInput(creation: ThreadCreation): Promise<Omit<WrittenCreation, "read">> {
+    const { tx, thread: newThread, inputs, startsNow, take } = creation;
+    const id = newThread.id;
+    // Before the commit, whose NOTIFY may start the thread's first run at once: that run then
+    // finds the (empty) history here. A failed creation leaves an entry nobody takes, soon dropped.
+    this.createdWith(id, []);
+    const thread = await createThread(tx, newThread, inputs.length > 0, startsNow, take ?? undefined);
+    for (const message of inputs) await enqueueDeferred(tx, id, await inboxPayload(creation, message));
+    await appendEvents(tx, [threadEvent(thread)]);
+    return { thread, storedFirst: undefined };
   }
 
   /** Runs the hook (its failures are logged by the hook runner), then lets queued input run. */
@@ -304,10 +363,7 @@ export class ThreadService {
       await this.sql.transaction(async (tx) => {
         const row = await lockThread(tx, id);
         if (!row || row.terminated_at !== null) return;
-        if (await hasPendingInput(tx, id)) {
-          await markRunnable(tx, id);
-          await notifyWork(tx, id);
-        }
+        if (await hasPendingInput(tx, id)) await wakeThread(tx, id);
       });
     }
   }
@@ -389,35 +445,8 @@ export class ThreadService {
     // locks, queues, wakes and appends the thread's event. A burst of messages then holds each pool
     // connection for one round trip.
     if (attachments.length === 0 && isUuid(id)) {
-      // A thread nobody holds is leased to this process by that statement and runs here at once.
-      const take = this.takeLocally();
-      const input = {
-        id: randomUUID(),
-        payload: { ...payload, attachments: [] },
-        createdAt: nowMicroseconds(),
-      };
-      let queued: Awaited<ReturnType<typeof queueInputAndWake>>;
-      try {
-        // A thread that parked here, with nothing else to do first: the message is stored and its run
-        // started in the post's statement, as its drain would have (docs/runtime.md "A message
-        // posted to a thread parked here"), and its first step goes straight to the model.
-        const posted = take ? await this.postRunning(id, input, take) : null;
-        if (posted) {
-          crashPoint("after_post_commit", posted.agentName);
-          this.parked?.storedWith(id, posted.message);
-          take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read, announce: [posted.message] });
-          return { status: "queued" as const, queueId: input.id, messageId, trace_id };
-        }
-        queued = await queueInputAndWake(this.sql, id, input, take ?? undefined);
-      } catch (error) {
-        take?.cancel();
-        throw error;
-      }
-      if (queued.kind === "queued" && queued.taken) take?.run({ id, ...queued.taken });
-      else take?.cancel();
-      if (queued.kind === "missing") throw new NotFoundError("Thread", id);
-      if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
-      return { status: "queued" as const, queueId: queued.item.id, messageId, trace_id };
+      const queueId = await this.postInOneStatement(id, { ...payload, attachments: [] });
+      return { status: "queued" as const, queueId, messageId, trace_id };
     }
     return this.sql.transaction(async (tx) => {
       const row = await this.lockExisting(tx, id);
@@ -428,6 +457,37 @@ export class ThreadService {
       });
       return { status: "queued" as const, queueId: item?.id ?? null, messageId, trace_id };
     });
+  }
+
+  /**
+   * `postMessage` without attachments, in one statement (see there); a thread nobody holds is leased
+   * to this process by that statement and runs here at once. The id of the message's inbox item.
+   */
+  private async postInOneStatement(id: string, payload: InboxMessagePayload): Promise<string> {
+    const take = this.takeLocally();
+    const input = { id: randomUUID(), payload, createdAt: nowMicroseconds() };
+    let queued: Awaited<ReturnType<typeof queueInputAndWake>>;
+    try {
+      // A thread that parked here, with nothing else to do first: the message is stored and its run
+      // started in the post's statement, as its drain would have (docs/runtime.md "A message
+      // posted to a thread parked here"), and its first step goes straight to the model.
+      const posted = take ? await this.postRunning(id, input, take) : null;
+      if (posted) {
+        crashPoint("after_post_commit", posted.agentName);
+        this.parked?.storedWith(id, posted.message);
+        take!.run({ id, runStartedAt: posted.runStartedAt, read: posted.read, announce: [posted.message] });
+        return input.id;
+      }
+      queued = await queueInputAndWake(this.sql, id, input, take ?? undefined);
+    } catch (error) {
+      take?.cancel();
+      throw error;
+    }
+    if (queued.kind === "queued" && queued.taken) take?.run({ id, ...queued.taken });
+    else take?.cancel();
+    if (queued.kind === "missing") throw new NotFoundError("Thread", id);
+    if (queued.kind === "terminated") throw new ThreadTerminatedError(id, queued.terminatedAt);
+    return queued.item.id;
   }
 
   /**
@@ -617,6 +677,22 @@ async function forkOrigin(sql: SqlExecutor, row: ThreadRow): Promise<ThreadView[
   if (!source) return link;
   const number = source.messageNumber;
   return { ...link, thread_name: source.name, message_number: number && number > 0 ? number : null };
+}
+
+/** `message` as its inbox item carries it; the first message's attachments are stored in the creation's transaction. */
+async function inboxPayload(creation: ThreadCreation, message: CreationInput): Promise<InboxMessagePayload> {
+  return {
+    role: message.role,
+    content: message.content,
+    attachments: message.first
+      ? await storeAttachments(creation.tx, creation.thread.id, creation.attachments)
+      : [],
+    silent: message.silent ?? false,
+    metadata: {},
+    fromHuman: message.role === "user",
+    messageId: randomUUID(),
+    external: true,
+  };
 }
 
 /** A new run's trace: in the caller's trace under its span, else a new trace. */

@@ -50,7 +50,7 @@ const TABLE = {
     from: "any (row locked by the caller)",
     to: "runnable; schedulers notified",
     callers:
-      "enqueue (store/inbox), settleBlocking (subagents/report-to-parent: a blocking call's answer is in)",
+      "enqueue (store/inbox), settleBlocking (subagents/report-to-parent: a blocking call's answer is in), the after_thread_created hook's end (services/thread-service)",
   },
   wakeParent: {
     from: "not runnable or leased; not user-stopped, not terminated",

@@ -1,14 +1,9 @@
-// Waking a thread's scheduling outside a status transition: marking it runnable (input waits for it
-// and nothing else set the flag, as after the after_thread_created hook) and the work NOTIFY a
-// creation sends in its transaction's deferred statements. The status transitions that set
-// `runnable` themselves are in thread-lifecycle.ts.
+// The work NOTIFY a thread creation sends with its transaction's deferred statements (a thread
+// inserted runnable that no process here takes: every scheduler is told it has work). Making a
+// thread runnable is a transition: `wakeThread` (thread-scheduling.ts) or a status transition of
+// thread-lifecycle.ts.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { WORK_CHANNEL } from "./thread-store";
-
-/** Marks the thread runnable (its status unchanged), in the caller's transaction. */
-export async function markRunnable(tx: SqlExecutor, threadId: string): Promise<void> {
-  await tx.query("UPDATE threads SET runnable = true WHERE id = $1", [threadId]);
-}
 
 /** Tells every scheduler the thread has work (NOTIFY on WORK_CHANNEL), sent with the transaction's commit (deferred). */
 export async function deferWorkNotification(tx: SqlExecutor, threadId: string): Promise<void> {

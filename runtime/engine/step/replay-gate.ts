@@ -18,6 +18,7 @@ import {
   replayPairsOf,
 } from "../../store/replay-progress";
 import type { ThreadRow } from "../../store/thread-row";
+import { parkUntilInput } from "../../store/thread-scheduling";
 
 export type ReplayDrainPlan =
   | { kind: "all" }
@@ -126,5 +127,5 @@ export async function parkForReplayInput(
 ): Promise<void> {
   const plan = await replayDrainPlan(tx, row);
   await park();
-  if (plan.kind === "wait") await tx.query("UPDATE threads SET runnable = false WHERE id = $1", [row.id]);
+  if (plan.kind === "wait") await parkUntilInput(tx, row.id);
 }

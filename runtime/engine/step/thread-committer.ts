@@ -3,7 +3,6 @@
 // trip when the thread's current version is known (docs/runtime.md "Speculative commits"). It also
 // numbers the transaction's messages, keeps the cached history in step with them, and wakes the
 // parents whose children reported once the commit is through.
-import { LazyTransaction } from "@/lib/db/lazy-transaction";
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import { crashPoint } from "../../faults";
 import { nextMessageSeq, writeMessageSeqDeferred } from "../../store/message-seq";
@@ -14,6 +13,7 @@ import {
   type NewMessage,
 } from "../../store/message-store";
 import type { StoredMessage } from "../../store/messages";
+import { commitReadingThreadBack, speculativeStepTransaction } from "../../store/one-statement-commits";
 import type { ThreadRow } from "../../store/thread-row";
 import {
   findThreadForStep,
@@ -21,11 +21,6 @@ import {
   lockThread,
   type ThreadChanges,
   type ThreadForStep,
-  threadForStepAfterUpdate,
-  threadForStepStatement,
-  threadRowLock,
-  threadVersionCheck,
-  toThreadForStep,
 } from "../../store/thread-store";
 import type { ParentWaker } from "../../subagents/parent-waker";
 import { wakeParent } from "../../subagents/report-to-parent";
@@ -248,25 +243,17 @@ export class ThreadCommitter {
       if (expected) {
         // Speculative: the work's statements and the version check usually go out as one statement
         // (LazyTransaction), the read-back in the same round trip.
-        const lazy = new LazyTransaction(
-          this.db,
-          [threadVersionCheck(threadId, expected.version)],
-          `${expected.row.root_id}/${threadId}`,
-          threadRowLock(threadId),
-        );
+        const lazy = speculativeStepTransaction(this.db, {
+          id: threadId,
+          rootId: expected.row.root_id,
+          version: expected.version,
+        });
         try {
           result = await checked(lazy, expected.row);
           const readBack = readBackAfter(result);
           // The thread update's RETURNING is the read-back when it was combined (updateLockedThread).
-          const committed = await lazy.commit(readBack ? [threadForStepStatement(threadId)] : [], {
-            returnedInsteadOfAfter: readBack,
-          });
           // A failed read after the commit only means the next step reads the thread itself.
-          const returned = committed.returned?.[0];
-          const known = committed.returnedFrom?.describes as ThreadRow | undefined;
-          const row = returned ?? committed.after[0]?.[0];
-          found =
-            returned && known ? threadForStepAfterUpdate(known, returned) : row ? toThreadForStep(row) : null;
+          found = await commitReadingThreadBack(lazy, threadId, { read: readBack, fromReturning: readBack });
         } catch (error) {
           await lazy.rollback(error);
           throw error;
