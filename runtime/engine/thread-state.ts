@@ -40,10 +40,10 @@ import {
 } from "../store/message-store";
 import type { StoredMessage } from "../store/messages";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { registryEvent, registryOf, setLinkStatus } from "../store/registry-store";
 import { messageEvent } from "../store/thread-events";
 import type { ThreadRow } from "../store/thread-row";
 import { findThread, lockThread } from "../store/thread-store";
-import { registryEvent, registryOf, setLinkStatus } from "../subagents/registry-store";
 import { tracing } from "../telemetry/tracing";
 import { recordEffectScheduled } from "./run-trace";
 

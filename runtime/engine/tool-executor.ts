@@ -126,19 +126,7 @@ async function run(
   if (entry.kind === "subagent" || entry.kind === "subagent_create" || entry.kind === "subagent_message") {
     return { status: "error", content: errorContent(`"${entry.name}" cannot run here.`), args };
   }
-  if (entry.kind === "subprompt") {
-    const issues = checkJsonSchema(entry.prompt.requiredSchema as Record<string, unknown> | undefined, args);
-    if (issues.length > 0) {
-      return {
-        status: "error",
-        content: errorContent(`Prompt tool argument validation failed: ${formatSchemaIssues(issues)}`),
-        args,
-      };
-    }
-    if (!context.runSubprompt)
-      return { status: "error", content: errorContent("Sub-prompts cannot run here."), args };
-    return context.runSubprompt(entry, args as Record<string, unknown>);
-  }
+  if (entry.kind === "subprompt") return runSubpromptEntry(entry, args, context);
   if (entry.kind === "handoff") {
     if (entry.agent.exposeAsTool !== true) {
       return { status: "error", content: errorContent(`Agent tool not found: ${entry.name}`), args };
@@ -150,26 +138,7 @@ async function run(
       metadata: { handoff: { agent: entry.agent.name } },
     };
   }
-  if (entry.kind === "binding") {
-    if (entry.tool) {
-      const underlying = await run({ kind: "tool", name: entry.name, tool: entry.tool }, args, context);
-      if (underlying.status === "error") return underlying;
-    }
-    const message = bindingMessage(entry.binding, args);
-    if (entry.role === "sessionStatus") {
-      return {
-        status: "success",
-        content: successContent(message ? `Status updated: ${message}` : "Status updated"),
-        args,
-        statusText: message,
-      };
-    }
-    return {
-      status: "success",
-      content: successContent(entry.role === "sessionStop" ? "Session completed" : "Session ended as failed"),
-      args,
-    };
-  }
+  if (entry.kind === "binding") return runBinding(entry, args, context);
   const tool = entry.tool;
   if (tool.kind === "builtin") return { ...(await runBuiltin(tool.builtin, args, context)), args };
   if (tool.kind === "http") {
@@ -183,6 +152,51 @@ async function run(
   if (tool.kind === "mcp")
     return runMcp(tool.server, entry.remoteName ?? tool.tool ?? entry.name, args, context);
   return runCode(tool.module, args, context);
+}
+
+/** A sub-prompt called as a tool: its arguments checked against the prompt's requiredSchema first. */
+async function runSubpromptEntry(
+  entry: Extract<CatalogEntry, { kind: "subprompt" }>,
+  args: unknown,
+  context: ToolExecutionContext,
+): Promise<ToolExecution> {
+  const issues = checkJsonSchema(entry.prompt.requiredSchema as Record<string, unknown> | undefined, args);
+  if (issues.length > 0) {
+    return {
+      status: "error",
+      content: errorContent(`Prompt tool argument validation failed: ${formatSchemaIssues(issues)}`),
+      args,
+    };
+  }
+  if (!context.runSubprompt)
+    return { status: "error", content: errorContent("Sub-prompts cannot run here."), args };
+  return context.runSubprompt(entry, args as Record<string, unknown>);
+}
+
+/** A session binding (sessionStop, sessionFail, sessionStatus), after the tool of its name if defined. */
+async function runBinding(
+  entry: Extract<CatalogEntry, { kind: "binding" }>,
+  args: unknown,
+  context: ToolExecutionContext,
+): Promise<ToolExecution> {
+  if (entry.tool) {
+    const underlying = await run({ kind: "tool", name: entry.name, tool: entry.tool }, args, context);
+    if (underlying.status === "error") return underlying;
+  }
+  const message = bindingMessage(entry.binding, args);
+  if (entry.role === "sessionStatus") {
+    return {
+      status: "success",
+      content: successContent(message ? `Status updated: ${message}` : "Status updated"),
+      args,
+      statusText: message,
+    };
+  }
+  return {
+    status: "success",
+    content: successContent(entry.role === "sessionStop" ? "Session completed" : "Session ended as failed"),
+    args,
+  };
 }
 
 /** A tool of a configured MCP server; the server validates the arguments against its own schema. */
@@ -271,18 +285,7 @@ async function runBuiltin(
     }
     case "fs_list": {
       const entries = await listThreadFiles(db, threadId, input.path ?? "/");
-      return {
-        status: "success",
-        content: successContent(
-          entries.length === 0
-            ? "(empty)"
-            : entries
-                .map((entry) =>
-                  entry.isDirectory ? `${entry.path}/` : `${entry.path} (${entry.size} bytes)`,
-                )
-                .join("\n"),
-        ),
-      };
+      return { status: "success", content: successContent(fileListing(entries)) };
     }
     case "fs_delete": {
       const deleted = await deleteThreadFile(db, threadId, input.path ?? "");
@@ -292,16 +295,23 @@ async function runBuiltin(
     }
     case "fs_grep": {
       const hits = await grepThreadFiles(db, threadId, input.pattern ?? "");
-      return {
-        status: "success",
-        content: successContent(
-          hits.length === 0
-            ? "No matches"
-            : hits
-                .flatMap((hit) => hit.matches.map((line, i) => `${hit.path}:${hit.lineNumbers[i]}: ${line}`))
-                .join("\n"),
-        ),
-      };
+      return { status: "success", content: successContent(grepLines(hits)) };
     }
   }
+}
+
+/** fs_list's answer: one line per entry, directories with a slash, files with their size. */
+function fileListing(entries: Awaited<ReturnType<typeof listThreadFiles>>): string {
+  if (entries.length === 0) return "(empty)";
+  return entries
+    .map((entry) => (entry.isDirectory ? `${entry.path}/` : `${entry.path} (${entry.size} bytes)`))
+    .join("\n");
+}
+
+/** fs_grep's answer: one `path:line: text` line per match. */
+function grepLines(hits: Awaited<ReturnType<typeof grepThreadFiles>>): string {
+  if (hits.length === 0) return "No matches";
+  return hits
+    .flatMap((hit) => hit.matches.map((line, i) => `${hit.path}:${hit.lineNumbers[i]}: ${line}`))
+    .join("\n");
 }

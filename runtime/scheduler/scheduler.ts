@@ -478,21 +478,7 @@ export class Scheduler {
     this.runners.set(threadId, runner);
     if (claimed.read) runner.startFrom(claimed.read);
     if (claimed.announce?.length) runner.announceFirst(threadId, claimed.announce);
-    // The run's wall clock started when its input was drained (or starts now, with the first step).
-    const deadline =
-      this.maxRunMs > 0 ? (claimed.runStartedAt ?? Date.now() * 1000) / 1000 + this.maxRunMs : null;
-    const limit: { overdue: "run_limit" | "queued_too_long" | null } = { overdue: expire ?? null };
-    if (deadline !== null && !expire && Date.now() >= deadline) limit.overdue = "run_limit";
-    const limitTimer =
-      deadline !== null && !limit.overdue
-        ? setTimeout(
-            () => {
-              limit.overdue = "run_limit";
-              controller.abort();
-            },
-            Math.max(0, deadline - Date.now()),
-          )
-        : null;
+    const { limit, limitTimer } = this.runTimeLimit(claimed, controller, expire);
     let outcome: StepOutcome = "continue";
     // While this thread's step waits on a model away from its slot, another thread may take the slot.
     const onAway = (away: boolean) => {
@@ -526,30 +512,12 @@ export class Scheduler {
     } finally {
       if (limitTimer) clearTimeout(limitTimer);
       const overdue = limit.overdue;
-      if (overdue && outcome !== "parked" && outcome !== "terminated") {
-        const ending =
-          overdue === "run_limit"
-            ? { status: "stopped" as const, reason: runLimitReason(this.maxRunMs) }
-            : { status: "failed" as const, reason: queuedLimitReason(this.maxQueuedMs) };
-        await withStepSlot(this.slots, controller.signal, () => runner.endForLimit(threadId, ending)).then(
-          (ended) => {
-            if (ended) outcome = "parked";
-          },
-          (error: unknown) => logFailure(`ending thread ${threadId} at its time limit`, error),
-        );
-      }
+      if (overdue && outcome !== "parked" && outcome !== "terminated")
+        outcome = await this.endAtTimeLimit(threadId, runner, controller.signal, overdue, outcome);
       // Parked threads released their lease in their last commit; anything else is handed back
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
-      if (this.running.get(threadId) === controller) {
-        this.running.delete(threadId);
-        this.leasedAt.delete(threadId);
-        const waiters = this.runEndWaiters.get(threadId);
-        this.runEndWaiters.delete(threadId);
-        for (const onEnded of waiters ?? []) onEnded();
-      }
-      if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
-      if (this.stopped) this.endedWhileDraining++;
+      this.forgetRun(threadId, controller, runner);
       const taken = this.takenWhileEnding.get(threadId);
       if (taken) {
         this.takenWhileEnding.delete(threadId);
@@ -560,6 +528,63 @@ export class Scheduler {
       // the run ended). Other new input wakes the loop through NOTIFY; the poll covers a lost one.
       if (this.notifiedWhileRunning.delete(threadId) || this.atCapacity) this.wake();
     }
+  }
+
+  /**
+   * The run's time limits: what is overdue already (`expire`, or its deadline passed), and a timer
+   * that marks it overdue and aborts it at its deadline (null: no deadline, or overdue already).
+   */
+  private runTimeLimit(claimed: Claimed, controller: AbortController, expire?: "queued_too_long") {
+    // The run's wall clock started when its input was drained (or starts now, with the first step).
+    const deadline =
+      this.maxRunMs > 0 ? (claimed.runStartedAt ?? Date.now() * 1000) / 1000 + this.maxRunMs : null;
+    const limit: { overdue: "run_limit" | "queued_too_long" | null } = { overdue: expire ?? null };
+    if (deadline !== null && !expire && Date.now() >= deadline) limit.overdue = "run_limit";
+    const limitTimer =
+      deadline !== null && !limit.overdue
+        ? setTimeout(
+            () => {
+              limit.overdue = "run_limit";
+              controller.abort();
+            },
+            Math.max(0, deadline - Date.now()),
+          )
+        : null;
+    return { limit, limitTimer };
+  }
+
+  /** Ends an overdue run's session (stopped: run limit; failed: queued too long); "parked" once ended. */
+  private async endAtTimeLimit(
+    threadId: string,
+    runner: StepRunner,
+    signal: AbortSignal,
+    overdue: "run_limit" | "queued_too_long",
+    outcome: StepOutcome,
+  ): Promise<StepOutcome> {
+    const ending =
+      overdue === "run_limit"
+        ? { status: "stopped" as const, reason: runLimitReason(this.maxRunMs) }
+        : { status: "failed" as const, reason: queuedLimitReason(this.maxQueuedMs) };
+    return withStepSlot(this.slots, signal, () => runner.endForLimit(threadId, ending)).then(
+      (ended): StepOutcome => (ended ? "parked" : outcome),
+      (error: unknown) => {
+        logFailure(`ending thread ${threadId} at its time limit`, error);
+        return outcome;
+      },
+    );
+  }
+
+  /** The run is over: it stops counting as running here, and whoever waits for its end hears of it. */
+  private forgetRun(threadId: string, controller: AbortController, runner: StepRunner): void {
+    if (this.running.get(threadId) === controller) {
+      this.running.delete(threadId);
+      this.leasedAt.delete(threadId);
+      const waiters = this.runEndWaiters.get(threadId);
+      this.runEndWaiters.delete(threadId);
+      for (const onEnded of waiters ?? []) onEnded();
+    }
+    if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
+    if (this.stopped) this.endedWhileDraining++;
   }
 }
 

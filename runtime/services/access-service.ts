@@ -43,6 +43,7 @@ import { type Principal, seesEverything } from "../security/request-context";
 import { open, seal } from "../security/secrets-box";
 import { SignInLimiter } from "../security/sign-in-limiter";
 import * as store from "../store/access-store";
+import { projectExists } from "../store/project-versions";
 
 /** Project keys start with this, so a leaked one is recognisable (secret scanners, logs). */
 export const KEY_PREFIX = "tdk_";
@@ -466,7 +467,7 @@ export class AccessService {
   // ── Members ────────────────────────────────────────────────────────────────────────────────────
 
   private async requireProject(projectId: string): Promise<void> {
-    if (!isUuid(projectId) || !(await store.projectExists(this.db, projectId)))
+    if (!isUuid(projectId) || !(await projectExists(this.db, projectId)))
       throw new NotFoundError("Project", projectId);
   }
 

@@ -6,7 +6,8 @@ import { type AgentActivity, emptyStatusCounts, type ProjectActivity } from "@/l
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { NotFoundError } from "../errors";
 import type { DefinitionsCache } from "../store/definitions";
-import { projectExists, threadActivityRows } from "../store/project-activity";
+import { threadActivityRows } from "../store/project-activity";
+import { projectExists } from "../store/project-versions";
 import { nowMicroseconds, THREAD_STATUSES, type ThreadStatus } from "../store/thread-row";
 import { isUuid } from "./project-service";
 

@@ -24,7 +24,6 @@ import {
   modelCallAggregates,
   modelCallBins,
   modelCallBuckets,
-  projectExists,
   type RunEnding,
   type RunGroup,
   runAggregates,
@@ -43,6 +42,7 @@ import {
   rollUp,
 } from "../store/analytics-rollups";
 import { finishedRunsOfProject } from "../store/eval-store";
+import { projectExists } from "../store/project-versions";
 import { isUuid } from "./project-service";
 
 const MS = 1000;

@@ -18,7 +18,7 @@ import {
   toApprovalView,
 } from "../store/approval-store";
 import { appendEvents, type NewEvent } from "../store/event-log";
-import { projectExists } from "../store/project-activity";
+import { projectExists } from "../store/project-versions";
 import { threadEvent } from "../store/thread-events";
 import { apply } from "../store/thread-lifecycle";
 import { findSubtreeIds, findThread, lockThread, notifyWork } from "../store/thread-store";

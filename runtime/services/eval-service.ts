@@ -37,7 +37,6 @@ import {
   caseThreadEnd,
   caseThreadState,
   claimOrphanRuns,
-  currentProjectVersion,
   deleteSuite,
   EVAL_CALL_SIDES,
   type EvalCallSide,
@@ -66,6 +65,7 @@ import {
 } from "../store/eval-store";
 import { appendEvents } from "../store/event-log";
 import { initialExecutionState } from "../store/messages";
+import { currentProjectVersion } from "../store/project-versions";
 import { threadEvent } from "../store/thread-events";
 import { createThread } from "../store/thread-lifecycle";
 import { nowMicroseconds } from "../store/thread-row";

@@ -7,16 +7,13 @@ import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { type IdMap, remapIds, remapJson, remapNullable } from "@/lib/runs/fork-ids";
 import { UnprocessableError } from "../errors";
+import { type EnvRequest, envRequestsOf, insertEnvRequestCopies } from "../store/env-request-store";
 import type { NewEvent } from "../store/event-log";
 import { copyFilesOfThreads } from "../store/file-store";
 import { descendantsOfSpawns, lockThreadsForShare } from "../store/fork-source-reads";
 import { insertMessageCopies, readHistories } from "../store/message-store";
 import type { StoredMessage } from "../store/messages";
 import { addModelCallCounts, type ModelCallCounts } from "../store/model-call-counts";
-import { messageEvent, threadEvent } from "../store/thread-events";
-import { copyThreads, isCopyableStatus } from "../store/thread-lifecycle";
-import type { ThreadRow } from "../store/thread-row";
-import { type EnvRequest, envRequestsOf, insertEnvRequestCopies } from "../subagents/env-request-store";
 import {
   insertInvocationCopies,
   insertLinks,
@@ -25,7 +22,10 @@ import {
   registryEvent,
   type SubagentInvocation,
   type SubagentLink,
-} from "../subagents/registry-store";
+} from "../store/registry-store";
+import { messageEvent, threadEvent } from "../store/thread-events";
+import { copyThreads, isCopyableStatus } from "../store/thread-lifecycle";
+import type { ThreadRow } from "../store/thread-row";
 
 /** What a fork copies below its root, read (and row-locked) in the fork's transaction. */
 export interface SourceSubtree {

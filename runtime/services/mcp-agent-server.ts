@@ -15,7 +15,7 @@ import type { SqlExecutor } from "@/lib/db/sql-client";
 import { type AgentDefinition, resolveSubagentToolConfig } from "@/lib/standard";
 import { NotFoundError } from "../errors";
 import type { DefinitionsCache, LoadedDefinitions } from "../store/definitions";
-import { currentProjectVersion } from "../store/eval-store";
+import { currentProjectVersion } from "../store/project-versions";
 import { childInputFromArgs, type SubagentBranch, subagentToolSchema } from "../subagents/branches";
 import { checkJsonSchema, formatSchemaIssues } from "../tools/json-schema-check";
 import { isUuid } from "./project-service";

@@ -26,11 +26,10 @@ import { derivedRunName } from "@/lib/runs/run-names";
 import { isTandemError, NotFoundError, UnprocessableError } from "../errors";
 import { copyFilesBetweenThreads } from "../store/attachments";
 import type { DefinitionsCache } from "../store/definitions";
-import { currentProjectVersion } from "../store/eval-store";
 import { appendEvents, firstEventBatch, type NewEvent } from "../store/event-log";
 import { enqueue } from "../store/inbox";
 import { initialExecutionState } from "../store/messages";
-import { projectExists } from "../store/project-activity";
+import { currentProjectVersion, projectExists } from "../store/project-versions";
 import {
   insertReplayBatch,
   latestReplayBatch,

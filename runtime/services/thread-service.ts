@@ -31,6 +31,7 @@ import {
 } from "../store/one-statement-commits";
 import { isProjectVersionChangedError, ProjectVersions } from "../store/project-versions";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import { registryOf } from "../store/registry-store";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import {
   createRunningThread,
@@ -53,7 +54,6 @@ import {
 } from "../store/thread-store";
 import { deferRunTraceInsert, findRunTrace, type RunTraceStart, startRunTrace } from "../store/thread-traces";
 import { deferWorkNotification } from "../store/thread-wake";
-import { registryOf } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 import {
   parseTraceparent,
@@ -530,14 +530,13 @@ export class ThreadService {
     if (!agent) return null;
     const isHumanChat = isHumanChatAgent(agent.type);
     const { role, fromHuman } = input.payload;
-    const posted = await postRunningInput(
-      this.sql,
-      id,
+    const posted = await postRunningInput(this.sql, {
+      threadId: id,
       input,
       parkedAs,
-      { messageSide: inputSide(role, isHumanChat), ...runStartOf(isHumanChat, role, fromHuman) },
+      start: { messageSide: inputSide(role, isHumanChat), ...runStartOf(isHumanChat, role, fromHuman) },
       take,
-    );
+    });
     // Refused: the thread changed since it parked here; later posts go straight to the inbox path.
     if (!posted) this.parked?.changed(id);
     return posted && { ...posted, agentName: parkedAs.agentName };

@@ -13,11 +13,11 @@ import { NotFoundError } from "../errors";
 import { appendEvents, type NewEvent } from "../store/event-log";
 import { insertMessages, type NewMessage, readMessages } from "../store/message-store";
 import { ThreadTerminatedError } from "../store/queue-input";
+import { findInvocation } from "../store/registry-store";
 import { messageEvent, telemetryEvent, threadEvent } from "../store/thread-events";
 import { apply, TransitionRefusedError } from "../store/thread-lifecycle";
 import type { ThreadRow } from "../store/thread-row";
 import { lockThread, notifyAbort, subtreeIdsDeepestFirst } from "../store/thread-store";
-import { findInvocation } from "../subagents/registry-store";
 import { reportToParent } from "../subagents/report-to-parent";
 
 export const STOPPED_BY_USER = "Execution stopped by user";

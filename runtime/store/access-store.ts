@@ -172,14 +172,6 @@ export async function deleteExpiredSessions(db: SqlExecutor): Promise<void> {
   await db.query("DELETE FROM user_sessions WHERE expires_at <= $1", [Date.now()]);
 }
 
-export async function projectExists(db: SqlExecutor, projectId: string): Promise<boolean> {
-  const rows = await db.query<{ found: boolean }>(
-    "SELECT EXISTS (SELECT 1 FROM projects WHERE id = $1::uuid) AS found",
-    [projectId],
-  );
-  return rows[0]?.found === true;
-}
-
 export async function memberRole(db: SqlExecutor, projectId: string, userId: string): Promise<string | null> {
   const rows = await db.query<{ role: string }>(
     "SELECT role FROM project_members WHERE project_id = $1::uuid AND user_id = $2::uuid",

@@ -380,8 +380,3 @@ export async function approvalAggregates(db: SqlExecutor, window: AnalyticsWindo
   }
   return { states, p50, p95 };
 }
-
-export async function projectExists(db: SqlExecutor, projectId: string): Promise<boolean> {
-  const rows = await db.query<{ id: string }>("SELECT id FROM projects WHERE id = $1", [projectId]);
-  return rows.length > 0;
-}

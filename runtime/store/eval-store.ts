@@ -480,15 +480,6 @@ export async function subagentsOfTree(db: SqlExecutor, rootId: string): Promise<
   return rows.map((row) => String(row.agent_name));
 }
 
-/** The project's latest saved version; null when there is no such project. */
-export async function currentProjectVersion(db: SqlExecutor, projectId: string): Promise<number | null> {
-  const [row] = await db.query<{ current_version: number }>(
-    "SELECT current_version FROM projects WHERE id = $1",
-    [projectId],
-  );
-  return row ? Number(row.current_version) : null;
-}
-
 /** Whether the project saved that version. */
 export async function projectHasVersion(
   db: SqlExecutor,

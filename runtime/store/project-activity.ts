@@ -14,10 +14,6 @@ export interface ThreadActivityRow {
   n: number;
 }
 
-export async function projectExists(db: SqlExecutor, projectId: string): Promise<boolean> {
-  return (await db.query<{ id: string }>("SELECT id FROM projects WHERE id = $1", [projectId])).length > 0;
-}
-
 export async function threadActivityRows(db: SqlExecutor, projectId: string): Promise<ThreadActivityRow[]> {
   const rows = await db.query<Record<string, unknown>>(
     `SELECT agent_name, status,

@@ -1,9 +1,23 @@
-// Which version of a project new threads are pinned to (`projects.current_version`), remembered per
-// process so that creating a thread need not read it first: the creation carries a check of the
-// version it used (`projectVersionCheck`), and a creation whose remembered version is no longer
-// current (a publish by any process, a deleted project) fails that check, forgets it and goes again
-// with the version read afresh (ThreadService.create).
+// A project's row as the runtime reads it: whether the project exists, and which version of it new
+// threads are pinned to (`projects.current_version`), remembered per process so that creating a
+// thread need not read it first: the creation carries a check of the version it used
+// (`projectVersionCheck`), and a creation whose remembered version is no longer current (a publish
+// by any process, a deleted project) fails that check, forgets it and goes again with the version
+// read afresh (ThreadService.create).
 import type { SqlExecutor, SqlStatement } from "@/lib/db/sql-client";
+
+export async function projectExists(db: SqlExecutor, projectId: string): Promise<boolean> {
+  return (await db.query<{ id: string }>("SELECT id FROM projects WHERE id = $1", [projectId])).length > 0;
+}
+
+/** The project's latest saved version; null when there is no such project. */
+export async function currentProjectVersion(db: SqlExecutor, projectId: string): Promise<number | null> {
+  const [row] = await db.query<{ current_version: number }>(
+    "SELECT current_version FROM projects WHERE id = $1",
+    [projectId],
+  );
+  return row ? Number(row.current_version) : null;
+}
 
 /** The message of the error `projectVersionCheck` raises (its SQLSTATE is plpgsql's P0001). */
 export const PROJECT_VERSION_CHANGED_MESSAGE = "tandem:project_version_changed";
@@ -42,19 +56,14 @@ export class ProjectVersions {
   }
 
   private async readNow(db: SqlExecutor, projectId: string, read: object): Promise<number | null> {
-    const rows = await db.query<{ current_version: number }>(
-      "SELECT current_version FROM projects WHERE id = $1",
-      [projectId],
-    );
-    const row = rows[0];
+    const version = await currentProjectVersion(db, projectId);
     // Forgotten while it was read (a creation found the version changed): it may be older than
     // what a fresh read gives, so only its caller uses it.
     const current = this.reading.get(projectId) === read;
-    if (!row) {
+    if (version === null) {
       if (current) this.known.delete(projectId);
       return null;
     }
-    const version = Number(row.current_version);
     if (!current) return version;
     if (this.known.size >= REMEMBERED_PROJECTS && !this.known.has(projectId)) this.known.clear();
     this.known.set(projectId, version);

@@ -437,6 +437,17 @@ export interface PostedRunStart {
   countsTurnB: boolean;
 }
 
+/** A message posted to a thread parked here, as `postRunningInput` stores it. */
+export interface RunningPost {
+  threadId: string;
+  input: { id: string; payload: InboxItem["payload"]; createdAt: number };
+  /** How the thread parked here: the statement applies only while it is still so. */
+  parkedAs: ParkedAs;
+  start: PostedRunStart;
+  /** The process that runs the thread's first step at once. */
+  take: LeaseTo;
+}
+
 /** What `postRunningInput` stored: the thread as its first step needs it, and the message. */
 export interface PostedRunning {
   read: ThreadForStep;
@@ -455,14 +466,8 @@ export interface PostedRunning {
  * The input is recorded in the inbox as consumed (replays read it), and the message's and the
  * thread's events are appended with the root's event lock taken first, as in `queueInputAndWake`.
  */
-export async function postRunningInput(
-  client: SqlClient,
-  threadId: string,
-  input: { id: string; payload: InboxItem["payload"]; createdAt: number },
-  parkedAs: ParkedAs,
-  start: PostedRunStart,
-  take: LeaseTo,
-): Promise<PostedRunning | null> {
+export async function postRunningInput(client: SqlClient, post: RunningPost): Promise<PostedRunning | null> {
+  const { threadId, input, parkedAs, start, take } = post;
   const { payload, createdAt } = input;
   const seq = parkedAs.messageSeq + 1;
   const message = storedMessageRow(
@@ -509,26 +514,26 @@ export async function postRunningInput(
      )
      SELECT woken.*, '[]'::json AS pending_input FROM woken`;
   const params = [
-    threadId,
-    seq,
-    start.currentSide,
-    start.countsTurnB,
-    payload.fromHuman,
-    createdAt,
-    take.owner,
-    String(take.leaseMs),
-    parkedAs.projectVersion,
-    parkedAs.agentName,
-    message.id,
-    message.role,
-    message.side,
-    message.content,
-    message.silent,
-    JSON.stringify(message.metadata),
-    JSON.stringify(message.attachments),
-    input.id,
-    JSON.stringify(payload),
-    JSON.stringify(messageEventBatchItem(threadId, message)),
+    threadId, // $1
+    seq, // $2
+    start.currentSide, // $3
+    start.countsTurnB, // $4
+    payload.fromHuman, // $5
+    createdAt, // $6
+    take.owner, // $7
+    String(take.leaseMs), // $8
+    parkedAs.projectVersion, // $9
+    parkedAs.agentName, // $10
+    message.id, // $11
+    message.role, // $12
+    message.side, // $13
+    message.content, // $14
+    message.silent, // $15
+    JSON.stringify(message.metadata), // $16
+    JSON.stringify(message.attachments), // $17
+    input.id, // $18
+    JSON.stringify(payload), // $19
+    JSON.stringify(messageEventBatchItem(threadId, message)), // $20
   ];
   // A whole transaction by itself: posts at the same moment share a group commit, like step commits.
   // In a group, the thread's row is locked ahead with the other parts' rows (`lock`), before any

@@ -3,7 +3,7 @@
 // child's runtime-only scoped env and boots the deferred child with the original payload. Values are
 // never written to the request row, to messages, or anywhere a model could read them.
 import { randomUUID } from "node:crypto";
-import type { SqlClient } from "@/lib/db/sql-client";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import { NotFoundError, UnprocessableError } from "../errors";
 import type { DefinitionsCache } from "../store/definitions";
 import {
@@ -13,6 +13,7 @@ import {
   resolveEnvRequest,
 } from "../store/env-request-store";
 import { queueThreadInput, ThreadTerminatedError } from "../store/queue-input";
+import type { SubagentLink } from "../store/registry-store";
 import { nowMicroseconds } from "../store/thread-row";
 import { findThread, lockThread } from "../store/thread-store";
 import { envLookup, handedDownEnv, missingChildVariables, type SubagentBranch } from "./branches";
@@ -95,25 +96,7 @@ export class EnvRequestService {
         childId: link.child_id,
         resolvedAt: nowMicroseconds(),
       });
-      const parent = await lockThread(tx, parentId);
-      if (parent && parent.terminated_at === null) {
-        await queueThreadInput(
-          tx,
-          parent,
-          {
-            role: "user",
-            content: `Subagent "${link.name}" (reference: ${link.child_id}) has started: the variables it needed were provided.`,
-            attachments: [],
-            silent: true,
-            metadata: { subagent_id: link.child_id, subagent_env_request: request.id },
-            fromHuman: false,
-            messageId: randomUUID(),
-          },
-          `subagent-env-booted:${request.id}`,
-        ).catch((error: unknown) => {
-          if (!(error instanceof ThreadTerminatedError)) throw error;
-        });
-      }
+      await tellParentChildStarted(tx, parentId, link, request.id);
       return link.child_id;
     });
     return { threadId: childId, request_id: request.id };
@@ -137,4 +120,31 @@ export class EnvRequestService {
       env: envLookup(parent.env, parent.scoped_env, parentAgent?.env, parentPrompt?.env),
     };
   }
+}
+
+/** A silent message to the parent (unless it is gone or terminated): the child it asked for started. */
+async function tellParentChildStarted(
+  tx: SqlExecutor,
+  parentId: string,
+  link: Pick<SubagentLink, "name" | "child_id">,
+  requestId: string,
+): Promise<void> {
+  const parent = await lockThread(tx, parentId);
+  if (!parent || parent.terminated_at !== null) return;
+  await queueThreadInput(
+    tx,
+    parent,
+    {
+      role: "user",
+      content: `Subagent "${link.name}" (reference: ${link.child_id}) has started: the variables it needed were provided.`,
+      attachments: [],
+      silent: true,
+      metadata: { subagent_id: link.child_id, subagent_env_request: requestId },
+      fromHuman: false,
+      messageId: randomUUID(),
+    },
+    `subagent-env-booted:${requestId}`,
+  ).catch((error: unknown) => {
+    if (!(error instanceof ThreadTerminatedError)) throw error;
+  });
 }

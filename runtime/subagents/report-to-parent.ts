@@ -115,6 +115,7 @@ export function childOutcomeOf(
  * NULL`) and reports what they were waiting for. Returns the events for the parent. The queued
  * report's idempotency key is the first invocation's id.
  */
+// One function: the report's statements read top to bottom in the order they lock (the parent's row last).
 async function settleInvocations(
   tx: SqlExecutor,
   child: Pick<ThreadRow, "id" | "root_id" | "parent_id">,

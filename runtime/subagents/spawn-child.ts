@@ -27,11 +27,11 @@ import {
   registryEvent,
   type SubagentLink,
 } from "../store/registry-store";
-import { lockParentForSpawn, spawnBatchCounts } from "../store/spawn-reads";
+import { lockParentForSpawn, type SpawningParent, spawnBatchCounts } from "../store/spawn-reads";
 import { messageEvent, threadEvent } from "../store/thread-events";
 import { spawnThreads } from "../store/thread-lifecycle";
 import { nowMicroseconds, type ThreadRow } from "../store/thread-row";
-import { notifyWork, type ThreadForStep } from "../store/thread-store";
+import { type NewThread, notifyWork, type ThreadForStep } from "../store/thread-store";
 import { insertChildRunTraces } from "../store/thread-traces";
 import { randomSpanId, toolCallSpanId, tracing } from "../telemetry/tracing";
 import { errorContent, type ToolExecution } from "../tools/tool-execution";
@@ -85,7 +85,8 @@ export interface SpawnedChildren {
 /**
  * Creates several children of one parent with a handful of statements (threads, registry rows,
  * invocations and first inputs, each one multi-row insert). Returns the links in request order and
- * the events to append; the caller appends them last in its transaction.
+ * the events to append; the caller appends them last in its transaction. The steps below run in
+ * this order (the statements' order in the transaction).
  */
 export async function spawnChildren(
   tx: SqlExecutor,
@@ -94,11 +95,60 @@ export async function spawnChildren(
   /** The first `count` children are leased to this process, which runs them (`local-take.ts`). */
   lease?: LeaseTo & { count: number },
 ): Promise<SpawnedChildren> {
+  const batch = await openSpawnBatch(tx, parentId, requests);
+  const spawned = await spawnThreads(tx, newChildThreads(batch), lease);
+  const children = spawned.map((child) => child.row);
+  if (tracing().enabled) await continueParentTrace(batch);
+  const links = childLinks(batch);
+  await insertLinks(tx, links);
+  if (batch.replayOf) await recordChildReplays(batch, batch.replayOf);
+  const invocationIds = await insertSpawnInvocations(batch);
+  const firsts = await childFirstMessages(batch);
+  const stored = new Map((await insertFirstMessages(tx, firsts)).map((message) => [message.id, message]));
+  const firstIdByThread = new Map(firsts.map((first) => [first.threadId, first.message.id]));
+  // Children this process took run here without a claim: the schedulers hear only of the others.
+  if ((lease?.count ?? 0) < children.length) await notifyWork(tx, parentId);
+  const events: NewEvent[] = [
+    ...children.flatMap((child) => {
+      const first = stored.get(firstIdByThread.get(child.id) ?? "");
+      return [threadEvent(child), ...(first ? [messageEvent(child, first)] : [])];
+    }),
+    await registryEvent(tx, { id: parentId, root_id: batch.parent.rootId }, batch.childIds),
+  ];
+  const firstMessages = new Map<string, StoredMessage>();
+  for (const [threadId, id] of firstIdByThread) {
+    const first = stored.get(id);
+    if (first) firstMessages.set(threadId, first);
+  }
+  const invocations = new Map(batch.childIds.map((childId, index) => [childId, invocationIds[index]!]));
+  const taken = spawned.filter((child) => child.row.lease_owner !== null);
+  return { links, events, firstMessages, invocations, taken };
+}
+
+/** One `spawnChildren` call as its steps read it: the parent, the requests and the children's ids. */
+interface SpawnBatch {
+  tx: SqlExecutor;
+  parentId: string;
+  /** The parent's row, held FOR SHARE until the transaction ends. */
+  parent: SpawningParent;
+  requests: readonly SpawnRequest[];
+  /** One new id per request, in request order. */
+  childIds: string[];
+  /** In a replay, each child's counterpart in the source tree (null: not a replay). */
+  replayOf: (string | null)[] | null;
+  now: number;
+}
+
+/** Locks the parent (throws when it is gone or terminated) and picks the children's ids. */
+async function openSpawnBatch(
+  tx: SqlExecutor,
+  parentId: string,
+  requests: readonly SpawnRequest[],
+): Promise<SpawnBatch> {
   const parent = await lockParentForSpawn(tx, parentId);
   if (!parent) throw new ParentGoneError(`Thread ${parentId} no longer exists.`);
   if (parent.terminatedAt !== null) throw new ThreadTerminatedError(parentId, parent.terminatedAt);
   const now = nowMicroseconds();
-  const rootId = parent.rootId;
   const childIds = requests.map(() => randomUUID());
   // In a replay, each child follows its counterpart in the source tree.
   const replayOf =
@@ -110,45 +160,54 @@ export async function spawnChildren(
           requests.map((request) => ({ callId: request.callId, toolName: request.branch.name })),
         )
       : null;
-  const spawned = await spawnThreads(
-    tx,
-    requests.map((request, index) => ({
-      id: childIds[index]!,
-      projectId: parent.projectId,
-      projectVersion: parent.projectVersion,
-      agentName: request.branch.agent.name,
-      parentId,
-      rootId,
-      depth: parent.depth + 1,
-      name: request.instanceName,
-      // The child starts running (`spawn`) with its first message stored (side A's turn from seq 1),
-      // so its first step has nothing to drain: one transaction less per child, same durability.
-      execution: {
-        ...initialExecutionState(),
-        currentSide: "a" as const,
-        turnStartSeq: 1,
-        ...(replayOf?.[index] ? { replayOf: replayOf[index] } : {}),
-      },
-      env: {},
-      scopedEnv: request.scopedEnv,
-      messageSeq: 1,
+  return { tx, parentId, parent, requests, childIds, replayOf, now };
+}
+
+/** The children's thread rows, one per request. */
+function newChildThreads(batch: SpawnBatch): NewThread[] {
+  const { parent, parentId, childIds, replayOf } = batch;
+  return batch.requests.map((request, index) => ({
+    id: childIds[index]!,
+    projectId: parent.projectId,
+    projectVersion: parent.projectVersion,
+    agentName: request.branch.agent.name,
+    parentId,
+    rootId: parent.rootId,
+    depth: parent.depth + 1,
+    name: request.instanceName,
+    // The child starts running (`spawn`) with its first message stored (side A's turn from seq 1),
+    // so its first step has nothing to drain: one transaction less per child, same durability.
+    execution: {
+      ...initialExecutionState(),
+      currentSide: "a" as const,
+      turnStartSeq: 1,
+      ...(replayOf?.[index] ? { replayOf: replayOf[index] } : {}),
+    },
+    env: {},
+    scopedEnv: request.scopedEnv,
+    messageSeq: 1,
+  }));
+}
+
+/** Traces out: each child's runs continue the parent's trace under the call that spawned it. */
+async function continueParentTrace(batch: SpawnBatch): Promise<void> {
+  const { parentId, childIds } = batch;
+  await insertChildRunTraces(
+    batch.tx,
+    parentId,
+    batch.requests.map((request, index) => ({
+      threadId: childIds[index]!,
+      parentSpanId: toolCallSpanId(parentId, request.callId),
+      spanId: randomSpanId(),
     })),
-    lease,
+    Date.now(),
   );
-  const children = spawned.map((child) => child.row);
-  // Traces out: each child's runs continue the parent's trace under the call that spawned it.
-  if (tracing().enabled)
-    await insertChildRunTraces(
-      tx,
-      parentId,
-      requests.map((request, index) => ({
-        threadId: childIds[index]!,
-        parentSpanId: toolCallSpanId(parentId, request.callId),
-        spanId: randomSpanId(),
-      })),
-      Date.now(),
-    );
-  const links = requests.map((request, index): SubagentLink => {
+}
+
+/** The children's registry rows, one per request. */
+function childLinks(batch: SpawnBatch): SubagentLink[] {
+  const { parentId, childIds, now } = batch;
+  return batch.requests.map((request, index): SubagentLink => {
     const { branch } = request;
     const resumable = branch.config.resumable;
     return {
@@ -171,20 +230,27 @@ export async function spawnChildren(
       updated_at: now,
     };
   });
-  await insertLinks(tx, links);
-  if (replayOf)
-    await insertChildReplays(
-      tx,
-      rootId,
-      childIds.flatMap((childId, index) => {
-        const sourceId = replayOf[index];
-        return sourceId ? [{ childId, sourceId }] : [];
-      }),
-    );
-  const invocationIds = requests.map(() => randomUUID());
+}
+
+/** In a replay: which source child each new child follows (the children without one are left out). */
+async function recordChildReplays(batch: SpawnBatch, replayOf: (string | null)[]): Promise<void> {
+  await insertChildReplays(
+    batch.tx,
+    batch.parent.rootId,
+    batch.childIds.flatMap((childId, index) => {
+      const sourceId = replayOf[index];
+      return sourceId ? [{ childId, sourceId }] : [];
+    }),
+  );
+}
+
+/** Each child's spawn invocation; returns their ids in request order. */
+async function insertSpawnInvocations(batch: SpawnBatch): Promise<string[]> {
+  const { parentId, childIds, now } = batch;
+  const invocationIds = batch.requests.map(() => randomUUID());
   await insertInvocations(
-    tx,
-    requests.map((request, index) => ({
+    batch.tx,
+    batch.requests.map((request, index) => ({
       id: invocationIds[index]!,
       child_id: childIds[index]!,
       parent_id: parentId,
@@ -193,8 +259,16 @@ export async function spawnChildren(
       created_at: now,
     })),
   );
+  return invocationIds;
+}
+
+/** Each child's first message (the parent's message), its attachments copied from the parent. */
+async function childFirstMessages(
+  batch: SpawnBatch,
+): Promise<{ threadId: string; message: NewMessage & { id: string } }[]> {
+  const { tx, parentId, childIds } = batch;
   const firsts: { threadId: string; message: NewMessage & { id: string } }[] = [];
-  for (const [index, request] of requests.entries()) {
+  for (const [index, request] of batch.requests.entries()) {
     const attachments =
       request.attachmentPaths.length > 0
         ? await copyFilesBetweenThreads(tx, parentId, childIds[index]!, request.attachmentPaths)
@@ -211,25 +285,7 @@ export async function spawnChildren(
       },
     });
   }
-  const stored = new Map((await insertFirstMessages(tx, firsts)).map((message) => [message.id, message]));
-  const firstIdByThread = new Map(firsts.map((first) => [first.threadId, first.message.id]));
-  // Children this process took run here without a claim: the schedulers hear only of the others.
-  if ((lease?.count ?? 0) < children.length) await notifyWork(tx, parentId);
-  const events: NewEvent[] = [
-    ...children.flatMap((child) => {
-      const first = stored.get(firstIdByThread.get(child.id) ?? "");
-      return [threadEvent(child), ...(first ? [messageEvent(child, first)] : [])];
-    }),
-    await registryEvent(tx, { id: parentId, root_id: rootId }, childIds),
-  ];
-  const firstMessages = new Map<string, StoredMessage>();
-  for (const [threadId, id] of firstIdByThread) {
-    const first = stored.get(id);
-    if (first) firstMessages.set(threadId, first);
-  }
-  const invocations = new Map(childIds.map((childId, index) => [childId, invocationIds[index]!]));
-  const taken = spawned.filter((child) => child.row.lease_owner !== null);
-  return { links, events, firstMessages, invocations, taken };
+  return firsts;
 }
 
 /** Fan-out governance (documented in docs/runtime.md). */
@@ -309,24 +365,8 @@ export async function spawnForCall(
   ]);
   if (existing) return existing;
   if (deferred) return envRequiredResult(context.parent.id, deferred.id, branch.name, deferred.missing, args);
-  if (parent.depth + 1 > limits.maxDepth) {
-    return failure(
-      `Cannot start "${branch.name}": this thread is at depth ${parent.depth} and subagents may nest at most ${limits.maxDepth} levels deep (TANDEM_MAX_SUBAGENT_DEPTH). Do this work yourself instead.`,
-      args,
-    );
-  }
-  if (active >= limits.maxActiveChildren) {
-    return failure(
-      `Cannot start "${branch.name}": ${active} of your subagents are still working and at most ${limits.maxActiveChildren} may work at once (TANDEM_MAX_ACTIVE_CHILDREN). Wait for some to report back, then try again.`,
-      args,
-    );
-  }
-  if (everywhere >= limits.maxActiveThreads) {
-    return failure(
-      `Cannot start "${branch.name}": the server is running ${everywhere} threads, its limit (TANDEM_MAX_ACTIVE_THREADS). Try again later.`,
-      args,
-    );
-  }
+  const refused = limitRefusal(parent, branch.name, limits, { active, everywhere });
+  if (refused !== null) return failure(refused, args);
   const scopedEnv = handedDownEnv(branch, context.env);
   const variables = missingChildVariables(branch.agent, context.index, scopedEnv);
   if (variables.missing.length > 0) {
@@ -334,14 +374,7 @@ export async function spawnForCall(
       parentId: parent.id,
       toolName: branch.name,
       callId: context.callId,
-      payload: {
-        message: input.message,
-        attachmentPaths: input.attachmentPaths,
-        instanceName: input.instanceName,
-        description: input.description,
-        resumable: input.resumable,
-        config: branch.config,
-      },
+      payload: { ...spawnInputFields(input), config: branch.config },
       required: variables.required,
       missing: variables.missing,
     });
@@ -353,11 +386,7 @@ export async function spawnForCall(
         parentId: parent.id,
         branch,
         callId: context.callId,
-        message: input.message,
-        attachmentPaths: input.attachmentPaths,
-        instanceName: input.instanceName,
-        description: input.description,
-        resumable: input.resumable,
+        ...spawnInputFields(input),
         waits: branch.config.blocking,
         scopedEnv,
         spawnGroupId: context.spawnGroupId ?? null,
@@ -371,6 +400,33 @@ export async function spawnForCall(
     if (error instanceof InvalidInputError) return failure(error.message, args);
     throw error;
   }
+}
+
+/** Why the fan-out limits refuse the spawn (the model reads it), or null when they allow it. */
+function limitRefusal(
+  parent: Pick<ThreadRow, "depth">,
+  subagent: string,
+  limits: SubagentLimits,
+  working: { active: number; everywhere: number },
+): string | null {
+  if (parent.depth + 1 > limits.maxDepth)
+    return `Cannot start "${subagent}": this thread is at depth ${parent.depth} and subagents may nest at most ${limits.maxDepth} levels deep (TANDEM_MAX_SUBAGENT_DEPTH). Do this work yourself instead.`;
+  if (working.active >= limits.maxActiveChildren)
+    return `Cannot start "${subagent}": ${working.active} of your subagents are still working and at most ${limits.maxActiveChildren} may work at once (TANDEM_MAX_ACTIVE_CHILDREN). Wait for some to report back, then try again.`;
+  if (working.everywhere >= limits.maxActiveThreads)
+    return `Cannot start "${subagent}": the server is running ${working.everywhere} threads, its limit (TANDEM_MAX_ACTIVE_THREADS). Try again later.`;
+  return null;
+}
+
+/** The fields of a `SpawnInput`, copied one by one (the input may carry others, which are left out). */
+function spawnInputFields(input: SpawnInput): SpawnInput {
+  return {
+    message: input.message,
+    attachmentPaths: input.attachmentPaths,
+    instanceName: input.instanceName,
+    description: input.description,
+    resumable: input.resumable,
+  };
 }
 
 export function envRequiredResult(

@@ -2,10 +2,10 @@
 // waits for reports; then the call is answered before new input is drained.
 import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
 import { appendEvents } from "../../store/event-log";
+import { findInvocation } from "../../store/registry-store";
 import { threadEvent } from "../../store/thread-events";
 import { apply, TransitionRefusedError } from "../../store/thread-lifecycle";
 import type { ThreadRow } from "../../store/thread-row";
-import { findInvocation } from "../../subagents/registry-store";
 import type { RunnerContext, StepOutcome } from "./types";
 
 /** Whether the call's child reported (or the invocation is gone). */

@@ -78,10 +78,8 @@ function baseChanges(input: DecisionInput): ThreadChanges {
   };
 }
 
-/** The stop rules' verdict alone: session ends, limits, continuing, or the turn passing. */
-function decideByStopRules(input: DecisionInput, execution: ExecutionState): NextMove {
-  const { decision, agent, side } = input;
-  const base = baseChanges(input);
+/** The session's end the stop rules decided (completed, failed, or a limit), or null when it goes on. */
+function sessionEndMove(decision: StopDecision, base: ThreadChanges, side: Side): NextMove | null {
   if (decision.kind === "session_completed") {
     return {
       kind: "park",
@@ -107,6 +105,15 @@ function decideByStopRules(input: DecisionInput, execution: ExecutionState): Nex
       changes: { ...base, stopReason: decision.reason },
       side,
     };
+  return null;
+}
+
+/** The stop rules' verdict alone: session ends, limits, continuing, or the turn passing. */
+function decideByStopRules(input: DecisionInput, execution: ExecutionState): NextMove {
+  const { decision, agent, side } = input;
+  const base = baseChanges(input);
+  const sessionEnd = sessionEndMove(decision, base, side);
+  if (sessionEnd) return sessionEnd;
   // Per execution (since the last input), like the reference: max(250, the sides' maxSteps).
   const cap = Math.max(MAX_STEPS_PER_TURN, agent.sideA.maxSteps ?? 0, agent.sideB?.maxSteps ?? 0);
   const capReason = `Maximum steps reached (${cap})`;

@@ -6,6 +6,7 @@ import type { LoadedDefinitions } from "../../store/definitions";
 import { appendEvents } from "../../store/event-log";
 import { consumeInboxItems, drainInbox, drainInboxItems, type InboxItem } from "../../store/inbox";
 import { hasHumanInputWaiting } from "../../store/inbox-reads";
+import type { NewMessage } from "../../store/message-store";
 import type { ExecutionState, Side, StoredMessage } from "../../store/messages";
 import { messageEvent, threadEvent } from "../../store/thread-events";
 import { startRun } from "../../store/thread-lifecycle";
@@ -93,21 +94,7 @@ export async function drainInput(
     await parkThread(ctx, tx, row, null, {});
     return { kind: "parked" };
   }
-  const stored = await ctx.commits.insert(
-    tx,
-    row.id,
-    items.map((item) => ({
-      id: item.payload.messageId,
-      role: item.payload.role,
-      side: inputSide(item.payload.role, isHumanChat),
-      content: item.payload.content,
-      silent: item.payload.silent,
-      metadata: item.payload.metadata,
-      attachments: item.payload.attachments,
-      subagent_id:
-        typeof item.payload.metadata.subagent_id === "string" ? item.payload.metadata.subagent_id : null,
-    })),
-  );
+  const stored = await ctx.commits.insert(tx, row.id, inputMessages(items, isHumanChat));
   const humanWrote = items.some((item) => item.payload.fromHuman);
   const execution = runStartedBy(
     row.execution,
@@ -127,6 +114,21 @@ export async function drainInput(
   await appendEvents(tx, [...stored.map((message) => messageEvent(updated, message)), threadEvent(updated)]);
   ctx.memory.run(row.id, true);
   return { kind: "run", row: updated, drained: stored };
+}
+
+/** The drained input as the thread's messages, on the side each role is stored on. */
+function inputMessages(items: readonly InboxItem[], isHumanChat: boolean): NewMessage[] {
+  return items.map((item) => ({
+    id: item.payload.messageId,
+    role: item.payload.role,
+    side: inputSide(item.payload.role, isHumanChat),
+    content: item.payload.content,
+    silent: item.payload.silent,
+    metadata: item.payload.metadata,
+    attachments: item.payload.attachments,
+    subagent_id:
+      typeof item.payload.metadata.subagent_id === "string" ? item.payload.metadata.subagent_id : null,
+  }));
 }
 
 /**

@@ -8,10 +8,10 @@ import { crashPoint } from "../../faults";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../../models/types";
 import { loadContextImages } from "../../store/attachments";
 import type { StoredMessage } from "../../store/messages";
+import { registryOf } from "../../store/registry-store";
 import { telemetryEvents } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { registrySystemMessage, type SubagentBranch } from "../../subagents/branches";
-import { registryOf } from "../../subagents/registry-store";
 import { assembleContext } from "../context";
 import { applyFilteredMessages, messageView } from "../hook-values";
 import { renderPromptContent } from "../prompt-render";
@@ -22,6 +22,40 @@ import { parkThread } from "./park";
 import { type ReplayAnswer, replayAnswer } from "./replay-answer";
 import type { ModelReply } from "./reply-commit";
 import type { StepContext, StepOutcome } from "./types";
+
+/** The system prompt and the history as the after_system_message and filter_messages hooks leave them. */
+async function hookedSystemAndHistory(
+  ext: StepContext["ext"],
+  hooks: NonNullable<StepContext["ext"]["hooks"]>,
+  prompt: PromptDefinition,
+  renderedSystem: string,
+  history: StoredMessage[],
+): Promise<{ system: string; contextHistory: StoredMessage[] }> {
+  let system = renderedSystem;
+  let contextHistory = history;
+  const state = await ext.state(prompt.name, [prompt.name]);
+  if (hooks.has("after_system_message", ext.hookIds)) {
+    const rewritten = await hooks.transform(
+      "after_system_message",
+      ext.hookIds,
+      state,
+      (value: string) => [value] as [string],
+      system,
+    );
+    if (typeof rewritten === "string") system = rewritten;
+  }
+  if (hooks.has("filter_messages", ext.hookIds)) {
+    const filtered = await hooks.transform(
+      "filter_messages",
+      ext.hookIds,
+      state,
+      (value: Message[]) => [value] as [Message[]],
+      history.map(messageView),
+    );
+    contextHistory = applyFilteredMessages(history, filtered);
+  }
+  return { system, contextHistory };
+}
 
 /** The request for the model: the rendered system prompt and the context the side sees. */
 async function buildRequestMessages(
@@ -42,29 +76,8 @@ async function buildRequestMessages(
   });
   let contextHistory: StoredMessage[] = history;
   const hooks = ext.hooks;
-  if (hooks && ext.hookIds.length > 0) {
-    const state = await ext.state(prompt.name, [prompt.name]);
-    if (hooks.has("after_system_message", ext.hookIds)) {
-      const rewritten = await hooks.transform(
-        "after_system_message",
-        ext.hookIds,
-        state,
-        (value: string) => [value] as [string],
-        system,
-      );
-      if (typeof rewritten === "string") system = rewritten;
-    }
-    if (hooks.has("filter_messages", ext.hookIds)) {
-      const filtered = await hooks.transform(
-        "filter_messages",
-        ext.hookIds,
-        state,
-        (value: Message[]) => [value] as [Message[]],
-        history.map(messageView),
-      );
-      contextHistory = applyFilteredMessages(history, filtered);
-    }
-  }
+  if (hooks && ext.hookIds.length > 0)
+    ({ system, contextHistory } = await hookedSystemAndHistory(ext, hooks, prompt, system, history));
   const imageData = await loadContextImages(
     ctx.db,
     ctx.threadId,

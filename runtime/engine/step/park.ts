@@ -49,25 +49,11 @@ export async function parkThread(
   const updated = transition
     ? await applyLocked(tx, row, transition, all)
     : await updateLockedThread(tx, row, all);
-  // Remembered with the cache kept for the thread's next run here (StepRunner.runStep).
-  const cache = ctx.memory.peek(row.id);
-  if (cache)
-    cache.parkedAs = {
-      projectId: updated.project_id,
-      rootId: updated.root_id,
-      projectVersion: updated.project_version,
-      agentName: updated.agent_name,
-    };
+  rememberParkedAs(ctx, updated);
   const ended = status !== null && isSessionEnded(status);
   const stopped =
     ended && status !== row.status
-      ? [
-          telemetryEvent(row, {
-            type: "stopped",
-            reason: changes.stopReason ?? status,
-            side: side ?? null,
-          }),
-        ]
+      ? [telemetryEvent(row, { type: "stopped", reason: changes.stopReason ?? status, side: side ?? null })]
       : [];
   if (ended) {
     crashPoint("before_terminal_commit", row.agent_name);
@@ -85,4 +71,16 @@ export async function parkThread(
   await appendEvents(tx, [...events, ...stopped, threadEvent(updated), ...(report?.events ?? [])]);
   // A replayed tree gets its next recorded input once it is quiet (runtime/store/replay-inputs.ts).
   if (row.execution.replayOf) await advanceReplay(tx, row.root_id, row.id);
+}
+
+/** How the thread parked, remembered with the cache kept for its next run here (StepRunner.runStep). */
+function rememberParkedAs(ctx: RunnerContext, updated: ThreadRow): void {
+  const cache = ctx.memory.peek(updated.id);
+  if (cache)
+    cache.parkedAs = {
+      projectId: updated.project_id,
+      rootId: updated.root_id,
+      projectVersion: updated.project_version,
+      agentName: updated.agent_name,
+    };
 }

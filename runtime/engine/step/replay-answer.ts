@@ -10,7 +10,7 @@ import { compareRequests, type RequestDifference } from "@/lib/runs/replay-match
 import type { ModelCallResult, ModelToolCall, ModelUsage } from "../../models/types";
 import { appendEvents } from "../../store/event-log";
 import type { Side } from "../../store/messages";
-import { recordedCallsOf } from "../../store/model-calls";
+import { type RecordedCall, recordedCallsOf } from "../../store/model-calls";
 import { recordDivergenceOnce, replayCallState, replayPairsOf } from "../../store/replay-progress";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import type { StepContext } from "./types";
@@ -66,25 +66,29 @@ export async function replayAnswer(
   const difference = compareRequests(recording.request(call.id), request);
   if (difference) return live(await diverge("request_changed", difference));
   if (call.error !== null) return { kind: "recorded_failure", error: call.error, sourceCallId: call.id };
-  const response = (await inReplayIds(ctx, row.root_id, json(call.response) ?? {})) as {
-    text?: string;
-    toolCalls?: ModelToolCall[];
-    usage?: ModelUsage;
-  };
+  const response = (await inReplayIds(ctx, row.root_id, json(call.response) ?? {})) as RecordedResponse;
+  return { kind: "recorded", sourceCallId: call.id, result: recordedResult(call, response) };
+}
+
+/** A recorded call's response, its ids already those of the replayed tree (`inReplayIds`). */
+interface RecordedResponse {
+  text?: string;
+  toolCalls?: ModelToolCall[];
+  usage?: ModelUsage;
+}
+
+/** The model call's result as the recording answers it. */
+function recordedResult(call: RecordedCall, response: RecordedResponse): ModelCallResult {
   return {
-    kind: "recorded",
-    sourceCallId: call.id,
-    result: {
-      text: response.text ?? "",
-      toolCalls: response.toolCalls ?? [],
-      usage: response.usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
-      // Nothing was spent: no provider was called.
-      costUsd: 0,
-      modelName: call.answered_by ?? call.model_name,
-      providerModelId: call.provider_model_id ?? "",
-      provider: "replay",
-      latencyMs: 0,
-    },
+    text: response.text ?? "",
+    toolCalls: response.toolCalls ?? [],
+    usage: response.usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    // Nothing was spent: no provider was called.
+    costUsd: 0,
+    modelName: call.answered_by ?? call.model_name,
+    providerModelId: call.provider_model_id ?? "",
+    provider: "replay",
+    latencyMs: 0,
   };
 }
 

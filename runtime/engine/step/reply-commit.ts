@@ -10,11 +10,11 @@ import type { NewEvent } from "../../store/event-log";
 import { appendEvents } from "../../store/event-log";
 import type { NewMessage } from "../../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
+import { registryEvent, setLinkStatus } from "../../store/registry-store";
 import { messageEvent, telemetryEvent, telemetryEvents, threadEvent } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { type ThreadChanges, updateLockedThread } from "../../store/thread-store";
 import { insertToolRunsDeferred } from "../../store/tool-runs";
-import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
 import { evaluateStop } from "../stop-rules";
 import type { ExecutionControl } from "../thread-state";
 import { executeToolCall, type ToolExecution } from "../tool-executor";
@@ -48,7 +48,7 @@ export type ReplyCommitResult =
 
 /** Commits the reply (and decides, when nothing is left to run); its tool calls are left to run. */
 export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<ReplyCommitResult> {
-  const { active, catalog, ext, threadId } = ctx;
+  const { active, ext, threadId } = ctx;
   const { result, assistantId, telemetry } = reply;
   const empty = result.text.trim() === "" && result.toolCalls.length === 0;
   const toolCalls = replyToolCalls(result, assistantId);
@@ -71,17 +71,7 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
     outputTokens: result.usage.outputTokens,
     costUsd: result.costUsd,
   };
-  const logCall = (tx: SqlExecutor, thread: ThreadRow) =>
-    logModelCall(ctx, tx, thread, {
-      side: active.side,
-      modelName: reply.modelName,
-      messages: reply.requestMessages,
-      catalog,
-      result,
-      error: null,
-      startedAt: reply.startedAt,
-      replayedFrom: reply.replayedFrom ?? null,
-    });
+  const logCall = replyCallLogger(ctx, reply);
   const committed = await ctx.commits.commit(
     threadId,
     async (tx, row) => {
@@ -115,6 +105,22 @@ export async function commitReply(ctx: StepContext, reply: ModelReply): Promise<
   return { kind: "tools", assistant: committed.assistant, calls: toolCalls };
 }
 
+/** Writes the reply's model call record inside the reply's commit. */
+function replyCallLogger(ctx: StepContext, reply: ModelReply) {
+  const { active, catalog } = ctx;
+  return (tx: SqlExecutor, thread: ThreadRow) =>
+    logModelCall(ctx, tx, thread, {
+      side: active.side,
+      modelName: reply.modelName,
+      messages: reply.requestMessages,
+      catalog,
+      result: reply.result,
+      error: null,
+      startedAt: reply.startedAt,
+      replayedFrom: reply.replayedFrom ?? null,
+    });
+}
+
 /** What the reply's commit stores beside the reply: its call log, telemetry, usage and calls. */
 interface ReplyAlone {
   logModelCall: () => Promise<void>;
@@ -129,6 +135,7 @@ interface ReplyAlone {
  * The reply committed on its own: its calls left to run (the thread's counters updated), or, with
  * none, the step decided in the same transaction.
  */
+// One function: the transaction reads top to bottom; splitting it would hide the order of its writes.
 async function commitReplyAlone(
   ctx: StepContext,
   tx: SqlExecutor,
@@ -217,6 +224,7 @@ async function answerBindingsAtOnce(
  * A reply whose calls were all answered at once (`answerBindingsAtOnce`), committed with their
  * results: the rows, events and decision runTools would have left after its last call.
  */
+// One function: the transaction reads top to bottom; splitting it would hide the order of its writes.
 async function commitReplyWithResults(
   ctx: StepContext,
   tx: SqlExecutor,

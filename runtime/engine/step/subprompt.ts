@@ -2,7 +2,12 @@
 // thread, its own tool calls run in order, everything stored under the parent tool message (never
 // in the parent's context); the result string follows the reference format. A crash re-runs it whole.
 import { randomUUID } from "node:crypto";
-import { resolvePromptOptions, resolveSideConfig, resolveSubpromptConfig } from "@/lib/standard";
+import {
+  type PromptDefinition,
+  resolvePromptOptions,
+  resolveSideConfig,
+  resolveSubpromptConfig,
+} from "@/lib/standard";
 import type { ModelCallRequest, ModelCallResult } from "../../models/types";
 import type { StoredToolCall } from "../../store/messages";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
@@ -38,7 +43,7 @@ export async function runSubprompt(
   depth: number,
   parentPath: string[],
 ): Promise<ToolExecution> {
-  const { active, ext, threadId } = ctx;
+  const { active, threadId } = ctx;
   if (depth > MAX_SUBPROMPT_DEPTH) {
     return {
       status: "error",
@@ -63,15 +68,7 @@ export async function runSubprompt(
       ctx.commits.insert(tx, threadId, [{ role: "user", side: null, content: initText, ...nested }]),
     );
   }
-  await ext.registry?.mcp.prepare(mcpServersOf(prompt, definitions.index));
-  const catalog = buildToolCatalog(
-    prompt,
-    resolveSideConfig({ prompt: prompt.name }),
-    definitions.index,
-    (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
-    undefined,
-    (serverId) => ext.registry?.mcp.cachedTools(serverId),
-  );
+  const catalog = await subpromptCatalog(ctx, prompt);
   const run: NestedRun = { prompt, options, catalog, nested, promptPath: [...parentPath, prompt.name] };
   const messages: ModelCallRequest["messages"] = [
     { role: "system", content: system },
@@ -89,7 +86,31 @@ export async function runSubprompt(
       args,
     };
   }
-  const toolCalls: StoredToolCall[] = result.toolCalls.map((call) => ({
+  const toolCalls = storedToolCalls(result);
+  await commitSubpromptReply(ctx, run, { messages, result, toolCalls, startedAt });
+  const calls = await runNestedCalls(ctx, run, toolCalls);
+  const assembled = assembleSubpromptResult(result.text, calls, options);
+  return { status: assembled.status, content: assembled.content, args };
+}
+
+/** The tools the sub-prompt offers its model (its MCP servers' tools listed first). */
+async function subpromptCatalog(ctx: StepContext, prompt: PromptDefinition): Promise<ToolCatalog> {
+  const { ext } = ctx;
+  const index = ctx.active.definitions.index;
+  await ext.registry?.mcp.prepare(mcpServersOf(prompt, index));
+  return buildToolCatalog(
+    prompt,
+    resolveSideConfig({ prompt: prompt.name }),
+    index,
+    (moduleId) => ext.registry?.tools.get(moduleId)?.inputSchema,
+    undefined,
+    (serverId) => ext.registry?.mcp.cachedTools(serverId),
+  );
+}
+
+/** The model's tool calls as the assistant message stores them. */
+function storedToolCalls(result: ModelCallResult): StoredToolCall[] {
+  return result.toolCalls.map((call) => ({
     id: call.id,
     type: "function",
     function: {
@@ -97,10 +118,6 @@ export async function runSubprompt(
       arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
     },
   }));
-  await commitSubpromptReply(ctx, run, { messages, result, toolCalls, startedAt });
-  const calls = await runNestedCalls(ctx, run, toolCalls);
-  const assembled = assembleSubpromptResult(result.text, calls, options);
-  return { status: assembled.status, content: assembled.content, args };
 }
 
 /** The sub-prompt's result options as its tool configures them. */

@@ -9,12 +9,12 @@ import { appendEvents, type NewEvent } from "../../store/event-log";
 import { setMessageContent, setMessageToolCalls } from "../../store/message-edits";
 import type { NewMessage } from "../../store/message-store";
 import type { StoredMessage, StoredToolCall } from "../../store/messages";
+import { registryEvent, setLinkStatus } from "../../store/registry-store";
 import { messageEvent, telemetryEvent, threadEvent } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { findThread, type ThreadChanges, updateLockedThread, updateThread } from "../../store/thread-store";
 import { insertToolRunDeferred } from "../../store/tool-runs";
 import { envLookup } from "../../subagents/branches";
-import { registryEvent, setLinkStatus } from "../../subagents/registry-store";
 import { DEFAULT_SUBAGENT_LIMITS } from "../../subagents/spawn-child";
 import {
   callSubagentCreate,
@@ -294,6 +294,7 @@ interface ToolResultCommit {
 }
 
 /** The transaction of one call's result (and, for the last call, the step's decision). */
+// One function: the transaction reads top to bottom; splitting it would hide the order of its writes.
 async function commitToolResult(
   ctx: StepContext,
   tx: SqlExecutor,
