@@ -44,10 +44,10 @@ import { storeToolAttachments } from "./store/attachments";
 import { pingDatabase } from "./store/database-ping";
 import { DefinitionsCache } from "./store/definitions";
 import { processDatabase } from "./store/process-database";
+import { wakeParent } from "./store/thread-scheduling";
 import { findThread } from "./store/thread-store";
 import { EnvRequestService } from "./subagents/env-requests";
 import { ParentWaker } from "./subagents/parent-waker";
-import { wakeParent } from "./subagents/report-to-parent";
 import { subagentLimitsFromEnv } from "./subagents/spawn-child";
 import { metrics } from "./telemetry/metrics";
 
@@ -164,6 +164,8 @@ async function credentialEnv(
   return env;
 }
 
+// One function: the composition root wires every service to the ones it needs, in dependency order;
+// split up, the order of construction would be spread over helpers that each see half of it.
 export function createRuntime(database: Database, options: RuntimeOptions = {}): Runtime {
   const definitions = new DefinitionsCache(database.sql);
   const access = new AccessService(database.sql);

@@ -367,6 +367,3 @@ async function queueReport(
   const woken = await wakeForReport(tx, parentId);
   return woken?.applied ? [threadEvent(woken.row)] : [];
 }
-
-/** After the report committed: the parent is woken by the `wakeParent` scheduling transition. */
-export { wakeParent } from "../store/thread-scheduling";

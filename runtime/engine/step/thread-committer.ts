@@ -15,6 +15,7 @@ import {
 import type { StoredMessage } from "../../store/messages";
 import { commitReadingThreadBack, speculativeStepTransaction } from "../../store/one-statement-commits";
 import type { ThreadRow } from "../../store/thread-row";
+import { wakeParent } from "../../store/thread-scheduling";
 import {
   findThreadForStep,
   isStaleThreadError,
@@ -23,7 +24,6 @@ import {
   type ThreadForStep,
 } from "../../store/thread-store";
 import type { ParentWaker } from "../../subagents/parent-waker";
-import { wakeParent } from "../../subagents/report-to-parent";
 import { LeaseLost, StoppedByUser, ThreadTerminated } from "./errors";
 import { MessageNumbering } from "./message-numbering";
 import type { RunMemory } from "./run-memory";
@@ -212,6 +212,8 @@ export class ThreadCommitter {
   }
 
   /** One try: speculative on `expected` when given, else under a lock read first. */
+  // One function: a try reads top to bottom (checks, the work, the commit and read-back, then the
+  // parents' wake-ups); splitting it would hide the order of its writes.
   private async attempt<T>(
     threadId: string,
     work: CommitWork<T>,
