@@ -12,7 +12,8 @@ interface Logs {
 }
 
 async function startAssetRun(request: APIRequestContext): Promise<string> {
-  const definitions = observableAssetBundle(2500);
+  // Long enough that the child still runs after the root's Files tab was checked on a loaded machine.
+  const definitions = observableAssetBundle(6000);
   const project = await request.post("/api/projects", {
     data: { name: `Inspect ${Date.now()}`, definitions },
   });
