@@ -164,7 +164,11 @@ export async function applyNextMove(
   events: NewEvent[],
 ): Promise<StepOutcome> {
   if (move.kind === "park") {
-    await parkThread(ctx, tx, row, move.transition, move.changes, events, move.side, move.attachments);
+    await parkThread(ctx, tx, row, move.transition, move.changes, {
+      events,
+      side: move.side,
+      reportedAttachments: move.attachments,
+    });
     return "parked";
   }
   const changes: ThreadChanges =

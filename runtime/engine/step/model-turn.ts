@@ -262,7 +262,7 @@ async function failTurn(ctx: StepContext, turn: TurnCall, reason: string): Promi
       current,
       "failSession",
       { failure: reason, stopReason: reason },
-      telemetryEvents(current, turn.telemetry),
+      { events: telemetryEvents(current, turn.telemetry) },
     );
   });
 }

@@ -23,10 +23,18 @@ export async function parkThread(
   row: ThreadRow,
   transition: ParkTransition | null,
   changes: ThreadChanges,
-  events: NewEvent[] = [],
-  /** The side whose step ended the session (named in the "stopped" event). */
-  side?: Side,
-  reportedAttachments: readonly string[] = [],
+  {
+    events = [],
+    side,
+    reportedAttachments = [],
+  }: {
+    /** Events committed with the park (the step's telemetry). */
+    events?: NewEvent[];
+    /** The side whose step ended the session (named in the "stopped" event). */
+    side?: Side;
+    /** Files a child's report carries to its parent. */
+    reportedAttachments?: readonly string[];
+  } = {},
 ): Promise<void> {
   // A child's session end and its report to the parent commit together (spec §7.10).
   const status = transition ? parkStatus(transition) : null;
