@@ -22,6 +22,12 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
+function traceMode(setting: string | undefined): "off" | "on" | "retain-on-failure" {
+  if (setting === undefined || setting === "") return "retain-on-failure";
+  if (setting === "off" || setting === "on" || setting === "retain-on-failure") return setting;
+  throw new Error(`TANDEM_E2E_TRACE must be off, on or retain-on-failure; got "${setting}".`);
+}
+
 // TANDEM_TEST_REPORT_TAG (scripts/test.mjs) keeps this run's output and report apart from another
 // run's in the same clone; the output folder is cleaned at start, so it is never test-results itself
 // (the reports and server logs of the other stages live there).
@@ -39,7 +45,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",
     launchOptions: { executablePath: chromiumPath, args: CHROMIUM_ARGS },
-    trace: "retain-on-failure",
+    // A trace is recorded for every test and kept when it fails; recording costs about a quarter of
+    // the e2e stage's CPU (docs/testing.md). CI, whose artifacts nobody opens, turns it off
+    // (TANDEM_E2E_TRACE=off in .ci/run); the failure's screenshot and message stay.
+    trace: traceMode(process.env.TANDEM_E2E_TRACE),
     screenshot: "only-on-failure",
   },
   webServer: {

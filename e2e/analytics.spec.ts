@@ -187,6 +187,12 @@ test("shows a project's runs, calls, tokens and latency with numbers on hover, a
     await expect
       .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
       .toBe(true);
+    // At every width here the suite's run table sits beside its chart, not under it (a wide card
+    // with the chart alone on its left half left the right half empty).
+    const chartBox = await evals.getByTestId("pass-rate-chart").boundingBox();
+    const tableBox = await evals.getByRole("table").boundingBox();
+    expect(tableBox && chartBox && tableBox.x >= chartBox.x + chartBox.width).toBe(true);
+    expect(tableBox && chartBox && tableBox.y < chartBox.y + chartBox.height).toBe(true);
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${ARTIFACTS}/analytics-evals-${width}.png`, fullPage: true });
     if (width === 1440) {

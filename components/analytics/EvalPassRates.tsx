@@ -41,55 +41,60 @@ export function EvalPassRates({ projectId, suites }: { projectId: string; suites
           .
         </p>
       ) : (
-        <div className="grid gap-4 px-4 py-3 lg:grid-cols-2">
+        <div className="flex flex-col divide-y divide-border px-4">
           {suites.map((suite) => {
             const suiteHref = `/projects/${project}/evals/${encodeURIComponent(suite.suite_id)}`;
             return (
-              <div key={suite.suite_id} className="flex min-w-0 flex-col gap-2">
+              <div key={suite.suite_id} className="flex min-w-0 flex-col gap-2 py-3">
                 <h3 className="text-sm font-medium">
                   <Link className="text-accent underline" href={suiteHref}>
                     {suite.suite}
                   </Link>
                 </h3>
-                <PassRateChart points={latestPerVersion(suite.runs)} />
-                <table className="w-full text-sm tabular-nums">
-                  <caption className="sr-only">Finished runs of {suite.suite}</caption>
-                  <thead>
-                    <tr className="text-left text-xs text-muted">
-                      <th scope="col" className="py-1 pr-3 font-medium">
-                        Finished (UTC)
-                      </th>
-                      <th scope="col" className="py-1 pr-3 font-medium">
-                        Version
-                      </th>
-                      <th scope="col" className="py-1 pr-3 text-right font-medium">
-                        Passed
-                      </th>
-                      <th scope="col" className="py-1 text-right font-medium">
-                        Pass rate
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-border">
-                    {[...suite.runs].reverse().map((run) => (
-                      <tr key={run.run_id}>
-                        <th scope="row" className="py-1 pr-3 text-left font-normal">
-                          <Link
-                            className="text-accent underline"
-                            href={`${suiteHref}?run=${encodeURIComponent(run.run_id)}`}
-                          >
-                            {when.format(Date.parse(run.finished_at))}
-                          </Link>
+                {/* The chart beside its runs from lg up (a suite per row), so a wide card is not half empty. */}
+                <div className="flex min-w-0 flex-col gap-4 lg:flex-row lg:items-start">
+                  <div className="shrink-0">
+                    <PassRateChart points={latestPerVersion(suite.runs)} />
+                  </div>
+                  <table className="w-full min-w-0 text-sm tabular-nums lg:max-w-2xl">
+                    <caption className="sr-only">Finished runs of {suite.suite}</caption>
+                    <thead>
+                      <tr className="text-left text-xs text-muted">
+                        <th scope="col" className="py-1 pr-3 font-medium">
+                          Finished (UTC)
                         </th>
-                        <td className="py-1 pr-3">v{run.version}</td>
-                        <td className="py-1 pr-3 text-right">
-                          {run.passed} / {run.cases}
-                        </td>
-                        <td className="py-1 text-right">{formatRate(run.pass_rate)}</td>
+                        <th scope="col" className="py-1 pr-3 font-medium">
+                          Version
+                        </th>
+                        <th scope="col" className="py-1 pr-3 text-right font-medium">
+                          Passed
+                        </th>
+                        <th scope="col" className="py-1 text-right font-medium">
+                          Pass rate
+                        </th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody className="divide-y divide-border">
+                      {[...suite.runs].reverse().map((run) => (
+                        <tr key={run.run_id}>
+                          <th scope="row" className="py-1 pr-3 text-left font-normal">
+                            <Link
+                              className="text-accent underline"
+                              href={`${suiteHref}?run=${encodeURIComponent(run.run_id)}`}
+                            >
+                              {when.format(Date.parse(run.finished_at))}
+                            </Link>
+                          </th>
+                          <td className="py-1 pr-3">v{run.version}</td>
+                          <td className="py-1 pr-3 text-right">
+                            {run.passed} / {run.cases}
+                          </td>
+                          <td className="py-1 text-right">{formatRate(run.pass_rate)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </div>
             );
           })}

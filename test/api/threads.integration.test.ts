@@ -144,6 +144,42 @@ describe("ai_human conversations", () => {
     expect(stopped.failure).toBeNull();
   });
 
+  it("answers fs_list and fs_grep in their documented line formats", async () => {
+    const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
+    const bundle = chatBundle(
+      [
+        call("write", { path: "/notes/a.md", content: "alpha\nthe beta line\nomega" }),
+        call("write", { path: "/notes/deep/b.txt", content: "beta" }),
+        call("list", { path: "/notes" }),
+        call("grep", { pattern: "beta" }),
+        call("grep", { pattern: "absent" }),
+        call("list", { path: "/nothing-here" }),
+        { text: "done" },
+      ],
+      {
+        tools: [
+          { name: "write", description: "Writes a file", kind: "builtin", builtin: "fs_write" },
+          { name: "list", description: "Lists files", kind: "builtin", builtin: "fs_list" },
+          { name: "grep", description: "Searches files", kind: "builtin", builtin: "fs_grep" },
+        ],
+        promptTools: ["write", "list", "grep"],
+      },
+    );
+    const threadId = await startThread(await projectWith(bundle), "assistant", "file things");
+    await waitFor(threadId, ["idle"]);
+    const toolAnswers = (await messagesOf(threadId))
+      .filter((message) => message.role === "tool")
+      .map((message) => message.content);
+    expect(toolAnswers.slice(2)).toEqual([
+      // fs_list: directories end in a slash, files carry their size.
+      "/notes/a.md (25 bytes)\n/notes/deep/",
+      // fs_grep: one `path:line: text` line per matching line, across every file.
+      "/notes/a.md:2: the beta line\n/notes/deep/b.txt:1: beta",
+      "No matches",
+      "(empty)",
+    ]);
+  });
+
   it("completes the session through a sessionStop binding the runtime synthesizes", async () => {
     const toolNames = (message: ApiMessage) => {
       const calls =
