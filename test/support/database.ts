@@ -6,25 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { type DatabaseConfig, resolveDatabaseConfig } from "../../lib/db/config";
-import { openDatabase } from "../../lib/db/database";
 import { applyMigrations } from "../../lib/db/migrations";
 import { sqlClientFromPostgres } from "../../lib/db/sql-client";
 
 export const TEMPLATE_DATABASE = "tandem_test_template";
 /** Names the migrated PGlite folder every isolated PGlite database starts as a copy of (global setup). */
 export const PGLITE_TEMPLATE_ENV = "TANDEM_TEST_PGLITE_TEMPLATE";
-
-/**
- * A folder holding a migrated, cleanly closed PGlite database, to copy per test file: creating a
- * cluster and migrating it in WebAssembly costs each server ~6 s of CPU; copying the folder costs
- * a few milliseconds. The caller removes the folder.
- */
-export async function preparePGliteTemplate(): Promise<string> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tandem-pglite-template-"));
-  const database = await openDatabase({ kind: "pglite", dataDir });
-  await database.close();
-  return dataDir;
-}
 
 export function testBackend(): DatabaseConfig["kind"] {
   return resolveDatabaseConfig(process.env).kind;

@@ -4,12 +4,8 @@
 // own) starts from as a copy (removed at the end).
 import fs from "node:fs";
 import { resolveDatabaseConfig } from "../../lib/db/config";
-import {
-  PGLITE_TEMPLATE_ENV,
-  preparePGliteTemplate,
-  prepareTemplateDatabase,
-  TEMPLATE_DATABASE,
-} from "./database";
+import { PGLITE_TEMPLATE_ENV, prepareTemplateDatabase, TEMPLATE_DATABASE } from "./database";
+import { preparePGliteTemplate } from "./pglite-template";
 import { assertBuilt } from "./server";
 
 export async function setup(): Promise<() => void> {
