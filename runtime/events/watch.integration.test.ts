@@ -18,6 +18,8 @@ const decoder = new TextDecoder();
 function reader(stream: ReadableStream<Uint8Array>) {
   const chunks: Uint8Array[] = [];
   const ids: number[] = [];
+  /** The token chunks' text, in order (message_chunk frames). */
+  const chunkText: string[] = [];
   let text = "";
   const waiters = new Set<() => void>();
   const done = (async () => {
@@ -31,6 +33,8 @@ function reader(stream: ReadableStream<Uint8Array>) {
       while (boundary !== -1) {
         const match = /^id: (\d+)$/m.exec(text.slice(0, boundary));
         if (match) ids.push(Number(match[1]));
+        const chunk = /^event: message_chunk\ndata: (.*)$/m.exec(text.slice(0, boundary));
+        if (chunk) chunkText.push((JSON.parse(chunk[1] as string) as { chunk: string }).chunk);
         text = text.slice(boundary + 2);
         boundary = text.indexOf("\n\n");
       }
@@ -42,6 +46,7 @@ function reader(stream: ReadableStream<Uint8Array>) {
   return {
     chunks,
     ids,
+    chunkText,
     done,
     async until(count: number, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -151,7 +156,8 @@ describe.each(testDatabaseBackends())("the shared live feed on %s", (backend) =>
 
   it("closes a stream whose reader stopped past the high-water mark; the others get everything", async () => {
     const root = randomUUID();
-    const watch = watchWith({ highWaterBytes: 8_192 });
+    // A short keep-alive: the write past the mark that closes the stalled stream comes soon.
+    const watch = watchWith({ highWaterBytes: 8_192, keepAliveMs: 200 });
     const reading = reader(await watch.open({ rootId: root, threadId: root, after: 0 }));
     const stalled = await watch.open({ rootId: root, threadId: root, after: 0 });
     const stalledReader = stalled.getReader();
@@ -202,6 +208,29 @@ describe.each(testDatabaseBackends())("the shared live feed on %s", (backend) =>
     const last = (viewer: ReturnType<typeof reader>) => viewer.chunks[viewer.chunks.length - 1];
     expect(new Set(viewers.map(last)).size).toBe(1);
     coalescing.close();
+  });
+
+  it("sends a message's chunks to a stream joining mid-message once each: the text so far, then the rest", async () => {
+    const root = randomUUID();
+    // A window long enough that chunks are held while viewers join.
+    const watch = watchWith({ coalesceMs: 300 });
+    const messageId = randomUUID();
+    const publish = (chunk: string) => hub.publishChunk({ rootId: root, threadId: root, messageId, chunk });
+    // Streamed before anybody watched: the new feed's subscription replays it, and the viewer's
+    // opening sends it as the text so far; the viewer must get it once.
+    publish("The ");
+    const first = reader(await watch.open({ rootId: root, threadId: root, after: 0 }));
+    publish("quick ");
+    // Joins while "quick " is held for the window: it is in this viewer's text so far.
+    const second = reader(await watch.open({ rootId: root, threadId: root, after: 0 }));
+    publish("brown ");
+    const third = reader(await watch.open({ rootId: root, threadId: root, after: 0 }));
+    publish("fox.");
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    for (const viewer of [first, second, third]) expect(viewer.chunkText.join("")).toBe("The quick brown fox.");
+    expect(second.chunkText[0]).toBe("The quick ");
+    hub.endMessage(messageId);
+    watch.close();
   });
 
   it("ends the tree's subscription with its last viewer", async () => {

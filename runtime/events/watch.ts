@@ -126,8 +126,12 @@ class Connection {
   /** Ticks of the shared timer since this stream last sent anything. */
   quietTicks = 0;
   subtree: Subtree | null = null;
-  /** Live chunks are sent once the stream got the text so far of the messages being streamed. */
-  chunks = false;
+  /**
+   * Live chunks are sent once the stream got the text so far of the messages being streamed: those
+   * the feed received after that text was taken (its sequence number, TreeFeed.chunkSeq), never one
+   * the text already had (a chunk held in the coalescing window when the stream opened).
+   */
+  chunksAfter = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly feed: TreeFeed,
@@ -179,7 +183,7 @@ class Connection {
 }
 
 /** A live write a feed holds for the coalescing window: a page of frames, or a token chunk. */
-type LiveItem = { frames: EncodedFrame[] } | { chunk: ChunkEvent; bytes: Uint8Array | null };
+type LiveItem = { frames: EncodedFrame[] } | { chunk: ChunkEvent; seq: number; bytes: Uint8Array | null };
 
 /** One page's bytes for the live streams: shared by every whole-tree stream and per subtree. */
 class PageParts {
@@ -255,6 +259,8 @@ class TreeFeed {
   private unsubscribe: (() => void) | null = null;
   /** Live writes held until the coalescing window ends (LiveWatch.coalesce), in order. */
   private held: LiveItem[] = [];
+  /** Token chunks received from the hub so far (each held chunk carries its number). */
+  chunkSeq = 0;
 
   constructor(
     readonly rootId: string,
@@ -378,7 +384,11 @@ class TreeFeed {
         // A joining stream gets the pages from the buffer when it attaches.
         const bytes = live ? page.bytesFor(connection, this) : null;
         if (bytes) parts.push(bytes);
-      } else if ("chunk" in item && connection.chunks && connection.wants(item.chunk.threadId)) {
+      } else if (
+        "chunk" in item &&
+        item.seq > connection.chunksAfter &&
+        connection.wants(item.chunk.threadId)
+      ) {
         item.bytes ??= encodeChunk(item.chunk);
         parts.push(item.bytes);
       }
@@ -394,8 +404,9 @@ class TreeFeed {
 
   /** A token chunk goes to every stream of the tree, also those still catching up (as before). */
   private chunk(chunk: ChunkEvent): void {
+    this.chunkSeq += 1;
     if (this.live.size === 0 && this.joining.size === 0) return;
-    this.hold({ chunk, bytes: null });
+    this.hold({ chunk, seq: this.chunkSeq, bytes: null });
   }
 
   /**
@@ -506,7 +517,7 @@ export class LiveWatch {
     // chunks, before any persisted event (so a reply's chunks come before the reply, as they were).
     for (const chunk of this.deps.hub.inFlightChunks(request.rootId))
       if (opened.wants(chunk.threadId)) opened.send(encodeChunk(chunk));
-    opened.chunks = true;
+    opened.chunksAfter = feed.chunkSeq;
     void this.catchUp(opened);
     return stream;
   }
