@@ -227,7 +227,8 @@ describe.each(testDatabaseBackends())("the shared live feed on %s", (backend) =>
     const third = reader(await watch.open({ rootId: root, threadId: root, after: 0 }));
     publish("fox.");
     await new Promise((resolve) => setTimeout(resolve, 700));
-    for (const viewer of [first, second, third]) expect(viewer.chunkText.join("")).toBe("The quick brown fox.");
+    for (const viewer of [first, second, third])
+      expect(viewer.chunkText.join("")).toBe("The quick brown fox.");
     expect(second.chunkText[0]).toBe("The quick ");
     hub.endMessage(messageId);
     watch.close();
