@@ -17,6 +17,23 @@ import { connectSse } from "../support/sse";
 const TERMINAL = ["completed", "failed", "stopped", "terminated"];
 const REPORT_PREFIX = "Subagent (reference: ";
 
+interface ThreadRow {
+  id: string;
+  parent_id: string | null;
+  status: string;
+  message_seq: number;
+}
+
+interface InvocationRow {
+  id: string;
+  child_id: string;
+  parent_id: string;
+  call_id: string;
+  blocking: boolean;
+  finished_at: string | null;
+  parent_communication: string;
+}
+
 interface MessageRow {
   thread_id: string;
   seq: number;
@@ -34,15 +51,27 @@ export async function checkInvariants(fixture: ServerFixture, rootId: string): P
   if (!url) throw new Error("The fault suite checks invariants on Postgres only.");
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const threads = await sql<
-      { id: string; parent_id: string | null; status: string; message_seq: number }[]
-    >`
-      SELECT id, parent_id, status, message_seq FROM threads WHERE root_id = ${rootId}`;
+    // One snapshot for the rows checked against each other (a message committed between two reads
+    // would otherwise look like a thread whose message_seq lags its messages).
+    const { threads, messages, invocations } = await sql.begin(
+      "isolation level repeatable read read only",
+      async (tx) => {
+        const threads = await tx<ThreadRow[]>`
+          SELECT id, parent_id, status, message_seq FROM threads WHERE root_id = ${rootId}`;
+        const ids = threads.map((thread) => thread.id);
+        const messages = await tx<MessageRow[]>`
+          SELECT thread_id, seq, role, side, content, tool_calls, tool_call_id, silent, subagent_id
+          FROM messages WHERE thread_id = ANY(${ids}::uuid[]) ORDER BY thread_id, seq`;
+        const invocations = await tx<InvocationRow[]>`
+          SELECT i.id, i.child_id, i.parent_id, i.call_id, i.blocking, i.finished_at::text AS finished_at,
+                 s.parent_communication
+          FROM subagent_invocations i JOIN subagents s ON s.child_id = i.child_id
+          WHERE i.parent_id = ANY(${ids}::uuid[])`;
+        return { threads: [...threads], messages: [...messages], invocations: [...invocations] };
+      },
+    );
     expect(threads.length, "the tree exists").toBeGreaterThan(0);
     const ids = threads.map((thread) => thread.id);
-    const messages = await sql<MessageRow[]>`
-      SELECT thread_id, seq, role, side, content, tool_calls, tool_call_id, silent, subagent_id
-      FROM messages WHERE thread_id = ANY(${ids}::uuid[]) ORDER BY thread_id, seq`;
     const byThread = new Map<string, MessageRow[]>(ids.map((id) => [id, []]));
     for (const message of messages) byThread.get(message.thread_id)?.push(message);
 
@@ -77,21 +106,6 @@ export async function checkInvariants(fixture: ServerFixture, rootId: string): P
     }
 
     // Every child ends exactly once and reports exactly once.
-    const invocations = await sql<
-      {
-        id: string;
-        child_id: string;
-        parent_id: string;
-        call_id: string;
-        blocking: boolean;
-        finished_at: string | null;
-        parent_communication: string;
-      }[]
-    >`
-      SELECT i.id, i.child_id, i.parent_id, i.call_id, i.blocking, i.finished_at::text AS finished_at,
-             s.parent_communication
-      FROM subagent_invocations i JOIN subagents s ON s.child_id = i.child_id
-      WHERE i.parent_id = ANY(${ids}::uuid[])`;
     const status = new Map(threads.map((thread) => [thread.id, thread.status]));
     for (const invocation of invocations) {
       const parentMessages = byThread.get(invocation.parent_id) ?? [];

@@ -96,12 +96,7 @@ describe("a Postgres restart in the middle of a run", () => {
 
     const settleBy = Date.now() + 90_000;
     for (;;) {
-      const tree = await fixture
-        .api<{ root: { status: string; children: { status: string }[] } }>(
-          "GET",
-          `/api/threads/${rootId}/tree`,
-        )
-        .catch(() => null);
+      // The reports first, then the tree: idle after all six reports means it answered the last.
       const reports = await fixture
         .api<{ messages: { silent: boolean; content: string | null }[] }>(
           "GET",
@@ -113,6 +108,12 @@ describe("a Postgres restart in the middle of a run", () => {
           ),
         )
         .catch(() => []);
+      const tree = await fixture
+        .api<{ root: { status: string; children: { status: string }[] } }>(
+          "GET",
+          `/api/threads/${rootId}/tree`,
+        )
+        .catch(() => null);
       if (
         tree?.status === 200 &&
         tree.body.root.status === "idle" &&
