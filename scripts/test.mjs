@@ -82,17 +82,21 @@ function installDebianChromium() {
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot || !fs.existsSync("/usr/bin/apt-get")) return;
   console.log(
-    "Chromium is missing: installing Debian's package for the browser tests (apt-get install -y chromium)…",
+    "Chromium is missing: installing Debian's package for the browser tests (apt-get install -y chromium-headless-shell)…",
   );
   spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-  spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], {
+  spawnSync("apt-get", ["install", "-y", "-qq", "chromium-headless-shell"], {
     stdio: "inherit",
     env: { ...env, DEBIAN_FRONTEND: "noninteractive" },
   });
 }
 
+/** The browser the e2e stage drives: as playwright.config.ts picks it (the headless shell first). */
 function chromiumPath() {
-  return env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
+  return fs.existsSync("/usr/bin/chromium-headless-shell")
+    ? "/usr/bin/chromium-headless-shell"
+    : "/usr/bin/chromium";
 }
 
 const stages = {
@@ -113,7 +117,7 @@ const stages = {
     if (!fs.existsSync(chromiumPath()) && !env.CHROMIUM_PATH) installDebianChromium();
     if (!fs.existsSync(chromiumPath())) {
       console.error(
-        `No Chromium at ${chromiumPath()}. Install Debian's: \`sudo apt-get install -y chromium\`, ` +
+        `No Chromium at ${chromiumPath()}. Install Debian's: \`sudo apt-get install -y chromium-headless-shell\`, ` +
           "or point CHROMIUM_PATH at a Chromium/Chrome binary. (Never `npx playwright install`: it needs the internet.)",
       );
       return { ok: false, seconds: 0, detail: "no browser" };
