@@ -156,6 +156,20 @@ test("the studio in the dark theme passes axe with its menus and dialogs open", 
   // The page really is dark (the theme follows the system setting).
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(background).toBe("rgb(20, 20, 19)");
+  // Reduced motion (the system setting) stops every endless pulse and spin: one short run, no loop.
+  const pulse = () =>
+    page.evaluate(() => {
+      const probe = document.createElement("span");
+      probe.className = "animate-pulse";
+      document.body.append(probe);
+      const { animationIterationCount } = getComputedStyle(probe);
+      probe.remove();
+      return animationIterationCount;
+    });
+  expect(await pulse()).toBe("infinite");
+  await page.emulateMedia({ colorScheme: "dark", reducedMotion: "reduce" });
+  expect(await pulse()).toBe("1");
+  await page.emulateMedia({ colorScheme: "dark", reducedMotion: "no-preference" });
   await page.locator(".react-flow__node-prompt").first().click();
   await page.screenshot({ path: `${ARTIFACTS}/studio-dark.png` });
   await expectAccessible(page);
