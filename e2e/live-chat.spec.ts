@@ -240,6 +240,47 @@ test("uploads attachments from the composer, downloads the same bytes, and the m
   await page.screenshot({ path: `${ARTIFACTS}/live-chat-attachments.png`, fullPage: true });
 });
 
+test("a page opened while a reply streams shows it from its first word, each word once, at 1280, 1440 and 1920", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  // Forty distinct words streamed over 8 s (one piece every ~200 ms).
+  const words = Array.from({ length: 40 }, (_, index) => `w${String(index + 1).padStart(2, "0")}`);
+  const reply = words.join(" ");
+  for (const width of [1280, 1440, 1920]) {
+    const projectId = await createProject(
+      request,
+      `Join mid-reply ${width}`,
+      chatBundle("narrator", [{ text: reply, delayMs: 8000 }]),
+    );
+    const threadId = await startThread(request, projectId, "narrator", "Count.");
+    // Opened after the first pieces went out: nobody watched the tree until now.
+    await page.waitForTimeout(1200);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/threads/${threadId}`);
+    const streaming = page.getByRole("status", { name: "Streaming reply" });
+    await expect(streaming).toContainText("w01");
+    // While it streams: from w01 on, in order, no word twice (a piece held for the server's
+    // coalescing window as the page joined was once sent twice: "w01 w02 w01 w02 w03…").
+    const seen: string[] = [];
+    for (let sample = 0; sample < 6; sample++) {
+      const text = (await streaming.textContent().catch(() => "")) ?? "";
+      const shown = text.match(/w\d\d/g) ?? [];
+      if (shown.length > 0) {
+        expect(shown, `streamed text: ${text}`).toEqual(words.slice(0, shown.length));
+        seen.push(shown.join(" "));
+      }
+      await page.waitForTimeout(250);
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    if (width === 1440) await page.screenshot({ path: `${ARTIFACTS}/live-chat-streaming-joined-1440.png` });
+    await expect(rows(page).filter({ hasText: "w40" })).toHaveCount(1, { timeout: 20_000 });
+    await expect(streaming).toHaveCount(0);
+    await page.screenshot({ path: `${ARTIFACTS}/live-chat-joined-mid-reply-${width}.png` });
+  }
+});
+
 test("Stop ends a slow reply and the thread takes the next message", async ({ page, request }) => {
   const projectId = await createProject(
     request,
