@@ -368,9 +368,7 @@ export function StudioCanvas({ context }: { context: StudioCommandContext }) {
         edgeTypes={STUDIO_EDGE_TYPES}
         onEdgeMouseEnter={onEdgeMouseEnter}
         onEdgeMouseLeave={onEdgeMouseLeave}
-        // A pointer that leaves the canvas hovers no edge. A hovered label is re-placed (drawn in full,
-        // its element moved among the others); in a loaded CI run its own mouseleave never came, and
-        // the label stayed expanded over its neighbour after the pointer had left the canvas.
+        // A pointer that leaves the canvas hovers no edge (whatever the label or edge under it last saw).
         onMouseLeave={onEdgeMouseLeave}
         onNodeClick={showInspector}
         onEdgeClick={showInspector}
