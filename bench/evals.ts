@@ -13,6 +13,7 @@ import { ownCpuMs } from "./cpu";
 import { printTable, section } from "./format";
 import { openBenchRuntime, waitUntil } from "./harness";
 import { profiled } from "./profile";
+import { socketWrites } from "./socket-writes";
 
 function setting(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -95,6 +96,7 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
     bench.statements.clear();
     const statementsBefore = bench.counters.statements;
     const transactionsBefore = bench.counters.transactions;
+    const writesBefore = socketWrites();
     const cpuBefore = ownCpuMs();
     const startedAt = Date.now();
     // Waits for the run's `run` event (as the SSE stream would), reading the run back once a second
@@ -141,6 +143,7 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
     const caseTurns = CASES * TURNS;
     const statements = bench.counters.statements - statementsBefore;
     const transactions = bench.counters.transactions - transactionsBefore;
+    const writes = socketWrites() - writesBefore;
     const result: EvalsResult = {
       cases: CASES,
       turns: TURNS,
@@ -163,6 +166,7 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
         ["Tandem CPU per case turn (ms)", result.cpuMsPerCaseTurn],
         ["statements per case turn (runner + runtime)", statements / caseTurns],
         ["transactions per case turn", transactions / caseTurns],
+        ["socket writes per case turn", writes / caseTurns],
       ],
     );
     printTable(
