@@ -71,16 +71,6 @@ export class StepRunner {
     this.ctx.memory.announceLater(threadId, messages);
   }
 
-  /** The scheduler renewed the thread's lease, which moved its row from version `from` to `to`. */
-  leaseRenewed(threadId: string, from: string, to: string): void {
-    this.ctx.commits.leaseRenewed(threadId, from, to);
-  }
-
-  /** A lease renewal is under way; `settled` resolves once it has reported its moves. */
-  leaseRenewing(settled: Promise<void>): void {
-    this.ctx.commits.leaseRenewing(settled);
-  }
-
   /** Runs one step of the thread; the caller holds its lease and loops while the outcome is "continue". */
   runStep(threadId: string, abortSignal: AbortSignal): Promise<StepOutcome> {
     return this.metrics

@@ -42,7 +42,7 @@ const CLAIM_BATCH = 32;
 /**
  * A heartbeat leaves a lease alone when it will still have this long to run at the next heartbeat
  * (see `renewLeases`): a run shorter than a few seconds (a model call, a child's work) is never
- * renewed, so its step commits do not meet a row the renewal moved.
+ * renewed, so it costs no row write beyond its claim and its steps.
  */
 export const LEASE_MARGIN_MS = 2_500;
 
@@ -96,8 +96,6 @@ export class Scheduler {
    * that set it was sent, so its lease runs at least leaseMs from then).
    */
   private readonly leasedAt = new Map<string, number>();
-  /** The step runner of each thread running here (told when a lease renewal moves its row's version). */
-  private readonly runners = new Map<string, StepRunner>();
   private readonly concurrency: number;
   private readonly maxClaimed: number;
   private readonly slots: StepSlots;
@@ -415,8 +413,9 @@ export class Scheduler {
    * Renews the leases this process holds in one statement; a thread whose lease is gone is aborted.
    * A lease that will still have LEASE_MARGIN_MS left at the next heartbeat is left alone this time:
    * most runs end before their lease needs renewing (a model call of a second or two), and a
-   * renewal moves the row's version, so a step commit of that thread on its way at that moment
-   * fails its version check and is made again. The renewal never waits for a row lock: a row
+   * renewal is a row write. A renewal moves the row's version but records the move, so a step commit
+   * of that thread on its way at that moment still passes its version check (`renewLeases` in
+   * runtime/store/thread-scheduling.ts). The renewal never waits for a row lock: a row
    * locked now (its own step committing, a parent's report) is skipped this time, kept while it
    * still names this process, and renewed next time. A renewal that waited could deadlock with a
    * step transaction that locks the same rows in another order; the lost renewal used to abort
@@ -431,12 +430,6 @@ export class Scheduler {
     );
     if (sent.length === 0) return;
     let held: Set<string>;
-    // A step commit that meets the renewal's new row version waits for this to learn of the move.
-    let settle = () => {};
-    const settled = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    for (const [id] of sent) this.runners.get(id)?.leaseRenewing(settled);
     try {
       const rows = await renewLeases(this.database.schedulerSql, {
         owner: this.owner,
@@ -444,20 +437,15 @@ export class Scheduler {
         threadIds: sent.map(([id]) => id),
       });
       held = new Set(rows.map((row) => row.id));
-      // The runs' copies of their rows stay exact: only the lease's expiry changed.
       const controllers = new Map(sent);
       for (const row of rows) {
-        if (row.before !== null && row.after !== null) {
-          if (this.running.get(row.id) === controllers.get(row.id)) this.leasedAt.set(row.id, sentAt);
-          this.runners.get(row.id)?.leaseRenewed(row.id, row.before, row.after);
-        }
+        if (row.renewed && this.running.get(row.id) === controllers.get(row.id))
+          this.leasedAt.set(row.id, sentAt);
       }
     } catch (error) {
       // Without a renewal the leases may expire and another process may take the threads: stop.
       logFailure("renewing leases", error);
       held = new Set();
-    } finally {
-      settle();
     }
     for (const [id, controller] of sent) {
       if (!held.has(id) && this.running.get(id) === controller) controller.abort();
@@ -475,7 +463,6 @@ export class Scheduler {
     this.running.set(threadId, controller);
     this.leasedAt.set(threadId, leasedAt);
     const runner = this.runnerFor(this.owner);
-    this.runners.set(threadId, runner);
     if (claimed.read) runner.startFrom(claimed.read);
     if (claimed.announce?.length) runner.announceFirst(threadId, claimed.announce);
     const { limit, limitTimer } = this.runTimeLimit(claimed, controller, expire);
@@ -517,7 +504,7 @@ export class Scheduler {
       // Parked threads released their lease in their last commit; anything else is handed back
       // before this thread stops counting as running, so a shutdown waits for the hand-back.
       if (outcome !== "parked") await this.releaseLease(threadId).catch(() => {});
-      this.forgetRun(threadId, controller, runner);
+      this.forgetRun(threadId, controller);
       const taken = this.takenWhileEnding.get(threadId);
       if (taken) {
         this.takenWhileEnding.delete(threadId);
@@ -575,7 +562,7 @@ export class Scheduler {
   }
 
   /** The run is over: it stops counting as running here, and whoever waits for its end hears of it. */
-  private forgetRun(threadId: string, controller: AbortController, runner: StepRunner): void {
+  private forgetRun(threadId: string, controller: AbortController): void {
     if (this.running.get(threadId) === controller) {
       this.running.delete(threadId);
       this.leasedAt.delete(threadId);
@@ -583,7 +570,6 @@ export class Scheduler {
       this.runEndWaiters.delete(threadId);
       for (const onEnded of waiters ?? []) onEnded();
     }
-    if (this.runners.get(threadId) === runner) this.runners.delete(threadId);
     if (this.stopped) this.endedWhileDraining++;
   }
 }

@@ -167,18 +167,24 @@ export async function claimOverdueThreads(
   return rows.map((row) => row.id);
 }
 
-/** One lease `renew` looked at: `before`/`after` the row versions when renewed, both null when kept. */
+/** One lease `renew` looked at: `renewed` when its expiry moved, false when it was kept (locked now). */
 export interface LeaseRenewal {
   id: string;
-  before: string | null;
-  after: string | null;
+  renewed: boolean;
 }
 
 /**
  * `renew`, in one statement that never waits for a row lock: the leases `owner` holds on `threadIds`
- * whose rows are not locked now are moved `leaseMs` ahead (with the row versions before and after);
- * those locked now are returned as kept (still naming `owner`, renewed next time). A thread missing
- * from the answer is no longer leased to `owner`.
+ * whose rows are not locked now are moved `leaseMs` ahead; those locked now are returned as kept
+ * (still naming `owner`, renewed next time). A thread missing from the answer is no longer leased
+ * to `owner`.
+ *
+ * A renewal writes a new row version though it changes nothing a step reads, so each renewed row
+ * records the version the renewals moved it from (`lease_renewed_from`: the row's version before
+ * this renewal, or the one recorded there if the row is still as the previous renewal left it) and
+ * the version this renewal leaves (`lease_renewed_in`: this transaction's id, the new row's xmin).
+ * `threadVersionCheck` accepts a copy read before the renewals while the row is still that version,
+ * so a step commit on its way across a renewal is not failed and made again.
  */
 export function renewLeases(
   db: SqlExecutor,
@@ -186,15 +192,17 @@ export function renewLeases(
 ): Promise<LeaseRenewal[]> {
   return db.query<LeaseRenewal>(
     `WITH unlocked AS (
-       SELECT id, xmin::text AS before FROM threads
+       SELECT id FROM threads
        WHERE id = ANY($1::uuid[]) AND lease_owner = $2 FOR NO KEY UPDATE SKIP LOCKED
      ), renewed AS (
-       UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval
-       WHERE id IN (SELECT id FROM unlocked) RETURNING id, xmin::text AS after
+       UPDATE threads SET lease_expires_at = now() + ($3 || ' milliseconds')::interval,
+         lease_renewed_from = CASE WHEN lease_renewed_in = xmin::text THEN lease_renewed_from ELSE xmin::text END,
+         lease_renewed_in = (pg_current_xact_id()::text::bigint % 4294967296)::text
+       WHERE id IN (SELECT id FROM unlocked) RETURNING id
      )
-     SELECT renewed.id, unlocked.before, renewed.after FROM renewed JOIN unlocked ON unlocked.id = renewed.id
+     SELECT id, true AS renewed FROM renewed
      UNION ALL
-     SELECT id, NULL, NULL FROM threads
+     SELECT id, false FROM threads
       WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND id NOT IN (SELECT id FROM unlocked)`,
     [[...renewal.threadIds], renewal.owner, String(renewal.leaseMs)],
   );

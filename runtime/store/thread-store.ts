@@ -311,15 +311,17 @@ export const STALE_THREAD_MESSAGE = "tandem:stale_thread";
 
 /**
  * A check (for a LazyTransaction, or `defer`red in a transaction) that locks the thread's row like
- * `lockThread` without waiting for it, and raises, failing the whole transaction, unless the row is
- * still the version `version` that the caller read earlier — then the caller's copy of the row is
- * exact, and the work computed from that copy goes out in the same round trip as its lock.
- * `isStaleThreadError` recognises the failure: the caller retries with `lockThread`.
+ * `lockThread` without a round trip of its own, and raises, failing the whole transaction, unless the
+ * row is still the version `version` that the caller read earlier, or is as lease renewals left that
+ * version (`renewLeases`: they change only the lease's expiry, which no step reads) — then the
+ * caller's copy of the row is exact, and the work computed from that copy goes out in the same round
+ * trip as its lock. `isStaleThreadError` recognises the failure: the caller retries with `lockThread`.
  */
 export function threadVersionCheck(id: string, version: string): SqlStatement {
   return {
     text: `SELECT tandem_expect(
-       (SELECT xmin::text FROM threads WHERE id = $1 FOR NO KEY UPDATE) = $2::text,
+       (SELECT xmin::text = $2::text OR (xmin::text = lease_renewed_in AND lease_renewed_from = $2::text)
+        FROM threads WHERE id = $1 FOR NO KEY UPDATE),
        '${STALE_THREAD_MESSAGE} ' || $1)`,
     params: [id, version],
   };

@@ -51,15 +51,6 @@ export interface CommitOptions<T> {
   speculate?: boolean;
 }
 
-/**
- * How many of a thread's lease renewals a runner remembers (one is made every third of a lease): a
- * commit held up under load across more of them than this is redone under a lock read.
- */
-const RENEWALS_REMEMBERED = 64;
-
-/** How often a commit is tried again on the version lease renewals moved its row to. */
-const RENEWED_RETRIES = 3;
-
 export class ThreadCommitter {
   constructor(
     private readonly db: SqlClient,
@@ -73,12 +64,6 @@ export class ThreadCommitter {
    * commit), for a speculative commit; cleared by every commit that does not read it back.
    */
   private expected: ThreadForStep | null = null;
-
-  /** Recent lease renewals' moves of the thread's row: `${threadId}/${from}` → to. */
-  private readonly renewedVersions = new Map<string, string>();
-
-  /** The lease renewal under way, if any (see `leaseRenewing`). */
-  private renewal: Promise<void> | null = null;
 
   /**
    * The thread as the last step's commit left it: the next step starts from it instead of reading
@@ -112,46 +97,6 @@ export class ThreadCommitter {
     this.snapshot = null;
   }
 
-  /**
-   * The lease renewal moved the thread's row from version `from` to `to`, changing nothing but the
-   * lease's expiry, which no step reads: a copy of the row at `from` is still exact at `to`. Without
-   * this, every renewal (every third of the lease) made the speculative commit of each thread
-   * waiting on a model at that moment fail and run again under a lock.
-   */
-  leaseRenewed(threadId: string, from: string, to: string): void {
-    for (const known of [this.expected, this.snapshot]) {
-      if (known?.row.id === threadId && known.version === from) known.version = to;
-    }
-    // A commit on its way holds its own copy: it looks the move up here if its check fails.
-    this.renewedVersions.set(`${threadId}/${from}`, to);
-    if (this.renewedVersions.size > RENEWALS_REMEMBERED) {
-      const oldest = this.renewedVersions.keys().next().value;
-      if (oldest !== undefined) this.renewedVersions.delete(oldest);
-    }
-  }
-
-  /**
-   * A lease renewal is under way; `settled` resolves once its moves have been reported through
-   * `leaseRenewed` (it never rejects).
-   */
-  leaseRenewing(settled: Promise<void>): void {
-    this.renewal = settled;
-    void settled.then(() => {
-      if (this.renewal === settled) this.renewal = null;
-    });
-  }
-
-  /** `version` of the thread as lease renewals have moved it since, or null if none moved it. */
-  private renewedVersionOf(threadId: string, version: string): string | null {
-    let current = version;
-    for (let hop = 0; hop < RENEWALS_REMEMBERED; hop += 1) {
-      const next = this.renewedVersions.get(`${threadId}/${current}`);
-      if (next === undefined) break;
-      current = next;
-    }
-    return current === version ? null : current;
-  }
-
   /** The thread was just read as `found`: the next commit may speculate on that version. */
   expect(found: ThreadForStep): void {
     this.expected = found;
@@ -179,24 +124,15 @@ export class ThreadCommitter {
         ? known
         : null;
     if (expected) {
-      // A renewal reported after this copy was taken (its commit's read-back was on its way then).
-      const renewed = this.renewedVersionOf(threadId, expected.version);
-      let attempted = renewed ? { ...expected, version: renewed } : expected;
-      for (let tries = 0; tries <= RENEWED_RETRIES; tries += 1) {
-        try {
-          return await this.attempt(threadId, work, options, attempted);
-        } catch (error) {
-          if (!isStaleThreadError(error)) throw error;
-          // The work's in-memory effects (cached history, request-log base, call counts) belong to
-          // a transaction that rolled back.
-          this.memory.dropCache(threadId);
-        }
-        // A renewal that moved the row while this commit was on its way changed only the lease's
-        // expiry: once it has reported, try once more on the version it left.
-        if (this.renewal) await this.renewal;
-        const moved = this.renewedVersionOf(threadId, attempted.version);
-        if (!moved) break;
-        attempted = { ...attempted, version: moved };
+      // A lease renewal since `expected` was read is no conflict: the check accepts its copy
+      // (`threadVersionCheck`).
+      try {
+        return await this.attempt(threadId, work, options, expected);
+      } catch (error) {
+        if (!isStaleThreadError(error)) throw error;
+        // The work's in-memory effects (cached history, request-log base, call counts) belong to
+        // a transaction that rolled back.
+        this.memory.dropCache(threadId);
       }
     }
     return this.attempt(threadId, work, options, null);
