@@ -4,8 +4,13 @@
 // CASES) in this one process. Ideal wall time: TURNS × MODEL_MS (every conversation waits for its
 // model TURNS times, and nothing else). Measured: the run's wall time against that ideal, and
 // Tandem's own CPU (this process: runner + runtime) per case turn, beside the database baseline.
-// BENCH_EVALS_CASES and BENCH_EVALS_CONCURRENCY change the scale.
+// BENCH_EVALS_CASES and BENCH_EVALS_CONCURRENCY change the scale. The scripted provider's limit of
+// calls at once (TANDEM_PROVIDER_CONCURRENCY_SCRIPTED) is set to the concurrency, as in load 10a: at
+// the default 256, the provider gate alone holds 500 cases to two waves a turn (a 6 s floor), and it
+// is the run's bookkeeping that is measured here, not the gate (docs/benchmarks.md, session 40).
+// BENCH_EVALS_PROVIDER_LIMIT sets another limit (256 shows the default's floor).
 
+import { providerConcurrencyVariable } from "@/runtime/models/provider-limits";
 import { topStatements } from "../test/support/instrumented-database";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
@@ -26,6 +31,7 @@ function setting(name: string, fallback: number): number {
 
 const CASES = setting("BENCH_EVALS_CASES", 500);
 const CONCURRENCY = setting("BENCH_EVALS_CONCURRENCY", CASES);
+const PROVIDER_LIMIT = setting("BENCH_EVALS_PROVIDER_LIMIT", CONCURRENCY);
 const TURNS = 3;
 const MODEL_MS = 1_000;
 
@@ -40,8 +46,11 @@ export interface EvalsResult {
 
 export async function runEvals(cluster: Cluster, baseline: BaselineResult | null): Promise<EvalsResult> {
   section(
-    `Evals: ${CASES} cases × ${TURNS} turns, a simulated user each, against a model answering in ${MODEL_MS / 1000} s (concurrency ${CONCURRENCY}, one process)`,
+    `Evals: ${CASES} cases × ${TURNS} turns, a simulated user each, against a model answering in ${MODEL_MS / 1000} s (concurrency ${CONCURRENCY}, scripted provider limit ${PROVIDER_LIMIT}, one process)`,
   );
+  const limitVariable = providerConcurrencyVariable("scripted");
+  const previousLimit = process.env[limitVariable];
+  process.env[limitVariable] = String(PROVIDER_LIMIT);
   const bench = await openBenchRuntime(cluster, {
     database: "bench_evals",
     // As many threads at once as conversations: the step slots are not what is measured.
@@ -160,6 +169,10 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
         ["cases passed", `${finished.summary.passed}/${finished.summary.cases}`],
         ["wall time (s)", wallMs / 1000],
         ["wall time / ideal", wallMs / idealMs],
+        [
+          "provider gate floor (s): ⌈concurrency / limit⌉ × turns × model",
+          (Math.ceil(CONCURRENCY / PROVIDER_LIMIT) * idealMs) / 1000,
+        ],
         ["case latency p50 (ms)", finished.summary.latency_p50_ms],
         ["case latency p95 (ms)", finished.summary.latency_p95_ms],
         ["Tandem CPU, this process (s)", cpuMs / 1000],
@@ -186,5 +199,7 @@ export async function runEvals(cluster: Cluster, baseline: BaselineResult | null
     return result;
   } finally {
     await bench.close();
+    if (previousLimit === undefined) delete process.env[limitVariable];
+    else process.env[limitVariable] = previousLimit;
   }
 }
