@@ -197,6 +197,22 @@ describe("scripted provider", () => {
     expect(deltas.join("")).not.toBe("a long streamed answer");
   });
 
+  it("fails a delayed answer whose text consumer throws, and streams nothing after it", async () => {
+    const deltas: string[] = [];
+    const failing = callScriptedModel(
+      scripted([{ text: "a streamed answer", delayMs: 80 }]),
+      request([], {
+        onTextDelta: (d) => {
+          deltas.push(d);
+          if (deltas.length === 2) throw new Error("the consumer failed");
+        },
+      }),
+    );
+    await expect(failing).rejects.toThrow("the consumer failed");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(deltas).toHaveLength(2);
+  });
+
   it("fails an error step like a provider error, without streaming text", async () => {
     const deltas: string[] = [];
     const failing = callScriptedModel(

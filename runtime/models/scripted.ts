@@ -104,17 +104,46 @@ export async function callScriptedModel(
   return { text, toolCalls, usage: estimateScriptedUsage(request.messages, text, toolCalls) };
 }
 
-/** Emits the text through onTextDelta: at once without a delay, otherwise in pieces spread over the delay. */
+/**
+ * Emits the text through onTextDelta: at once without a delay, otherwise in pieces spread over the
+ * delay. One timer at a time and one abort listener for the whole answer (not one per piece: a 1 s
+ * answer streams in 13 pieces, and adding and removing an AbortSignal listener is not free).
+ */
 async function streamText(text: string, delayMs: number, request: ModelCallRequest): Promise<void> {
   if (delayMs <= 0) {
     if (text !== "") request.onTextDelta?.(text);
     return;
   }
   const chunks = text === "" ? [] : splitIntoChunks(text, delayedChunkCount(delayMs));
-  const pause = delayMs / Math.max(1, chunks.length);
-  if (chunks.length === 0) await abortableSleep(delayMs, request.abortSignal);
-  for (const chunk of chunks) {
-    await abortableSleep(pause, request.abortSignal);
-    request.onTextDelta?.(chunk);
-  }
+  if (chunks.length === 0) return abortableSleep(delayMs, request.abortSignal);
+  const pause = delayMs / chunks.length;
+  const signal = request.abortSignal;
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    let sent = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const settle = (error?: unknown) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onAbort = () => settle(signal?.reason);
+    const next = () => {
+      try {
+        request.onTextDelta?.(chunks[sent] as string);
+      } catch (error) {
+        settle(error);
+        return;
+      }
+      sent += 1;
+      if (sent === chunks.length) settle();
+      else timer = setTimeout(next, pause);
+    };
+    timer = setTimeout(next, pause);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
