@@ -6,10 +6,9 @@
 //     message on it, POST /api/threads/:id/messages, wait for the second answer on the stream. Timed
 //     from the first POST /api/threads to the last reply's arrival; printed with its ratio to the
 //     ideal 2 s (two model latencies) and to the floor the provider gate sets (TANDEM_PROVIDER_CONCURRENCY,
-//     default 256 calls at once per provider and process: ⌈2N / limit⌉ s). N = 500 and 1,000 at
-//     default settings, then the same with the scripted provider's limit raised to 2,000 (a local
-//     provider that takes any load, as in-process 10a does), and the time to create 500 threads with
-//     no message alone. The client's own CPU (this process) is printed beside the server's.
+//     default 1,024 calls at once per provider and process; a conversation has one call at a time, so
+//     2 × ⌈N / limit⌉ s). N = 500 and 1,000 at default settings, and the time to create 500 threads
+//     with no message alone. The client's own CPU (this process) is printed beside the server's.
 //   http-cost: server CPU per request (its process tree's utime + stime from /proc before and after)
 //     of GET /api/health (the bare route: one SELECT 1 and the load figures), POST /api/threads (no
 //     message) and POST /api/threads/:id/messages (one per created thread), BENCH_HTTP_COST_REQUESTS
@@ -22,6 +21,7 @@
 // BENCH_SERVER_PROFILE=<folder>: a V8 CPU profile of each server process (bench/server-profiler.cjs),
 // written into that folder when it stops. Needs a production build (`npm run build`).
 import path from "node:path";
+import { DEFAULT_PROVIDER_CONCURRENCY } from "@/runtime/models/provider-limits";
 import { chatBundle } from "../test/support/bench-bundles";
 import { startTestServer, type TestServer } from "../test/support/server";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
@@ -34,8 +34,6 @@ import { summarize } from "./stats";
 
 const MODEL_MS = 1_000;
 const LOAD_SIZES = [500, 1_000] as const;
-const DEFAULT_PROVIDER_LIMIT = 256;
-const RAISED_PROVIDER_LIMIT = 2_000;
 const CREATE_ALONE = 500;
 /** POSTs in flight at once from the client (keep-alive sockets); event streams have a socket each. */
 const CLIENT_SOCKETS = positiveSetting("BENCH_HTTP_SOCKETS", 64);
@@ -199,7 +197,7 @@ async function loadRun(
     providerLimit,
     wallMs: last - started,
     idealMs: 2 * MODEL_MS,
-    floorMs: Math.ceil((2 * count) / providerLimit) * MODEL_MS,
+    floorMs: 2 * Math.ceil(count / providerLimit) * MODEL_MS,
     createdMs: Math.max(...times.map((time) => time.created)) - started,
     turnOne: summarize(times.map((time) => time.firstReply - time.created)),
     turnTwo: summarize(times.map((time) => time.secondReply - time.posted)),
@@ -242,12 +240,7 @@ export async function runHttpLoad(
   let createAloneMs = Number.NaN;
   let createAloneCpu: ReturnType<typeof cpuSince> | null = null;
   const variants: { label: string; limit: number; env: Record<string, string> }[] = [
-    { label: "default settings", limit: DEFAULT_PROVIDER_LIMIT, env: {} },
-    {
-      label: `scripted limit ${RAISED_PROVIDER_LIMIT}`,
-      limit: RAISED_PROVIDER_LIMIT,
-      env: { TANDEM_PROVIDER_CONCURRENCY_SCRIPTED: String(RAISED_PROVIDER_LIMIT) },
-    },
+    { label: "default settings", limit: DEFAULT_PROVIDER_CONCURRENCY, env: {} },
   ];
   for (const [position, variant] of variants.entries()) {
     const name = `bench_http_load_${position}`;
@@ -308,7 +301,7 @@ export async function runHttpLoad(
       `  ${CREATE_ALONE} POST /api/threads with no message alone (default settings): ${(createAloneMs / 1000).toFixed(2)} s, server CPU ${(createAloneCpu.serverMs / CREATE_ALONE).toFixed(2)} ms and Postgres CPU ${(createAloneCpu.postgresMs / CREATE_ALONE).toFixed(2)} ms per thread`,
     );
   console.log(
-    `  targets: 500 conversations ≤ 3.5 s, 1,000 ≤ 4.5 s (ideal 2 s); the gate floor is ⌈2N / provider limit⌉ × 1 s; ${CLIENT_SOCKETS} client sockets for POSTs, one per event stream`,
+    `  targets: 500 conversations ≤ 3.5 s, 1,000 ≤ 4.5 s (ideal 2 s); the gate floor is 2 × ⌈N / provider limit⌉ × 1 s; ${CLIENT_SOCKETS} client sockets for POSTs, one per event stream`,
   );
   printBaselineBeside("HTTP load", baseline, (base) => [
     ["SELECT 1 round trip p50 ms", base.roundTrip.latency?.p50 ?? "n/a"],

@@ -111,7 +111,10 @@ async function main(): Promise<void> {
         .map((load) => load.toFixed(2))
         .join(" / ")} (1 / 5 / 15 min, at start)`,
     );
-    console.log(`node:      ${process.version}`);
+    const machineNode = process.env.TANDEM_BENCH_MACHINE_NODE;
+    console.log(
+      `node:      ${process.version}${machineNode ? ` (fetched for the benchmarks: this machine has ${machineNode}; BENCH_NODE=machine runs on it)` : ""}`,
+    );
     console.log(`postgres:  ${description.version}`);
     console.log(
       `clients:   ${cluster.transport === "tcp" ? "TCP on 127.0.0.1 (BENCH_TRANSPORT=tcp)" : "the cluster's Unix socket (BENCH_TRANSPORT=tcp for TCP)"}`,

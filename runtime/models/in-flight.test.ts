@@ -163,8 +163,8 @@ describe("the adaptive limit and the circuit breaker", () => {
 });
 
 describe("providerConcurrency", () => {
-  it("defaults to 256, takes the global setting and a per-provider override, and rejects bad values", () => {
-    expect(providerConcurrency("openai", {})).toBe(256);
+  it("defaults to 1,024, takes the global setting and a per-provider override, and rejects bad values", () => {
+    expect(providerConcurrency("openai", {})).toBe(1024);
     expect(providerConcurrency("openai", { TANDEM_PROVIDER_CONCURRENCY: "40" })).toBe(40);
     expect(providerConcurrencyVariable("openai-compatible")).toBe(
       "TANDEM_PROVIDER_CONCURRENCY_OPENAI_COMPATIBLE",
