@@ -16,6 +16,12 @@ export interface ParkedHere {
   storedWith(threadId: string, message: StoredMessage): void;
   /** The thread is no longer as it parked here (a post found it changed): forget how it parked. */
   changed(threadId: string): void;
+  /**
+   * A root thread this process just created idle, with no message and no run yet: it rests as if it
+   * had parked here with an empty history, so the first message posted to it stores itself and
+   * starts the run in one statement too (the statement still checks the row is exactly so).
+   */
+  createdIdle(threadId: string, as: { projectId: string; projectVersion: number; agentName: string }): void;
 }
 
 export function parkedHere(parkedCaches: ParkedCaches<ThreadCache>): ParkedHere {
@@ -24,6 +30,14 @@ export function parkedHere(parkedCaches: ParkedCaches<ThreadCache>): ParkedHere 
       const cache = parkedCaches.peek(threadId);
       if (!cache?.parkedAs || !cache.history) return null;
       return { ...cache.parkedAs, messageSeq: cache.history.version };
+    },
+    createdIdle(threadId, as) {
+      parkedCaches.park(threadId, {
+        history: { version: 0, messages: [] },
+        modelCalls: new Map(),
+        requests: new Map(),
+        parkedAs: { ...as, rootId: threadId },
+      });
     },
     changed(threadId) {
       const cache = parkedCaches.peek(threadId);

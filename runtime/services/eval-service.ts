@@ -37,6 +37,7 @@ import {
   caseThreadEnd,
   caseThreadState,
   claimOrphanRuns,
+  createCaseThreadRows,
   deleteSuite,
   EVAL_CALL_SIDES,
   type EvalCallSide,
@@ -46,7 +47,6 @@ import {
   findSuiteByName,
   finishResult,
   finishRun,
-  insertResult,
   insertRun,
   insertSuite,
   listSuites,
@@ -63,11 +63,8 @@ import {
   type SuiteWrite,
   updateSuite,
 } from "../store/eval-store";
-import { appendEvents } from "../store/event-log";
 import { initialExecutionState } from "../store/messages";
 import { currentProjectVersion } from "../store/project-versions";
-import { threadEvent } from "../store/thread-events";
-import { createThread } from "../store/thread-lifecycle";
 import { nowMicroseconds } from "../store/thread-row";
 import { findThread } from "../store/thread-store";
 import { type CaseOutcome, checkAssertions, percentile } from "./eval-assertions";
@@ -106,6 +103,13 @@ const RESTING = new Set(["idle", "completed", "failed", "stopped", "terminated"]
 /** A thread that takes no further user turns. */
 const ENDED = new Set(["completed", "failed", "stopped", "terminated"]);
 const DEFAULT_CONCURRENCY = 4;
+/** A case thread as `createCaseThread` leaves it: idle, nothing queued, no conversation yet. */
+const FRESH_CASE_THREAD: CaseThreadState = {
+  status: "idle",
+  runnable: false,
+  pendingInput: false,
+  conversation: [],
+};
 const DEFAULT_LEASE_MS = 15_000;
 /**
  * How often a settling thread is read again when no event woke its waiter: a safety net only (every
@@ -758,7 +762,16 @@ export class EvalService {
       }
     }
     createdAt ??= (await findThread(this.deps.sql, threadId))?.created_at;
-    if (fresh) this.answeredHere.set(threadId, new Map());
+    if (fresh) {
+      this.answeredHere.set(threadId, new Map());
+      // Idle and empty, created here: its first message stores itself and starts its run in one
+      // statement, its first step going straight to the model (no queued input to drain first).
+      this.deps.threads.createdIdleHere(threadId, {
+        projectId: run.project_id,
+        projectVersion: run.version,
+        agentName: run.plan.agent_id,
+      });
+    }
     try {
       return await this.driveCase(
         run,
@@ -793,7 +806,9 @@ export class EvalService {
       for (;;) {
         // A simulated user with turns left reads the conversation next: read with the thread's state.
         const simulated = "simulated_user" in input && posted.length < input.simulated_user.max_turns;
-        const rested = await watch.settle({ conversation: simulated });
+        // Created by this call a moment ago, idle and empty: nothing to read before its first turn.
+        const rested =
+          fresh && posted.length === 0 ? FRESH_CASE_THREAD : await watch.settle({ conversation: simulated });
         if (signal.aborted) return null;
         if (ENDED.has(rested.status)) break;
         let next: string | null = null;
@@ -889,71 +904,64 @@ export class EvalService {
     return answer;
   }
 
-  /** The case's root thread and its result row, in one transaction; null when the row already existed. */
+  /**
+   * The case's root thread and its result row, committed together as one statement (a
+   * LazyTransaction: with group commit, the cases a run starts at once share transactions); null when
+   * the row already existed (another start of the same case won: nothing of this one is written).
+   */
   private async createCaseThread(
     run: RunRow,
     item: EvalCase,
     repetition: number,
   ): Promise<{ id: string; createdAt: number } | null> {
     const id = randomUUID();
-    let createdAt = 0;
     const suffix = run.repetitions > 1 ? ` #${repetition + 1}` : "";
-    try {
-      await this.deps.sql.transaction(async (tx) => {
-        const row = await createThread(
-          tx,
-          {
-            id,
-            projectId: run.project_id,
-            projectVersion: run.version,
-            agentName: run.plan.agent_id,
-            parentId: null,
-            rootId: id,
-            depth: 0,
-            name: `eval ${run.plan.suite_name} · ${item.name}${suffix}`,
-            execution: { ...initialExecutionState(), evalRun: run.id } as ReturnType<
-              typeof initialExecutionState
-            >,
-            env: item.env ?? {},
-          },
-          false,
-        );
-        createdAt = row.created_at;
-        if (
-          !(await insertResult(tx, {
-            id: randomUUID(),
-            runId: run.id,
-            caseId: item.id,
-            repetition,
-            threadId: id,
-          }))
-        )
-          throw new DuplicateCaseStart();
-        await appendEvents(tx, [threadEvent(row)]);
-      });
-      return { id, createdAt };
-    } catch (error) {
-      if (error instanceof DuplicateCaseStart) return null;
-      throw error;
-    }
+    const row = await createCaseThreadRows(
+      this.deps.sql,
+      {
+        id,
+        projectId: run.project_id,
+        projectVersion: run.version,
+        agentName: run.plan.agent_id,
+        parentId: null,
+        rootId: id,
+        depth: 0,
+        name: `eval ${run.plan.suite_name} · ${item.name}${suffix}`,
+        execution: { ...initialExecutionState(), evalRun: run.id } as ReturnType<
+          typeof initialExecutionState
+        >,
+        env: item.env ?? {},
+      },
+      { id: randomUUID(), runId: run.id, caseId: item.id, repetition },
+    );
+    return row && { id, createdAt: row.created_at };
   }
 
   /**
-   * Watches a case's thread for its whole conversation (one subscription to its tree's events, not
-   * one per turn): `settle()` waits until the thread rests with nothing left to take in and answers
-   * its state (with its conversation, when asked, read in the same statement). While the thread runs in this process it reads nothing and waits for that run to end
-   * (the scheduler says when): its commits' events are not news. Otherwise it reads the thread (one
-   * statement) when the tree's events wake it, and after SETTLE_POLL_MS without any; wakes during a
-   * read cost one more read, not one each.
+   * Watches a case's thread for its whole conversation: `settle()` waits until the thread rests with
+   * nothing left to take in and answers its state (with its conversation, when asked, read in the
+   * same statement). While the thread runs in this process it reads nothing and waits for that run
+   * to end (the scheduler says when): its commits' events are not news. Only when it finds the thread
+   * neither resting nor running here (another process runs it, or its children) does it subscribe to
+   * the tree's events, once for the rest of the conversation, and read again before it waits: a
+   * watched root's commits NOTIFY, so a case run here never makes its commits dearer. Subscribed, it
+   * reads the thread (one statement) when the tree's events wake it, and after SETTLE_POLL_MS without
+   * any; wakes during a read cost one more read, not one each.
    */
   private async watchCase(threadId: string, signal: AbortSignal) {
     const runsHere = this.deps.runsHere;
     let woken = false;
     let wake: () => void = () => {};
-    const unsubscribe = await this.deps.watchRoot(threadId, () => {
-      woken = true;
-      wake();
-    });
+    let unsubscribe: (() => void) | null = null;
+    let closed = false;
+    const subscribe = async () => {
+      const remove = await this.deps.watchRoot(threadId, () => {
+        woken = true;
+        wake();
+      });
+      if (closed) remove();
+      else unsubscribe = remove;
+    };
     /** Waits for the safety poll, the run's signal, and either a wake or the end of the run here. */
     const pause = (until: "woken" | "run_ended") =>
       new Promise<void>((resolve) => {
@@ -987,10 +995,19 @@ export class EvalService {
         // be taken by this process) while the row still reads idle.
         if (RESTING.has(thread.status) && !thread.runnable && !thread.pendingInput) return thread;
         if (woken || runsHere?.isRunning(threadId)) continue;
+        if (!unsubscribe) {
+          // Subscribed from now on: read once more, so nothing committed before it is missed.
+          await subscribe();
+          continue;
+        }
         await pause("woken");
       }
     };
-    return { settle, close: unsubscribe };
+    const close = () => {
+      closed = true;
+      unsubscribe?.();
+    };
+    return { settle, close };
   }
 
   /** The user turns posted to the root so far (input from outside, not the agent's own sides). */
@@ -1120,8 +1137,6 @@ export class EvalService {
     return typeof verdict === "boolean" ? { passed: verdict } : verdict;
   }
 }
-
-class DuplicateCaseStart extends Error {}
 
 /** The case thread's id, project and agent, as its model-call log names them. */
 type CaseThread = { id: string; project_id: string; agent_name: string };

@@ -460,6 +460,18 @@ export class ThreadService {
   }
 
   /**
+   * A root thread the caller just created idle in this process, with no message (the eval runner's
+   * case threads): the first message posted to it then stores itself and starts the run in one
+   * statement, as for a thread that parked here, instead of queueing for a drain.
+   */
+  createdIdleHere(
+    threadId: string,
+    as: { projectId: string; projectVersion: number; agentName: string },
+  ): void {
+    this.parked?.createdIdle(threadId, as);
+  }
+
+  /**
    * `postMessage` without attachments, in one statement (see there); a thread nobody holds is leased
    * to this process by that statement and runs here at once. The id of the message's inbox item.
    */

@@ -13,8 +13,13 @@ import type {
   EvalSuite,
   EvalSummary,
 } from "@/lib/contracts/evals";
-import type { SqlExecutor } from "@/lib/db/sql-client";
-import { nowMicroseconds } from "./thread-row";
+import { LazyTransaction } from "@/lib/db/lazy-transaction";
+import type { SqlClient, SqlExecutor } from "@/lib/db/sql-client";
+import { appendEvents } from "./event-log";
+import { threadEvent } from "./thread-events";
+import { createThread } from "./thread-lifecycle";
+import { nowMicroseconds, type ThreadRow } from "./thread-row";
+import type { NewThread } from "./thread-store";
 
 const json = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
@@ -382,20 +387,56 @@ export async function resultsOfRun(db: SqlExecutor, runId: string): Promise<Resu
 }
 
 /**
- * The result row of a case's repetition, inserted with its thread in the caller's transaction; false
- * when the row already exists (another start of the same case lost the race: the caller rolls back).
+ * A case's root thread, idle, and its result row, committed together as one statement (a
+ * LazyTransaction: with group commit, the cases a run starts at once share transactions); null when
+ * the case's result row already existed (another start of the same case won): then nothing of this
+ * one is written.
  */
-export async function insertResult(
+export async function createCaseThreadRows(
+  client: SqlClient,
+  thread: NewThread,
+  result: { id: string; runId: string; caseId: string; repetition: number },
+): Promise<ThreadRow | null> {
+  // A case's thread is a root: its place in a group commit is its own, twice (root, then thread).
+  const tx = new LazyTransaction(client, [], `${thread.id}/${thread.id}`);
+  try {
+    const row = await createThread(tx, thread, false);
+    await insertResultDeferred(tx, { ...result, threadId: thread.id });
+    await appendEvents(tx, [threadEvent(row)]);
+    await tx.commit();
+    return row;
+  } catch (error) {
+    await tx.rollback(error);
+    if (isDuplicateResult(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * A case's result row, deferred, for a one-statement commit (the case thread's creation): no ON
+ * CONFLICT, so a second start of the same case fails its whole commit with a unique violation
+ * (`isDuplicateResult`) and nothing of it is written.
+ */
+async function insertResultDeferred(
   tx: SqlExecutor,
   row: { id: string; runId: string; caseId: string; repetition: number; threadId: string },
-): Promise<boolean> {
-  const rows = await tx.query(
+): Promise<void> {
+  await tx.defer(
     `INSERT INTO eval_results (id, run_id, case_id, repetition, thread_id, state, created_at)
-     VALUES ($1, $2, $3, $4, $5, 'running', $6)
-     ON CONFLICT (run_id, case_id, repetition) DO NOTHING RETURNING id`,
+     VALUES ($1, $2, $3, $4, $5, 'running', $6)`,
     [row.id, row.runId, row.caseId, row.repetition, row.threadId, nowMicroseconds()],
   );
-  return rows.length > 0;
+}
+
+/** The error of a commit that inserted a case's result row a second time (`insertResultDeferred`). */
+function isDuplicateResult(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (
+    code === "23505" &&
+    typeof message === "string" &&
+    message.includes("eval_results_run_id_case_id_repetition_key")
+  );
 }
 
 /** Finishes a result once (compare-and-set from running); false when it was already finished. */
