@@ -14,6 +14,7 @@ import type { ThreadStatus } from "@/lib/contracts/thread";
 import { Gated } from "../access/Gated";
 import { refusal, usePermission } from "../access/permission";
 import { Button } from "../ui/Button";
+import { useHydrated } from "../ui/useHydrated";
 import { diffHref } from "./CompareDialog";
 import { formatCreatedAt } from "./format";
 
@@ -144,6 +145,8 @@ export function ReplayRunsPanel({
   const limit = parseLimit(limitText);
   const latest = useLatestBatch(projectId);
   const [busy, setBusy] = useState(false);
+  // Until hydrated the form has no submit handler: a click would reload the page and start nothing.
+  const hydrated = useHydrated();
   const [startError, setStartError] = useState<string | null>(null);
   const batch = latest.batch ?? null;
   const rows = batch?.replays ?? null;
@@ -200,7 +203,7 @@ export function ReplayRunsPanel({
           <Button
             type="submit"
             tone="primary"
-            disabled={busy || running || limit === null || nothingToReplay || refused !== null}
+            disabled={!hydrated || busy || running || limit === null || nothingToReplay || refused !== null}
             aria-describedby={nothingToReplay ? nothingToReplayId : undefined}
           >
             {busy ? "Starting…" : running ? "Replaying…" : "Replay"}
