@@ -49,15 +49,19 @@ describe.each(testDatabaseBackends())("a case's thread and result row on %s", (b
       )[0]?.n,
     );
 
+  /** Starts repetition `repetition` of case `caseId` of `run` as the thread `threadId`. */
+  const startCase = (threadId: string, caseId: string, repetition: number, run = runId) =>
+    createCaseThreadRows(database.sql, newRootThread(threadId, projectId), {
+      id: randomUUID(),
+      runId: run,
+      caseId,
+      repetition,
+    });
+
   it("writes the thread, its event and the result row together; a second start of the case writes nothing", async () => {
     const caseId = randomUUID();
     const first = randomUUID();
-    const row = await createCaseThreadRows(database.sql, newRootThread(first, projectId), {
-      id: randomUUID(),
-      runId,
-      caseId,
-      repetition: 0,
-    });
+    const row = await startCase(first, caseId, 0);
     expect(row?.id).toBe(first);
     expect(row?.status).toBe("idle");
     expect(await threadCount(first)).toBe(1);
@@ -71,38 +75,20 @@ describe.each(testDatabaseBackends())("a case's thread and result row on %s", (b
 
     // The same case and repetition again (a second start that lost the race): null, and no thread.
     const second = randomUUID();
-    const again = await createCaseThreadRows(database.sql, newRootThread(second, projectId), {
-      id: randomUUID(),
-      runId,
-      caseId,
-      repetition: 0,
-    });
+    const again = await startCase(second, caseId, 0);
     expect(again).toBeNull();
     expect(await threadCount(second)).toBe(0);
     expect((await readEventsAfter(database.sql, second, 0)).events).toEqual([]);
 
     // Another repetition of the same case is another row.
     const third = randomUUID();
-    expect(
-      await createCaseThreadRows(database.sql, newRootThread(third, projectId), {
-        id: randomUUID(),
-        runId,
-        caseId,
-        repetition: 1,
-      }),
-    ).not.toBeNull();
+    expect(await startCase(third, caseId, 1)).not.toBeNull();
   });
 
   it("fails as a whole, writing nothing, on any other error", async () => {
     const id = randomUUID();
-    await expect(
-      createCaseThreadRows(database.sql, newRootThread(id, projectId), {
-        id: randomUUID(),
-        runId: randomUUID(), // no such run: the result row's foreign key fails the statement
-        caseId: randomUUID(),
-        repetition: 0,
-      }),
-    ).rejects.toThrow(/foreign key/);
+    // No such run: the result row's foreign key fails the statement.
+    await expect(startCase(id, randomUUID(), 0, randomUUID())).rejects.toThrow(/foreign key/);
     expect(await threadCount(id)).toBe(0);
   });
 });
