@@ -8,6 +8,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState, useTransition
 import { ApiError, createApiClient } from "@/lib/api/client";
 import type { ProjectSummary } from "@/lib/contracts/project";
 import { Button } from "../ui/Button";
+import { useHydrated } from "../ui/useHydrated";
 import { ProjectRow } from "./ProjectRow";
 import { warmStudioRoute } from "./warm-studio";
 
@@ -38,6 +39,7 @@ export function ProjectsHome() {
   }, [projects]);
   const [newName, setNewName] = useState("");
   const [creating, setCreating] = useState(false);
+  const hydrated = useHydrated();
   // True from router.push to the studio until the studio is rendered.
   const [opening, startOpening] = useTransition();
   useEffect(() => {
@@ -130,6 +132,8 @@ export function ProjectsHome() {
         <Button
           type="submit"
           tone="primary"
+          // Until hydrated the form has no handler: a click would reload the page, losing the name.
+          disabled={!hydrated}
           aria-disabled={creating || opening || undefined}
           aria-busy={creating || opening || undefined}
           className={creating || opening ? "cursor-progress" : ""}

@@ -18,6 +18,7 @@ import { Gated } from "../access/Gated";
 import { permission } from "../access/permission";
 import { useProjectAccess } from "../access/useProjectAccess";
 import { Button } from "../ui/Button";
+import { useHydrated } from "../ui/useHydrated";
 import { ApprovalInbox } from "./ApprovalInbox";
 import { formatCreatedAt } from "./format";
 import { StatusBadge } from "./StatusBadge";
@@ -65,6 +66,8 @@ export function ThreadsPanel({
   const [agentId, setAgentId] = useState(chatAgents[0] ?? "");
   const [message, setMessage] = useState("");
   const [starting, setStarting] = useState(false);
+  // Until hydrated the form has no submit handler: a click would reload the page, losing the message.
+  const hydrated = useHydrated();
   // Only an ai_human agent can be started from here; without one every Run control is disabled and
   // the hint below the form (which the controls point at) says what to do instead.
   const canRun = chatAgents.length > 0;
@@ -168,7 +171,7 @@ export function ThreadsPanel({
           <Button
             type="submit"
             tone="primary"
-            disabled={starting || !canRun || !mayRun.ok}
+            disabled={!hydrated || starting || !canRun || !mayRun.ok}
             aria-describedby={canRun ? undefined : cannotRunHintId}
           >
             {starting ? "Starting…" : "Run"}
