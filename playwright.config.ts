@@ -59,7 +59,7 @@ export default defineConfig({
   webServer: {
     // Idle keep-alive sockets stay open past a test's pauses: with the default 5 s, a request reusing a
     // socket the server was closing at that moment failed with ECONNRESET under load.
-    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port} --keepAliveTimeout 65000`,
+    command: `node scripts/serve.mjs -H 127.0.0.1 -p ${port} --keepAliveTimeout 65000`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -10,7 +10,18 @@ export type Principal =
   | { type: "user"; id: string; email: string; name: string; admin: boolean }
   | { type: "key"; id: string; name: string; projectId: string; scopes: string[] };
 
-const storage = new AsyncLocalStorage<{ principal: Principal }>();
+type ContextGlobal = typeof globalThis & {
+  __tandemRequestContext?: AsyncLocalStorage<{ principal: Principal }>;
+};
+
+/**
+ * One store per process, on globalThis like the runtime itself: a route module loaded twice (Next's
+ * own route loading and the API's fast lane, scripts/api-fast-lane.mjs, share one copy today) must
+ * still see the principal `handle()` set.
+ */
+const holder = globalThis as ContextGlobal;
+holder.__tandemRequestContext ??= new AsyncLocalStorage<{ principal: Principal }>();
+const storage = holder.__tandemRequestContext;
 
 export function runAs<T>(principal: Principal, work: () => Promise<T>): Promise<T> {
   return storage.run({ principal }, work);

@@ -61,11 +61,19 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
   let currentEnv = env;
 
   async function launch(): Promise<void> {
-    const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
+    // What `npm start` runs: Next's handler behind the API's fast lane (scripts/serve.mjs).
     // --keepAliveTimeout: past the tests' pauses, so a reused idle socket is never one the server is closing.
     const spawned = spawn(
       process.execPath,
-      [nextBin, "start", "-H", "127.0.0.1", "-p", String(port), "--keepAliveTimeout", "65000"],
+      [
+        path.join(ROOT, "scripts/serve.mjs"),
+        "-H",
+        "127.0.0.1",
+        "-p",
+        String(port),
+        "--keepAliveTimeout",
+        "65000",
+      ],
       {
         cwd: ROOT,
         env: {
