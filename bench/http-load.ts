@@ -1,5 +1,6 @@
 // Benchmarks `http-load` and `http-cost` (issue 43, "The HTTP edge dominates real-latency load"),
-// over HTTP against the production server (`next start`) on the benchmark's Postgres (fsync on):
+// over HTTP against the production server (`npm start`: scripts/serve.mjs, the API's fast lane in
+// front of Next.js; TANDEM_API_FAST_LANE=false for Next alone) on the benchmark's Postgres (fsync on):
 //   http-load: N `ai_human` conversations of two turns each against a scripted model answering in
 //     1 s. Every conversation starts at once: POST /api/threads with its first message, open the
 //     thread's event stream (Last-Event-ID: 0, so nothing is missed) and wait for the assistant's

@@ -76,16 +76,12 @@ export function createApiFastLane(distDir) {
     }
     serve(req, res, route, match[1], length).catch((error) => {
       console.error("[tandem] the API fast lane failed on a request:", error);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader("content-type", "application/json");
-        res.end(
-          JSON.stringify({
-            error: "Something went wrong on the server. It has been logged.",
-            code: "internal_error",
-          }),
-        );
-      } else res.destroy();
+      if (!res.headersSent)
+        sendJson(res, 500, {
+          error: "Something went wrong on the server. It has been logged.",
+          code: "internal_error",
+        });
+      else res.destroy();
     });
     return true;
   };
@@ -96,20 +92,28 @@ export function createApiFastLane(distDir) {
       if (!res.writableFinished) aborted.abort();
     });
     const body = req.method === "GET" ? undefined : await readBody(req, length);
-    const headers = new Headers();
-    const raw = req.rawHeaders;
-    for (let index = 0; index < raw.length; index += 2) {
-      const name = raw[index];
-      // HTTP/1 pseudo-free names only; the Headers class refuses nothing Node's parser accepted.
-      headers.append(name, raw[index + 1]);
+    // The client went away mid-body: nobody to answer, nothing done.
+    if (body === null) return;
+    let request;
+    try {
+      const headers = new Headers();
+      const raw = req.rawHeaders;
+      for (let index = 0; index < raw.length; index += 2) headers.append(raw[index], raw[index + 1]);
+      const host = req.headers.host ?? "127.0.0.1";
+      request = new Request(`http://${host}${req.url}`, {
+        method: req.method,
+        headers,
+        body,
+        signal: aborted.signal,
+      });
+    } catch (error) {
+      // A header or host the Fetch API refuses (Node's parser is more lenient): the client's mistake.
+      sendJson(res, 400, {
+        error: `The request could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        code: "invalid_request",
+      });
+      return;
     }
-    const host = req.headers.host ?? "127.0.0.1";
-    const request = new Request(`http://${host}${req.url}`, {
-      method: req.method,
-      headers,
-      body,
-      signal: aborted.signal,
-    });
     const handler = await handlerFor(route, req.method);
     const context = id === undefined ? undefined : { params: Promise.resolve({ id }) };
     const response = await handler(request, context);
@@ -117,6 +121,15 @@ export function createApiFastLane(distDir) {
   }
 }
 
+function sendJson(res, status, body) {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.statusCode = status;
+  res.setHeader("content-type", "application/json");
+  res.setHeader("content-length", bytes.length);
+  res.end(bytes);
+}
+
+/** The body, at most `length` bytes; null when the client went away before sending all of it. */
 function readBody(req, length) {
   return new Promise((resolve, reject) => {
     const buffer = Buffer.allocUnsafe(length);
@@ -131,7 +144,10 @@ function readBody(req, length) {
       offset += chunk.length;
     });
     req.once("end", () => resolve(offset === length ? buffer : buffer.subarray(0, offset)));
-    req.once("error", reject);
+    req.once("close", () => {
+      if (!req.complete) resolve(null);
+    });
+    req.once("error", () => resolve(null));
   });
 }
 
@@ -163,6 +179,10 @@ async function writeResponse(res, response, aborted) {
     return;
   }
   aborted.addEventListener("abort", stop, { once: true });
+  // The stream ends itself with an error to disconnect a client that stopped reading (past
+  // TANDEM_SSE_HIGH_WATER_BYTES, runtime/events/watch.ts): close the connection then, even while a
+  // write waits for a drain that will not come. The client resumes with Last-Event-ID.
+  reader.closed.catch(() => res.destroy());
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -170,9 +190,11 @@ async function writeResponse(res, response, aborted) {
       if (!res.write(value)) await waitForDrain(res);
       if (res.destroyed) break;
     }
+    if (!res.destroyed) res.end();
+  } catch {
+    res.destroy();
   } finally {
     aborted.removeEventListener("abort", stop);
-    if (!res.destroyed) res.end();
   }
 }
 

@@ -7,7 +7,6 @@
 import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import next from "next";
 import { createApiFastLane } from "./api-fast-lane.mjs";
 
 const { values } = parseArgs({
@@ -31,6 +30,12 @@ if (keepAliveTimeout !== undefined && !(Number.isInteger(keepAliveTimeout) && ke
   );
   process.exit(1);
 }
+
+// Before Next.js or React is loaded: both pick their production builds from it when they load.
+process.env.NODE_ENV ??= "production";
+if (process.env.NODE_ENV !== "production")
+  console.warn(`[tandem] NODE_ENV is "${process.env.NODE_ENV}"; the production server expects "production".`);
+const { default: next } = await import("next");
 
 const dir = process.cwd();
 const app = next({ dev: false, dir, hostname, port });

@@ -3,6 +3,7 @@
 // every request the lane is not sure of goes to Next.js, answering the same. Which of the two
 // answered shows in one header: Next marks the responses of its app routes `vary: rsc, …` (the
 // React Server Components request headers); the lane sends the handler's own headers only.
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { testServerForFile } from "../support/fixture";
 import { threadHelpers } from "../support/thread-helpers";
@@ -165,5 +166,25 @@ describe("the API's fast lane", () => {
     const encoded = await postJson("/api/threads/%ZZ/messages", { content: "x" });
     expect(encoded.status).toBe(400);
     expect(await encoded.json()).toMatchObject({ code: "malformed_url" });
+  });
+
+  it("answers a request the Fetch API cannot represent with a 400, never a 500", async () => {
+    // A Host header with a space: Node's parser takes it, a URL cannot hold it.
+    const { port } = new URL(fixture.server.baseUrl);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1", () => {
+        socket.end(
+          "POST /api/threads HTTP/1.1\r\nHost: bad host\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+        );
+      });
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+      });
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toContain('"code":"invalid_request"');
   });
 });

@@ -1,6 +1,6 @@
-// Starts a real Tandem server (`next start` on the production build) on a free loopback port with
-// its own database, for integration and end-to-end tests. It can be stopped, SIGKILLed and restarted
-// on the same database, which is how durability is tested.
+// Starts a real Tandem server (what `npm start` runs: scripts/serve.mjs on the production build) on
+// a free loopback port with its own database, for integration and end-to-end tests. It can be
+// stopped, SIGKILLed and restarted on the same database, which is how durability is tested.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
