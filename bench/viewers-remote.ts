@@ -1,5 +1,5 @@
 // Benchmark `viewers-remote` (issue 43, "Viewers on other processes"): one app server that runs no
-// threads (`next start`, TANDEM_RUN_THREADS=false) serves the viewers, and one worker (`npm run
+// threads (`npm start`, TANDEM_RUN_THREADS=false) serves the viewers, and one worker (`npm run
 // worker`) runs a 200-child fan-out (bench/subagents.ts's bundle), both on the benchmark's Postgres.
 // The root is created through the app server, 10 and then 100 viewers open its event stream there
 // (Last-Event-ID: 0), one POST starts the work, and each viewer records when every event's frame
@@ -33,22 +33,46 @@ export interface RemoteViewersRun {
   events: number;
   wallMs: number;
   lag: Summary;
+  /** created_at → its transaction's commit (track_commit_timestamp on only), per event. */
+  commitLag: Summary | null;
+  /** The commit → the frame's arrival at a viewer (track_commit_timestamp on only), per frame. */
+  deliveryLag: Summary | null;
   appServerCpuMs: number;
   workerCpuMs: number;
   postgresCpuMs: number;
   clientCpuMs: number;
 }
 
-/** Every persisted event of the tree: its id and its row's created_at (µs), in log order. */
-async function loggedEvents(sql: postgres.Sql, rootId: string): Promise<Map<number, number>> {
-  const rows = await sql<{ id: string; count: number; created_at: string }[]>`
-    SELECT id::text, jsonb_array_length(batch::jsonb)::int AS count, created_at::text FROM events
-    WHERE root_id = ${rootId} ORDER BY events.id`;
-  const events = new Map<number, number>();
+/**
+ * Every persisted event of the tree: its id and its row's created_at (µs), in log order; with
+ * `track_commit_timestamp` on (PG_OPTIONS="-c track_commit_timestamp=on"), also when its row's
+ * transaction committed (µs), so the lag splits into the commit's part and the delivery's.
+ */
+async function loggedEvents(
+  sql: postgres.Sql,
+  rootId: string,
+): Promise<{ createdAt: Map<number, number>; committedAt: Map<number, number> | null }> {
+  const [setting] = await sql<
+    { on: boolean }[]
+  >`SELECT current_setting('track_commit_timestamp') = 'on' AS on`;
+  const withCommit = setting?.on === true;
+  const rows = withCommit
+    ? await sql<{ id: string; count: number; created_at: string; committed_at: string | null }[]>`
+        SELECT id::text, jsonb_array_length(batch::jsonb)::int AS count, created_at::text,
+          (extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000000)::bigint::text AS committed_at
+        FROM events WHERE root_id = ${rootId} ORDER BY events.id`
+    : await sql<{ id: string; count: number; created_at: string; committed_at: string | null }[]>`
+        SELECT id::text, jsonb_array_length(batch::jsonb)::int AS count, created_at::text, NULL AS committed_at
+        FROM events WHERE root_id = ${rootId} ORDER BY events.id`;
+  const createdAt = new Map<number, number>();
+  const committedAt = withCommit ? new Map<number, number>() : null;
   for (const row of rows)
-    for (let position = 0; position < row.count; position += 1)
-      events.set(Number(row.id) * EVENT_ID_STRIDE + position, Number(row.created_at));
-  return events;
+    for (let position = 0; position < row.count; position += 1) {
+      const id = Number(row.id) * EVENT_ID_STRIDE + position;
+      createdAt.set(id, Number(row.created_at));
+      if (committedAt && row.committed_at !== null) committedAt.set(id, Number(row.committed_at));
+    }
+  return { createdAt, committedAt };
 }
 
 async function watchedRemotely(
@@ -88,7 +112,7 @@ async function watchedRemotely(
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const wallMs = performance.now() - started;
-    const logged = await loggedEvents(sql, rootId);
+    const { createdAt: logged, committedAt } = await loggedEvents(sql, rootId);
     const expected = [...logged.keys()];
     const last = expected[expected.length - 1] ?? 0;
     await Promise.all(viewers.map((viewer) => viewer.waitForId(last, 120_000)));
@@ -99,6 +123,13 @@ async function watchedRemotely(
       client: ownCpuMs(),
     };
     const lags: number[] = [];
+    const commitLags: number[] = [];
+    const deliveryLags: number[] = [];
+    if (committedAt)
+      for (const [id, created] of logged) {
+        const committed = committedAt.get(id);
+        if (committed !== undefined) commitLags.push((committed - created) / 1000);
+      }
     for (const [index, viewer] of viewers.entries()) {
       const got = viewer.ids;
       const firstBad = got.findIndex((id, position) => id !== expected[position]);
@@ -107,7 +138,10 @@ async function watchedRemotely(
           `remote viewer ${index} received ${got.length} events, expected ${expected.length}; first difference at ${firstBad}`,
         );
       viewer.arrivedMicros.forEach((arrived, position) => {
-        lags.push((arrived - (logged.get(got[position] as number) as number)) / 1000);
+        const id = got[position] as number;
+        lags.push((arrived - (logged.get(id) as number)) / 1000);
+        const committed = committedAt?.get(id);
+        if (committed !== undefined) deliveryLags.push((arrived - committed) / 1000);
       });
     }
     return {
@@ -116,6 +150,8 @@ async function watchedRemotely(
       events: expected.length,
       wallMs,
       lag: summarize(lags),
+      commitLag: commitLags.length > 0 ? summarize(commitLags) : null,
+      deliveryLag: deliveryLags.length > 0 ? summarize(deliveryLags) : null,
       appServerCpuMs: after.app - before.app,
       workerCpuMs: after.worker - before.worker,
       postgresCpuMs: after.postgres - before.postgres,
@@ -164,6 +200,20 @@ export async function runRemoteViewers(
     ["setup", "viewers", ...SUMMARY_HEADER],
     runs.map((run) => [run.setup, String(run.viewers), ...summaryCells(run.lag)]),
   );
+  const split = runs.filter((run) => run.commitLag && run.deliveryLag);
+  if (split.length > 0)
+    printTable(
+      "Where the lag goes (track_commit_timestamp on): created_at → commit per event, commit → arrival per frame, ms",
+      ["setup", "viewers", "part", ...SUMMARY_HEADER],
+      split.flatMap((run) => [
+        [run.setup, String(run.viewers), "to commit", ...summaryCells(run.commitLag as Summary)],
+        [run.setup, String(run.viewers), "commit to viewer", ...summaryCells(run.deliveryLag as Summary)],
+      ]),
+    );
+  else
+    console.log(
+      "  (PG_OPTIONS=\"-c track_commit_timestamp=on\" splits the lag into the commit's part and the delivery's)",
+    );
   printTable(
     "Remote viewers: the same runs' wall time and CPU",
     [
