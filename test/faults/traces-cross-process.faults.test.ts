@@ -76,10 +76,14 @@ describe("a fan-out whose children run on a worker process", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.trace_id).toBe(traceId);
 
+    // Both processes export on their own batch timers: wait for the app's execute_tool spans and the
+    // worker's invoke_agent spans alike (the children may finish, and export, before the app does).
+    const named = (all: { traceId: string; name: string }[], name: string) =>
+      all.filter((span) => span.traceId === traceId && span.name === name).length;
     const spans = await receiver.waitFor(
       (all) =>
-        all.filter((span) => span.traceId === traceId && span.name === "invoke_agent asset_subagent")
-          .length === FAN_OUT,
+        named(all, "invoke_agent asset_subagent") === FAN_OUT &&
+        named(all, "execute_tool asset_subagent") === FAN_OUT,
       60_000,
     );
     const trace = spans.filter((span) => span.traceId === traceId);
