@@ -8,7 +8,10 @@
 // The same runs on one server that runs the fan-out itself (local) show the lag with no process
 // boundary. Printed: p50 / p90 / p99 / max lag per viewer count; target p99 ≤ 100 ms (remote). Every viewer must hold
 // every persisted event of the tree, in order, exactly once. The viewers run in this process on
-// the same machine (their CPU is printed too). Needs a production build (`npm run build`).
+// the same machine (their CPU is printed too): with 100 of them this one process reads 100 sockets'
+// copies of every page in turn, so the lag is also printed per event at the first viewer to get it
+// (what the server delivers) beside the spread to the last (this process's own queue). Needs a
+// production build (`npm run build`).
 import type postgres from "postgres";
 import { EVENT_ID_STRIDE } from "@/runtime/store/event-log";
 import { requestJson } from "../test/support/http";
@@ -37,6 +40,15 @@ export interface RemoteViewersRun {
   commitLag: Summary | null;
   /** The commit → the frame's arrival at a viewer (track_commit_timestamp on only), per frame. */
   deliveryLag: Summary | null;
+  /**
+   * Per event, created_at → its arrival at the first of the viewers to get it: what the server
+   * delivers. The rest of `lag` is this one process reading every viewer's socket in turn.
+   */
+  firstViewerLag: Summary;
+  /** The commit → the first viewer's arrival (track_commit_timestamp on only), per event. */
+  firstViewerDeliveryLag: Summary | null;
+  /** Per event, the first viewer's arrival → the last viewer's: this process's own queue. */
+  viewerSpread: Summary;
   appServerCpuMs: number;
   workerCpuMs: number;
   postgresCpuMs: number;
@@ -123,6 +135,8 @@ async function watchedRemotely(
       client: ownCpuMs(),
     };
     const lags: number[] = [];
+    const firstArrival = new Map<number, number>();
+    const lastArrival = new Map<number, number>();
     const commitLags: number[] = [];
     const deliveryLags: number[] = [];
     if (committedAt)
@@ -140,6 +154,8 @@ async function watchedRemotely(
       viewer.arrivedMicros.forEach((arrived, position) => {
         const id = got[position] as number;
         lags.push((arrived - (logged.get(id) as number)) / 1000);
+        if (arrived < (firstArrival.get(id) ?? Number.POSITIVE_INFINITY)) firstArrival.set(id, arrived);
+        if (arrived > (lastArrival.get(id) ?? Number.NEGATIVE_INFINITY)) lastArrival.set(id, arrived);
         const committed = committedAt?.get(id);
         if (committed !== undefined) deliveryLags.push((arrived - committed) / 1000);
       });
@@ -152,6 +168,21 @@ async function watchedRemotely(
       lag: summarize(lags),
       commitLag: commitLags.length > 0 ? summarize(commitLags) : null,
       deliveryLag: deliveryLags.length > 0 ? summarize(deliveryLags) : null,
+      firstViewerLag: summarize(
+        expected.map((id) => ((firstArrival.get(id) as number) - (logged.get(id) as number)) / 1000),
+      ),
+      firstViewerDeliveryLag: committedAt
+        ? summarize(
+            expected.map(
+              (id) =>
+                ((firstArrival.get(id) as number) - (committedAt.get(id) ?? (logged.get(id) as number))) /
+                1000,
+            ),
+          )
+        : null,
+      viewerSpread: summarize(
+        expected.map((id) => ((lastArrival.get(id) as number) - (firstArrival.get(id) as number)) / 1000),
+      ),
       appServerCpuMs: after.app - before.app,
       workerCpuMs: after.worker - before.worker,
       postgresCpuMs: after.postgres - before.postgres,
@@ -185,7 +216,7 @@ export async function runRemoteViewers(
       for (const viewers of VIEWER_COUNTS) {
         const run = await watchedRemotely(app, worker, sql, cluster, CHILDREN, viewers, setup);
         console.log(
-          `  ${setup}, ${viewers} viewers: lag p50 ${run.lag.p50.toFixed(1)} ms, p99 ${run.lag.p99.toFixed(1)} ms over ${run.events} events each`,
+          `  ${setup}, ${viewers} viewers: lag p50 ${run.lag.p50.toFixed(1)} ms, p99 ${run.lag.p99.toFixed(1)} ms over ${run.events} events each (first viewer p99 ${run.firstViewerLag.p99.toFixed(1)} ms)`,
         );
         runs.push(run);
       }
@@ -200,6 +231,14 @@ export async function runRemoteViewers(
     ["setup", "viewers", ...SUMMARY_HEADER],
     runs.map((run) => [run.setup, String(run.viewers), ...summaryCells(run.lag)]),
   );
+  printTable(
+    "The same lag per event at the first viewer to get it (what the server delivers), and the spread from the first viewer to the last (all viewers are read by this one process, in turn), ms",
+    ["setup", "viewers", "part", ...SUMMARY_HEADER],
+    runs.flatMap((run) => [
+      [run.setup, String(run.viewers), "first viewer", ...summaryCells(run.firstViewerLag)],
+      [run.setup, String(run.viewers), "first → last viewer", ...summaryCells(run.viewerSpread)],
+    ]),
+  );
   const split = runs.filter((run) => run.commitLag && run.deliveryLag);
   if (split.length > 0)
     printTable(
@@ -208,6 +247,12 @@ export async function runRemoteViewers(
       split.flatMap((run) => [
         [run.setup, String(run.viewers), "to commit", ...summaryCells(run.commitLag as Summary)],
         [run.setup, String(run.viewers), "commit to viewer", ...summaryCells(run.deliveryLag as Summary)],
+        [
+          run.setup,
+          String(run.viewers),
+          "commit to first viewer",
+          ...summaryCells(run.firstViewerDeliveryLag as Summary),
+        ],
       ]),
     );
   else
