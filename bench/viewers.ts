@@ -25,9 +25,10 @@ import { startTestServer, type TestServer } from "../test/support/server";
 import { openSseStream, type SseStream } from "../test/support/sse-stream";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
-import { processTreeCpuMs, processTreeRssBytes } from "./cpu";
+import { ownCpuMs, processTreeCpuMs, processTreeRssBytes } from "./cpu";
 import { printTable, section } from "./format";
 import { TEMPLATE_DATABASE } from "./harness";
+import { openTimedStream } from "./http-client";
 import { fanOutBundle } from "./subagents";
 
 const CHILDREN = 200;
@@ -49,6 +50,8 @@ export interface ViewersRun {
   events: number;
   serverCpuMs: number;
   postgresCpuMs: number;
+  /** This process's CPU from the POST to the settled root: the viewers' reading, mostly. */
+  viewersCpuMs: number;
 }
 
 export interface ViewersResult {
@@ -95,7 +98,7 @@ async function loggedIds(sql: postgres.Sql, rootId: string): Promise<number[]> {
   return ids;
 }
 
-function checkExactlyOnce(viewer: SseStream, expected: number[], index: number): void {
+function checkExactlyOnce(viewer: { ids: readonly number[] }, expected: number[], index: number): void {
   const got = viewer.ids;
   if (got.length !== expected.length || got.some((id, position) => id !== expected[position])) {
     const firstBad = got.findIndex((id, position) => id !== expected[position]);
@@ -114,15 +117,18 @@ async function fanOutWatched(
 ): Promise<ViewersRun> {
   const projectId = await createProject(server, fanOutBundle(children));
   const rootId = await createThread(server, projectId, "orchestrator");
+  // The lightest client there is (ids and frame ends only, bench/http-client.ts): the viewers share
+  // this machine's two cores with the server and Postgres, and real ones would not.
   const viewers = await Promise.all(
     Array.from({ length: viewerCount }, () =>
-      openSseStream(`${server.baseUrl}/api/threads/${rootId}/events`, { lastEventId: 0 }),
+      openTimedStream(`${server.baseUrl}/api/threads/${rootId}/events`, 0),
     ),
   );
   try {
     const pid = server.pid();
     const cpuBefore = pid ? processTreeCpuMs(pid) : 0;
     const postgresBefore = cluster.cpuMs();
+    const viewersCpuBefore = ownCpuMs();
     const started = performance.now();
     const posted = await requestJson(server.baseUrl, "POST", `/api/threads/${rootId}/messages`, {
       content: `Fan out to ${children} workers.`,
@@ -136,11 +142,19 @@ async function fanOutWatched(
     const wallMs = performance.now() - started;
     const serverCpuMs = pid ? processTreeCpuMs(pid) - cpuBefore : Number.NaN;
     const postgresCpuMs = cluster.cpuMs() - postgresBefore;
+    const viewersCpuMs = ownCpuMs() - viewersCpuBefore;
     const expected = await loggedIds(sql, rootId);
     const last = expected[expected.length - 1] ?? 0;
     await Promise.all(viewers.map((viewer) => viewer.waitForId(last, 120_000)));
     for (const [index, viewer] of viewers.entries()) checkExactlyOnce(viewer, expected, index);
-    return { viewers: viewerCount, wallMs, events: expected.length, serverCpuMs, postgresCpuMs };
+    return {
+      viewers: viewerCount,
+      wallMs,
+      events: expected.length,
+      serverCpuMs,
+      postgresCpuMs,
+      viewersCpuMs,
+    };
   } finally {
     for (const viewer of viewers) viewer.close();
   }
@@ -167,7 +181,15 @@ export async function runViewers(cluster: Cluster, baseline: BaselineResult | nu
     const unwatched = runs[0] as ViewersRun;
     printTable(
       `Viewers: ${CHILDREN}-child fan-out, wall time until the root settled (one server, default settings)`,
-      ["viewers", "wall s", "× unwatched", "events per viewer", "server CPU s", "Postgres CPU s"],
+      [
+        "viewers",
+        "wall s",
+        "× unwatched",
+        "events per viewer",
+        "server CPU s",
+        "Postgres CPU s",
+        "viewers' CPU s (this process)",
+      ],
       runs.map((run) => [
         run.viewers,
         run.wallMs / 1000,
@@ -175,6 +197,7 @@ export async function runViewers(cluster: Cluster, baseline: BaselineResult | nu
         run.events,
         run.serverCpuMs / 1000,
         run.postgresCpuMs / 1000,
+        run.viewersCpuMs / 1000,
       ]),
     );
     console.log("  targets: 10 viewers ≤ 1.1× unwatched, 100 viewers ≤ 1.3×");
