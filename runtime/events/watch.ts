@@ -18,11 +18,10 @@
 // viewer catching up from the log reads its next page only once its client took half of that.
 // Keep-alives and the quiet-tree re-read (an event whose NOTIFY was lost) run on one timer for all.
 //
-// Coalescing: a feed that wrote nothing for `coalesceMs` writes what it has for its live streams (a
-// page it read, a token chunk) at once; while it wrote within the window, what comes is held until
-// the window ends (one timer for all feeds) and then written in order as one write per stream — the
-// same bytes to every stream that wants the same things. So a quiet tree's next event costs no wait,
-// and a busy tree costs each viewer one write per window, not one per commit and per token.
+// Coalescing: what a feed has for its live streams (pages it read, token chunks) is held for
+// `coalesceMs` (one timer for all feeds) and then written in order as one write per stream — the
+// same bytes to every stream that wants the same things — so a busy tree costs each viewer one
+// write per window, not one per commit and per token.
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { readEventsAfter, type StoredEvent } from "../store/event-log";
 import { findSubtreeIds } from "../store/thread-store";
@@ -262,8 +261,6 @@ class TreeFeed {
   private held: LiveItem[] = [];
   /** Token chunks received from the hub so far (each held chunk carries its number). */
   chunkSeq = 0;
-  /** When this feed last wrote to its streams (performance.now(); the coalescing window's start). */
-  lastWriteAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly rootId: string,
@@ -344,7 +341,7 @@ class TreeFeed {
     this.hold({ frames });
   }
 
-  /** Holds a live write for the coalescing window, or writes it at once (see the file comment). */
+  /** Holds a live write for the coalescing window (or writes it at once when coalescing is off). */
   private hold(item: LiveItem): void {
     this.held.push(item);
     if (this.held.length === 1 && !this.owner.coalesce(this)) this.flush();
@@ -356,7 +353,6 @@ class TreeFeed {
     const items = this.held;
     this.held = [];
     if (this.closed) return;
-    this.lastWriteAt = performance.now();
     this.dispatch(items);
   }
 
@@ -568,11 +564,11 @@ export class LiveWatch {
 
   /**
    * @internal Holds a feed's live writes until the window ends (answers true), or answers false when
-   * the feed writes at once: coalescing is off, or the feed wrote nothing for a whole window.
+   * coalescing is off (the feed writes at once).
    */
   coalesce(feed: TreeFeed): boolean {
     const windowMs = this.settings().coalesceMs;
-    if (windowMs <= 0 || performance.now() - feed.lastWriteAt >= windowMs) return false;
+    if (windowMs <= 0) return false;
     this.holding.add(feed);
     this.flushTimer ??= setTimeout(() => this.flushHeld(), windowMs);
     return true;
