@@ -194,14 +194,24 @@ describe.each(testDatabaseBackends())("taking threads at once on %s", (backend) 
     // once, the batch's children would fill the pool while that transaction waits for a connection.
     const { completed } = await fanOut(rt, opened!, 6);
     expect(completed).toBe(6);
-    const [order] = await opened!.sql.query<{ answered: string; first_child_call: string; children: number }>(
+    // The batch's children are the five leased as they were inserted. The sixth, spawned by the
+    // last call itself, is committed runnable before that call's answer and may start first.
+    const [order] = await opened!.sql.query<{
+      answered: string;
+      first_child_call: string;
+      children: number;
+      batch: number;
+    }>(
       `SELECT (SELECT max(m.created_at) FROM messages m JOIN threads p ON p.id = m.thread_id
                WHERE p.agent_name = 'orchestrator' AND m.role = 'tool')::text AS answered,
-              (SELECT min(c.created_at) FROM model_calls c JOIN threads t ON t.id = c.thread_id
-               WHERE t.parent_id IS NOT NULL)::text AS first_child_call,
-              (SELECT count(*)::int FROM threads WHERE parent_id IS NOT NULL) AS children`,
+              (SELECT min(c.created_at) FROM model_calls c
+               JOIN lease_audit a ON a.thread_id = c.thread_id AND a.given_by = 'insert' AND a.parent_id IS NOT NULL)::text
+                 AS first_child_call,
+              (SELECT count(*)::int FROM threads WHERE parent_id IS NOT NULL) AS children,
+              (SELECT count(*)::int FROM lease_audit WHERE given_by = 'insert' AND parent_id IS NOT NULL) AS batch`,
     );
     expect(Number(order?.children)).toBe(6);
+    expect(Number(order?.batch)).toBe(5);
     // (Timestamps of millisecond resolution: the same millisecond is after.)
     expect(BigInt(order!.first_child_call)).toBeGreaterThanOrEqual(BigInt(order!.answered));
   });
