@@ -17,9 +17,12 @@ const itemCheck = (id: string, n: number): SqlStatement => ({
   params: [id, n],
 });
 
-/** One thread's step-like commit: check its item's version, bump it, log it; read the item back after. */
-async function commitItem(database: Database, id: string, expected: number, failing = false) {
-  const lazy = new LazyTransaction(database.sql, [itemCheck(id, expected)], id);
+/**
+ * One thread's step-like commit: check its item's version, bump it, log it; read the item back after.
+ * `tree`: the root it belongs to (its place in a group is `tree/id`); by default its own.
+ */
+async function commitItem(database: Database, id: string, expected: number, failing = false, tree = id) {
+  const lazy = new LazyTransaction(database.sql, [itemCheck(id, expected)], `${tree}/${id}`);
   await lazy.defer(`UPDATE batch_items SET n = n + ${failing ? "1 / 0" : "1"} WHERE id = $1`, [id]);
   await lazy.defer("INSERT INTO batch_log (item) VALUES ($1)", [id]);
   const committed = await lazy.commit([{ text: "SELECT n FROM batch_items WHERE id = $1", params: [id] }]);
@@ -157,6 +160,97 @@ onPostgresServer("group commit on a Postgres server", () => {
       "SELECT item, count(*)::int AS runs FROM guard_runs WHERE item LIKE 'f-%' GROUP BY item ORDER BY item",
     );
     expect(runs).toEqual(others.map((item) => ({ item, runs: 1 })));
+  });
+
+  /** The transactions that logged the prefix's items: how many items each held, largest first. */
+  const transactionSizes = async (prefix: string) =>
+    [
+      ...(await logged(prefix))
+        .reduce(
+          (sizes, row) => sizes.set(row.txid, (sizes.get(row.txid) ?? 0) + 1),
+          new Map<string, number>(),
+        )
+        .values(),
+    ].sort((one, other) => other - one);
+
+  it("puts one tree's commits ready at once in one group, not spread over the connections", async () => {
+    // 40 commits of one tree, 4 groups may be in flight: one transaction (spread, they would be four,
+    // queueing on the tree's event lock one after another in Postgres).
+    const ids = await items("t", 40);
+    const reads = await Promise.all(ids.map((id) => commitItem(database, id, 0, false, "tree-t")));
+    expect(reads).toEqual(ids.map(() => [{ n: 1 }]));
+    expect(await transactionSizes("t")).toEqual([40]);
+  });
+
+  it("keeps two trees' commits in groups of their own, side by side", async () => {
+    const ids = await items("u", 60);
+    await Promise.all(
+      ids.map((id, index) => commitItem(database, id, 0, false, index % 2 ? "tree-u1" : "tree-u2")),
+    );
+    const log = await logged("u");
+    expect(await transactionSizes("u")).toEqual([30, 30]);
+    // Each transaction holds one tree's items only.
+    const treesOf = new Map<string, Set<number>>();
+    for (const row of log) {
+      const trees = treesOf.get(row.txid) ?? new Set<number>();
+      trees.add(Number(row.item.slice(2)) % 2);
+      treesOf.set(row.txid, trees);
+    }
+    expect([...treesOf.values()].map((trees) => trees.size)).toEqual([1, 1]);
+  });
+
+  it("sends a tree's commits past a group's size after its group, never beside it", async () => {
+    // 100 of one tree, at most 64 to a group: 64, then the other 36 once the first group is done.
+    const ids = await items("v", 100);
+    const reads = await Promise.all(ids.map((id) => commitItem(database, id, 0, false, "tree-v")));
+    expect(reads).toEqual(ids.map(() => [{ n: 1 }]));
+    expect(await transactionSizes("v")).toEqual([64, 36]);
+    // Not side by side: the log's ids (a sequence, taken as rows are inserted) do not interleave.
+    const order = await database.sql.query<{ item: string; txid: string }>(
+      "SELECT item, txid::text FROM batch_log WHERE item LIKE 'v-%' ORDER BY id",
+    );
+    const first = order[0]!.txid;
+    expect(order.slice(0, 64).every((row) => row.txid === first)).toBe(true);
+    expect(order.slice(64).every((row) => row.txid !== first)).toBe(true);
+  });
+
+  it("holds a tree's next commits while its group is in flight; other trees' go on", async () => {
+    const ids = await items("h", 6);
+    const [other] = await items("i", 1);
+    let release = () => {};
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // Another session holds h-000's row: the tree's group waits in Postgres for it.
+    const holder = database.sql.transaction(async (tx) => {
+      await tx.query("SELECT n FROM batch_items WHERE id = 'h-000' FOR UPDATE");
+      locked();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    await isLocked;
+    const first = commitItem(database, ids[0]!, 0, false, "tree-h");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Submitted while the tree's group is in flight (and stuck): the tree's wait, the other tree's not.
+    let laterDone = false;
+    const later = Promise.all(ids.slice(1).map((id) => commitItem(database, id, 0, false, "tree-h"))).then(
+      (reads) => {
+        laterDone = true;
+        return reads;
+      },
+    );
+    expect(await commitItem(database, other!, 0, false, "tree-i")).toEqual([{ n: 1 }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(laterDone).toBe(false);
+    expect(await logged("h")).toEqual([]);
+    release();
+    await holder;
+    expect(await first).toEqual([{ n: 1 }]);
+    expect(await later).toEqual(ids.slice(1).map(() => [{ n: 1 }]));
+    // Then the tree's waiting commits went together, after its first group.
+    expect(await transactionSizes("h")).toEqual([5, 1]);
   });
 
   it("commits a lone commit alone, without a transaction around it", async () => {

@@ -24,6 +24,14 @@
 // statements run one after another in one backend; several groups keep several cores busy), at most
 // `maxParts` per group. While all are busy, new commits queue and form the next groups (the longer a
 // commit takes, the larger groups grow: classic group commit).
+//
+// One tree (the root in a part's `order`, before the `/`) has at most one group in flight, and its
+// parts ready at once go in one group, not spread over several: every commit of a tree appends to the
+// tree's event log under the root's event lock, which a group holds from its first events insert
+// through its COMMIT's WAL flush. Parallel groups of one tree would only queue on that lock inside
+// Postgres, each paying its own flush in turn, while holding connections other trees could use; held
+// here instead, the tree's next commits wait for its group and then share one transaction and one
+// flush (docs/benchmarks.md, session 44).
 import type { SqlOutcome, SqlStatement } from "./sql-client";
 
 /** One thread's one-statement commit, waiting for its group. */
@@ -105,6 +113,8 @@ const RAISED_GUARD = "P0001";
 export class CommitBatcher {
   private readonly waiting: Waiting[] = [];
   private inFlight = 0;
+  /** The trees with a group in flight: their parts wait for it (see the file comment). */
+  private readonly treesInFlight = new Set<string>();
   private scheduled = false;
   readonly stats = emptyCommitBatchStats(true);
   /** Told the size of every transaction that committed (1: a commit sent alone); metrics only. */
@@ -132,17 +142,57 @@ export class CommitBatcher {
       // Spread what is ready over the free connections: several groups run in parallel (a group's
       // statements run one after another in one backend), each as large as its share.
       const free = this.limits.maxInFlight - this.inFlight;
-      const groups = Math.min(free, this.waiting.length);
-      const size = Math.min(this.limits.maxParts, Math.ceil(this.waiting.length / groups));
-      for (let group = 0; group < groups && this.waiting.length > 0; group += 1) {
-        const batch = this.waiting.splice(0, size);
+      for (const batch of this.formGroups(free)) {
+        const trees = new Set(batch.map((waiting) => treeOf(waiting.part)));
+        for (const tree of trees) if (tree !== null) this.treesInFlight.add(tree);
         this.inFlight += 1;
         void this.send(batch).finally(() => {
+          for (const tree of trees) if (tree !== null) this.treesInFlight.delete(tree);
           this.inFlight -= 1;
           this.schedule();
         });
       }
     });
+  }
+
+  /**
+   * Takes up to `free` groups out of `waiting`: the parts of trees with no group in flight, each
+   * tree's ready parts whole in one group (the largest trees first, each into the smallest group so
+   * far), the groups about equal, at most `maxParts` each. A tree with more parts ready than fit sends
+   * `maxParts` of them now (the first to arrive); the rest, and the parts of trees in flight, keep
+   * their places in `waiting`.
+   */
+  private formGroups(free: number): Waiting[][] {
+    // Keyed by tree; a part with no tree is a tree of its own.
+    const trees = new Map<string | Waiting, Waiting[]>();
+    let ready = 0;
+    for (const waiting of this.waiting) {
+      const tree = treeOf(waiting.part);
+      if (tree !== null && this.treesInFlight.has(tree)) continue;
+      ready += 1;
+      const key = tree ?? waiting;
+      const parts = trees.get(key);
+      if (parts) parts.push(waiting);
+      else trees.set(key, [waiting]);
+    }
+    if (ready === 0) return [];
+    const count = Math.min(free, trees.size);
+    const size = Math.min(this.limits.maxParts, Math.ceil(ready / count));
+    const groups: Waiting[][] = Array.from({ length: count }, () => []);
+    const taken = new Set<Waiting>();
+    for (const parts of [...trees.values()].sort((one, other) => other.length - one.length)) {
+      const smallest = groups.reduce((least, group) => (group.length < least.length ? group : least));
+      // A tree goes whole into one group (up to maxParts, then the rest waits for that group);
+      // past the groups' even share it waits for the next round rather than overfill one.
+      if (smallest.length > 0 && smallest.length + parts.length > size) continue;
+      for (const waiting of parts.slice(0, this.limits.maxParts - smallest.length)) {
+        smallest.push(waiting);
+        taken.add(waiting);
+      }
+    }
+    const kept = this.waiting.filter((waiting) => !taken.has(waiting));
+    this.waiting.splice(0, this.waiting.length, ...kept);
+    return groups.filter((group) => group.length > 0);
   }
 
   private async send(batch: Waiting[]): Promise<void> {
@@ -199,6 +249,13 @@ export class CommitBatcher {
       }),
     );
   }
+}
+
+/** The tree of a part: the root its `order` names first (before the `/`); null when it names none. */
+function treeOf(part: CommitPart): string | null {
+  if (part.order === "") return null;
+  const slash = part.order.indexOf("/");
+  return slash === -1 ? part.order : part.order.slice(0, slash);
 }
 
 function compare(left: string, right: string): number {
