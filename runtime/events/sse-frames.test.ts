@@ -162,4 +162,13 @@ describe("watchSettingsFromEnv", () => {
         `TANDEM_SSE_COALESCE_MS must be a whole number, 0–1000; got "${bad}".`,
       );
   });
+
+  it("reads the size at which held pages go out at once (default 16 KiB, 0: they wait for the window)", () => {
+    expect(watchSettingsFromEnv({}).writeAtBytes).toBe(16_384);
+    expect(watchSettingsFromEnv({ TANDEM_SSE_WRITE_AT_BYTES: "0" }).writeAtBytes).toBe(0);
+    expect(watchSettingsFromEnv({ TANDEM_SSE_WRITE_AT_BYTES: "65536" }).writeAtBytes).toBe(65_536);
+    expect(() => watchSettingsFromEnv({ TANDEM_SSE_WRITE_AT_BYTES: "lots" })).toThrow(
+      /TANDEM_SSE_WRITE_AT_BYTES must be a whole number/,
+    );
+  });
 });

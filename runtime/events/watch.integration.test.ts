@@ -210,6 +210,25 @@ describe.each(testDatabaseBackends())("the shared live feed on %s", (backend) =>
     coalescing.close();
   });
 
+  it("writes pages as soon as they reach writeAtBytes, without waiting for the window; smaller ones wait", async () => {
+    const root = randomUUID();
+    const writesWithEvents = (viewer: ReturnType<typeof reader>) =>
+      viewer.chunks.filter((chunk) => decoder.decode(chunk).includes("id: ")).length;
+    // A window far longer than the test waits: only the size rule writes before it ends.
+    const watch = watchWith({ coalesceMs: 2_000, writeAtBytes: 4_096 });
+    const viewer = reader(await watch.open({ rootId: root, threadId: root, after: 0 }));
+    // A small page (one short event) is held for the window.
+    await append(root, 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(viewer.ids).toEqual([]);
+    // ~5 KB more: written at once, with the page held before it, in one write.
+    await append(root, 10, 500);
+    await viewer.until(11, 1_200);
+    expect(viewer.ids).toEqual(await loggedIds(root));
+    expect(writesWithEvents(viewer)).toBe(1);
+    watch.close();
+  });
+
   it("sends a message's chunks to a stream joining mid-message once each: the text so far, then the rest", async () => {
     const root = randomUUID();
     // A window long enough that chunks are held while viewers join.

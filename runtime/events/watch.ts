@@ -21,7 +21,9 @@
 // Coalescing: what a feed has for its live streams (pages it read, token chunks) is held for
 // `coalesceMs` (one timer for all feeds) and then written in order as one write per stream — the
 // same bytes to every stream that wants the same things — so a busy tree costs each viewer one
-// write per window, not one per commit and per token.
+// write per window, not one per commit and per token. Pages that add up to `writeAtBytes` go out at
+// once: a write that large is not worth a wait (a busy tree's group commits are pages of tens of KB;
+// a conversation's are a few hundred bytes, and keep the window).
 import type { SqlExecutor } from "@/lib/db/sql-client";
 import { readEventsAfter, type StoredEvent } from "../store/event-log";
 import { findSubtreeIds } from "../store/thread-store";
@@ -49,6 +51,11 @@ export interface WatchSettings {
   buffer: FrameBufferLimits;
   /** A feed's live writes within this window go out as one write per stream (0: each at once). */
   coalesceMs: number;
+  /**
+   * A feed holding this many bytes of pages writes them at once, without waiting for the window's
+   * end: a write that large gains nothing from waiting for more (0: pages wait for the window).
+   */
+  writeAtBytes: number;
 }
 
 export const WATCH_DEFAULTS: WatchSettings = {
@@ -56,6 +63,7 @@ export const WATCH_DEFAULTS: WatchSettings = {
   highWaterBytes: 4 * 1024 * 1024,
   buffer: { frames: 4_096, bytes: 8 * 1024 * 1024 },
   coalesceMs: 10,
+  writeAtBytes: 16 * 1024,
 };
 
 /** Events read from the log per query, by a feed or by a viewer catching up. */
@@ -78,8 +86,8 @@ function wholeNumber(
 
 /**
  * TANDEM_SSE_KEEP_ALIVE_MS (50–300000, default 15000), TANDEM_SSE_HIGH_WATER_BYTES (4096–1 GiB,
- * default 4 MiB) and TANDEM_SSE_COALESCE_MS (0–1000, default 10). A bad value throws, naming the
- * variable (the stream's request fails with it logged).
+ * default 4 MiB), TANDEM_SSE_COALESCE_MS (0–1000, default 10) and TANDEM_SSE_WRITE_AT_BYTES (0–1 GiB,
+ * default 16 KiB). A bad value throws, naming the variable (the stream's request fails with it logged).
  */
 export function watchSettingsFromEnv(env: Record<string, string | undefined>): WatchSettings {
   return {
@@ -93,6 +101,7 @@ export function watchSettingsFromEnv(env: Record<string, string | undefined>): W
     ),
     buffer: WATCH_DEFAULTS.buffer,
     coalesceMs: wholeNumber(env, "TANDEM_SSE_COALESCE_MS", WATCH_DEFAULTS.coalesceMs, 0, 1_000),
+    writeAtBytes: wholeNumber(env, "TANDEM_SSE_WRITE_AT_BYTES", WATCH_DEFAULTS.writeAtBytes, 0, 1024 ** 3),
   };
 }
 
@@ -259,6 +268,8 @@ class TreeFeed {
   private unsubscribe: (() => void) | null = null;
   /** Live writes held until the coalescing window ends (LiveWatch.coalesce), in order. */
   private held: LiveItem[] = [];
+  /** The bytes of the pages in `held`. */
+  private heldPageBytes = 0;
   /** Token chunks received from the hub so far (each held chunk carries its number). */
   chunkSeq = 0;
 
@@ -338,7 +349,12 @@ class TreeFeed {
       this.buffer.push(frame);
     }
     this.cursor = (frames[frames.length - 1] as EncodedFrame).id;
+    for (const frame of frames) this.heldPageBytes += frame.bytes.byteLength;
     this.hold({ frames });
+    // Large enough to be worth its own write: no wait for the window (the feed stays in the window's
+    // list; what it holds by then goes out when the window ends).
+    const writeAt = this.owner.settings().writeAtBytes;
+    if (writeAt > 0 && this.held.length > 0 && this.heldPageBytes >= writeAt) this.flush();
   }
 
   /** Holds a live write for the coalescing window (or writes it at once when coalescing is off). */
@@ -347,11 +363,12 @@ class TreeFeed {
     if (this.held.length === 1 && !this.owner.coalesce(this)) this.flush();
   }
 
-  /** The window ended: the held writes go out in order, one write per stream. */
+  /** The window ended (or the pages held reached `writeAtBytes`): the held writes go out in order, one write per stream. */
   flush(): void {
     if (this.held.length === 0) return;
     const items = this.held;
     this.held = [];
+    this.heldPageBytes = 0;
     if (this.closed) return;
     this.dispatch(items);
   }
