@@ -1,7 +1,7 @@
 // `npm run bench`: starts a private Postgres cluster (fsync on), measures the database baseline and
 // then the runtime benchmarks against it, prints a table per benchmark and a final summary, and
 // stops the cluster at the end — also when a benchmark fails or the run is interrupted.
-// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams,http-load,http-cost,viewers-remote
+// BENCH_ONLY=baseline,steps,throughput,inbox,memory,subagents,compile,ui,canvas,livetree,cluster,load,effects,replay,providers,evals,peers,analytics,traces,viewers,idle-streams,http-load,http-cost,viewers-remote,long-chat
 // (comma list) runs only some benchmarks. `viewers` and `idle-streams` (bench/viewers.ts) serve the
 // production build: a fan-out watched by 0–100 live viewers, and 1,000 idle event streams; so do
 // `http-load` (500 and 1,000 two-turn conversations with a 1 s model over HTTP) and `http-cost`
@@ -31,6 +31,7 @@ import { runIdleMemory } from "./idle-memory";
 import { runInboxLatency } from "./inbox-latency";
 import { runLiveTreeUi } from "./live-tree-ui";
 import { runLoad } from "./load";
+import { runLongChat } from "./long-chat";
 import { runPeers } from "./peers";
 import { runProviders } from "./providers";
 import { runReplay } from "./replay";
@@ -70,6 +71,7 @@ const ALL = [
   "http-load",
   "http-cost",
   "viewers-remote",
+  "long-chat",
 ] as const;
 type BenchmarkName = (typeof ALL)[number];
 
@@ -181,6 +183,8 @@ async function main(): Promise<void> {
     if (only.has("http-cost")) await runHttpCost(cluster, results.baseline);
     // Printed by itself (issue 43): viewers on an app server of a run executed by a worker.
     if (only.has("viewers-remote")) await runRemoteViewers(cluster, results.baseline);
+    // Printed by itself (issue 43): a 1,500-turn conversation's last turns against its first.
+    if (only.has("long-chat")) await runLongChat(cluster, results.baseline);
     if (results.baseline) results.drift = await runBaselineDriftCheck(cluster, BASELINE_DATABASE);
     printSummary(results);
     const wallMs = Date.now() - cpuAtStart.at;
