@@ -3,10 +3,14 @@
 // wait until the thread is idle again), as in benchmark 2b but 1,500 turns long: its last 100 turns
 // must be no slower than its first 100, and the first page of its message list (GET
 // /api/threads/:id/messages, the runtime's `threads.messages`) as fast at the end as after 100 turns.
-// BENCH_LONG_CHAT_TURNS changes the length.
+// BENCH_LONG_CHAT_TURNS changes the length. It also prints where a turn's time goes at each end, and the
+// threads table's dead row versions at the end (1,500 turns take seconds here, less than autovacuum's
+// default one-minute round; vacuuming every second did not change the ratios: docs/benchmarks.md,
+// session 44).
 
 import { chatBundle } from "../test/support/bench-bundles";
 import { monotonicMs } from "../test/support/clock";
+import { topStatements } from "../test/support/instrumented-database";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
 import { printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
@@ -69,11 +73,28 @@ export async function runLongChat(
     };
     const turns: number[] = [];
     let pageEarly: Summary | null = null;
+    // Where each window's time goes: the runtime's statements and this process's CPU (the runtime's).
+    type Window = { statements: ReturnType<typeof topStatements>; cpuMs: number };
+    const windows: Window[] = [];
+    let cpuAt = process.cpuUsage();
+    const opensWindow = (turn: number) => turn === 1 || turn === TURNS - WINDOW + 1;
+    const closesWindow = (turn: number) => turn === WINDOW || turn === TURNS;
     for (let turn = 1; turn <= TURNS; turn += 1) {
+      if (opensWindow(turn)) {
+        bench.statements.clear();
+        cpuAt = process.cpuUsage();
+      }
       const started = monotonicMs();
       await runtime.threads.postMessage(threadId, { content: `Question ${turn}` });
       const idleAt = await waitForStatus(bench, threadId, ["idle"]);
       turns.push(idleAt - started);
+      if (closesWindow(turn)) {
+        const cpu = process.cpuUsage(cpuAt);
+        windows.push({
+          statements: topStatements(bench.statements, 12),
+          cpuMs: (cpu.user + cpu.system) / 1000,
+        });
+      }
       if (turn === WINDOW) pageEarly = await firstPage();
     }
     const pageLate = await firstPage();
@@ -95,6 +116,40 @@ export async function runLongChat(
         [`first page after ${TURNS} turns`, ...summaryCells(result.pageLate)],
       ],
     );
+    const [early, late] = windows as [Window, Window];
+    const lateByText = new Map(late.statements.map((entry) => [entry.statement, entry]));
+    printTable(
+      `Long conversation: where a turn's time goes, turns 1–${WINDOW} against ${TURNS - WINDOW + 1}–${TURNS} (per turn)`,
+      ["measure", "first turns", "last turns"],
+      [
+        ["this process's CPU (runtime) ms", early.cpuMs / WINDOW, late.cpuMs / WINDOW],
+        ...early.statements.map((entry) => {
+          const other = lateByText.get(entry.statement);
+          return [
+            `${entry.statement.slice(0, 70)}${entry.statement.length > 70 ? "…" : ""} ms`,
+            entry.ms / WINDOW,
+            other ? other.ms / WINDOW : Number.NaN,
+          ];
+        }),
+      ],
+    );
+    // The thread's row is updated twice a turn, almost never as a heap-only (HOT) update (runnable and
+    // the lease are indexed): without a vacuum in between, its dead versions pile up.
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // statistics are flushed at most once a second
+    const [versions] = await bench.raw.sql.query<{
+      updates: number;
+      hot: number;
+      dead: number;
+      vacuums: number;
+    }>(
+      `SELECT n_tup_upd::int AS updates, n_tup_hot_upd::int AS hot, n_dead_tup::int AS dead,
+         (vacuum_count + autovacuum_count)::int AS vacuums
+       FROM pg_stat_user_tables WHERE relname = 'threads'`,
+    );
+    if (versions)
+      console.log(
+        `  the threads table at the end: ${versions.updates.toLocaleString("en-US")} row updates (${versions.hot.toLocaleString("en-US")} heap-only), ${versions.dead.toLocaleString("en-US")} dead row versions, ${versions.vacuums} vacuums during the run`,
+      );
     const ratio = (late: Summary, early: Summary) => `${(late.p50 / early.p50).toFixed(2)}×`;
     console.log(
       `  last ${WINDOW} turns ÷ first ${WINDOW} (p50): ${ratio(result.lastTurns, result.firstTurns)}; first page at the end ÷ after ${WINDOW} turns (p50): ${ratio(result.pageLate, result.pageEarly)}`,
