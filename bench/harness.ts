@@ -304,3 +304,15 @@ export function resourceUse(before: ResourceSnapshot, after: ResourceSnapshot): 
     counters: diffCounters(after.counters, before.counters),
   };
 }
+
+/** Starts the scheduler and the bundle's ai_human "chat" thread, through its warm-up turn; its id. */
+export async function startWarmChat(bench: BenchRuntime): Promise<string> {
+  await bench.runtime.scheduler.start();
+  const { threadId } = await bench.runtime.threads.create({
+    projectId: bench.projectId,
+    agentName: "chat",
+    message: "Warm-up turn.",
+  });
+  await waitForStatus(bench, threadId, ["idle"]);
+  return threadId;
+}

@@ -14,12 +14,12 @@ import { topStatements } from "../test/support/instrumented-database";
 import { type BaselineResult, printBaselineBeside } from "./baseline";
 import type { Cluster } from "./cluster";
 import { printTable, SUMMARY_HEADER, section, summaryCells } from "./format";
-import { openBenchRuntime, waitForStatus } from "./harness";
+import { openBenchRuntime, startWarmChat, waitForStatus } from "./harness";
 import { type Summary, summarize } from "./stats";
 
-const TURNS = wholeNumber("BENCH_LONG_CHAT_TURNS", 1_500);
 /** The turns compared at each end of the conversation. */
 const WINDOW = 100;
+const TURNS = wholeNumber("BENCH_LONG_CHAT_TURNS", 1_500);
 /** Reads of the message list's first page at each point. */
 const PAGE_READS = 50;
 const PAGE_SIZE = 50;
@@ -53,13 +53,7 @@ export async function runLongChat(
   });
   try {
     const { runtime } = bench;
-    await runtime.scheduler.start();
-    const { threadId } = await runtime.threads.create({
-      projectId: bench.projectId,
-      agentName: "chat",
-      message: "Warm-up turn.",
-    });
-    await waitForStatus(bench, threadId, ["idle"]);
+    const threadId = await startWarmChat(bench);
     const firstPage = async () => {
       const reads: number[] = [];
       for (let read = 0; read < PAGE_READS; read += 1) {

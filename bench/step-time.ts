@@ -19,6 +19,7 @@ import {
   type ResourceUse,
   resourceUse,
   snapshot,
+  startWarmChat,
   waitForStatus,
   waitUntil,
 } from "./harness";
@@ -147,13 +148,7 @@ async function runChat(cluster: Cluster) {
   });
   try {
     const { runtime } = bench;
-    await runtime.scheduler.start();
-    const { threadId } = await runtime.threads.create({
-      projectId: bench.projectId,
-      agentName: "chat",
-      message: "Warm-up turn.",
-    });
-    await waitForStatus(bench, threadId, ["idle"]);
+    const threadId = await startWarmChat(bench);
     const turns: number[] = [];
     const before = await snapshot(cluster, bench);
     bench.statements.clear();
