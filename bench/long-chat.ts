@@ -3,10 +3,13 @@
 // wait until the thread is idle again), as in benchmark 2b but 1,500 turns long: its last 100 turns
 // must be no slower than its first 100, and the first page of its message list (GET
 // /api/threads/:id/messages, the runtime's `threads.messages`) as fast at the end as after 100 turns.
-// BENCH_LONG_CHAT_TURNS changes the length. It also prints where a turn's time goes at each end, and the
-// threads table's dead row versions at the end (1,500 turns take seconds here, less than autovacuum's
-// default one-minute round; vacuuming every second did not change the ratios: docs/benchmarks.md,
-// session 44).
+// It also reads the first page once after each turn of both windows, as a viewer refreshing the list
+// would. BENCH_LONG_CHAT_TURNS changes the length. It prints where a turn's time goes at each end
+// (the runtime's statements, this process's CPU per turn), and the threads table's dead row versions
+// at the end (1,500 turns take seconds here, less than autovacuum's default one-minute round;
+// vacuuming every second did not change the ratios: docs/benchmarks.md, session 44). Session 45
+// found the growth in this process's CPU between statements (a CPU profile split by time), and made
+// a step's work proportional to its new messages (docs/runtime.md "Long conversations").
 
 import { chatBundle } from "../test/support/bench-bundles";
 import { monotonicMs } from "../test/support/clock";
@@ -40,6 +43,9 @@ export interface LongChatResult {
   /** The message list's first page after WINDOW turns, and at the end. */
   pageEarly: Summary;
   pageLate: Summary;
+  /** The first page read once after each turn of the first and of the last window. */
+  pageAfterEarlyTurns: Summary;
+  pageAfterLateTurns: Summary;
 }
 
 export async function runLongChat(
@@ -54,41 +60,46 @@ export async function runLongChat(
   try {
     const { runtime } = bench;
     const threadId = await startWarmChat(bench);
+    const readFirstPage = async () => {
+      const started = monotonicMs();
+      const page = await runtime.threads.messages(threadId, { includeSilent: false, limit: PAGE_SIZE });
+      if (page.messages.length !== Math.min(PAGE_SIZE, page.total))
+        throw new Error(`a first page of ${page.messages.length} messages`);
+      return monotonicMs() - started;
+    };
     const firstPage = async () => {
       const reads: number[] = [];
-      for (let read = 0; read < PAGE_READS; read += 1) {
-        const started = monotonicMs();
-        const page = await runtime.threads.messages(threadId, { includeSilent: false, limit: PAGE_SIZE });
-        reads.push(monotonicMs() - started);
-        if (page.messages.length !== PAGE_SIZE)
-          throw new Error(`a first page of ${page.messages.length} messages`);
-      }
+      for (let read = 0; read < PAGE_READS; read += 1) reads.push(await readFirstPage());
       return summarize(reads);
     };
+    // The first page read once after each turn of a window, as a viewer refreshing the list would
+    // (outside the turn's time): the list changed since the last read every time.
+    const pagesAfterTurn: number[][] = [[], []];
     const turns: number[] = [];
     let pageEarly: Summary | null = null;
-    // Where each window's time goes: the runtime's statements and this process's CPU (the runtime's).
-    type Window = { statements: ReturnType<typeof topStatements>; cpuMs: number };
+    // Where each window's time goes: the runtime's statements, and this process's CPU (the
+    // runtime's) per turn, post to idle (its p50: the first turns' mean includes the JIT warming up).
+    type Window = { statements: ReturnType<typeof topStatements>; cpuMs: Summary };
     const windows: Window[] = [];
-    let cpuAt = process.cpuUsage();
+    let turnCpu: number[] = [];
     const opensWindow = (turn: number) => turn === 1 || turn === TURNS - WINDOW + 1;
     const closesWindow = (turn: number) => turn === WINDOW || turn === TURNS;
     for (let turn = 1; turn <= TURNS; turn += 1) {
       if (opensWindow(turn)) {
         bench.statements.clear();
-        cpuAt = process.cpuUsage();
+        turnCpu = [];
       }
+      const cpuAt = process.cpuUsage();
       const started = monotonicMs();
       await runtime.threads.postMessage(threadId, { content: `Question ${turn}` });
       const idleAt = await waitForStatus(bench, threadId, ["idle"]);
       turns.push(idleAt - started);
-      if (closesWindow(turn)) {
-        const cpu = process.cpuUsage(cpuAt);
-        windows.push({
-          statements: topStatements(bench.statements, 12),
-          cpuMs: (cpu.user + cpu.system) / 1000,
-        });
-      }
+      const cpu = process.cpuUsage(cpuAt);
+      turnCpu.push((cpu.user + cpu.system) / 1000);
+      if (turn <= WINDOW) pagesAfterTurn[0]?.push(await readFirstPage());
+      else if (turn > TURNS - WINDOW) pagesAfterTurn[1]?.push(await readFirstPage());
+      if (closesWindow(turn))
+        windows.push({ statements: topStatements(bench.statements, 12), cpuMs: summarize(turnCpu) });
       if (turn === WINDOW) pageEarly = await firstPage();
     }
     const pageLate = await firstPage();
@@ -99,6 +110,8 @@ export async function runLongChat(
       lastTurns: summarize(turns.slice(-WINDOW)),
       pageEarly: pageEarly as Summary,
       pageLate,
+      pageAfterEarlyTurns: summarize(pagesAfterTurn[0] ?? []),
+      pageAfterLateTurns: summarize(pagesAfterTurn[1] ?? []),
     };
     printTable(
       `Long conversation: post → idle per turn, and the message list's first page (${PAGE_SIZE} messages; ${total.toLocaleString("en-US")} messages at the end)`,
@@ -108,6 +121,11 @@ export async function runLongChat(
         [`turns ${TURNS - WINDOW + 1}–${TURNS}`, ...summaryCells(result.lastTurns)],
         [`first page after ${WINDOW} turns`, ...summaryCells(result.pageEarly)],
         [`first page after ${TURNS} turns`, ...summaryCells(result.pageLate)],
+        [`first page after each of turns 1–${WINDOW}`, ...summaryCells(result.pageAfterEarlyTurns)],
+        [
+          `first page after each of turns ${TURNS - WINDOW + 1}–${TURNS}`,
+          ...summaryCells(result.pageAfterLateTurns),
+        ],
       ],
     );
     const [early, late] = windows as [Window, Window];
@@ -116,7 +134,7 @@ export async function runLongChat(
       `Long conversation: where a turn's time goes, turns 1–${WINDOW} against ${TURNS - WINDOW + 1}–${TURNS} (per turn)`,
       ["measure", "first turns", "last turns"],
       [
-        ["this process's CPU (runtime) ms", early.cpuMs / WINDOW, late.cpuMs / WINDOW],
+        ["this process's CPU (runtime) per turn, p50 ms", early.cpuMs.p50, late.cpuMs.p50],
         ...early.statements.map((entry) => {
           const other = lateByText.get(entry.statement);
           return [
@@ -146,7 +164,7 @@ export async function runLongChat(
       );
     const ratio = (late: Summary, early: Summary) => `${(late.p50 / early.p50).toFixed(2)}×`;
     console.log(
-      `  last ${WINDOW} turns ÷ first ${WINDOW} (p50): ${ratio(result.lastTurns, result.firstTurns)}; first page at the end ÷ after ${WINDOW} turns (p50): ${ratio(result.pageLate, result.pageEarly)}`,
+      `  last ${WINDOW} turns ÷ first ${WINDOW} (p50): ${ratio(result.lastTurns, result.firstTurns)}; first page at the end ÷ after ${WINDOW} turns (p50): ${ratio(result.pageLate, result.pageEarly)}; read after each turn, last ${WINDOW} ÷ first ${WINDOW} (p50): ${ratio(result.pageAfterLateTurns, result.pageAfterEarlyTurns)}`,
     );
     console.log("  targets: both ≤ 1.0× (no slower at the end; this machine's noise is a few percent)");
     printBaselineBeside("Long conversation", baseline, (measured) => [

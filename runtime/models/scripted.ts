@@ -59,7 +59,11 @@ export function estimateScriptedUsage(
   text: string,
   toolCalls: ModelToolCall[],
 ): ModelUsage {
-  const inputCharacters = messages.reduce((total, message) => total + messageText(message).length, 0);
+  let inputCharacters = 0;
+  // A plain loop: a long conversation's prompt has thousands of messages, estimated every call.
+  for (const message of messages)
+    inputCharacters +=
+      typeof message.content === "string" ? message.content.length : messageText(message).length;
   const outputCharacters = text.length + (toolCalls.length > 0 ? JSON.stringify(toolCalls).length : 0);
   return {
     inputTokens: Math.ceil(inputCharacters / CHARACTERS_PER_TOKEN),

@@ -22,7 +22,8 @@ import {
   type InboxMessagePayload,
   recordConsumedDeferred,
 } from "../store/inbox";
-import { insertMessagesAfter, readMessages, toMessageView } from "../store/message-store";
+import { insertMessagesAfter, readMessageList, toMessageView } from "../store/message-store";
+import { MessageTotals } from "../store/message-totals";
 import { initialExecutionState, type StoredMessage } from "../store/messages";
 import {
   commitReadingThreadBack,
@@ -154,6 +155,8 @@ export class ThreadService {
 
   /** The version new threads of each project are pinned to, as last read here. */
   private readonly projectVersions = new ProjectVersions();
+  /** The message lists' totals this process counted, so a long thread's list is counted from there. */
+  private readonly messageTotals = new MessageTotals();
 
   private get sql() {
     return this.database.sql;
@@ -402,11 +405,16 @@ export class ThreadService {
     id: string,
     options: { includeSilent: boolean; limit?: number; offset?: number; maxDepth?: number },
   ) {
-    await this.require(id);
-    const { messages, total } = await readMessages(this.sql, id, {
-      ...options,
-      maxDepth: options.maxDepth ?? 0,
-    });
+    const list = isUuid(id)
+      ? await readMessageList(
+          this.sql,
+          id,
+          { ...options, maxDepth: options.maxDepth ?? 0 },
+          this.messageTotals,
+        )
+      : null;
+    if (!list) throw new NotFoundError("Thread", id);
+    const { messages, total } = list;
     return {
       messages: messages.map(toMessageView),
       total,

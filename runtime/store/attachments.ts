@@ -270,7 +270,8 @@ export async function storeToolAttachments(
   return { refs, pathLines };
 }
 
-const isImage = (ref: AttachmentRef) => ref.mimeType.startsWith("image/");
+/** Whether an attachment is an image (sent to models as an image part when recent). */
+export const isImageAttachment = (ref: AttachmentRef) => ref.mimeType.startsWith("image/");
 
 /**
  * The image paths assembleContext may send for a side: of the top-level, non-system messages the
@@ -286,13 +287,14 @@ export function contextImagePaths(
   const limit = Math.max(0, Math.floor(recentImageThreshold));
   if (limit === 0) return [];
   const candidates = messages.filter(
-    (message) => message.depth === 0 && message.role !== "system" && message.attachments.some(isImage),
+    (message) =>
+      message.depth === 0 && message.role !== "system" && message.attachments.some(isImageAttachment),
   );
   const paths = new Set<string>();
   for (const side of actingSide ? [actingSide] : (["a", "b"] as const)) {
     const carriers = candidates.filter((message) => message.side !== side).slice(-limit);
     for (const message of carriers) {
-      for (const ref of message.attachments) if (isImage(ref)) paths.add(ref.path);
+      for (const ref of message.attachments) if (isImageAttachment(ref)) paths.add(ref.path);
     }
   }
   return [...paths];

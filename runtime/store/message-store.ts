@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { MessageView, MessageViewSchema } from "@/lib/contracts/message";
 import type { SqlExecutor } from "@/lib/db/sql-client";
+import type { MessageTotals } from "./message-totals";
 import type { AttachmentRef, Side, StoredMessage, StoredToolCall } from "./messages";
 import { nowMicroseconds } from "./thread-row";
 
@@ -199,9 +200,15 @@ export async function insertFirstMessages(
   return inserted.map((row) => toStoredMessage(row as Record<string, unknown>));
 }
 
-/** Marks the history as changed (an update or delete), so cached copies are re-read. */
+/**
+ * Marks the history as changed in place (an update or delete), so cached copies are re-read and
+ * remembered counts of it are made anew (history_rewritten_seq, runtime/store/message-totals.ts).
+ */
 export async function bumpMessageSeq(tx: SqlExecutor, threadId: string): Promise<void> {
-  await tx.query("UPDATE threads SET message_seq = message_seq + 1 WHERE id = $1", [threadId]);
+  await tx.query(
+    "UPDATE threads SET message_seq = message_seq + 1, history_rewritten_seq = message_seq + 1 WHERE id = $1",
+    [threadId],
+  );
 }
 
 export async function readMessages(
@@ -209,11 +216,7 @@ export async function readMessages(
   threadId: string,
   options: { includeSilent?: boolean; limit?: number; offset?: number; maxDepth?: number } = {},
 ): Promise<{ messages: StoredMessage[]; total: number }> {
-  const conditions = ["thread_id = $1"];
-  if (!options.includeSilent) conditions.push("silent = false");
-  if (options.maxDepth !== undefined)
-    conditions.push(`depth <= ${Math.max(0, Math.floor(options.maxDepth))}`);
-  const where = conditions.join(" AND ");
+  const where = messageFilter(options);
   const [{ total }] = (await db.query<{ total: number }>(
     `SELECT count(*)::int AS total FROM messages WHERE ${where}`,
     [threadId],
@@ -224,6 +227,73 @@ export async function readMessages(
     [threadId, limit, options.offset ?? 0],
   );
   return { messages: rows.map((row) => toStoredMessage(row as Record<string, unknown>)), total };
+}
+
+/**
+ * A page of a thread's message list with its total, in one statement: the thread's row, the total
+ * counted from where `totals` counted it last (message-totals.ts) and the page, read along the
+ * (thread_id, seq) key in O(offset + limit) however long the thread is (migration
+ * history_rewritten_seq). Null when the thread does not exist.
+ */
+export async function readMessageList(
+  db: SqlExecutor,
+  threadId: string,
+  options: { includeSilent: boolean; limit?: number; offset?: number; maxDepth: number },
+  totals: MessageTotals,
+): Promise<{ messages: StoredMessage[]; total: number } | null> {
+  const filter = {
+    includeSilent: options.includeSilent,
+    maxDepth: Math.max(0, Math.floor(options.maxDepth)),
+  };
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT t.message_seq AS list_message_seq, t.from_seq AS list_from_seq, t.counted AS list_counted,
+       t.top AS list_top, ${PAGE_COLUMNS}
+     FROM tandem_message_total($1::uuid, $2::boolean, $3::int, $4::int) AS t
+     LEFT JOIN LATERAL tandem_message_page($1::uuid, $2::boolean, $3::int, $5::bigint, $6::bigint) AS p ON true`,
+    [
+      threadId,
+      filter.includeSilent,
+      filter.maxDepth,
+      totals.countedSeq(threadId, filter),
+      options.limit ?? 1_000_000,
+      options.offset ?? 0,
+    ],
+  );
+  const [first] = rows;
+  const total = totals.settle(
+    threadId,
+    filter,
+    first
+      ? {
+          messageSeq: Number(first.list_message_seq),
+          fromSeq: Number(first.list_from_seq),
+          counted: Number(first.list_counted),
+          top: Number(first.list_top),
+        }
+      : null,
+  );
+  if (total === null) return null;
+  // An empty page is one row of the count with no message (the LEFT JOIN).
+  const messages = rows
+    .filter((row) => row.id !== null)
+    .map(({ list_message_seq, list_from_seq, list_counted, list_top, ...message }) =>
+      toStoredMessage(message),
+    );
+  return { messages, total };
+}
+
+/** MESSAGE_COLUMNS of the page `p` in readMessageList. */
+const PAGE_COLUMNS = MESSAGE_COLUMNS.split(",")
+  .map((column) => `p.${column.trim()}`)
+  .join(", ");
+
+/** The WHERE clause of a thread's message list (`$1` the thread id). */
+function messageFilter(options: { includeSilent?: boolean; maxDepth?: number }): string {
+  const conditions = ["thread_id = $1"];
+  if (!options.includeSilent) conditions.push("silent = false");
+  if (options.maxDepth !== undefined)
+    conditions.push(`depth <= ${Math.max(0, Math.floor(options.maxDepth))}`);
+  return conditions.join(" AND ");
 }
 
 /** A thread's history for a step: every message down to `maxDepth`, silent ones included, no count. */

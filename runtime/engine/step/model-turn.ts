@@ -6,13 +6,14 @@ import { type PromptDefinition, resolvePromptOptions } from "@/lib/standard";
 import type { LLMMessage, Message } from "../../extensions/define";
 import { crashPoint } from "../../faults";
 import type { ModelCallRequest, ModelCallResult, ModelTelemetry } from "../../models/types";
-import { loadContextImages } from "../../store/attachments";
+import { isImageAttachment, loadContextImages } from "../../store/attachments";
 import type { StoredMessage } from "../../store/messages";
 import { registryOf } from "../../store/registry-store";
 import { telemetryEvents } from "../../store/thread-events";
 import { nowMicroseconds, type ThreadRow } from "../../store/thread-row";
 import { registrySystemMessage, type SubagentBranch } from "../../subagents/branches";
-import { assembleContext } from "../context";
+import { assembleContext, type ContextMemo, newContextMemo } from "../context";
+import { HistoryHasSome } from "../history-prefix";
 import { applyFilteredMessages, messageView } from "../hook-values";
 import { renderPromptContent } from "../prompt-render";
 import { recordChatSpan } from "../run-trace";
@@ -21,7 +22,7 @@ import { announcingWaits } from "./model-waits";
 import { parkThread } from "./park";
 import { type ReplayAnswer, replayAnswer } from "./replay-answer";
 import type { ModelReply } from "./reply-commit";
-import type { StepContext, StepOutcome } from "./types";
+import type { StepContext, StepOutcome, ThreadCache } from "./types";
 
 /** The system prompt and the history as the after_system_message and filter_messages hooks leave them. */
 async function hookedSystemAndHistory(
@@ -78,39 +79,62 @@ async function buildRequestMessages(
   const hooks = ext.hooks;
   if (hooks && ext.hookIds.length > 0)
     ({ system, contextHistory } = await hookedSystemAndHistory(ext, hooks, prompt, system, history));
-  const imageData = await loadContextImages(
-    ctx.db,
-    ctx.threadId,
-    contextHistory,
-    options.recentImageThreshold,
-    active.side,
-  );
+  const facts = historyFactsOf(ctx, row.id);
+  const imageData = facts.images.in(contextHistory)
+    ? await loadContextImages(ctx.db, ctx.threadId, contextHistory, options.recentImageThreshold, active.side)
+    : new Map<string, string>();
   // The child registry, whenever children exist (spec §7.11).
   // Children always leave a trace in their parent's history (a call's result or a report).
-  const mayHaveChildren =
-    branches.length > 0 ||
-    history.some((message) => message.subagent_id !== null || message.metadata.subagent !== undefined);
+  const mayHaveChildren = branches.length > 0 || facts.childTrace.in(history);
   const registry = mayHaveChildren ? await registryOf(ctx.db, row.id) : [];
-  let messages = assembleContext({
-    systemPrompt: system,
-    ...(registry.length > 0 ? { systemAppendix: registrySystemMessage(registry) } : {}),
-    messages: contextHistory,
-    actingSide: active.side,
-    turnStartSeq: row.execution.turnStartSeq,
-    options,
-    ...(imageData.size > 0 ? { imageData } : {}),
-  });
+  let messages = assembleContext(
+    {
+      systemPrompt: system,
+      ...(registry.length > 0 ? { systemAppendix: registrySystemMessage(registry) } : {}),
+      messages: contextHistory,
+      actingSide: active.side,
+      turnStartSeq: row.execution.turnStartSeq,
+      options,
+      ...(imageData.size > 0 ? { imageData } : {}),
+    },
+    contextMemoOf(ctx, row.id),
+  );
   if (hooks?.has("prefilter_llm_history", ext.hookIds)) {
     const adjusted = await hooks.transform(
       "prefilter_llm_history",
       ext.hookIds,
       await ext.state(prompt.name, [prompt.name]),
       (value: LLMMessage[]) => [value] as [LLMMessage[]],
-      messages as LLMMessage[],
+      // A copy: the hook may change the messages in place, and the context memo keeps them.
+      structuredClone(messages) as LLMMessage[],
     );
     if (Array.isArray(adjusted)) messages = adjusted as ModelCallRequest["messages"];
   }
   return messages;
+}
+
+/** The facts about the thread's history a step asks (kept with its history in the run memory). */
+function historyFactsOf(ctx: StepContext, threadId: string): NonNullable<ThreadCache["historyFacts"]> {
+  const cache = ctx.memory.cache(threadId);
+  cache.historyFacts ??= {
+    childTrace: new HistoryHasSome(
+      (message) => message.subagent_id !== null || message.metadata.subagent !== undefined,
+    ),
+    images: new HistoryHasSome((message) => message.attachments.some(isImageAttachment)),
+  };
+  return cache.historyFacts;
+}
+
+/** The thread's context memo for the acting side (kept with the thread's history in the run memory). */
+function contextMemoOf(ctx: StepContext, threadId: string): ContextMemo {
+  const cache = ctx.memory.cache(threadId);
+  cache.contexts ??= new Map();
+  let memo = cache.contexts.get(ctx.active.side);
+  if (!memo) {
+    memo = newContextMemo();
+    cache.contexts.set(ctx.active.side, memo);
+  }
+  return memo;
 }
 
 /**
@@ -271,13 +295,10 @@ async function failTurn(ctx: StepContext, turn: TurnCall, reason: string): Promi
 function replyOf(turn: TurnCall, history: readonly StoredMessage[], result: ModelCallResult): ModelReply {
   const { assistantId } = turn;
   // Tool-call ids must be unique within the thread (scripted ids repeat across sides and models).
-  const usedIds = new Set(history.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []));
-  const unique: ModelCallResult = {
-    ...result,
-    toolCalls: result.toolCalls.map((call) =>
-      usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
-    ),
-  };
+  const unique: ModelCallResult =
+    result.toolCalls.length === 0
+      ? result
+      : { ...result, toolCalls: uniqueCallIds(history, result, assistantId) };
   const replayedFrom = replayedFromOf(turn.replay);
   return {
     modelName: turn.prompt.model,
@@ -288,6 +309,19 @@ function replyOf(turn: TurnCall, history: readonly StoredMessage[], result: Mode
     startedAt: turn.startedAt,
     ...(replayedFrom ? { replayedFrom } : {}),
   };
+}
+
+/** The reply's tool calls, each id already used in the thread suffixed with the reply's id. */
+function uniqueCallIds(
+  history: readonly StoredMessage[],
+  result: ModelCallResult,
+  assistantId: string,
+): ModelCallResult["toolCalls"] {
+  const usedIds = new Set<string>();
+  for (const message of history) for (const call of message.tool_calls ?? []) usedIds.add(call.id);
+  return result.toolCalls.map((call) =>
+    usedIds.has(call.id) ? { ...call, id: `${call.id}_${assistantId.slice(0, 8)}` } : call,
+  );
 }
 
 /** In a replay, the recorded call that answered (model_calls.replayed_from); else null. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { storedMessage, toolCall } from "@/test/support/stored-messages";
+import { newContextMemo } from "../context";
 import { threadCacheBytes } from "./run-memory";
 import type { ThreadCache } from "./types";
 
@@ -29,5 +30,36 @@ describe("threadCacheBytes", () => {
     const before = threadCacheBytes(cache);
     cache.requests.set("a", { id: "r1", messages: new Array(10).fill({}), tools: [] });
     expect(threadCacheBytes(cache)).toBeGreaterThan(before);
+  });
+
+  it("counts a growing history's new messages only, and starts over when a message changed", () => {
+    const messages = [storedMessage({ role: "user", content: "hi" })];
+    const cache = cacheOf(messages);
+    threadCacheBytes(cache);
+    for (let turn = 0; turn < 5; turn += 1) {
+      const grown = [
+        ...(cache.history?.messages ?? []),
+        storedMessage({ role: "assistant", content: "ok".repeat(turn) }),
+      ];
+      cache.history = { version: grown.length, messages: grown };
+      expect(threadCacheBytes(cache)).toBe(threadCacheBytes(cacheOf(grown)));
+    }
+    // An edit replaces a message object in the middle: counted anew, not from the stale sum.
+    const edited = (cache.history?.messages ?? []).map((message, index) =>
+      index === 1 ? { ...message, content: "z".repeat(5_000) } : message,
+    );
+    const before = threadCacheBytes(cache);
+    cache.history = { version: edited.length + 1, messages: edited };
+    expect(threadCacheBytes(cache)).toBe(threadCacheBytes(cacheOf(edited)));
+    expect(threadCacheBytes(cache)).toBeGreaterThan(before + 9_000);
+  });
+
+  it("counts what context assembly remembers", () => {
+    const cache = cacheOf([storedMessage({ role: "user", content: "hi" })]);
+    const before = threadCacheBytes(cache);
+    const memo = newContextMemo();
+    memo.pass.result.push({ role: "user", content: "hi" });
+    cache.contexts = new Map([["a", memo]]);
+    expect(threadCacheBytes(cache)).toBe(before + 64);
   });
 });

@@ -7,6 +7,7 @@ import { readHistory } from "../../store/message-store";
 import type { StoredMessage } from "../../store/messages";
 import type { ThreadRow } from "../../store/thread-row";
 import type { OneOffReportRoute } from "../../subagents/report-to-parent";
+import { extendsHistory } from "../history-prefix";
 import type { ParkedCaches } from "../parked-caches";
 import { ReplayRecordings } from "./replay-recordings";
 import type { ThreadCache } from "./types";
@@ -138,13 +139,30 @@ const MESSAGE_OVERHEAD_BYTES = 512;
  * amount per message and per remembered request message (whose texts are the history's own strings).
  */
 export function threadCacheBytes(cache: ThreadCache): number {
-  let bytes = MESSAGE_OVERHEAD_BYTES;
-  for (const message of cache.history?.messages ?? []) {
+  let bytes = MESSAGE_OVERHEAD_BYTES + historyBytes(cache);
+  for (const request of cache.requests.values())
+    bytes += 64 * (request.messages.length + request.tools.length);
+  for (const memo of cache.contexts?.values() ?? []) bytes += 64 * memo.pass.result.length;
+  return bytes;
+}
+
+/**
+ * The history's part of the estimate: counted once per message while the history only grows (a
+ * thread is estimated each time it parks, so a long conversation's turn would otherwise cost
+ * O(history) here). The array counted last is kept, not a copy: history arrays are replaced, or
+ * appended to in place, never rewritten in place (an estimate could only go stale if they were).
+ */
+function historyBytes(cache: ThreadCache): number {
+  const messages = cache.history?.messages ?? [];
+  const counted = cache.historyBytes;
+  const from = counted && extendsHistory(counted.messages, messages, counted.length) ? counted.length : 0;
+  let bytes = from > 0 ? (counted?.bytes ?? 0) : 0;
+  for (let index = from; index < messages.length; index += 1) {
+    const message = messages[index] as StoredMessage;
     bytes += MESSAGE_OVERHEAD_BYTES + 2 * (message.content?.length ?? 0);
     for (const call of message.tool_calls ?? [])
       bytes += MESSAGE_OVERHEAD_BYTES / 4 + 2 * call.function.arguments.length;
   }
-  for (const request of cache.requests.values())
-    bytes += 64 * (request.messages.length + request.tools.length);
+  cache.historyBytes = { messages, length: messages.length, bytes };
   return bytes;
 }

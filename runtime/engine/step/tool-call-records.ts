@@ -10,21 +10,28 @@ export interface ExecutedCallRecord extends ExecutedToolCall {
   handoffTo?: string;
 }
 
-/** The latest message of this side with tool calls that still lack results (after a crash or stop). */
+/**
+ * The latest message of this side with tool calls that still lack results (after a crash or stop).
+ * Scans back from the end (the history is in seq order): a step costs the same in a long thread.
+ */
 export function unansweredToolCalls(
   history: readonly StoredMessage[],
   side: Side,
 ): { message: StoredMessage; calls: StoredToolCall[] } | null {
-  const own = history.filter(
-    (message) => message.side === side && message.role !== "tool" && message.depth === 0,
-  );
-  const last = own[own.length - 1];
+  let lastIndex = history.length - 1;
+  while (lastIndex >= 0) {
+    const message = history[lastIndex] as StoredMessage;
+    if (message.side === side && message.role !== "tool" && message.depth === 0) break;
+    lastIndex -= 1;
+  }
+  const last = history[lastIndex];
   if (!last?.tool_calls?.length) return null;
-  const answered = new Set(
-    history
-      .filter((message) => message.role === "tool" && message.depth === 0 && message.seq > last.seq)
-      .map((message) => message.tool_call_id),
-  );
+  const answered = new Set<string | null>();
+  for (let index = lastIndex + 1; index < history.length; index += 1) {
+    const message = history[index] as StoredMessage;
+    if (message.role === "tool" && message.depth === 0 && message.seq > last.seq)
+      answered.add(message.tool_call_id);
+  }
   const calls = last.tool_calls.filter((call) => !answered.has(call.id));
   return calls.length > 0 ? { message: last, calls } : null;
 }

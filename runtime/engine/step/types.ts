@@ -14,6 +14,8 @@ import type { RunTrace } from "../../store/thread-traces";
 import type { ParentWaker } from "../../subagents/parent-waker";
 import type { OneOffReportRoute } from "../../subagents/report-to-parent";
 import type { SubagentLimits } from "../../subagents/spawn-child";
+import type { ContextMemo } from "../context";
+import type { HistoryHasSome } from "../history-prefix";
 import type { ParkedCaches } from "../parked-caches";
 import type { RequestMemory } from "../request-log";
 import type { ExecutionControl } from "../thread-state";
@@ -87,6 +89,15 @@ export interface ThreadCache {
   history: { version: number; messages: StoredMessage[] } | null;
   modelCalls: Map<string, number>;
   requests: Map<string, RequestMemory>;
+  /** What context assembly remembers per side, so a long conversation's step costs its new messages only. */
+  contexts?: Map<Side, ContextMemo>;
+  /** Facts about the history that a step asks every time, kept up to date as it grows (model-turn.ts). */
+  historyFacts?: {
+    childTrace: HistoryHasSome<StoredMessage>;
+    images: HistoryHasSome<StoredMessage>;
+  };
+  /** The history's size estimate so far (threadCacheBytes): the array counted, how many of its messages, their bytes. */
+  historyBytes?: { messages: readonly StoredMessage[]; length: number; bytes: number };
   /** A child spawned here as a one-off subagent: how it reports without reading (the one-off path of reportToParent). */
   report?: OneOffReportRoute;
   /** The thread as it parked here (parkThread): a message posted to it may start its run at once. */
