@@ -9,7 +9,7 @@
 // at the end (1,500 turns take seconds here, less than autovacuum's default one-minute round;
 // vacuuming every second did not change the ratios: docs/benchmarks.md, session 44). Session 45
 // found the growth in this process's CPU between statements (a CPU profile split by time), and made
-// a step's work proportional to its new messages (docs/runtime.md "Long conversations").
+// a step build and compare only its new messages (docs/runtime.md "Long conversations").
 
 import { chatBundle } from "../test/support/bench-bundles";
 import { monotonicMs } from "../test/support/clock";

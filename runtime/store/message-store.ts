@@ -245,6 +245,7 @@ export async function readMessageList(
     includeSilent: options.includeSilent,
     maxDepth: Math.max(0, Math.floor(options.maxDepth)),
   };
+  const base = totals.base(threadId, filter);
   const rows = await db.query<Record<string, unknown>>(
     `SELECT t.message_seq AS list_message_seq, t.from_seq AS list_from_seq, t.counted AS list_counted,
        t.top AS list_top, ${PAGE_COLUMNS}
@@ -254,7 +255,7 @@ export async function readMessageList(
       threadId,
       filter.includeSilent,
       filter.maxDepth,
-      totals.countedSeq(threadId, filter),
+      base?.seq ?? 0,
       options.limit ?? 1_000_000,
       options.offset ?? 0,
     ],
@@ -263,6 +264,7 @@ export async function readMessageList(
   const total = totals.settle(
     threadId,
     filter,
+    base,
     first
       ? {
           messageSeq: Number(first.list_message_seq),

@@ -113,6 +113,28 @@ describe.each(testDatabaseBackends())("message list totals on %s", (backend) => 
     }
   });
 
+  it("keeps the right total when reads of one list overlap", async () => {
+    const threadId = await insertTestThread(database.sql, projectId);
+    const totals = new MessageTotals();
+    const visible = { includeSilent: false, maxDepth: 0 };
+    await append(threadId, [{ role: "user", side: "b", content: "first" }]);
+    expect((await readMessageList(database.sql, threadId, visible, totals))?.total).toBe(1);
+    for (let round = 1; round <= 3; round += 1) {
+      await append(threadId, [
+        { role: "user", side: "b", content: `q${round}` },
+        { role: "assistant", side: "a", content: `a${round}` },
+      ]);
+      const expected = await counted(threadId, visible);
+      // Both start from the same remembered count before either settles.
+      const both = await Promise.all([
+        readMessageList(database.sql, threadId, visible, totals),
+        readMessageList(database.sql, threadId, visible, totals),
+      ]);
+      expect(both.map((list) => list?.total)).toEqual([expected, expected]);
+      expect((await readMessageList(database.sql, threadId, visible, totals))?.total).toBe(expected);
+    }
+  });
+
   it("counts anew after a message is deleted or its silent flag changes", async () => {
     const threadId = await insertTestThread(database.sql, projectId);
     const totals = new MessageTotals();

@@ -1,8 +1,9 @@
--- The message_seq at which the thread's history was last rewritten in place (a message's silent flag,
--- content or metadata changed, or a message deleted: `bumpMessageSeq`). Messages are otherwise only
--- appended, numbered above message_seq, so a count of a thread's messages made when message_seq was
--- S (and this was at most S) stays right for every message numbered up to S: a long thread's message
--- list is counted from there, not from its first message (runtime/store/message-totals.ts).
+-- The message_seq at which the thread's history was last rewritten in place by `bumpMessageSeq`,
+-- which every change that can alter which messages a list shows goes through (a message's silent
+-- flag, a message deleted). Messages are otherwise only appended, numbered above message_seq, so a
+-- count of a thread's messages made when message_seq was S (and this was at most S) stays right for
+-- every message numbered up to S: a long thread's message list is counted from there, not from its
+-- first message (runtime/store/message-totals.ts).
 -- AlterTable
 ALTER TABLE "threads" ADD COLUMN "history_rewritten_seq" INTEGER NOT NULL DEFAULT 0;
 

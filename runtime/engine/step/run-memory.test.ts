@@ -61,5 +61,7 @@ describe("threadCacheBytes", () => {
     memo.pass.result.push({ role: "user", content: "hi" });
     cache.contexts = new Map([["a", memo]]);
     expect(threadCacheBytes(cache)).toBe(before + 64);
+    memo.fed = [storedMessage({ role: "user", content: "hi" })];
+    expect(threadCacheBytes(cache)).toBe(before + 64 + 8);
   });
 });

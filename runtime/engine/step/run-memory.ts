@@ -142,15 +142,18 @@ export function threadCacheBytes(cache: ThreadCache): number {
   let bytes = MESSAGE_OVERHEAD_BYTES + historyBytes(cache);
   for (const request of cache.requests.values())
     bytes += 64 * (request.messages.length + request.tools.length);
-  for (const memo of cache.contexts?.values() ?? []) bytes += 64 * memo.pass.result.length;
+  // Context memos: a small object per assembled message, a pointer per remembered one.
+  for (const memo of cache.contexts?.values() ?? [])
+    bytes += 64 * memo.pass.result.length + 8 * (memo.fed.length + memo.settled.length);
   return bytes;
 }
 
 /**
  * The history's part of the estimate: counted once per message while the history only grows (a
  * thread is estimated each time it parks, so a long conversation's turn would otherwise cost
- * O(history) here). The array counted last is kept, not a copy: history arrays are replaced, or
- * appended to in place, never rewritten in place (an estimate could only go stale if they were).
+ * O(history) here). The array counted last is kept, not a copy: the run memory replaces a thread's
+ * history array when it changes (thread-committer.ts), it does not rewrite one (an estimate could only
+ * go stale if it did).
  */
 function historyBytes(cache: ThreadCache): number {
   const messages = cache.history?.messages ?? [];

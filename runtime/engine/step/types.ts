@@ -89,7 +89,7 @@ export interface ThreadCache {
   history: { version: number; messages: StoredMessage[] } | null;
   modelCalls: Map<string, number>;
   requests: Map<string, RequestMemory>;
-  /** What context assembly remembers per side, so a long conversation's step costs its new messages only. */
+  /** What context assembly remembers per side, so a long conversation's step builds only its new messages. */
   contexts?: Map<Side, ContextMemo>;
   /** Facts about the history that a step asks every time, kept up to date as it grows (model-turn.ts). */
   historyFacts?: {
