@@ -8,16 +8,18 @@
 ALTER TABLE "threads" ADD COLUMN "history_rewritten_seq" INTEGER NOT NULL DEFAULT 0;
 
 -- A page of a thread's message list in seq order, walked along the (thread_id, seq) key so that it
--- reads offset + limit messages whatever the thread's length. Without statistics on messages (a
--- fresh or embedded database, where nothing analyzes the table) the planner would fetch every message
--- of the thread and sort them: the first page of a 3,000-message thread took ~10× that of a short one.
+-- reads offset + limit messages whatever the thread's length and whatever the statistics say:
+-- without statistics on messages (a fresh or embedded database, where nothing analyzes the table) the
+-- planner fetched every message of the thread and sorted them (the first page of a 3,000-message
+-- thread took ~10× that of a short one); with them, the count below chose to scan the whole table.
+-- Sequential and bitmap scans and sorts are off for the functions' own statements only.
 CREATE FUNCTION "tandem_message_page"(
   "thread" UUID, "include_silent" BOOLEAN, "max_depth" INTEGER, "page_limit" BIGINT, "page_offset" BIGINT
 ) RETURNS SETOF "messages" AS $$
   SELECT * FROM "messages"
   WHERE "thread_id" = "thread" AND ("include_silent" OR NOT "silent") AND "depth" <= "max_depth"
   ORDER BY "seq" LIMIT "page_limit" OFFSET "page_offset"
-$$ LANGUAGE sql STABLE SET enable_bitmapscan = off SET enable_sort = off;
+$$ LANGUAGE sql STABLE SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off;
 
 -- The thread's message_seq with the number of its messages matching a list's filter numbered above
 -- `counted_seq` when a count made at that message_seq still holds (see above), else above 0: the
@@ -39,4 +41,4 @@ CREATE FUNCTION "tandem_message_total"(
     WHERE m."thread_id" = "thread" AND m."seq" > b."from_seq"
       AND ("include_silent" OR NOT m."silent") AND m."depth" <= "max_depth"
   ) c
-$$ LANGUAGE sql STABLE SET enable_bitmapscan = off SET enable_sort = off;
+$$ LANGUAGE sql STABLE SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off;
