@@ -3,21 +3,10 @@
 // injected messages, both sides, sub-prompt and system messages, images) and however the turn start
 // moves; and the unchanged prefix comes back as the same objects (what keeps the request log cheap).
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../test/support/random-bundles";
 import { storedMessage, toolCall } from "../../test/support/stored-messages";
 import type { Side, StoredMessage } from "../store/messages";
 import { assembleContext, type ContextOptions, newContextMemo } from "./context";
-
-/** A small deterministic PRNG (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Walk {
   history: StoredMessage[];
@@ -115,7 +104,7 @@ const OPTIONS: ContextOptions[] = [true, false].flatMap((includeChat) =>
 describe("ContextMemo", () => {
   it("assembles every step of 400 random conversations exactly as from scratch", () => {
     for (let seed = 1; seed <= 400; seed += 1) {
-      const next = random(seed);
+      const next = seededRandom(seed).next; // a failure names its seed
       const options = OPTIONS[seed % OPTIONS.length] as ContextOptions;
       const acting: Side = seed % 3 === 0 ? "b" : "a";
       const memo = newContextMemo();

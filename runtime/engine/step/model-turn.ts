@@ -312,7 +312,7 @@ function replyOf(turn: TurnCall, history: readonly StoredMessage[], result: Mode
 }
 
 /** The reply's tool calls, each id already used in the thread suffixed with the reply's id. */
-function uniqueCallIds(
+export function uniqueCallIds(
   history: readonly StoredMessage[],
   result: ModelCallResult,
   assistantId: string,
